@@ -1,11 +1,12 @@
 module github.com/langcrawl/langcrawl
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/bits-and-blooms/bitset v1.5.0 // indirect
 	github.com/fsnotify/fsnotify v1.9.0 // indirect
 	github.com/go-viper/mapstructure/v2 v2.4.0 // indirect
+	github.com/golang/snappy v0.0.4 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
 	github.com/klauspost/compress v1.20.1 // indirect

@@ -1,0 +1,674 @@
+package config
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+	"github.com/spf13/viper"
+	"go.yaml.in/yaml/v3"
+)
+
+// Config is the resolved crawl configuration. It is produced by Load and is
+// read-only afterwards.
+type Config struct {
+	// Seeds are the starting URLs, from the profile's seeds list and the
+	// seeds_file (both are used when both are given), in order.
+	Seeds     []string `yaml:"seeds"`
+	SeedsFile string   `yaml:"seeds_file,omitempty"`
+	// Out is the output directory: warcs/, frontier/, logs/ live under it.
+	Out string `yaml:"out"`
+
+	WARC WARC `yaml:"warc"`
+
+	// UserAgent is sent with every request. It must hold a contact URL.
+	UserAgent string `yaml:"user_agent"`
+	// Operator names the institution running the crawl (warcinfo).
+	Operator string `yaml:"operator"`
+
+	Workers         int           `yaml:"workers"`
+	Delay           time.Duration `yaml:"delay"`
+	Depth           int           `yaml:"depth"`
+	MaxPagesPerSite int           `yaml:"max_pages_per_site"`
+	MaxPages        int           `yaml:"max_pages"`
+	MaxTime         time.Duration `yaml:"max_time"`
+	MaxBodySize     int64         `yaml:"max_body_size"`
+
+	Timeouts Timeouts `yaml:"timeouts"`
+	Robots   Robots   `yaml:"robots"`
+	Scope    Scope    `yaml:"scope"`
+	Network  Network  `yaml:"network"`
+	Focus    Focus    `yaml:"focus"`
+	Metrics  Metrics  `yaml:"metrics"`
+
+	// ProfilePath is the profile file Load read, "" when none.
+	ProfilePath string `yaml:"-"`
+}
+
+// WARC configures the archive files.
+type WARC struct {
+	Prefix   string `yaml:"prefix"`
+	MaxSize  int64  `yaml:"max_size"`
+	Compress bool   `yaml:"compress"`
+}
+
+// Timeouts bound each exchange.
+type Timeouts struct {
+	Connect time.Duration `yaml:"connect"`
+	Fetch   time.Duration `yaml:"fetch"`
+	Read    time.Duration `yaml:"read"`
+}
+
+// Robots is the robots.txt policy.
+type Robots struct {
+	Policy        string        `yaml:"policy"`
+	MaxCrawlDelay time.Duration `yaml:"max_crawl_delay"`
+}
+
+// Scope holds the site-tree rules of Nakahira et al. and the trap guards.
+type Scope struct {
+	OneQueryPerScript  bool `yaml:"one_query_per_script"`
+	Requisites         bool `yaml:"requisites"`
+	MaxURLLength       int  `yaml:"max_url_length"`
+	MaxPathSegments    int  `yaml:"max_path_segments"`
+	MaxRepeatedSegment int  `yaml:"max_repeated_segment"`
+	MaxQueryParams     int  `yaml:"max_query_params"`
+}
+
+// Network holds connection overrides.
+type Network struct {
+	// ConnectTo maps a host name, or "*" for every host, to the ip:port
+	// dialled instead of resolving the name, like curl --connect-to.
+	ConnectTo map[string]string `yaml:"connect_to"`
+}
+
+// Focus selects the language-focusing strategy of Tamura et al.
+type Focus struct {
+	Language  string   `yaml:"language"`
+	Charsets  []string `yaml:"charsets"`
+	Strategy  string   `yaml:"strategy"`
+	Tolerance int      `yaml:"tolerance"`
+}
+
+// Metrics configures the Prometheus endpoint.
+type Metrics struct {
+	Listen string `yaml:"listen"`
+}
+
+// key describes one profile key: its name as users write it, its default,
+// and the flag that sets it, if any.
+type key struct {
+	name string
+	def  any
+	help string
+}
+
+// Keys lists every profile key with its default and meaning, in the order
+// README.md documents them. Defaults are the values a crawl uses when
+// nothing else sets the key.
+var Keys = []key{
+	{"seeds", []string{}, "seed URLs, one per list item"},
+	{"seeds_file", "", "file with one seed URL per line (# comments allowed); relative to the profile"},
+	{"out", "./crawl", "output directory: warcs/, frontier/, logs/"},
+	{"warc.prefix", "langcrawl", "WARC file name prefix"},
+	{"warc.max_size", "1GB", "rotate WARC files at this size (bytes, or KB/MB/GB/KiB/MiB/GiB)"},
+	{"warc.compress", true, "gzip each record (.warc.gz)"},
+	{"user_agent", "", "User-Agent; must contain an operator contact URL, e.g. \"langcrawl/0.1 (+https://library.example/crawl)\""},
+	{"operator", "", "who runs the crawl, written into warcinfo"},
+	{"workers", 16, "parallel fetches r in all"},
+	{"delay", "1s", "delay w between two requests to one site"},
+	{"depth", 8, "depth limit per site tree (Nakahira: 8)"},
+	{"max_pages_per_site", 10000, "stop taking pages from one site after this many"},
+	{"max_pages", 0, "stop the crawl after this many pages (0: no limit)"},
+	{"max_time", "0s", "stop the crawl after this long (0: no limit)"},
+	{"max_body_size", "100MiB", "truncate bodies above this size (WARC-Truncated: length)"},
+	{"timeouts.connect", "10s", "TCP/TLS connect timeout"},
+	{"timeouts.fetch", "60s", "whole-exchange timeout (WARC-Truncated: time)"},
+	{"timeouts.read", "30s", "longest silence while reading a response"},
+	{"robots.policy", "obey", "obey or ignore robots.txt"},
+	{"robots.max_crawl_delay", "30s", "cap on a robots.txt Crawl-delay"},
+	{"scope.one_query_per_script", true, "crawl one URL per script path among URLs differing only in their query"},
+	{"scope.requisites", true, "fetch page requisites (img, css, js) so pages replay"},
+	{"scope.max_url_length", 2048, "trap guard: longest URL accepted"},
+	{"scope.max_path_segments", 32, "trap guard: most path segments accepted"},
+	{"scope.max_repeated_segment", 3, "trap guard: most repeats of one path segment"},
+	{"scope.max_query_params", 32, "trap guard: most query parameters accepted"},
+	{"network.connect_to", map[string]string{}, "map of host (or *) to ip:port to dial instead of DNS"},
+	{"focus.language", "", "target language, ISO 639-1 (empty: no focusing)"},
+	{"focus.charsets", []string{}, "charsets that also define the target (text must confirm), e.g. [tis-620, windows-874]"},
+	{"focus.strategy", "conservative-server", "bfs, hard-focused, soft-focused, aggressive-server, conservative-server or conservative-directory"},
+	{"focus.tolerance", 10, "tolerance T: irrelevant pages allowed per server before it is irrelevant"},
+	{"metrics.listen", "", "address for the Prometheus /metrics endpoint (empty: off)"},
+}
+
+// FlagKeys maps each command-line flag to the profile key it sets.
+var FlagKeys = map[string]string{
+	"out":        "out",
+	"seeds":      "seeds_file",
+	"connect-to": "network.connect_to",
+	"workers":    "workers",
+	"delay":      "delay",
+	"depth":      "depth",
+	"max-pages":  "max_pages",
+	"max-time":   "max_time",
+	"user-agent": "user_agent",
+	"target":     "focus.language",
+	"strategy":   "focus.strategy",
+}
+
+// AddFlags registers the crawl flags on fs. Flags carry no defaults of
+// their own: an unset flag leaves the key to the environment, the profile
+// and the defaults, in that order.
+func AddFlags(fs *pflag.FlagSet) {
+	fs.String("profile", "", "crawl profile (YAML)")
+	fs.String("out", "", "output directory")
+	fs.String("seeds", "", "file with seed URLs, one per line")
+	fs.StringArray("connect-to", nil, "HOST=IP:PORT: dial IP:PORT for HOST (* for every host); repeatable")
+	fs.Int("workers", 0, "number of workers r")
+	fs.Duration("delay", 0, "per-site delay w")
+	fs.Int("depth", 0, "depth limit per site tree")
+	fs.Int("max-pages", 0, "stop after N pages")
+	fs.Duration("max-time", 0, "stop after this long")
+	fs.String("user-agent", "", "User-Agent with an operator contact URL")
+	fs.String("target", "", "target language (focus.language)")
+	fs.String("strategy", "", "focusing strategy (focus.strategy)")
+}
+
+const delim = "::"
+
+func internal(name string) string { return strings.ReplaceAll(name, ".", delim) }
+
+// Load resolves the configuration from the profile at profile ("" for
+// none), the environment, and the flags in fs that were set (fs may be nil).
+// Every problem is reported, each naming its key.
+func Load(profile string, fs *pflag.FlagSet) (*Config, error) {
+	// "::" as the key delimiter keeps host names with dots intact inside
+	// network.connect_to.
+	v := viper.NewWithOptions(viper.KeyDelimiter(delim))
+	for _, k := range Keys {
+		v.SetDefault(internal(k.name), k.def)
+	}
+	v.SetEnvPrefix("LANGCRAWL")
+	v.SetEnvKeyReplacer(strings.NewReplacer(delim, "_"))
+	v.AutomaticEnv()
+
+	var errs []error
+	baseDir := ""
+	if profile != "" {
+		v.SetConfigFile(profile)
+		v.SetConfigType("yaml")
+		if err := v.ReadInConfig(); err != nil {
+			return nil, fmt.Errorf("profile %s: %w", profile, err)
+		}
+		baseDir = filepath.Dir(profile)
+		errs = append(errs, unknownKeys(profile)...)
+	}
+	if fs != nil {
+		for flag, k := range FlagKeys {
+			f := fs.Lookup(flag)
+			if f == nil || !f.Changed {
+				continue
+			}
+			if flag == "connect-to" {
+				continue // merged below, entry by entry
+			}
+			v.Set(internal(k), f.Value.String())
+			if flag == "seeds" {
+				baseDir = "" // a flag path is relative to the working directory
+			}
+		}
+	}
+
+	c := &Config{ProfilePath: profile}
+	p := parser{v: v}
+	c.SeedsFile = p.str("seeds_file")
+	c.Seeds = p.strs("seeds")
+	c.Out = p.str("out")
+	c.WARC.Prefix = p.str("warc.prefix")
+	c.WARC.MaxSize = p.size("warc.max_size")
+	c.WARC.Compress = p.boolean("warc.compress")
+	c.UserAgent = p.str("user_agent")
+	c.Operator = p.str("operator")
+	c.Workers = p.integer("workers")
+	c.Delay = p.duration("delay")
+	c.Depth = p.integer("depth")
+	c.MaxPagesPerSite = p.integer("max_pages_per_site")
+	c.MaxPages = p.integer("max_pages")
+	c.MaxTime = p.duration("max_time")
+	c.MaxBodySize = p.size("max_body_size")
+	c.Timeouts.Connect = p.duration("timeouts.connect")
+	c.Timeouts.Fetch = p.duration("timeouts.fetch")
+	c.Timeouts.Read = p.duration("timeouts.read")
+	c.Robots.Policy = p.str("robots.policy")
+	c.Robots.MaxCrawlDelay = p.duration("robots.max_crawl_delay")
+	c.Scope.OneQueryPerScript = p.boolean("scope.one_query_per_script")
+	c.Scope.Requisites = p.boolean("scope.requisites")
+	c.Scope.MaxURLLength = p.integer("scope.max_url_length")
+	c.Scope.MaxPathSegments = p.integer("scope.max_path_segments")
+	c.Scope.MaxRepeatedSegment = p.integer("scope.max_repeated_segment")
+	c.Scope.MaxQueryParams = p.integer("scope.max_query_params")
+	c.Network.ConnectTo = p.hostMap("network.connect_to")
+	c.Focus.Language = strings.ToLower(p.str("focus.language"))
+	c.Focus.Charsets = p.strs("focus.charsets")
+	c.Focus.Strategy = p.str("focus.strategy")
+	c.Focus.Tolerance = p.integer("focus.tolerance")
+	c.Metrics.Listen = p.str("metrics.listen")
+	errs = append(errs, p.errs...)
+
+	if fs != nil {
+		if f := fs.Lookup("connect-to"); f != nil && f.Changed {
+			vals, _ := fs.GetStringArray("connect-to")
+			for _, kv := range vals {
+				host, addr, ok := strings.Cut(kv, "=")
+				if !ok {
+					errs = append(errs, fmt.Errorf("--connect-to %q: want HOST=IP:PORT", kv))
+					continue
+				}
+				c.Network.ConnectTo[strings.ToLower(strings.TrimSpace(host))] = strings.TrimSpace(addr)
+			}
+		}
+	}
+
+	if c.SeedsFile != "" {
+		path := c.SeedsFile
+		if baseDir != "" && !filepath.IsAbs(path) {
+			path = filepath.Join(baseDir, path)
+		}
+		seeds, err := ReadSeeds(path)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("seeds_file: %w", err))
+		}
+		c.SeedsFile = path
+		c.Seeds = append(c.Seeds, seeds...)
+	}
+	errs = append(errs, c.Validate())
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// unknownKeys reads the profile once more as plain YAML and names every key
+// that langcrawl does not know.
+func unknownKeys(profile string) []error {
+	b, err := os.ReadFile(profile)
+	if err != nil {
+		return []error{fmt.Errorf("profile %s: %w", profile, err)}
+	}
+	var doc map[string]any
+	if err := yaml.Unmarshal(b, &doc); err != nil {
+		return []error{fmt.Errorf("profile %s: %w", profile, err)}
+	}
+	known := map[string]bool{}
+	for _, k := range Keys {
+		parts := strings.Split(k.name, ".")
+		for i := range parts {
+			known[strings.Join(parts[:i+1], ".")] = true
+		}
+	}
+	var errs []error
+	var walk func(prefix string, m map[string]any)
+	walk = func(prefix string, m map[string]any) {
+		names := make([]string, 0, len(m))
+		for n := range m {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			full := strings.ToLower(prefix + n)
+			if !known[full] {
+				errs = append(errs, fmt.Errorf("%s: unknown key in profile %s", full, profile))
+				continue
+			}
+			if full == "network.connect_to" {
+				continue // its keys are host names
+			}
+			if sub, ok := m[n].(map[string]any); ok {
+				walk(full+".", sub)
+			}
+		}
+	}
+	walk("", doc)
+	return errs
+}
+
+// parser reads typed values from viper and collects one error per bad key.
+type parser struct {
+	v    *viper.Viper
+	errs []error
+}
+
+func (p *parser) fail(name string, val any, want string) {
+	p.errs = append(p.errs, fmt.Errorf("%s: %v is not %s", name, val, want))
+}
+
+func (p *parser) str(name string) string {
+	val := p.v.Get(internal(name))
+	switch x := val.(type) {
+	case nil:
+		return ""
+	case string:
+		return strings.TrimSpace(x)
+	case int, int64, float64, bool:
+		return fmt.Sprint(x)
+	}
+	p.fail(name, val, "a string")
+	return ""
+}
+
+func (p *parser) strs(name string) []string {
+	val := p.v.Get(internal(name))
+	switch x := val.(type) {
+	case nil:
+		return nil
+	case string:
+		return strings.FieldsFunc(x, func(r rune) bool { return r == ',' || r == ' ' || r == '\n' || r == '\t' })
+	case []string:
+		return append([]string(nil), x...)
+	case []any:
+		out := make([]string, 0, len(x))
+		for _, e := range x {
+			s, ok := e.(string)
+			if !ok {
+				p.fail(name, e, "a string list item")
+				continue
+			}
+			out = append(out, strings.TrimSpace(s))
+		}
+		return out
+	}
+	p.fail(name, val, "a list of strings")
+	return nil
+}
+
+func (p *parser) integer(name string) int {
+	val := p.v.Get(internal(name))
+	switch x := val.(type) {
+	case int:
+		return x
+	case int64:
+		return int(x)
+	case float64:
+		if x == float64(int(x)) {
+			return int(x)
+		}
+	case string:
+		n, err := strconv.Atoi(strings.TrimSpace(x))
+		if err == nil {
+			return n
+		}
+	}
+	p.fail(name, val, "a whole number")
+	return 0
+}
+
+func (p *parser) boolean(name string) bool {
+	val := p.v.Get(internal(name))
+	switch x := val.(type) {
+	case bool:
+		return x
+	case string:
+		b, err := strconv.ParseBool(strings.TrimSpace(x))
+		if err == nil {
+			return b
+		}
+	}
+	p.fail(name, val, "true or false")
+	return false
+}
+
+func (p *parser) duration(name string) time.Duration {
+	val := p.v.Get(internal(name))
+	switch x := val.(type) {
+	case time.Duration:
+		return x
+	case int:
+		if x == 0 {
+			return 0
+		}
+	case string:
+		d, err := time.ParseDuration(strings.TrimSpace(x))
+		if err == nil {
+			return d
+		}
+	}
+	p.fail(name, val, `a duration such as "500ms", "2s" or "1h30m"`)
+	return 0
+}
+
+func (p *parser) size(name string) int64 {
+	val := p.v.Get(internal(name))
+	var s string
+	switch x := val.(type) {
+	case int:
+		return int64(x)
+	case int64:
+		return x
+	case float64:
+		return int64(x)
+	case string:
+		s = x
+	default:
+		p.fail(name, val, `a size such as "1GB" or "100MiB"`)
+		return 0
+	}
+	n, err := ParseSize(s)
+	if err != nil {
+		p.fail(name, val, `a size such as "1GB" or "100MiB"`)
+	}
+	return n
+}
+
+func (p *parser) hostMap(name string) map[string]string {
+	out := map[string]string{}
+	val := p.v.Get(internal(name))
+	switch x := val.(type) {
+	case nil:
+	case map[string]string:
+		for h, a := range x {
+			out[strings.ToLower(h)] = a
+		}
+	case map[string]any:
+		for h, a := range x {
+			s, ok := a.(string)
+			if !ok {
+				p.fail(name+"."+h, a, "an ip:port string")
+				continue
+			}
+			out[strings.ToLower(h)] = s
+		}
+	case string:
+		// From the environment: "host=ip:port,*=ip:port".
+		for _, kv := range strings.FieldsFunc(x, func(r rune) bool { return r == ',' || r == ' ' }) {
+			h, a, ok := strings.Cut(kv, "=")
+			if !ok {
+				p.fail(name, kv, "HOST=IP:PORT")
+				continue
+			}
+			out[strings.ToLower(h)] = a
+		}
+	default:
+		p.fail(name, val, "a map of host to ip:port")
+	}
+	return out
+}
+
+var sizeRE = regexp.MustCompile(`^(?i)\s*([0-9]+(?:\.[0-9]+)?)\s*(b|kb|mb|gb|tb|kib|mib|gib|tib)?\s*$`)
+
+// ParseSize reads a byte size: a plain number of bytes, or a number with a
+// unit. KB, MB, GB and TB are powers of 1000; KiB, MiB, GiB and TiB powers
+// of 1024.
+func ParseSize(s string) (int64, error) {
+	m := sizeRE.FindStringSubmatch(s)
+	if m == nil {
+		return 0, fmt.Errorf("config: bad size %q", s)
+	}
+	f, err := strconv.ParseFloat(m[1], 64)
+	if err != nil {
+		return 0, fmt.Errorf("config: bad size %q: %w", s, err)
+	}
+	mult := map[string]float64{"": 1, "b": 1, "kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12,
+		"kib": 1 << 10, "mib": 1 << 20, "gib": 1 << 30, "tib": 1 << 40}[strings.ToLower(m[2])]
+	return int64(f * mult), nil
+}
+
+// ReadSeeds reads one URL per line; blank lines and lines starting with #
+// are skipped.
+func ReadSeeds(path string) ([]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		out = append(out, line)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return out, nil
+}
+
+// contactRE is Heritrix's rule: the User-Agent must name a contact URL
+// after a plus sign inside parentheses.
+var contactRE = regexp.MustCompile(`\(.*\+https?://[^\s)]+\.[^\s)]+.*\)`)
+
+var strategies = []string{"bfs", "hard-focused", "soft-focused", "aggressive-server", "conservative-server", "conservative-directory"}
+
+// Validate checks every value and returns all problems joined, each naming
+// its key. Load calls it; callers that build a Config by hand should too.
+func (c *Config) Validate() error {
+	var errs []error
+	bad := func(key, format string, a ...any) {
+		errs = append(errs, fmt.Errorf("%s: "+format, append([]any{key}, a...)...))
+	}
+	if len(c.Seeds) == 0 {
+		bad("seeds", "no seed URLs; give seeds in the profile, seeds_file, or --seeds FILE")
+	}
+	for _, s := range c.Seeds {
+		u, err := url.Parse(s)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			bad("seeds", "%q is not an absolute http(s) URL", s)
+		}
+	}
+	if c.Out == "" {
+		bad("out", "empty; name an output directory")
+	}
+	if c.WARC.Prefix == "" || strings.ContainsAny(c.WARC.Prefix, `/\`) {
+		bad("warc.prefix", "%q must be a non-empty file name part without slashes", c.WARC.Prefix)
+	}
+	if c.WARC.MaxSize < 1<<20 {
+		bad("warc.max_size", "%d bytes is below the 1 MiB minimum", c.WARC.MaxSize)
+	}
+	if c.UserAgent == "" {
+		bad("user_agent", `missing; set one with an operator contact URL, e.g. "langcrawl/0.1 (+https://library.example/crawl)"`)
+	} else if !contactRE.MatchString(c.UserAgent) {
+		bad("user_agent", `%q has no operator contact URL; write it as "name/version (+https://your.site/contact)"`, c.UserAgent)
+	}
+	if c.Workers < 1 || c.Workers > 10000 {
+		bad("workers", "%d must be between 1 and 10000", c.Workers)
+	}
+	if c.Delay < 0 {
+		bad("delay", "%s must not be negative", c.Delay)
+	}
+	if c.Depth < 0 {
+		bad("depth", "%d must not be negative", c.Depth)
+	}
+	if c.MaxPagesPerSite < 1 {
+		bad("max_pages_per_site", "%d must be at least 1", c.MaxPagesPerSite)
+	}
+	if c.MaxPages < 0 {
+		bad("max_pages", "%d must not be negative (0: no limit)", c.MaxPages)
+	}
+	if c.MaxTime < 0 {
+		bad("max_time", "%s must not be negative (0: no limit)", c.MaxTime)
+	}
+	if c.MaxBodySize < 1024 {
+		bad("max_body_size", "%d bytes is below the 1 KiB minimum", c.MaxBodySize)
+	}
+	for k, d := range map[string]time.Duration{"timeouts.connect": c.Timeouts.Connect, "timeouts.fetch": c.Timeouts.Fetch, "timeouts.read": c.Timeouts.Read} {
+		if d <= 0 {
+			bad(k, "%s must be positive", d)
+		}
+	}
+	if c.Robots.Policy != "obey" && c.Robots.Policy != "ignore" {
+		bad("robots.policy", "%q must be obey or ignore", c.Robots.Policy)
+	}
+	if c.Robots.MaxCrawlDelay < 0 {
+		bad("robots.max_crawl_delay", "%s must not be negative", c.Robots.MaxCrawlDelay)
+	}
+	for k, n := range map[string]int{"scope.max_url_length": c.Scope.MaxURLLength, "scope.max_path_segments": c.Scope.MaxPathSegments,
+		"scope.max_repeated_segment": c.Scope.MaxRepeatedSegment, "scope.max_query_params": c.Scope.MaxQueryParams} {
+		if n < 1 {
+			bad(k, "%d must be at least 1", n)
+		}
+	}
+	hosts := make([]string, 0, len(c.Network.ConnectTo))
+	for h := range c.Network.ConnectTo {
+		hosts = append(hosts, h)
+	}
+	sort.Strings(hosts)
+	for _, h := range hosts {
+		addr := c.Network.ConnectTo[h]
+		host, port, err := net.SplitHostPort(addr)
+		if err != nil || net.ParseIP(host) == nil {
+			bad("network.connect_to", "%s=%q: want IP:PORT, e.g. 127.0.0.1:8080", h, addr)
+			continue
+		}
+		if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
+			bad("network.connect_to", "%s=%q: port must be 1-65535", h, addr)
+		}
+	}
+	if l := c.Focus.Language; l != "" && !regexp.MustCompile(`^[a-z]{2}$`).MatchString(l) {
+		bad("focus.language", "%q must be a two-letter ISO 639-1 code such as th", l)
+	}
+	okStrategy := false
+	for _, s := range strategies {
+		okStrategy = okStrategy || s == c.Focus.Strategy
+	}
+	if !okStrategy {
+		bad("focus.strategy", "%q must be one of %s", c.Focus.Strategy, strings.Join(strategies, ", "))
+	}
+	if c.Focus.Tolerance < 0 {
+		bad("focus.tolerance", "%d must not be negative", c.Focus.Tolerance)
+	}
+	if len(c.Focus.Charsets) > 0 && c.Focus.Language == "" {
+		bad("focus.charsets", "set focus.language too; the text must confirm a charset-defined target")
+	}
+	return errors.Join(errs...)
+}
+
+// YAML renders the resolved configuration as a profile that Load accepts,
+// for `langcrawl config` and the warcinfo record.
+func (c *Config) YAML() string {
+	m := map[string]any{}
+	b, _ := yaml.Marshal(c)
+	_ = yaml.Unmarshal(b, &m)
+	// Durations and sizes read better as text than as nanoseconds.
+	m["delay"] = c.Delay.String()
+	m["max_time"] = c.MaxTime.String()
+	m["timeouts"] = map[string]string{"connect": c.Timeouts.Connect.String(), "fetch": c.Timeouts.Fetch.String(), "read": c.Timeouts.Read.String()}
+	if r, ok := m["robots"].(map[string]any); ok {
+		r["max_crawl_delay"] = c.Robots.MaxCrawlDelay.String()
+	}
+	delete(m, "seeds_file")
+	b, _ = yaml.Marshal(m)
+	return string(b)
+}

@@ -1,0 +1,156 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spf13/pflag"
+)
+
+func TestLoadGoodProfile(t *testing.T) {
+	c, err := Load("testdata/good.yaml", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantSeeds := []string{"http://th-news1.test/", "http://th-blog2.test/", "http://jp-shop1.test/a"}
+	if strings.Join(c.Seeds, " ") != strings.Join(wantSeeds, " ") {
+		t.Errorf("seeds = %v, want %v (seeds_file relative to the profile)", c.Seeds, wantSeeds)
+	}
+	checks := []struct {
+		name      string
+		got, want any
+	}{
+		{"workers", c.Workers, 4},
+		{"delay", c.Delay, 250 * time.Millisecond},
+		{"depth (default)", c.Depth, 8},
+		{"warc.max_size", c.WARC.MaxSize, int64(500_000_000)},
+		{"warc.compress", c.WARC.Compress, false},
+		{"warc.prefix (default)", c.WARC.Prefix, "langcrawl"},
+		{"max_body_size (default)", c.MaxBodySize, int64(100 << 20)},
+		{"connect_to host with dots", c.Network.ConnectTo["th-news1.test"], "127.0.0.1:8080"},
+		{"connect_to *", c.Network.ConnectTo["*"], "127.0.0.1:9090"},
+		{"focus.strategy (default)", c.Focus.Strategy, "conservative-server"},
+		{"focus.tolerance (default)", c.Focus.Tolerance, 10},
+		{"robots.policy (default)", c.Robots.Policy, "obey"},
+		{"scope.one_query_per_script (default)", c.Scope.OneQueryPerScript, true},
+	}
+	for _, ch := range checks {
+		if ch.got != ch.want {
+			t.Errorf("%s = %v, want %v", ch.name, ch.got, ch.want)
+		}
+	}
+}
+
+func TestBadProfileNamesEveryKey(t *testing.T) {
+	_, err := Load("testdata/bad.yaml", nil)
+	if err == nil {
+		t.Fatal("bad profile accepted")
+	}
+	msg := err.Error()
+	for _, key := range []string{"detph: unknown key", "seeds: \"ftp://nowhere.example/\"", "user_agent:", "workers:",
+		"delay:", "warc.max_size:", "robots.policy:", "network.connect_to: a.test", "focus.strategy:"} {
+		if !strings.Contains(msg, key) {
+			t.Errorf("error does not mention %q:\n%s", key, msg)
+		}
+	}
+}
+
+func TestPrecedence(t *testing.T) {
+	// default < profile < environment < flag
+	dir := t.TempDir()
+	prof := filepath.Join(dir, "p.yaml")
+	os.WriteFile(prof, []byte("seeds: [http://a.test/]\nuser_agent: \"x/1 (+https://lib.example/c)\"\nworkers: 3\ndepth: 5\ndelay: 2s\n"), 0o644)
+	t.Setenv("LANGCRAWL_DEPTH", "6")
+	t.Setenv("LANGCRAWL_DELAY", "3s")
+	t.Setenv("LANGCRAWL_WARC_PREFIX", "envprefix")
+	fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
+	AddFlags(fs)
+	if err := fs.Parse([]string{"--delay=4s", "--connect-to", "a.test=127.0.0.1:1", "--connect-to=*=127.0.0.1:2"}); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Load(prof, fs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Workers != 3 {
+		t.Errorf("workers = %d, want 3 from the profile", c.Workers)
+	}
+	if c.Depth != 6 {
+		t.Errorf("depth = %d, want 6 from the environment over the profile", c.Depth)
+	}
+	if c.Delay != 4*time.Second {
+		t.Errorf("delay = %s, want 4s from the flag over environment and profile", c.Delay)
+	}
+	if c.WARC.Prefix != "envprefix" {
+		t.Errorf("warc.prefix = %q, want envprefix from LANGCRAWL_WARC_PREFIX", c.WARC.Prefix)
+	}
+	if c.MaxBodySize != 100<<20 {
+		t.Errorf("max_body_size = %d, want the default", c.MaxBodySize)
+	}
+	if c.Network.ConnectTo["a.test"] != "127.0.0.1:1" || c.Network.ConnectTo["*"] != "127.0.0.1:2" {
+		t.Errorf("connect_to = %v", c.Network.ConnectTo)
+	}
+}
+
+func TestUserAgentNeedsContact(t *testing.T) {
+	for ua, ok := range map[string]bool{
+		"langcrawl/0.1 (+https://library.example/crawl)":             true,
+		"Mozilla/5.0 (compatible; langcrawl/0.1; +http://x.org/bot)": true,
+		"langcrawl/0.1": false,
+		"langcrawl/0.1 (https://library.example)": false,
+		"langcrawl/0.1 (+mailto:me@example.org)":  false,
+	} {
+		cfg := validBase()
+		cfg.UserAgent = ua
+		err := cfg.Validate()
+		if (err == nil) != ok {
+			t.Errorf("user_agent %q: err = %v, want ok=%v", ua, err, ok)
+		}
+		if err != nil && !strings.Contains(err.Error(), "user_agent") {
+			t.Errorf("error does not name user_agent: %v", err)
+		}
+	}
+}
+
+func validBase() *Config {
+	return &Config{
+		Seeds: []string{"http://a.test/"}, Out: "o", WARC: WARC{Prefix: "p", MaxSize: 1 << 30},
+		UserAgent: "x/1 (+https://l.example/c)", Workers: 1, Depth: 8, MaxPagesPerSite: 10, MaxBodySize: 1 << 20,
+		Timeouts: Timeouts{time.Second, time.Second, time.Second}, Robots: Robots{Policy: "obey"},
+		Scope: Scope{MaxURLLength: 1, MaxPathSegments: 1, MaxRepeatedSegment: 1, MaxQueryParams: 1},
+		Focus: Focus{Strategy: "bfs"},
+	}
+}
+
+func TestParseSize(t *testing.T) {
+	for in, want := range map[string]int64{"1GB": 1e9, "100MiB": 100 << 20, "512": 512, "1.5 kb": 1500, "2gib": 2 << 30} {
+		got, err := ParseSize(in)
+		if err != nil || got != want {
+			t.Errorf("ParseSize(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "huge", "1XB", "-1GB"} {
+		if _, err := ParseSize(in); err == nil {
+			t.Errorf("ParseSize(%q) accepted", in)
+		}
+	}
+}
+
+func TestYAMLRoundTrip(t *testing.T) {
+	c, err := Load("testdata/good.yaml", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "resolved.yaml")
+	os.WriteFile(p, []byte(c.YAML()), 0o644)
+	c2, err := Load(p, nil)
+	if err != nil {
+		t.Fatalf("resolved config does not load back: %v\n%s", err, c.YAML())
+	}
+	if c2.YAML() != c.YAML() {
+		t.Errorf("round trip differs:\n%s\n---\n%s", c.YAML(), c2.YAML())
+	}
+}
