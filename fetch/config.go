@@ -1,0 +1,181 @@
+package fetch
+
+import (
+	"context"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"net"
+	"strings"
+	"time"
+)
+
+// Defaults that [New] fills in for zero fields of [Config].
+const (
+	DefaultConnectTimeout     = 10 * time.Second
+	DefaultTimeout            = 60 * time.Second
+	DefaultReadTimeout        = 30 * time.Second
+	DefaultMaxBodySize        = int64(100 << 20) // 100 MiB
+	DefaultMaxHeaderSize      = int64(1 << 20)   // 1 MiB
+	DefaultMaxIdleConns       = 1000
+	DefaultIdleTimeout        = 90 * time.Second
+	DefaultMaxRequestsPerConn = 100 // Apache's MaxKeepAliveRequests, as in Castillo et al. 2004
+	DefaultUserAgent          = "langcrawl/0.1"
+	DefaultAccept             = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+)
+
+// Config configures a [Client]. [New] copies it, so later changes to the
+// caller's value (including the ConnectTo map) have no effect.
+//
+// Zero numeric and string fields take the defaults listed beside them. A
+// bool cannot say "unset", so InsecureTLS is false in a zero Config; start
+// from [DefaultConfig] to get the archival default of true.
+type Config struct {
+	// UserAgent is sent in every request. Default DefaultUserAgent.
+	UserAgent string
+	// Accept is the Accept header sent unless the caller's extra headers
+	// set one. Default DefaultAccept.
+	Accept string
+
+	// ConnectTo maps a host name (no port, case-insensitive) or "*" to an
+	// "ip:port" (or "host:port") to dial instead of resolving the URL's
+	// host, like curl --connect-to. An exact host entry wins over "*".
+	// The Host header, SNI and certificate check still use the URL's host.
+	ConnectTo map[string]string
+
+	// ConnectTimeout bounds the TCP connect plus the TLS handshake.
+	// Default 10s.
+	ConnectTimeout time.Duration
+	// Timeout bounds the whole exchange, from dial to the last body byte.
+	// The context passed to Do may shorten it. Default 60s.
+	Timeout time.Duration
+	// ReadTimeout bounds the wait for each read from the connection,
+	// that is the longest silence tolerated from the server. Default 30s.
+	ReadTimeout time.Duration
+	// MaxBodySize is the largest body kept, counted in raw bytes as sent
+	// (chunk framing and compression included). A longer body is cut at
+	// exactly this size and reported with Truncated "length".
+	// Default 100 MiB.
+	MaxBodySize int64
+	// MaxHeaderSize bounds the status line plus header fields. A larger
+	// header fails the fetch with ErrHeaderTooLarge. Default 1 MiB.
+	MaxHeaderSize int64
+
+	// MaxIdleConns is the most idle kept-alive connections held in all;
+	// the least recently used is closed first. Default 1000.
+	MaxIdleConns int
+	// IdleTimeout closes kept-alive connections idle for this long
+	// (checked lazily, as the pool is used). Default 90s.
+	IdleTimeout time.Duration
+	// MaxRequestsPerConn is k, the number of requests sent over one
+	// connection before it is closed (Castillo et al. 2004, section 4.2).
+	// The last request carries "Connection: close". 1 disables keep-alive.
+	// Default 100.
+	MaxRequestsPerConn int
+
+	// InsecureTLS, when true, accepts any server certificate and records
+	// the verification failure in Result.TLSVerifyError instead of failing.
+	// Archivists want the content of misconfigured servers too, so
+	// DefaultConfig sets it to true; when false a bad certificate fails
+	// the fetch.
+	InsecureTLS bool
+	// RootCAs verifies server certificates. Default: the system roots.
+	RootCAs *x509.CertPool
+
+	// Dial, when set, replaces the TCP dialer (tests). It receives the
+	// address after ConnectTo mapping and must honour ctx.
+	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
+	// Now gives the time for Result.Started, Result.Duration and the idle
+	// bookkeeping of the pool. Socket deadlines always use the real clock.
+	// Default time.Now.
+	Now func() time.Time
+}
+
+// DefaultConfig returns a Config with every default filled in, including
+// InsecureTLS true.
+func DefaultConfig() Config {
+	cfg := Config{InsecureTLS: true}
+	cfg.fill()
+	return cfg
+}
+
+func (cfg *Config) fill() {
+	if cfg.UserAgent == "" {
+		cfg.UserAgent = DefaultUserAgent
+	}
+	if cfg.Accept == "" {
+		cfg.Accept = DefaultAccept
+	}
+	if cfg.ConnectTimeout == 0 {
+		cfg.ConnectTimeout = DefaultConnectTimeout
+	}
+	if cfg.Timeout == 0 {
+		cfg.Timeout = DefaultTimeout
+	}
+	if cfg.ReadTimeout == 0 {
+		cfg.ReadTimeout = DefaultReadTimeout
+	}
+	if cfg.MaxBodySize == 0 {
+		cfg.MaxBodySize = DefaultMaxBodySize
+	}
+	if cfg.MaxHeaderSize == 0 {
+		cfg.MaxHeaderSize = DefaultMaxHeaderSize
+	}
+	if cfg.MaxIdleConns == 0 {
+		cfg.MaxIdleConns = DefaultMaxIdleConns
+	}
+	if cfg.IdleTimeout == 0 {
+		cfg.IdleTimeout = DefaultIdleTimeout
+	}
+	if cfg.MaxRequestsPerConn == 0 {
+		cfg.MaxRequestsPerConn = DefaultMaxRequestsPerConn
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+}
+
+// validate reports every problem at once.
+func (cfg *Config) validate() error {
+	var errs []error
+	bad := func(key, format string, args ...any) {
+		errs = append(errs, fmt.Errorf("fetch: config %s: %s", key, fmt.Sprintf(format, args...)))
+	}
+	for key, d := range map[string]time.Duration{
+		"ConnectTimeout": cfg.ConnectTimeout,
+		"Timeout":        cfg.Timeout,
+		"ReadTimeout":    cfg.ReadTimeout,
+		"IdleTimeout":    cfg.IdleTimeout,
+	} {
+		if d < 0 {
+			bad(key, "must not be negative, got %v", d)
+		}
+	}
+	if cfg.MaxBodySize < 0 {
+		bad("MaxBodySize", "must not be negative, got %d", cfg.MaxBodySize)
+	}
+	if cfg.MaxHeaderSize < 0 {
+		bad("MaxHeaderSize", "must not be negative, got %d", cfg.MaxHeaderSize)
+	}
+	if cfg.MaxIdleConns < 0 {
+		bad("MaxIdleConns", "must not be negative, got %d", cfg.MaxIdleConns)
+	}
+	if cfg.MaxRequestsPerConn < 0 {
+		bad("MaxRequestsPerConn", "must not be negative, got %d", cfg.MaxRequestsPerConn)
+	}
+	if strings.ContainsAny(cfg.UserAgent, "\r\n") {
+		bad("UserAgent", "must not contain line breaks")
+	}
+	if strings.ContainsAny(cfg.Accept, "\r\n") {
+		bad("Accept", "must not contain line breaks")
+	}
+	for host, addr := range cfg.ConnectTo {
+		if host == "" {
+			bad("ConnectTo", "empty host name (use \"*\" for any host)")
+		}
+		if _, port, err := net.SplitHostPort(addr); err != nil || port == "" {
+			bad("ConnectTo["+host+"]", "want host:port, got %q", addr)
+		}
+	}
+	return errors.Join(errs...)
+}

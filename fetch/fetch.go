@@ -1,0 +1,572 @@
+package fetch
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/textproto"
+	"net/url"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/net/idna"
+)
+
+// Sentinel errors. Errors returned by Do wrap them with the URL.
+var (
+	ErrClosed              = errors.New("fetch: client closed")
+	ErrHeaderTooLarge      = errors.New("fetch: response header too large")
+	ErrTimeout             = errors.New("fetch: timeout")
+	ErrUnsupportedScheme   = errors.New("fetch: unsupported URL scheme")
+	ErrUnsupportedMethod   = errors.New("fetch: unsupported method")
+	ErrUnsupportedEncoding = errors.New("fetch: unsupported content encoding")
+)
+
+// Values of Result.Truncated, as in the WARC-Truncated field (WARC 1.1, 5.13).
+const (
+	TruncatedLength      = "length"      // body cut at Config.MaxBodySize
+	TruncatedTime        = "time"        // a timeout or the context's deadline
+	TruncatedDisconnect  = "disconnect"  // the server closed or reset mid-body
+	TruncatedUnspecified = "unspecified" // context canceled, or malformed framing
+)
+
+// Result is one recorded exchange. RawRequest and RawResponse are owned by
+// the Result; nothing in the Client keeps or changes them.
+type Result struct {
+	URL         string
+	IP          string        // remote IP dialed (WARC-IP-Address); the ConnectTo target if mapped
+	Started     time.Time     // when the request was sent (WARC-Date), from Config.Now
+	Duration    time.Duration // from Started to the last byte read
+	RawRequest  []byte        // exact bytes written
+	RawResponse []byte        // exact bytes read: status line + headers + body as received
+	Status      int
+	Proto       string      // "HTTP/1.1", "HTTP/1.0"
+	Header      http.Header // header fields of the response as received (Transfer-Encoding included)
+	BodyOffset  int         // index in RawResponse where the body starts
+	Chunked     bool        // the body has the chunked transfer coding
+	Truncated   string      // "", or one of the Truncated* constants
+	Reused      bool        // the connection was reused (keep-alive)
+	// TLSVerifyError is the certificate verification failure that
+	// Config.InsecureTLS let pass, or "" when the certificate verified or
+	// the URL is plain HTTP.
+	TLSVerifyError string
+	// Err is non-nil when the exchange failed part way (Truncated "time",
+	// "disconnect" or "unspecified"); the Raw fields still hold what was
+	// sent and received. A body cut at MaxBodySize leaves Err nil.
+	Err error
+}
+
+// Stats are running totals since New. Take them with Client.Stats.
+type Stats struct {
+	Requests      int64 // requests written to a connection (retries included)
+	Responses     int64 // responses whose header was read in full
+	Failures      int64 // Do calls that returned an error
+	Truncated     int64 // responses returned with Truncated set
+	BytesSent     int64 // raw request bytes written
+	BytesReceived int64 // raw response bytes kept in results
+	ConnsOpened   int64 // connections dialed successfully
+	ConnsReused   int64 // requests sent over a kept-alive connection
+	IdleConns     int64 // idle connections held now
+}
+
+// Client is an archival HTTP/1.1 client. It is safe for concurrent use by
+// multiple goroutines; requests to one host should be serialised by the
+// caller, since the pool keeps only one idle connection per host. New starts
+// no goroutines. Close the Client to close its idle connections.
+type Client struct {
+	cfg    Config
+	dialer net.Dialer
+	pool   *pool
+
+	requests, responses, failures, truncated atomic.Int64
+	bytesSent, bytesReceived                 atomic.Int64
+	connsOpened, connsReused                 atomic.Int64
+}
+
+// New returns a Client for cfg, with defaults filled in. It reports every
+// invalid field at once.
+func New(cfg Config) (*Client, error) {
+	cfg.fill()
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	if cfg.ConnectTo != nil {
+		m := make(map[string]string, len(cfg.ConnectTo))
+		for host, addr := range cfg.ConnectTo {
+			m[strings.ToLower(host)] = addr
+		}
+		cfg.ConnectTo = m
+	}
+	return &Client{
+		cfg:  cfg,
+		pool: newPool(cfg.MaxIdleConns, cfg.IdleTimeout),
+	}, nil
+}
+
+// Close closes all idle connections. Connections in use by a running Do are
+// closed when it finishes; Do after Close returns ErrClosed.
+func (c *Client) Close() error { return c.pool.close() }
+
+// Stats returns the running totals.
+func (c *Client) Stats() Stats {
+	return Stats{
+		Requests:      c.requests.Load(),
+		Responses:     c.responses.Load(),
+		Failures:      c.failures.Load(),
+		Truncated:     c.truncated.Load(),
+		BytesSent:     c.bytesSent.Load(),
+		BytesReceived: c.bytesReceived.Load(),
+		ConnsOpened:   c.connsOpened.Load(),
+		ConnsReused:   c.connsReused.Load(),
+		IdleConns:     int64(c.pool.len()),
+	}
+}
+
+// Do sends one GET (or HEAD) request and returns the raw exchange. Redirects
+// are not followed: a 3xx comes back as is. A network failure before a
+// complete response header (dial, TLS, write, timeout, a header over
+// MaxHeaderSize) returns (nil, err). Once the header is in, Do returns a
+// Result and a nil error; failures while reading the body are reported in
+// Result.Err and Result.Truncated.
+//
+// extraHeader adds or replaces request headers (If-None-Match,
+// Accept-Encoding, ...). Do adds no Accept-Encoding of its own. Host,
+// Content-Length and Connection in extraHeader are ignored.
+//
+// A kept-alive connection that turns out to have been closed by the server
+// before any response byte is retried once on a new connection.
+func (c *Client) Do(ctx context.Context, method, rawURL string, extraHeader http.Header) (*Result, error) {
+	res, err := c.do(ctx, method, rawURL, extraHeader)
+	if err != nil {
+		c.failures.Add(1)
+		return nil, fmt.Errorf("fetch %s: %w", rawURL, err)
+	}
+	return res, nil
+}
+
+func (c *Client) do(ctx context.Context, method, rawURL string, extra http.Header) (*Result, error) {
+	if method == "" {
+		method = http.MethodGet
+	}
+	if method != http.MethodGet && method != http.MethodHead {
+		return nil, fmt.Errorf("%w %q", ErrUnsupportedMethod, method)
+	}
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return nil, err
+	}
+	scheme := strings.ToLower(u.Scheme)
+	var defaultPort string
+	switch scheme {
+	case "http":
+		defaultPort = "80"
+	case "https":
+		defaultPort = "443"
+	default:
+		return nil, fmt.Errorf("%w %q", ErrUnsupportedScheme, u.Scheme)
+	}
+	host := strings.ToLower(u.Hostname())
+	if host == "" {
+		return nil, errors.New("fetch: URL has no host")
+	}
+	if !isASCII(host) {
+		if host, err = idna.Lookup.ToASCII(host); err != nil {
+			return nil, fmt.Errorf("fetch: host name: %w", err)
+		}
+	}
+	port := u.Port()
+	if port == "" {
+		port = defaultPort
+	}
+	if c.pool.isClosed() {
+		return nil, ErrClosed
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+
+	// One deadline for the whole exchange, on the real clock.
+	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
+	defer cancel()
+
+	req := &http.Request{
+		Method:     method,
+		URL:        u,
+		Proto:      "HTTP/1.1",
+		ProtoMajor: 1,
+		ProtoMinor: 1,
+		Host:       u.Host,
+		Header:     make(http.Header, 4+len(extra)),
+	}
+	req.Header.Set("User-Agent", c.cfg.UserAgent)
+	req.Header.Set("Accept", c.cfg.Accept)
+	for k, vs := range extra {
+		switch ck := textproto.CanonicalMIMEHeaderKey(k); ck {
+		case "Host", "Content-Length", "Connection", "Transfer-Encoding":
+		default:
+			req.Header[ck] = append([]string(nil), vs...)
+		}
+	}
+
+	key := scheme + "://" + net.JoinHostPort(host, port)
+	for attempt := 0; ; attempt++ {
+		var pc *persistConn
+		if attempt == 0 {
+			pc = c.pool.get(key, c.cfg.Now())
+		}
+		reused := pc != nil
+		if pc == nil {
+			if pc, err = c.dial(ctx, key, scheme == "https", host, port); err != nil {
+				return nil, err
+			}
+		}
+		res, retry, err := c.exchange(ctx, pc, reused, req, rawURL)
+		if retry && attempt == 0 {
+			continue
+		}
+		return res, err
+	}
+}
+
+// dial opens a connection for key, honouring ConnectTo, ConnectTimeout and
+// ctx, and completes the TLS handshake for https.
+func (c *Client) dial(ctx context.Context, key string, useTLS bool, host, port string) (*persistConn, error) {
+	addr := net.JoinHostPort(host, port)
+	if to, ok := c.cfg.ConnectTo[host]; ok {
+		addr = to
+	} else if to, ok := c.cfg.ConnectTo["*"]; ok {
+		addr = to
+	}
+	dctx, cancel := context.WithTimeout(ctx, c.cfg.ConnectTimeout)
+	defer cancel()
+	dial := c.cfg.Dial
+	if dial == nil {
+		dial = c.dialer.DialContext
+	}
+	conn, err := dial(dctx, "tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("dial %s: %w", addr, timeoutErr(err))
+	}
+	pc := &persistConn{key: key, conn: conn, ip: remoteIP(conn, addr)}
+	if useTLS {
+		tc := tls.Client(conn, &tls.Config{
+			ServerName:         host,
+			InsecureSkipVerify: true, // verified below, so InsecureTLS can downgrade the failure
+			NextProtos:         []string{"http/1.1"},
+			MinVersion:         tls.VersionTLS10, // archive old servers too
+			VerifyConnection: func(cs tls.ConnectionState) error {
+				verr := verifyCert(cs, host, c.cfg.RootCAs)
+				if verr == nil {
+					return nil
+				}
+				if !c.cfg.InsecureTLS {
+					return verr
+				}
+				pc.tlsErr = verr.Error()
+				return nil
+			},
+		})
+		if err := tc.HandshakeContext(dctx); err != nil {
+			conn.Close()
+			return nil, fmt.Errorf("tls handshake with %s: %w", addr, timeoutErr(err))
+		}
+		pc.conn = tc
+	}
+	c.connsOpened.Add(1)
+	return pc, nil
+}
+
+func verifyCert(cs tls.ConnectionState, host string, roots *x509.CertPool) error {
+	if len(cs.PeerCertificates) == 0 {
+		return errors.New("fetch: server sent no certificate")
+	}
+	inter := x509.NewCertPool()
+	for _, cert := range cs.PeerCertificates[1:] {
+		inter.AddCert(cert)
+	}
+	_, err := cs.PeerCertificates[0].Verify(x509.VerifyOptions{
+		DNSName:       host,
+		Roots:         roots,
+		Intermediates: inter,
+	})
+	return err
+}
+
+// exchange sends req over pc and records the response. retry reports that a
+// reused connection failed before any response byte, so the caller may try
+// once more on a new connection. exchange always either pools or closes pc.
+func (c *Client) exchange(ctx context.Context, pc *persistConn, reused bool, req *http.Request, rawURL string) (res *Result, retry bool, err error) {
+	last := pc.uses+1 >= c.cfg.MaxRequestsPerConn
+	if last {
+		req.Header.Set("Connection", "close")
+	} else {
+		req.Header.Set("Connection", "keep-alive")
+	}
+	var reqBuf bytes.Buffer
+	if err := req.Write(&reqBuf); err != nil {
+		pc.conn.Close()
+		return nil, false, fmt.Errorf("write request: %w", err)
+	}
+	rawReq := reqBuf.Bytes()
+
+	deadline, _ := ctx.Deadline()
+	rec := &recorder{
+		conn:        pc.conn,
+		buf:         make([]byte, 0, 8<<10),
+		limit:       c.cfg.MaxHeaderSize,
+		readTimeout: c.cfg.ReadTimeout,
+		deadline:    deadline,
+	}
+	stop := context.AfterFunc(ctx, rec.cancel)
+	keep := false
+	defer func() {
+		if stop() && keep {
+			pc.conn.SetDeadline(time.Time{})
+			c.pool.put(pc, c.cfg.Now())
+		} else {
+			pc.conn.Close()
+		}
+	}()
+
+	started := c.cfg.Now()
+	c.requests.Add(1)
+	if reused {
+		c.connsReused.Add(1)
+	}
+	pc.uses++
+	n, err := rec.write(rawReq)
+	c.bytesSent.Add(int64(n))
+	if err != nil {
+		err = rec.classify(ctx, err)
+		return nil, reused && retryable(err), fmt.Errorf("write request: %w", err)
+	}
+
+	br := bufio.NewReaderSize(rec, 16<<10)
+	var resp *http.Response
+	headStart := 0
+	for range 8 { // skip interim 1xx responses, keeping their bytes
+		headStart = len(rec.buf) - br.Buffered()
+		resp, err = http.ReadResponse(br, req)
+		if err != nil || resp.StatusCode >= 200 || resp.StatusCode == http.StatusSwitchingProtocols {
+			break
+		}
+	}
+	if err != nil {
+		err = rec.classify(ctx, err)
+		if rec.hitLimit {
+			err = fmt.Errorf("%w (limit %d bytes)", ErrHeaderTooLarge, c.cfg.MaxHeaderSize)
+		}
+		return nil, reused && len(rec.buf) == 0 && retryable(err), fmt.Errorf("read response header: %w", err)
+	}
+	c.responses.Add(1)
+	bodyOffset := len(rec.buf) - br.Buffered()
+	rec.limit = satAdd(int64(bodyOffset), c.cfg.MaxBodySize)
+
+	_, derr := io.Copy(io.Discard, resp.Body)
+	end := len(rec.buf) - br.Buffered()
+	truncated := ""
+	if derr != nil {
+		derr = rec.classify(ctx, derr)
+		switch {
+		case rec.hitLimit:
+			truncated, derr = TruncatedLength, nil
+		case errors.Is(derr, ErrTimeout):
+			truncated = TruncatedTime
+		case errors.Is(derr, context.Canceled):
+			truncated = TruncatedUnspecified
+		case errors.Is(derr, io.ErrUnexpectedEOF), isNetErr(derr):
+			truncated = TruncatedDisconnect
+		default:
+			truncated = TruncatedUnspecified // malformed chunked framing and the like
+		}
+	}
+	if maxEnd := satAdd(int64(bodyOffset), c.cfg.MaxBodySize); int64(end) > maxEnd {
+		end = int(maxEnd)
+		if truncated == "" {
+			truncated = TruncatedLength
+		}
+	}
+	res = &Result{
+		URL:            rawURL,
+		IP:             pc.ip,
+		Started:        started,
+		Duration:       c.cfg.Now().Sub(started),
+		RawRequest:     rawReq,
+		RawResponse:    rec.buf[:end:end],
+		Status:         resp.StatusCode,
+		Proto:          resp.Proto,
+		Header:         rawHeader(rec.buf[headStart:bodyOffset], resp.Header),
+		BodyOffset:     bodyOffset,
+		Chunked:        len(resp.TransferEncoding) > 0 && resp.TransferEncoding[0] == "chunked",
+		Truncated:      truncated,
+		Reused:         reused,
+		TLSVerifyError: pc.tlsErr,
+	}
+	if derr != nil {
+		res.Err = fmt.Errorf("fetch %s: read body: %w", rawURL, derr)
+	}
+	if truncated != "" {
+		c.truncated.Add(1)
+	}
+	c.bytesReceived.Add(int64(end))
+	keep = derr == nil && truncated == "" && !last && !resp.Close &&
+		br.Buffered() == 0 && resp.StatusCode != http.StatusSwitchingProtocols
+	return res, false, nil
+}
+
+// rawHeader re-reads the header block as received: http.ReadResponse drops
+// Transfer-Encoding and, for chunked bodies, Content-Length from resp.Header.
+func rawHeader(block []byte, fallback http.Header) http.Header {
+	tp := textproto.NewReader(bufio.NewReader(bytes.NewReader(block)))
+	if _, err := tp.ReadLine(); err != nil {
+		return fallback
+	}
+	h, err := tp.ReadMIMEHeader()
+	if err != nil && len(h) == 0 {
+		return fallback
+	}
+	return http.Header(h)
+}
+
+// recorder reads from the connection and keeps every byte read, up to
+// limit bytes in all. Each read gets a deadline of ReadTimeout from now,
+// capped by the exchange deadline. cancel makes pending and later reads
+// and writes fail.
+type recorder struct {
+	conn        net.Conn
+	buf         []byte
+	limit       int64
+	readTimeout time.Duration
+	deadline    time.Time
+	hitLimit    bool
+
+	mu       sync.Mutex
+	canceled bool
+}
+
+var errLimit = errors.New("fetch: size limit reached")
+
+func (r *recorder) Read(p []byte) (int, error) {
+	room := r.limit - int64(len(r.buf))
+	if room <= 0 {
+		r.hitLimit = true
+		return 0, errLimit
+	}
+	if int64(len(p)) > room {
+		p = p[:room]
+	}
+	if err := r.setDeadline(false); err != nil {
+		return 0, err
+	}
+	n, err := r.conn.Read(p)
+	r.buf = append(r.buf, p[:n]...)
+	return n, err
+}
+
+func (r *recorder) write(p []byte) (int, error) {
+	if err := r.setDeadline(true); err != nil {
+		return 0, err
+	}
+	return r.conn.Write(p)
+}
+
+func (r *recorder) setDeadline(write bool) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.canceled {
+		return context.Canceled
+	}
+	d := time.Now().Add(r.readTimeout)
+	if !r.deadline.IsZero() && r.deadline.Before(d) {
+		d = r.deadline
+	}
+	if write {
+		return r.conn.SetWriteDeadline(d)
+	}
+	return r.conn.SetReadDeadline(d)
+}
+
+func (r *recorder) cancel() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.canceled = true
+	r.conn.SetDeadline(time.Unix(1, 0))
+}
+
+// classify maps an I/O error to ErrTimeout or the context's error, so that
+// callers can tell timeouts from cancellation and disconnects.
+func (r *recorder) classify(ctx context.Context, err error) error {
+	r.mu.Lock()
+	canceled := r.canceled
+	r.mu.Unlock()
+	if canceled {
+		if cerr := ctx.Err(); errors.Is(cerr, context.DeadlineExceeded) {
+			return fmt.Errorf("%w: %w", ErrTimeout, cerr)
+		} else if cerr != nil {
+			return cerr
+		}
+	}
+	return timeoutErr(err)
+}
+
+func timeoutErr(err error) error {
+	var ne net.Error
+	if errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout()) {
+		if errors.Is(err, ErrTimeout) {
+			return err
+		}
+		return fmt.Errorf("%w: %w", ErrTimeout, err)
+	}
+	return err
+}
+
+// retryable reports whether err looks like a kept-alive connection that the
+// server had closed: not a timeout, not a cancellation, not a size limit.
+func retryable(err error) bool {
+	return !errors.Is(err, ErrTimeout) && !errors.Is(err, context.Canceled) &&
+		!errors.Is(err, errLimit) && !errors.Is(err, ErrHeaderTooLarge)
+}
+
+func isNetErr(err error) bool {
+	var ne net.Error
+	var oe *net.OpError
+	return errors.As(err, &ne) || errors.As(err, &oe) || errors.Is(err, io.EOF) || errors.Is(err, net.ErrClosed)
+}
+
+func remoteIP(conn net.Conn, addr string) string {
+	if ra := conn.RemoteAddr(); ra != nil {
+		if tcp, ok := ra.(*net.TCPAddr); ok {
+			return tcp.IP.String()
+		}
+		if h, _, err := net.SplitHostPort(ra.String()); err == nil {
+			return h
+		}
+	}
+	h, _, _ := net.SplitHostPort(addr)
+	return h
+}
+
+func satAdd(a, b int64) int64 {
+	if s := a + b; s >= a {
+		return s
+	}
+	return 1<<63 - 1
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,138 @@
+package fetch
+
+import (
+	"container/list"
+	"errors"
+	"net"
+	"sync"
+	"time"
+)
+
+// persistConn is one connection to one origin (scheme://host:port).
+type persistConn struct {
+	key       string
+	conn      net.Conn
+	ip        string // remote IP dialed, for WARC-IP-Address
+	tlsErr    string // certificate verification failure accepted under InsecureTLS
+	uses      int    // requests sent so far
+	idleSince time.Time
+	elem      *list.Element // position in pool.lru while idle
+}
+
+// pool holds idle kept-alive connections: at most one per origin and at most
+// max in all, least recently used first in lru. It is safe for concurrent use.
+// Connections are closed outside the lock.
+type pool struct {
+	mu          sync.Mutex
+	max         int
+	idleTimeout time.Duration
+	idle        map[string]*persistConn
+	lru         list.List // of *persistConn; front is the least recently used
+	closed      bool
+}
+
+func newPool(max int, idleTimeout time.Duration) *pool {
+	return &pool{max: max, idleTimeout: idleTimeout, idle: make(map[string]*persistConn)}
+}
+
+// get removes and returns the idle connection for key, or nil. A connection
+// idle for IdleTimeout or longer is closed instead.
+func (p *pool) get(key string, now time.Time) *persistConn {
+	p.mu.Lock()
+	stale := p.expireLocked(now)
+	pc := p.idle[key]
+	if pc != nil {
+		p.removeLocked(pc)
+	}
+	p.mu.Unlock()
+	closeAll(stale)
+	return pc
+}
+
+// put makes pc idle. It closes pc if the pool is closed, and closes the
+// connection it replaces, expired ones and the least recently used ones
+// beyond the limit.
+func (p *pool) put(pc *persistConn, now time.Time) {
+	p.mu.Lock()
+	if p.closed || p.max == 0 {
+		p.mu.Unlock()
+		pc.conn.Close()
+		return
+	}
+	stale := p.expireLocked(now)
+	if old := p.idle[pc.key]; old != nil {
+		p.removeLocked(old)
+		stale = append(stale, old)
+	}
+	pc.idleSince = now
+	pc.elem = p.lru.PushBack(pc)
+	p.idle[pc.key] = pc
+	for p.lru.Len() > p.max {
+		lru := p.lru.Front().Value.(*persistConn)
+		p.removeLocked(lru)
+		stale = append(stale, lru)
+	}
+	p.mu.Unlock()
+	closeAll(stale)
+}
+
+// expireLocked removes connections idle since now-idleTimeout or earlier and
+// returns them for closing. lru is ordered by idleSince, as long as the clock
+// does not run backwards.
+func (p *pool) expireLocked(now time.Time) []*persistConn {
+	var stale []*persistConn
+	for e := p.lru.Front(); e != nil; e = p.lru.Front() {
+		pc := e.Value.(*persistConn)
+		if now.Sub(pc.idleSince) < p.idleTimeout {
+			break
+		}
+		p.removeLocked(pc)
+		stale = append(stale, pc)
+	}
+	return stale
+}
+
+func (p *pool) removeLocked(pc *persistConn) {
+	p.lru.Remove(pc.elem)
+	pc.elem = nil
+	delete(p.idle, pc.key)
+}
+
+// len returns the number of idle connections.
+func (p *pool) len() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.lru.Len()
+}
+
+// close closes every idle connection and makes later puts close theirs.
+func (p *pool) close() error {
+	p.mu.Lock()
+	p.closed = true
+	var all []*persistConn
+	for e := p.lru.Front(); e != nil; e = e.Next() {
+		all = append(all, e.Value.(*persistConn))
+	}
+	p.lru.Init()
+	clear(p.idle)
+	p.mu.Unlock()
+	var errs []error
+	for _, pc := range all {
+		if err := pc.conn.Close(); err != nil && !errors.Is(err, net.ErrClosed) {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func (p *pool) isClosed() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.closed
+}
+
+func closeAll(pcs []*persistConn) {
+	for _, pc := range pcs {
+		pc.conn.Close()
+	}
+}
