@@ -1,0 +1,73 @@
+// Package frontier is langcrawl's crawl frontier: the on-disk URL queue, the
+// seen set, the per-server focus counters and the fetch history, all kept in
+// one LevelDB database (github.com/syndtr/goleveldb).
+//
+// # Scheduling
+//
+// The queue follows the two-level scheduling of Castillo, Marin, Rodriguez
+// and Baeza-Yates, "Scheduling algorithms for Web crawling" (2004), section 5
+// and figure 4. The upper level orders sites; the lower level orders the
+// pages inside one site.
+//
+//   - Sites are ordered by the number of pages they have pending, largest
+//     first: the paper's "Length" strategy, which keeps as many sites active
+//     as possible for as long as possible. One exception comes from the
+//     language focus of Tamura et al. (see below): a site with at least one
+//     High priority entry comes before every site that has only Low ones.
+//   - Inside a site, entries are ordered by (priority, depth, insertion
+//     sequence): High before Low, then breadth-first, then first come first
+//     served.
+//   - At most one entry per site is leased at a time, which gives the
+//     paper's "never more than one connection to a Web site". When the lease
+//     is completed the caller says when the site may be visited again
+//     (Completion.NotBefore); the caller computes the delay w, from robots.txt
+//     Crawl-delay, its own policy or the observed response time.
+//
+// Time is never read inside the package: Next takes now as an argument and
+// Complete takes the next eligible time, so tests control the clock.
+//
+// # Focus counters
+//
+// Section 4.1 of Tamura, Somboonviwat and Kitsuregawa, "Language-specific Web
+// crawling" (2007), classifies each server i by N_a(i), the pages downloaded
+// from it, and N_r(i), the relevant ones among them, with a tolerance T:
+// relevant if N_r > 0, undecided if N_r = 0 and N_a <= T, irrelevant
+// otherwise. Section 4.3 keys the same counters by top-level directory. The
+// queue stores these counters under an opaque key chosen by the caller (a
+// host, or host/dir/) and bumps them in the same LevelDB batch that completes
+// the lease, so a crash can never count a page twice or not at all.
+// Counts.Status applies the tolerance. When a server turns irrelevant the
+// caller removes its queued URLs with DropSite.
+//
+// # Storage layout and crash safety
+//
+// Every key starts with one byte that names its table:
+//
+//	q<site>\x00<prio:1><depth:4><seq:8>  queued entry (sorted per site)
+//	f<site>                              in-flight lease of that site
+//	n<site>                              site record: pending, high, notBefore
+//	s<hash:16>                           seen set: 128-bit hash of the URL
+//	c<key>                               focus counters N_a, N_r
+//	h<hash:16>                           fetch history of a URL
+//	m                                    meta: insertion sequence, seen count
+//
+// Leasing moves an entry from q to f in one atomic batch; Complete deletes
+// the f record, queues the links, bumps the counters and writes the history in
+// another. On Open every f record left behind by a crash moves back to its
+// original q key, so a URL is never lost and nothing but in-flight work is
+// fetched twice. Writes are not fsynced by default (Options.Sync): a process
+// crash loses nothing, a power failure may lose the last writes.
+//
+// # Memory
+//
+// URLs live on disk only. Memory holds one small record per site with work
+// queued, leased or a notBefore still in the future (sites that are idle and
+// past their delay are forgotten by Next), plus LevelDB's block cache and
+// write buffers, which Options bounds.
+//
+// # Concurrency
+//
+// A *Queue is safe for concurrent use by many goroutines. Writes are
+// serialised by one mutex; the crawl is bound by politeness delays and
+// network, not by the frontier.
+package frontier

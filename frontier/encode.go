@@ -1,0 +1,253 @@
+package frontier
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Table prefixes; see the storage layout in doc.go.
+const (
+	tQueue    = 'q'
+	tInflight = 'f'
+	tSite     = 'n'
+	tSeen     = 's'
+	tCount    = 'c'
+	tHistory  = 'h'
+	tMeta     = 'm'
+)
+
+// keySuffixLen is the length of the ordering suffix of a queue key:
+// priority (1), depth (4), sequence (8).
+const keySuffixLen = 1 + 4 + 8
+
+// errCorrupt reports a record that cannot be decoded.
+var errCorrupt = errors.New("frontier: corrupt record")
+
+type urlHash [16]byte
+
+// hashURL returns the 128-bit key of a canonical URL: the first 16 bytes of
+// its SHA-256. A collision among 10^9 URLs has probability about 10^-21.
+func hashURL(u string) urlHash {
+	sum := sha256.Sum256([]byte(u))
+	var h urlHash
+	copy(h[:], sum[:16])
+	return h
+}
+
+func hashKey(table byte, h urlHash) []byte {
+	k := make([]byte, 17)
+	k[0] = table
+	copy(k[1:], h[:])
+	return k
+}
+
+func siteKey(table byte, site string) []byte {
+	k := make([]byte, 0, 1+len(site))
+	k = append(k, table)
+	return append(k, site...)
+}
+
+// queuePrefix is the prefix of every queued entry of site.
+func queuePrefix(site string) []byte {
+	k := make([]byte, 0, 2+len(site)+keySuffixLen)
+	k = append(k, tQueue)
+	k = append(k, site...)
+	return append(k, 0)
+}
+
+// queueKey builds the queue key of an entry; lower keys are served first.
+func queueKey(site string, prio Priority, depth int, seq uint64) []byte {
+	k := queuePrefix(site)
+	k = append(k, byte(prio))
+	k = binary.BigEndian.AppendUint32(k, uint32(depth))
+	return binary.BigEndian.AppendUint64(k, seq)
+}
+
+func appendString(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+func appendTime(b []byte, t time.Time) []byte {
+	if t.IsZero() {
+		return append(b, 0)
+	}
+	b = append(b, 1)
+	return binary.AppendVarint(b, t.UnixNano())
+}
+
+// decoder reads the fields written by the append helpers and remembers the
+// first error.
+type decoder struct {
+	b   []byte
+	err error
+}
+
+func (d *decoder) fail() {
+	if d.err == nil {
+		d.err = errCorrupt
+	}
+	d.b = nil
+}
+
+func (d *decoder) uvarint() uint64 {
+	v, n := binary.Uvarint(d.b)
+	if n <= 0 {
+		d.fail()
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *decoder) varint() int64 {
+	v, n := binary.Varint(d.b)
+	if n <= 0 {
+		d.fail()
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *decoder) byte() byte {
+	if len(d.b) < 1 {
+		d.fail()
+		return 0
+	}
+	c := d.b[0]
+	d.b = d.b[1:]
+	return c
+}
+
+func (d *decoder) string() string {
+	n := d.uvarint()
+	if n > uint64(len(d.b)) {
+		d.fail()
+		return ""
+	}
+	s := string(d.b[:n])
+	d.b = d.b[n:]
+	return s
+}
+
+func (d *decoder) time() time.Time {
+	if d.byte() == 0 {
+		return time.Time{}
+	}
+	return time.Unix(0, d.varint()).UTC()
+}
+
+// encodeEntry encodes e without its Site, which the key already holds.
+func encodeEntry(b []byte, e *Entry) []byte {
+	b = append(b, 1) // version
+	b = appendString(b, e.URL)
+	b = appendString(b, e.Tree)
+	b = binary.AppendUvarint(b, uint64(e.Depth))
+	b = append(b, byte(e.Priority))
+	var req byte
+	if e.Requisite {
+		req = 1
+	}
+	b = append(b, req)
+	b = appendString(b, e.Via)
+	b = appendString(b, e.Hops)
+	return appendTime(b, e.Discovered)
+}
+
+func decodeEntry(b []byte, site string) (Entry, error) {
+	d := decoder{b: b}
+	if v := d.byte(); v != 1 && d.err == nil {
+		return Entry{}, fmt.Errorf("%w: entry version %d", errCorrupt, v)
+	}
+	e := Entry{Site: site}
+	e.URL = d.string()
+	e.Tree = d.string()
+	e.Depth = int(d.uvarint())
+	e.Priority = Priority(d.byte())
+	e.Requisite = d.byte() == 1
+	e.Via = d.string()
+	e.Hops = d.string()
+	e.Discovered = d.time()
+	if d.err != nil {
+		return Entry{}, d.err
+	}
+	return e, nil
+}
+
+// siteRecord is the persisted part of a site's scheduling state.
+type siteRecord struct {
+	pending   int64
+	high      int64
+	notBefore int64 // Unix nanoseconds; 0 means no delay
+}
+
+func encodeSite(r siteRecord) []byte {
+	b := make([]byte, 0, 24)
+	b = binary.AppendUvarint(b, uint64(r.pending))
+	b = binary.AppendUvarint(b, uint64(r.high))
+	return binary.AppendVarint(b, r.notBefore)
+}
+
+func decodeSite(b []byte) (siteRecord, error) {
+	d := decoder{b: b}
+	r := siteRecord{pending: int64(d.uvarint()), high: int64(d.uvarint()), notBefore: d.varint()}
+	return r, d.err
+}
+
+func encodeCounts(c Counts) []byte {
+	b := make([]byte, 0, 16)
+	b = binary.AppendUvarint(b, uint64(c.Downloaded))
+	return binary.AppendUvarint(b, uint64(c.Relevant))
+}
+
+func decodeCounts(b []byte) (Counts, error) {
+	d := decoder{b: b}
+	c := Counts{Downloaded: int64(d.uvarint()), Relevant: int64(d.uvarint())}
+	return c, d.err
+}
+
+func encodeHistory(h *History) []byte {
+	b := make([]byte, 0, 64)
+	b = append(b, 1) // version
+	b = appendTime(b, h.Fetched)
+	b = binary.AppendVarint(b, int64(h.Status))
+	b = appendString(b, h.Digest)
+	b = appendString(b, h.ETag)
+	return appendString(b, h.LastModified)
+}
+
+func decodeHistory(b []byte) (History, error) {
+	d := decoder{b: b}
+	if v := d.byte(); v != 1 && d.err == nil {
+		return History{}, fmt.Errorf("%w: history version %d", errCorrupt, v)
+	}
+	var h History
+	h.Fetched = d.time()
+	h.Status = int(d.varint())
+	h.Digest = d.string()
+	h.ETag = d.string()
+	h.LastModified = d.string()
+	return h, d.err
+}
+
+// meta holds the queue-wide counters that survive a restart.
+type meta struct {
+	seq  uint64 // next insertion sequence
+	seen int64  // URLs in the seen set
+}
+
+func encodeMeta(m meta) []byte {
+	b := make([]byte, 0, 20)
+	b = binary.AppendUvarint(b, m.seq)
+	return binary.AppendUvarint(b, uint64(m.seen))
+}
+
+func decodeMeta(b []byte) (meta, error) {
+	d := decoder{b: b}
+	m := meta{seq: d.uvarint(), seen: int64(d.uvarint())}
+	return m, d.err
+}

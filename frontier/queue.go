@@ -1,0 +1,818 @@
+package frontier
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/syndtr/goleveldb/leveldb"
+	"github.com/syndtr/goleveldb/leveldb/filter"
+	"github.com/syndtr/goleveldb/leveldb/opt"
+	"github.com/syndtr/goleveldb/leveldb/storage"
+	"github.com/syndtr/goleveldb/leveldb/util"
+)
+
+// Sentinel errors. Errors returned by the Queue wrap them, so test with
+// errors.Is.
+var (
+	// ErrClosed is returned by every method called after Close.
+	ErrClosed = errors.New("frontier: closed")
+	// ErrEmpty is returned by Next when nothing is queued and nothing is in
+	// flight: the crawl is over.
+	ErrEmpty = errors.New("frontier: empty")
+	// ErrInvalidEntry is returned for an entry the queue cannot store: an
+	// empty URL or Site, a Site holding a NUL byte, or a Depth out of range.
+	ErrInvalidEntry = errors.New("frontier: invalid entry")
+	// ErrUnknownLease is returned by Complete and Return for a lease that is
+	// not outstanding: already completed or returned, or from another Queue.
+	ErrUnknownLease = errors.New("frontier: unknown lease")
+	// ErrInvalidOptions is wrapped by Open for every bad option.
+	ErrInvalidOptions = errors.New("frontier: invalid options")
+)
+
+// Priority orders entries inside a site; lower values come first.
+type Priority uint8
+
+// Priorities. Tamura et al. queue the links of relevant pages with High
+// priority and those of irrelevant pages with Low priority.
+const (
+	High Priority = 0
+	Low  Priority = 1
+)
+
+func (p Priority) String() string {
+	switch p {
+	case High:
+		return "high"
+	case Low:
+		return "low"
+	}
+	return fmt.Sprintf("Priority(%d)", uint8(p))
+}
+
+// Entry is one queued URL.
+type Entry struct {
+	URL        string    // canonical URL; the seen set is keyed by it
+	Site       string    // queue key: the host (lowercase, with :port if non-default)
+	Tree       string    // site tree key (registered domain of the tree root); opaque
+	Depth      int       // links followed from the tree's start URL; 0..MaxUint32
+	Priority   Priority  // High before Low inside a site
+	Requisite  bool      // page requisite (img/css/js); opaque
+	Via        string    // URL of the page that linked here ("" for seeds)
+	Hops       string    // Heritrix-style hop path, e.g. "LLE"; opaque
+	Discovered time.Time // when the link was found; stored with nanosecond precision in UTC
+}
+
+func (e *Entry) validate() error {
+	switch {
+	case e.URL == "":
+		return fmt.Errorf("%w: empty URL", ErrInvalidEntry)
+	case e.Site == "":
+		return fmt.Errorf("%w: %s: empty Site", ErrInvalidEntry, e.URL)
+	case strings.IndexByte(e.Site, 0) >= 0:
+		return fmt.Errorf("%w: %s: Site %q holds a NUL byte", ErrInvalidEntry, e.URL, e.Site)
+	case e.Depth < 0 || int64(e.Depth) > math.MaxUint32:
+		return fmt.Errorf("%w: %s: Depth %d out of range", ErrInvalidEntry, e.URL, e.Depth)
+	}
+	return nil
+}
+
+// Lease is an entry handed out by Next. Exactly one of Complete or Return
+// must be called with it; until then its site gets no other lease. A lease
+// still outstanding at Close (or at a crash) is put back in the queue by the
+// next Open.
+type Lease struct {
+	Entry Entry
+
+	site   string
+	suffix [keySuffixLen]byte // ordering suffix of its queue key
+	value  []byte             // encoded entry
+}
+
+// Completion is the outcome of a lease, applied atomically by Complete.
+type Completion struct {
+	// NotBefore is the earliest time the lease's site may be leased again:
+	// the politeness delay w, computed by the caller. Zero means at once.
+	NotBefore time.Time
+	// Links are pushed as by PushMany: URLs seen before are skipped.
+	Links []Entry
+	// Tally lists the focus counters to bump for the fetched page.
+	Tally []Tally
+	// History, when non-nil, is stored as the fetch history of the lease's URL.
+	History *History
+}
+
+// Tally bumps the counters under Key: N_a by one and, if Relevant, N_r by one.
+type Tally struct {
+	Key      string
+	Relevant bool
+}
+
+// Counts are Tamura et al.'s per-server (or per-directory) counters.
+type Counts struct {
+	Downloaded int64 // N_a: pages downloaded
+	Relevant   int64 // N_r: relevant pages among them
+}
+
+// Status is the identification status of a server (Tamura et al. 4.1).
+type Status uint8
+
+// Server statuses.
+const (
+	Undecided  Status = iota // N_r = 0 and N_a <= T
+	Relevant                 // N_r > 0
+	Irrelevant               // N_r = 0 and N_a > T
+)
+
+func (s Status) String() string {
+	switch s {
+	case Undecided:
+		return "undecided"
+	case Relevant:
+		return "relevant"
+	case Irrelevant:
+		return "irrelevant"
+	}
+	return fmt.Sprintf("Status(%d)", uint8(s))
+}
+
+// Status classifies the counters with tolerance t, the number of irrelevant
+// pages allowed before a server without relevant pages is irrelevant.
+func (c Counts) Status(t int64) Status {
+	switch {
+	case c.Relevant > 0:
+		return Relevant
+	case c.Downloaded <= t:
+		return Undecided
+	}
+	return Irrelevant
+}
+
+// History is what the last fetch of a URL left for incremental re-crawls.
+type History struct {
+	Fetched      time.Time // stored with nanosecond precision in UTC
+	Status       int       // HTTP status, or a negative code the caller chooses for failures
+	Digest       string    // payload digest, e.g. "sha1:..." as in WARC-Payload-Digest
+	ETag         string
+	LastModified string
+}
+
+// Stats is a snapshot of the queue for metrics. Queued, InFlight, Sites and
+// Seen describe the store; the other fields count calls since Open.
+type Stats struct {
+	Queued   int64 // entries waiting, not counting leased ones
+	InFlight int64 // outstanding leases
+	Sites    int64 // sites with entries waiting or leased
+	Known    int64 // sites held in memory (includes idle sites still in their delay)
+	Seen     int64 // URLs in the seen set
+
+	Pushed    int64 // entries added by Push, PushMany and Complete
+	Popped    int64 // leases handed out by Next
+	Completed int64 // leases completed
+	Returned  int64 // leases returned
+	Dropped   int64 // entries removed by DropSite
+	Recovered int64 // in-flight leases put back by Open
+}
+
+// Options configure Open. The zero value is ready to use.
+type Options struct {
+	// Storage, when non-nil, is used instead of dir (tests use
+	// storage.NewMemStorage()). The Queue does not close it.
+	Storage storage.Storage
+	// BlockCacheMB is the LevelDB block cache in MiB. Default 32.
+	BlockCacheMB int
+	// WriteBufferMB is the LevelDB memtable size in MiB; up to two are held
+	// in memory. Default 16.
+	WriteBufferMB int
+	// OpenFiles is how many table files LevelDB keeps open. Default 500.
+	OpenFiles int
+	// BloomBits is the bits per key of the Bloom filter that makes seen-set
+	// misses cheap. Default 10; -1 disables the filter.
+	BloomBits int
+	// Sync makes every write fsync the journal. Default false: a process
+	// crash loses nothing, a power failure may lose the last writes.
+	Sync bool
+	// PollInterval is the wait Next returns when nothing is eligible but
+	// leases are outstanding, whose completion may add work. Default 250ms.
+	PollInterval time.Duration
+}
+
+func (o *Options) fill() error {
+	var errs []error
+	check := func(name string, v *int, def int) {
+		switch {
+		case *v == 0:
+			*v = def
+		case *v < 0:
+			errs = append(errs, fmt.Errorf("%w: %s is %d, must not be negative", ErrInvalidOptions, name, *v))
+		}
+	}
+	check("BlockCacheMB", &o.BlockCacheMB, 32)
+	check("WriteBufferMB", &o.WriteBufferMB, 16)
+	check("OpenFiles", &o.OpenFiles, 500)
+	switch {
+	case o.BloomBits == 0:
+		o.BloomBits = 10
+	case o.BloomBits < -1:
+		errs = append(errs, fmt.Errorf("%w: BloomBits is %d, must be -1 or positive", ErrInvalidOptions, o.BloomBits))
+	}
+	switch {
+	case o.PollInterval == 0:
+		o.PollInterval = 250 * time.Millisecond
+	case o.PollInterval < 0:
+		errs = append(errs, fmt.Errorf("%w: PollInterval is %v, must not be negative", ErrInvalidOptions, o.PollInterval))
+	}
+	return errors.Join(errs...)
+}
+
+// Queue is the crawl frontier. It is safe for concurrent use by many
+// goroutines. Open it with Open and release it with Close.
+type Queue struct {
+	opts Options
+	wo   *opt.WriteOptions
+
+	mu     sync.RWMutex
+	db     *leveldb.DB // nil once closed
+	sites  map[string]*site
+	ready  siteHeap
+	timed  siteHeap
+	leases map[string]*Lease
+	meta   meta
+	queued int64
+	active int64 // sites with pending > 0 or leased
+	stats  Stats // the since-Open counters
+}
+
+// Open opens or creates the frontier in dir, or in opts.Storage if set.
+// It copies opts (nil means all defaults), fills in defaults and validates
+// them, reporting every bad option at once. It puts back every lease left
+// outstanding by the previous run. Open starts no goroutines of its own;
+// LevelDB runs its compaction goroutines until Close.
+func Open(dir string, opts *Options) (*Queue, error) {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if err := o.fill(); err != nil {
+		return nil, err
+	}
+	lo := &opt.Options{
+		BlockCacheCapacity:     o.BlockCacheMB * opt.MiB,
+		WriteBuffer:            o.WriteBufferMB * opt.MiB,
+		OpenFilesCacheCapacity: o.OpenFiles,
+		CompactionTableSize:    8 * opt.MiB,
+	}
+	if o.BloomBits > 0 {
+		lo.Filter = filter.NewBloomFilter(o.BloomBits)
+	}
+	var (
+		db  *leveldb.DB
+		err error
+	)
+	if o.Storage != nil {
+		db, err = leveldb.Open(o.Storage, lo)
+	} else {
+		db, err = leveldb.OpenFile(dir, lo)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("frontier: open %s: %w", dir, err)
+	}
+	q := &Queue{
+		opts:   o,
+		wo:     &opt.WriteOptions{Sync: o.Sync},
+		db:     db,
+		sites:  make(map[string]*site),
+		ready:  siteHeap{less: lengthLess},
+		timed:  siteHeap{less: timeLess},
+		leases: make(map[string]*Lease),
+	}
+	if err := q.load(); err != nil {
+		return nil, errors.Join(fmt.Errorf("frontier: open %s: %w", dir, err), db.Close())
+	}
+	return q, nil
+}
+
+// load reads the meta and site records and puts back in-flight leases.
+func (q *Queue) load() error {
+	v, err := q.db.Get([]byte{tMeta}, nil)
+	switch {
+	case errors.Is(err, leveldb.ErrNotFound):
+	case err != nil:
+		return fmt.Errorf("read meta: %w", err)
+	default:
+		if q.meta, err = decodeMeta(v); err != nil {
+			return fmt.Errorf("read meta: %w", err)
+		}
+	}
+
+	it := q.db.NewIterator(util.BytesPrefix([]byte{tSite}), nil)
+	for it.Next() {
+		name := string(it.Key()[1:])
+		r, err := decodeSite(it.Value())
+		if err != nil {
+			it.Release()
+			return fmt.Errorf("read site %s: %w", name, err)
+		}
+		s := &site{name: name, pending: r.pending, high: r.high, notBefore: r.notBefore, idx: -1}
+		q.sites[name] = s
+		q.queued += s.pending
+		if s.pending > 0 {
+			q.active++
+		}
+		q.timed.push(s)
+	}
+	it.Release()
+	if err := it.Error(); err != nil {
+		return fmt.Errorf("read sites: %w", err)
+	}
+
+	// Put back the leases of the previous run, each at its original key.
+	b := new(leveldb.Batch)
+	changed := make(map[string]*site)
+	it = q.db.NewIterator(util.BytesPrefix([]byte{tInflight}), nil)
+	for it.Next() {
+		name := string(it.Key()[1:])
+		val := it.Value()
+		if len(val) < keySuffixLen {
+			it.Release()
+			return fmt.Errorf("read lease of %s: %w", name, errCorrupt)
+		}
+		k := append(queuePrefix(name), val[:keySuffixLen]...)
+		b.Delete(it.Key())
+		b.Put(k, val[keySuffixLen:])
+		s := q.sites[name]
+		if s == nil {
+			s = &site{name: name, idx: -1}
+			q.sites[name] = s
+			q.timed.push(s)
+		}
+		if s.pending == 0 {
+			q.active++
+		}
+		s.pending++
+		if Priority(val[0]) == High {
+			s.high++
+		}
+		q.queued++
+		q.stats.Recovered++
+		changed[name] = s
+	}
+	it.Release()
+	if err := it.Error(); err != nil {
+		return fmt.Errorf("read leases: %w", err)
+	}
+	if b.Len() == 0 {
+		return nil
+	}
+	for name, s := range changed {
+		b.Put(siteKey(tSite, name), encodeSite(s.record()))
+		q.timed.fix(s)
+	}
+	if err := q.db.Write(b, q.wo); err != nil {
+		return fmt.Errorf("recover leases: %w", err)
+	}
+	return nil
+}
+
+// Close closes the database. Outstanding leases stay recorded and are put
+// back by the next Open; to keep their order and delays, Return them first.
+// Calls after Close return ErrClosed.
+func (q *Queue) Close() error {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.db == nil {
+		return ErrClosed
+	}
+	err := q.db.Close()
+	q.db = nil
+	if err != nil {
+		return fmt.Errorf("frontier: close: %w", err)
+	}
+	return nil
+}
+
+// dbErr maps LevelDB's closed error to ErrClosed.
+func dbErr(err error) error {
+	if errors.Is(err, leveldb.ErrClosed) {
+		return ErrClosed
+	}
+	return err
+}
+
+// Push adds e unless its URL was seen before, and marks the URL seen. It
+// reports whether e was added.
+func (q *Queue) Push(e Entry) (bool, error) {
+	n, err := q.PushMany([]Entry{e})
+	return n == 1, err
+}
+
+// PushMany is Push for a batch, written in one LevelDB write: either all new
+// entries are added or, on error, none. Duplicates inside es count once. It
+// returns how many entries were added. An invalid entry fails the whole call.
+func (q *Queue) PushMany(es []Entry) (int, error) {
+	for i := range es {
+		if err := es[i].validate(); err != nil {
+			return 0, err
+		}
+	}
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.db == nil {
+		return 0, ErrClosed
+	}
+	t := q.begin()
+	n, err := t.push(es)
+	if err != nil {
+		return 0, err
+	}
+	if n == 0 {
+		return 0, nil
+	}
+	if err := t.commit(); err != nil {
+		return 0, fmt.Errorf("frontier: push %d entries: %w", len(es), err)
+	}
+	return n, nil
+}
+
+// Seen reports whether url is in the seen set.
+func (q *Queue) Seen(url string) (bool, error) {
+	q.mu.RLock()
+	defer q.mu.RUnlock()
+	if q.db == nil {
+		return false, ErrClosed
+	}
+	ok, err := q.db.Has(hashKey(tSeen, hashURL(url)), nil)
+	if err != nil {
+		return false, fmt.Errorf("frontier: seen %s: %w", url, dbErr(err))
+	}
+	return ok, nil
+}
+
+// MarkSeen adds url to the seen set without queueing it, e.g. for a
+// redirect target already handled. It reports whether url was new.
+func (q *Queue) MarkSeen(url string) (bool, error) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.db == nil {
+		return false, ErrClosed
+	}
+	t := q.begin()
+	added, err := t.markSeen(hashURL(url))
+	if err != nil || !added {
+		return false, err
+	}
+	if err := t.commit(); err != nil {
+		return false, fmt.Errorf("frontier: mark seen %s: %w", url, err)
+	}
+	return true, nil
+}
+
+// Next leases the head entry of the best eligible site at time now: a site
+// with no lease outstanding, entries queued and a notBefore not after now,
+// chosen by the Length order described in the package doc.
+//
+// If no site is eligible but entries are queued or leases outstanding, Next
+// returns (nil, wait, nil): wait is at most the time until the earliest site
+// becomes eligible, and at most Options.PollInterval while leases are
+// outstanding. It is always positive. If nothing is queued and nothing is in
+// flight, Next returns ErrEmpty.
+func (q *Queue) Next(now time.Time) (*Lease, time.Duration, error) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.db == nil {
+		return nil, 0, ErrClosed
+	}
+	nowN := now.UnixNano()
+	b := new(leveldb.Batch)
+	var forget []*site
+
+	// Move the sites that are due from timed to ready; forget idle ones.
+	for s := q.timed.top(); s != nil && s.notBefore <= nowN; s = q.timed.top() {
+		q.timed.remove(s)
+		if s.pending > 0 {
+			q.ready.push(s)
+			continue
+		}
+		b.Delete(siteKey(tSite, s.name))
+		forget = append(forget, s)
+	}
+	if len(forget) > 0 {
+		// Without a lease to write along, the deletes are written alone;
+		// losing them is harmless, Open would forget the sites again.
+		if err := q.db.Write(b, q.wo); err != nil {
+			for _, s := range forget {
+				q.timed.push(s)
+			}
+			return nil, 0, fmt.Errorf("frontier: next: %w", dbErr(err))
+		}
+		for _, s := range forget {
+			delete(q.sites, s.name)
+		}
+	}
+
+	for s := q.ready.top(); s != nil; s = q.ready.top() {
+		if s.notBefore > nowN { // the caller's clock went back
+			q.ready.remove(s)
+			q.timed.push(s)
+			continue
+		}
+		l, err := q.lease(s)
+		if err != nil {
+			return nil, 0, fmt.Errorf("frontier: next: lease from %s: %w", s.name, err)
+		}
+		if l != nil {
+			return l, 0, nil
+		}
+	}
+
+	if q.queued == 0 && len(q.leases) == 0 {
+		return nil, 0, ErrEmpty
+	}
+	wait := time.Duration(math.MaxInt64)
+	if len(q.leases) > 0 {
+		wait = q.opts.PollInterval
+	}
+	if s := q.timed.top(); s != nil {
+		wait = min(wait, time.Duration(s.notBefore-nowN))
+	}
+	if wait <= 0 || wait == math.MaxInt64 {
+		// Cannot happen while the counts are consistent; poll anyway.
+		wait = q.opts.PollInterval
+	}
+	return nil, max(wait, time.Nanosecond), nil
+}
+
+// lease takes the head entry of s, which is at the top of the ready heap.
+// It returns a nil lease if s turned out to have no entries, which repairs
+// a site record that disagreed with the queue.
+func (q *Queue) lease(s *site) (*Lease, error) {
+	prefix := queuePrefix(s.name)
+	it := q.db.NewIterator(util.BytesPrefix(prefix), nil)
+	defer it.Release()
+	if !it.First() {
+		if err := it.Error(); err != nil {
+			return nil, dbErr(err)
+		}
+		// The record said there was work; there is none. Repair it.
+		q.ready.remove(s)
+		q.queued -= s.pending
+		q.active--
+		s.pending, s.high = 0, 0
+		q.timed.push(s)
+		if err := q.db.Put(siteKey(tSite, s.name), encodeSite(s.record()), q.wo); err != nil {
+			return nil, dbErr(err)
+		}
+		return nil, nil
+	}
+	key := it.Key()
+	if len(key) != len(prefix)+keySuffixLen {
+		return nil, fmt.Errorf("queue key %q: %w", key, errCorrupt)
+	}
+	suffix := key[len(prefix):]
+	e, err := decodeEntry(it.Value(), s.name)
+	if err != nil {
+		return nil, fmt.Errorf("queue key %q: %w", key, err)
+	}
+	l := &Lease{Entry: e, site: s.name, value: append([]byte(nil), it.Value()...)}
+	copy(l.suffix[:], suffix)
+
+	rec := s.record()
+	rec.pending--
+	prio := Priority(suffix[0])
+	if prio == High {
+		rec.high--
+	}
+	fv := make([]byte, 0, keySuffixLen+len(l.value))
+	fv = append(fv, suffix...)
+	fv = append(fv, l.value...)
+	b := new(leveldb.Batch)
+	b.Delete(key)
+	b.Put(siteKey(tInflight, s.name), fv)
+	b.Put(siteKey(tSite, s.name), encodeSite(rec))
+	if err := q.db.Write(b, q.wo); err != nil {
+		return nil, dbErr(err)
+	}
+	q.ready.remove(s)
+	s.pending, s.high = rec.pending, rec.high
+	s.leased = true
+	q.queued--
+	q.leases[s.name] = l
+	q.stats.Popped++
+	return l, nil
+}
+
+// Complete finishes lease l in one atomic write: it removes the in-flight
+// record, pushes c.Links (skipping URLs seen before), bumps the focus
+// counters of c.Tally and stores c.History for the lease's URL. The site
+// becomes eligible again at c.NotBefore. On error nothing is written and
+// the lease stays outstanding.
+func (q *Queue) Complete(l *Lease, c Completion) error {
+	if l == nil {
+		return fmt.Errorf("%w: nil", ErrUnknownLease)
+	}
+	for i := range c.Links {
+		if err := c.Links[i].validate(); err != nil {
+			return fmt.Errorf("frontier: complete %s: %w", l.Entry.URL, err)
+		}
+	}
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.db == nil {
+		return ErrClosed
+	}
+	if q.leases[l.site] != l {
+		return fmt.Errorf("%w: %s", ErrUnknownLease, l.Entry.URL)
+	}
+	t := q.begin()
+	t.b.Delete(siteKey(tInflight, l.site))
+	d := t.delta(l.site)
+	d.unlease = true
+	d.setNB, d.notBefore = true, unixNano(c.NotBefore)
+	if _, err := t.push(c.Links); err != nil {
+		return fmt.Errorf("frontier: complete %s: %w", l.Entry.URL, err)
+	}
+	if err := t.tally(c.Tally); err != nil {
+		return fmt.Errorf("frontier: complete %s: %w", l.Entry.URL, err)
+	}
+	if c.History != nil {
+		t.b.Put(hashKey(tHistory, hashURL(l.Entry.URL)), encodeHistory(c.History))
+	}
+	if err := t.commit(); err != nil {
+		return fmt.Errorf("frontier: complete %s: %w", l.Entry.URL, err)
+	}
+	delete(q.leases, l.site)
+	q.stats.Completed++
+	return nil
+}
+
+// Return puts a leased entry back in its site queue at its original place,
+// which is the head unless more urgent entries arrived meanwhile; use it to
+// drain leases on shutdown or to retry later. The site becomes eligible
+// again at notBefore.
+func (q *Queue) Return(l *Lease, notBefore time.Time) error {
+	if l == nil {
+		return fmt.Errorf("%w: nil", ErrUnknownLease)
+	}
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.db == nil {
+		return ErrClosed
+	}
+	if q.leases[l.site] != l {
+		return fmt.Errorf("%w: %s", ErrUnknownLease, l.Entry.URL)
+	}
+	t := q.begin()
+	t.b.Delete(siteKey(tInflight, l.site))
+	t.b.Put(append(queuePrefix(l.site), l.suffix[:]...), l.value)
+	d := t.delta(l.site)
+	d.unlease = true
+	d.setNB, d.notBefore = true, unixNano(notBefore)
+	d.pending++
+	if Priority(l.suffix[0]) == High {
+		d.high++
+	}
+	if err := t.commit(); err != nil {
+		return fmt.Errorf("frontier: return %s: %w", l.Entry.URL, err)
+	}
+	delete(q.leases, l.site)
+	q.stats.Returned++
+	return nil
+}
+
+// dropChunk bounds the size of one DropSite batch.
+const dropChunk = 4096
+
+// DropSite removes every queued entry of site, e.g. when its server turned
+// irrelevant, and returns how many it removed. The URLs stay in the seen
+// set, so they are not queued again. A lease outstanding for the site is
+// not affected. Large sites are removed in several writes; each write keeps
+// the store consistent.
+func (q *Queue) DropSite(site string) (int, error) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.db == nil {
+		return 0, ErrClosed
+	}
+	s := q.sites[site]
+	if s == nil || s.pending == 0 {
+		return 0, nil
+	}
+	prefix := queuePrefix(site)
+	total := 0
+	for {
+		t := q.begin()
+		d := t.delta(site)
+		it := q.db.NewIterator(util.BytesPrefix(prefix), nil)
+		n := 0
+		for n < dropChunk && it.Next() {
+			k := it.Key()
+			if len(k) == len(prefix)+keySuffixLen && Priority(k[len(prefix)]) == High {
+				d.high--
+			}
+			d.pending--
+			t.b.Delete(k)
+			n++
+		}
+		it.Release()
+		if err := it.Error(); err != nil {
+			return total, fmt.Errorf("frontier: drop site %s: %w", site, dbErr(err))
+		}
+		if n < dropChunk {
+			// Last chunk: whatever the record said, the site is now empty.
+			d.pending, d.high = -s.pending, -s.high
+		}
+		if n > 0 || s.pending != 0 {
+			if err := t.commit(); err != nil {
+				return total, fmt.Errorf("frontier: drop site %s: %w", site, err)
+			}
+		}
+		total += n
+		q.stats.Dropped += int64(n)
+		if n < dropChunk {
+			return total, nil
+		}
+	}
+}
+
+// Counts returns the focus counters stored under key; zero if never bumped.
+func (q *Queue) Counts(key string) (Counts, error) {
+	q.mu.RLock()
+	defer q.mu.RUnlock()
+	if q.db == nil {
+		return Counts{}, ErrClosed
+	}
+	c, err := q.counts(key)
+	if err != nil {
+		return Counts{}, fmt.Errorf("frontier: counts %s: %w", key, err)
+	}
+	return c, nil
+}
+
+func (q *Queue) counts(key string) (Counts, error) {
+	v, err := q.db.Get(siteKey(tCount, key), nil)
+	if errors.Is(err, leveldb.ErrNotFound) {
+		return Counts{}, nil
+	}
+	if err != nil {
+		return Counts{}, dbErr(err)
+	}
+	return decodeCounts(v)
+}
+
+// History returns the fetch history stored for url and whether there is one.
+func (q *Queue) History(url string) (History, bool, error) {
+	q.mu.RLock()
+	defer q.mu.RUnlock()
+	if q.db == nil {
+		return History{}, false, ErrClosed
+	}
+	v, err := q.db.Get(hashKey(tHistory, hashURL(url)), nil)
+	if errors.Is(err, leveldb.ErrNotFound) {
+		return History{}, false, nil
+	}
+	if err != nil {
+		return History{}, false, fmt.Errorf("frontier: history %s: %w", url, dbErr(err))
+	}
+	h, err := decodeHistory(v)
+	if err != nil {
+		return History{}, false, fmt.Errorf("frontier: history %s: %w", url, err)
+	}
+	return h, true, nil
+}
+
+// SetHistory stores h as the fetch history of url, for URLs fetched outside
+// a lease (e.g. redirect targets or robots.txt).
+func (q *Queue) SetHistory(url string, h History) error {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.db == nil {
+		return ErrClosed
+	}
+	if err := q.db.Put(hashKey(tHistory, hashURL(url)), encodeHistory(&h), q.wo); err != nil {
+		return fmt.Errorf("frontier: set history %s: %w", url, dbErr(err))
+	}
+	return nil
+}
+
+// Stats returns a snapshot of the queue. It works after Close too.
+func (q *Queue) Stats() Stats {
+	q.mu.RLock()
+	defer q.mu.RUnlock()
+	st := q.stats
+	st.Queued = q.queued
+	st.InFlight = int64(len(q.leases))
+	st.Sites = q.active
+	st.Known = int64(len(q.sites))
+	st.Seen = q.meta.seen
+	return st
+}
+
+func unixNano(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixNano()
+}

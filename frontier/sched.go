@@ -1,0 +1,129 @@
+package frontier
+
+// site is the in-memory scheduling state of one site. A site that is not
+// leased sits in exactly one of the two heaps of the Queue:
+//
+//   - ready: sites with work whose notBefore had passed at the last Next,
+//     ordered by the Length strategy;
+//   - timed: every other unleased site, ordered by notBefore. Next moves the
+//     due ones with work to ready and forgets the due ones without work.
+//
+// A leased site is in neither heap.
+type site struct {
+	name      string
+	pending   int64 // queued entries, not counting the leased one
+	high      int64 // queued entries with Priority High
+	notBefore int64 // Unix nanoseconds; 0 means "now"
+	leased    bool
+	in        *siteHeap // heap holding the site, nil if none
+	idx       int       // index in that heap
+}
+
+func (s *site) record() siteRecord {
+	return siteRecord{pending: s.pending, high: s.high, notBefore: s.notBefore}
+}
+
+// lengthLess orders ready sites: any High work first, then the most pending
+// entries (Castillo et al.'s Length), then by name so the order is stable.
+func lengthLess(a, b *site) bool {
+	if ah, bh := a.high > 0, b.high > 0; ah != bh {
+		return ah
+	}
+	if a.pending != b.pending {
+		return a.pending > b.pending
+	}
+	return a.name < b.name
+}
+
+// timeLess orders waiting sites by the time they become eligible.
+func timeLess(a, b *site) bool {
+	if a.notBefore != b.notBefore {
+		return a.notBefore < b.notBefore
+	}
+	return a.name < b.name
+}
+
+// siteHeap is a binary min-heap of sites under less, tracking each site's
+// index so that a site can be fixed or removed in O(log n).
+type siteHeap struct {
+	less func(a, b *site) bool
+	s    []*site
+}
+
+func (h *siteHeap) Len() int { return len(h.s) }
+
+func (h *siteHeap) top() *site {
+	if len(h.s) == 0 {
+		return nil
+	}
+	return h.s[0]
+}
+
+func (h *siteHeap) push(s *site) {
+	s.in = h
+	s.idx = len(h.s)
+	h.s = append(h.s, s)
+	h.up(s.idx)
+}
+
+func (h *siteHeap) remove(s *site) {
+	i := s.idx
+	n := len(h.s) - 1
+	if i != n {
+		h.swap(i, n)
+	}
+	h.s[n] = nil
+	h.s = h.s[:n]
+	if i != n {
+		if !h.down(i) {
+			h.up(i)
+		}
+	}
+	s.in = nil
+	s.idx = -1
+}
+
+func (h *siteHeap) fix(s *site) {
+	if !h.down(s.idx) {
+		h.up(s.idx)
+	}
+}
+
+func (h *siteHeap) swap(i, j int) {
+	h.s[i], h.s[j] = h.s[j], h.s[i]
+	h.s[i].idx = i
+	h.s[j].idx = j
+}
+
+func (h *siteHeap) up(i int) {
+	for i > 0 {
+		p := (i - 1) / 2
+		if !h.less(h.s[i], h.s[p]) {
+			break
+		}
+		h.swap(i, p)
+		i = p
+	}
+}
+
+// down sifts element i down and reports whether it moved.
+func (h *siteHeap) down(i int) bool {
+	start := i
+	n := len(h.s)
+	for {
+		l := 2*i + 1
+		if l >= n {
+			break
+		}
+		m := l
+		if r := l + 1; r < n && h.less(h.s[r], h.s[l]) {
+			m = r
+		}
+		if !h.less(h.s[m], h.s[i]) {
+			break
+		}
+		h.swap(i, m)
+		i = m
+	}
+	return i > start
+}

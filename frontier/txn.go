@@ -1,0 +1,202 @@
+package frontier
+
+import (
+	"fmt"
+
+	"github.com/syndtr/goleveldb/leveldb"
+)
+
+// txn collects the writes of one operation in a LevelDB batch, with the
+// in-memory changes they imply, and applies the latter only once the batch
+// is written. The caller holds q.mu.
+type txn struct {
+	q     *Queue
+	b     *leveldb.Batch
+	meta  meta
+	dirty bool // meta changed
+	seen  map[urlHash]struct{}
+	sites map[string]*siteDelta
+	order []string // sites in first-touched order, for deterministic batches
+	added int64
+}
+
+// siteDelta is the change a txn makes to one site.
+type siteDelta struct {
+	pending, high int64
+	setNB         bool
+	notBefore     int64
+	unlease       bool
+}
+
+func (q *Queue) begin() *txn {
+	return &txn{q: q, b: new(leveldb.Batch), meta: q.meta}
+}
+
+func (t *txn) delta(name string) *siteDelta {
+	if t.sites == nil {
+		t.sites = make(map[string]*siteDelta)
+	}
+	d := t.sites[name]
+	if d == nil {
+		d = new(siteDelta)
+		t.sites[name] = d
+		t.order = append(t.order, name)
+	}
+	return d
+}
+
+// markSeen adds h to the seen set unless it is there already, either on
+// disk or earlier in this txn.
+func (t *txn) markSeen(h urlHash) (bool, error) {
+	if _, dup := t.seen[h]; dup {
+		return false, nil
+	}
+	k := hashKey(tSeen, h)
+	ok, err := t.q.db.Has(k, nil)
+	if err != nil {
+		return false, dbErr(err)
+	}
+	if ok {
+		return false, nil
+	}
+	if t.seen == nil {
+		t.seen = make(map[urlHash]struct{})
+	}
+	t.seen[h] = struct{}{}
+	t.b.Put(k, nil)
+	t.meta.seen++
+	t.dirty = true
+	return true, nil
+}
+
+// push queues the entries of es whose URLs are new. The entries are valid.
+func (t *txn) push(es []Entry) (int, error) {
+	n := 0
+	var buf []byte
+	for i := range es {
+		e := &es[i]
+		added, err := t.markSeen(hashURL(e.URL))
+		if err != nil {
+			return 0, fmt.Errorf("seen %s: %w", e.URL, err)
+		}
+		if !added {
+			continue
+		}
+		buf = encodeEntry(buf[:0], e)
+		t.b.Put(queueKey(e.Site, e.Priority, e.Depth, t.meta.seq), buf)
+		t.meta.seq++
+		d := t.delta(e.Site)
+		d.pending++
+		if e.Priority == High {
+			d.high++
+		}
+		n++
+	}
+	t.added += int64(n)
+	return n, nil
+}
+
+// tally bumps the focus counters, adding up repeated keys first.
+func (t *txn) tally(ts []Tally) error {
+	if len(ts) == 0 {
+		return nil
+	}
+	sum := make(map[string]Counts, len(ts))
+	var keys []string
+	for _, x := range ts {
+		c, ok := sum[x.Key]
+		if !ok {
+			keys = append(keys, x.Key)
+		}
+		c.Downloaded++
+		if x.Relevant {
+			c.Relevant++
+		}
+		sum[x.Key] = c
+	}
+	for _, k := range keys {
+		c, err := t.q.counts(k)
+		if err != nil {
+			return fmt.Errorf("counts %s: %w", k, err)
+		}
+		c.Downloaded += sum[k].Downloaded
+		c.Relevant += sum[k].Relevant
+		t.b.Put(siteKey(tCount, k), encodeCounts(c))
+	}
+	return nil
+}
+
+// commit writes the batch with the new site and meta records, then applies
+// the changes in memory.
+func (t *txn) commit() error {
+	q := t.q
+	for _, name := range t.order {
+		d := t.sites[name]
+		var r siteRecord
+		if s := q.sites[name]; s != nil {
+			r = s.record()
+		}
+		r = d.apply(r)
+		t.b.Put(siteKey(tSite, name), encodeSite(r))
+	}
+	if t.dirty {
+		t.b.Put([]byte{tMeta}, encodeMeta(t.meta))
+	}
+	if err := q.db.Write(t.b, q.wo); err != nil {
+		return dbErr(err)
+	}
+	q.meta = t.meta
+	q.stats.Pushed += t.added
+	for _, name := range t.order {
+		d := t.sites[name]
+		s := q.sites[name]
+		if s == nil {
+			s = &site{name: name, idx: -1}
+			q.sites[name] = s
+		}
+		wasActive := s.pending > 0 || s.leased
+		r := d.apply(s.record())
+		q.queued += r.pending - s.pending
+		s.pending, s.high, s.notBefore = r.pending, r.high, r.notBefore
+		if d.unlease {
+			s.leased = false
+		}
+		if isActive := s.pending > 0 || s.leased; isActive != wasActive {
+			if isActive {
+				q.active++
+			} else {
+				q.active--
+			}
+		}
+		q.place(s)
+	}
+	return nil
+}
+
+func (d *siteDelta) apply(r siteRecord) siteRecord {
+	r.pending += d.pending
+	r.high += d.high
+	if d.setNB {
+		r.notBefore = d.notBefore
+	}
+	return r
+}
+
+// place puts s in the heap its state calls for; see the site type.
+func (q *Queue) place(s *site) {
+	switch {
+	case s.leased:
+		if s.in != nil {
+			s.in.remove(s)
+		}
+	case s.in == &q.ready && s.pending > 0:
+		q.ready.fix(s)
+	case s.in == &q.ready:
+		q.ready.remove(s)
+		q.timed.push(s)
+	case s.in == &q.timed:
+		q.timed.fix(s)
+	default:
+		q.timed.push(s)
+	}
+}
