@@ -1,0 +1,132 @@
+package politeness
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Policy says what the gate does with robots.txt.
+type Policy string
+
+const (
+	// Obey fetches robots.txt and obeys it. It is the default.
+	Obey Policy = "obey"
+	// Ignore never fetches robots.txt and allows every URL. Per-site delays
+	// and the one-connection rule still apply.
+	Ignore Policy = "ignore"
+)
+
+// Defaults for the zero fields of [Config].
+const (
+	DefaultMaxCrawlDelay   = 30 * time.Second
+	DefaultCacheTTL        = 24 * time.Hour
+	DefaultRetryAfterError = time.Hour
+	DefaultMaxHosts        = 100_000
+	DefaultFetchTimeout    = time.Minute
+	// MaxRobotsSize is how much of a robots.txt body is parsed (RFC 9309
+	// section 2.5 requires at least 500 KiB). Longer bodies are cut at the
+	// last line break before this limit.
+	MaxRobotsSize = 500 << 10
+)
+
+// Config configures a [Gate]. The zero value of each field means its
+// default, except Delay, whose zero means no delay.
+type Config struct {
+	// UserAgent is the full User-Agent header, such as
+	// "langcrawl/0.1 (+https://lib.example/crawl)". robots.txt groups are
+	// matched against its product token ("langcrawl"), the leading run of
+	// letters, '_' and '-' (RFC 9309 section 2.2.1). Required unless Policy
+	// is Ignore.
+	UserAgent string
+
+	// Policy is Obey (the default, also for "") or Ignore.
+	Policy Policy
+
+	// Delay is w, the minimum time between the end of one fetch from a site
+	// and the start of the next. It is not defaulted: zero means no delay,
+	// which benchmarks and tests use. The config package supplies the
+	// user-facing default of one second. Negative is an error.
+	Delay time.Duration
+
+	// MaxCrawlDelay caps a robots.txt Crawl-delay. Default 30s.
+	MaxCrawlDelay time.Duration
+
+	// CacheTTL is how long a fetched robots.txt (2xx, 3xx or 4xx) is used
+	// before it is fetched again. Default 24h (RFC 9309 section 2.4).
+	CacheTTL time.Duration
+
+	// RetryAfterError is how long a host whose robots.txt could not be
+	// fetched (5xx or network error) stays disallowed before robots.txt is
+	// fetched again. Default 1h.
+	RetryAfterError time.Duration
+
+	// MaxHosts bounds the robots cache and the Crawl-delay table; the least
+	// recently used entries are evicted beyond it. Default 100,000.
+	MaxHosts int
+
+	// FetchTimeout bounds one robots.txt fetch. The fetch runs detached from
+	// the context of the Check that started it, so that a cancelled caller
+	// does not fail the fetch for other callers waiting on it; this timeout
+	// keeps it from running forever. Default 1m.
+	FetchTimeout time.Duration
+}
+
+// ErrInvalidConfig is wrapped by every error New returns for a bad Config.
+var ErrInvalidConfig = errors.New("politeness: invalid config")
+
+// withDefaults returns a copy of c with its zero fields defaulted, and every
+// problem found, joined.
+func (c Config) withDefaults() (Config, error) {
+	var errs []error
+	bad := func(format string, args ...any) {
+		errs = append(errs, fmt.Errorf("%w: "+format, append([]any{ErrInvalidConfig}, args...)...))
+	}
+	if c.Policy == "" {
+		c.Policy = Obey
+	}
+	if c.Policy != Obey && c.Policy != Ignore {
+		bad("policy %q: want %q or %q", c.Policy, Obey, Ignore)
+	}
+	if c.Policy == Obey && ProductToken(c.UserAgent) == "" {
+		bad("user agent %q: has no product token (letters, '_' or '-')", c.UserAgent)
+	}
+	if c.Delay < 0 {
+		bad("delay %v: negative", c.Delay)
+	}
+	def := func(name string, d *time.Duration, v time.Duration) {
+		if *d == 0 {
+			*d = v
+		} else if *d < 0 {
+			bad("%s %v: negative", name, *d)
+		}
+	}
+	def("max crawl delay", &c.MaxCrawlDelay, DefaultMaxCrawlDelay)
+	def("cache TTL", &c.CacheTTL, DefaultCacheTTL)
+	def("retry after error", &c.RetryAfterError, DefaultRetryAfterError)
+	def("fetch timeout", &c.FetchTimeout, DefaultFetchTimeout)
+	if c.MaxHosts == 0 {
+		c.MaxHosts = DefaultMaxHosts
+	} else if c.MaxHosts < 0 {
+		bad("max hosts %d: negative", c.MaxHosts)
+	}
+	return c, errors.Join(errs...)
+}
+
+// ProductToken returns the product token of a User-Agent string: its
+// leading run of ASCII letters, '_' and '-', lower-cased (RFC 9309 section
+// 2.2.1). "langcrawl/0.1 (+https://lib.example/crawl)" gives "langcrawl".
+// It returns "" if the string does not start with such a character.
+func ProductToken(ua string) string {
+	ua = strings.TrimSpace(ua)
+	i := 0
+	for i < len(ua) && isTokenChar(ua[i]) {
+		i++
+	}
+	return strings.ToLower(ua[:i])
+}
+
+func isTokenChar(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c == '-'
+}

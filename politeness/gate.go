@@ -1,0 +1,316 @@
+package politeness
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sync/singleflight"
+)
+
+// RobotsFetcher fetches a robots.txt URL such as
+// "https://example.com/robots.txt". The engine implements it with its
+// archiving HTTP client, so that robots.txt responses land in the WARC too.
+//
+// Contract:
+//   - It follows redirects itself, up to five hops (RFC 9309 section
+//     2.3.1.2), and returns the status of the last response. A 3xx status
+//     means the chain was longer; the gate then treats robots.txt as
+//     unavailable and allows everything.
+//   - body is the body of that last response. The fetcher should stop
+//     reading at a limit of its choosing (at least MaxRobotsSize); the gate
+//     parses only the first MaxRobotsSize bytes in any case.
+//   - err != nil means no HTTP status was obtained: DNS failure, refused or
+//     reset connection, timeout. status and body are then ignored.
+//   - It must honour ctx. It is called at most once at a time per robots.txt
+//     URL, possibly from many goroutines for different URLs.
+type RobotsFetcher func(ctx context.Context, robotsURL string) (status int, body []byte, err error)
+
+// ErrUnsupportedURL is returned by Check for a URL that is nil, not http or
+// https, or has no host.
+var ErrUnsupportedURL = errors.New("politeness: unsupported URL")
+
+// Decision is the answer of Check for one URL.
+type Decision struct {
+	// Allowed reports whether the URL may be fetched.
+	Allowed bool
+	// Reason says why, for logs and WARC metadata, e.g.
+	// "robots: disallowed by https://example.com/robots.txt for langcrawl".
+	Reason string
+	// CrawlDelay is the Crawl-delay that robots.txt sets for us, capped at
+	// Config.MaxCrawlDelay; 0 if none. Delay gives the effective delay.
+	CrawlDelay time.Duration
+}
+
+// Stats are running totals, for the engine to export as metrics.
+type Stats struct {
+	RobotsFetches int64 // calls of the RobotsFetcher
+	RobotsErrors  int64 // fetches that ended in 5xx, 429, a network error or an unparseable body
+	CacheHits     int64 // Checks answered from the robots cache without fetching
+	Allowed       int64 // Checks that allowed
+	Disallowed    int64 // Checks that disallowed
+	CachedRobots  int   // entries in the robots cache now
+	AcquireWaits  int64 // Acquire calls that had to wait for a site
+}
+
+// Gate is the politeness gate: robots.txt with a per-origin cache, and
+// per-site delays with one fetch at a time per site. Create it with New. A
+// Gate is safe for concurrent use.
+type Gate struct {
+	cfg    Config
+	token  string
+	fetch  RobotsFetcher
+	flight singleflight.Group
+
+	mu      sync.Mutex
+	robots  *lru[string, *entry]        // by robots.txt URL
+	delays  *lru[string, time.Duration] // capped Crawl-delay by host
+	sites   map[string]*site            // Acquire state by host
+	sweepAt int                         // len(sites) that triggers a sweep
+
+	fetches, robotsErrors, cacheHits, allowed, disallowed, waits atomic.Int64
+}
+
+// New returns a Gate for cfg, which it copies after filling in defaults.
+// It reports every problem of cfg at once, each wrapping ErrInvalidConfig.
+// fetch may be nil only with the Ignore policy. New starts no goroutines.
+func New(cfg Config, fetch RobotsFetcher) (*Gate, error) {
+	cfg, err := cfg.withDefaults()
+	if fetch == nil && cfg.Policy != Ignore {
+		err = errors.Join(err, fmt.Errorf("%w: nil robots fetcher with policy %q", ErrInvalidConfig, cfg.Policy))
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &Gate{
+		cfg:     cfg,
+		token:   ProductToken(cfg.UserAgent),
+		fetch:   fetch,
+		robots:  newLRU[string, *entry](cfg.MaxHosts),
+		delays:  newLRU[string, time.Duration](cfg.MaxHosts),
+		sites:   make(map[string]*site),
+		sweepAt: minSweep,
+	}, nil
+}
+
+// Config returns the configuration in force, with defaults filled in.
+func (g *Gate) Config() Config { return g.cfg }
+
+// Check decides whether u may be fetched, fetching robots.txt for u's
+// origin first if it is not cached or has expired. now is the cache clock:
+// entries fetched at t are used while now < t + CacheTTL (or t +
+// RetryAfterError after an error).
+//
+// A robots.txt that cannot be fetched is an outcome, not an error: the
+// Decision disallows and says why. Check returns an error only for a URL it
+// cannot judge (ErrUnsupportedURL) and when ctx ends while it waits for
+// robots.txt. Check records the Crawl-delay it finds for u.Host, which Delay
+// and Acquire then use.
+func (g *Gate) Check(ctx context.Context, u *url.URL, now time.Time) (Decision, error) {
+	robotsURL, err := robotsURLOf(u)
+	if err != nil {
+		return Decision{}, err
+	}
+	if g.cfg.Policy == Ignore {
+		g.allowed.Add(1)
+		return Decision{Allowed: true, Reason: "robots: ignored by policy"}, nil
+	}
+	if u.EscapedPath() == "/robots.txt" {
+		g.allowed.Add(1)
+		return Decision{Allowed: true, Reason: "robots: /robots.txt is always allowed"}, nil
+	}
+	e, err := g.entry(ctx, robotsURL, now)
+	if err != nil {
+		return Decision{}, fmt.Errorf("politeness: check %s: %w", u, err)
+	}
+	cd := min(e.rules.crawlDelay, g.cfg.MaxCrawlDelay)
+	g.noteDelay(strings.ToLower(u.Host), cd)
+
+	d := Decision{CrawlDelay: cd}
+	switch e.verdict {
+	case allowAll:
+		d.Allowed, d.Reason = true, e.reason
+	case disallowAll:
+		d.Allowed, d.Reason = false, e.reason
+	default:
+		d.Allowed = e.rules.allowed(anchor + normPath(matchPath(u)))
+		if d.Allowed {
+			d.Reason = e.reason
+		} else {
+			d.Reason = e.denyReason
+		}
+	}
+	if d.Allowed {
+		g.allowed.Add(1)
+	} else {
+		g.disallowed.Add(1)
+	}
+	return d, nil
+}
+
+// Stats returns running totals. It is safe to call at any time.
+func (g *Gate) Stats() Stats {
+	g.mu.Lock()
+	n := g.robots.len()
+	g.mu.Unlock()
+	return Stats{
+		RobotsFetches: g.fetches.Load(),
+		RobotsErrors:  g.robotsErrors.Load(),
+		CacheHits:     g.cacheHits.Load(),
+		Allowed:       g.allowed.Load(),
+		Disallowed:    g.disallowed.Load(),
+		CachedRobots:  n,
+		AcquireWaits:  g.waits.Load(),
+	}
+}
+
+type verdict uint8
+
+const (
+	useRules verdict = iota
+	allowAll
+	disallowAll
+)
+
+// entry is a cached robots.txt outcome for one origin. It is immutable.
+type entry struct {
+	verdict    verdict
+	rules      rules
+	reason     string // for allowAll and disallowAll, and for allowed URLs under useRules
+	denyReason string // for disallowed URLs under useRules
+	expires    time.Time
+}
+
+// entry returns the fresh cache entry for robotsURL, fetching it if needed.
+// Concurrent callers for one robotsURL share one fetch.
+func (g *Gate) entry(ctx context.Context, robotsURL string, now time.Time) (*entry, error) {
+	if e := g.cached(robotsURL, now); e != nil {
+		g.cacheHits.Add(1)
+		return e, nil
+	}
+	ch := g.flight.DoChan(robotsURL, func() (any, error) {
+		// A flight that ended just before this one began has filled the
+		// cache; fetching again would be a double fetch.
+		if e := g.cached(robotsURL, now); e != nil {
+			return e, nil
+		}
+		// Detached from the first caller's ctx, so that its cancellation
+		// does not fail the fetch for the others waiting on it.
+		fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), g.cfg.FetchTimeout)
+		defer cancel()
+		g.fetches.Add(1)
+		status, body, err := g.fetch(fctx, robotsURL)
+		e := g.newEntry(robotsURL, status, body, err, now)
+		g.mu.Lock()
+		g.robots.put(robotsURL, e)
+		g.mu.Unlock()
+		return e, nil
+	})
+	select {
+	case res := <-ch:
+		return res.Val.(*entry), nil
+	case <-ctx.Done():
+		return nil, fmt.Errorf("wait for %s: %w", robotsURL, context.Cause(ctx))
+	}
+}
+
+// cached returns the entry for robotsURL if it is fresh at now, else nil.
+func (g *Gate) cached(robotsURL string, now time.Time) *entry {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if e, ok := g.robots.get(robotsURL); ok && now.Before(e.expires) {
+		return e
+	}
+	return nil
+}
+
+// newEntry turns a fetch outcome into a cache entry (RFC 9309 section 2.3.1).
+func (g *Gate) newEntry(robotsURL string, status int, body []byte, err error, now time.Time) *entry {
+	fail := func(why string) *entry {
+		g.robotsErrors.Add(1)
+		until := now.Add(g.cfg.RetryAfterError)
+		return &entry{
+			verdict: disallowAll,
+			reason:  fmt.Sprintf("robots: %s %s, disallow until %s", robotsURL, why, until.UTC().Format(time.RFC3339)),
+			expires: until,
+		}
+	}
+	allow := func(why string) *entry {
+		return &entry{
+			verdict: allowAll,
+			reason:  fmt.Sprintf("robots: %s %s, allow all", robotsURL, why),
+			expires: now.Add(g.cfg.CacheTTL),
+		}
+	}
+	switch {
+	case err != nil:
+		return fail(fmt.Sprintf("unreachable (%v)", err))
+	case status >= 200 && status <= 299:
+		r, perr := parseRobots(body, g.token)
+		if perr != nil {
+			return fail(fmt.Sprintf("unparseable (%v)", perr))
+		}
+		return &entry{
+			verdict:    useRules,
+			rules:      r,
+			reason:     "robots: allowed by " + robotsURL,
+			denyReason: "robots: disallowed by " + robotsURL + " for " + g.token,
+			expires:    now.Add(g.cfg.CacheTTL),
+		}
+	case status >= 300 && status <= 399:
+		return allow(fmt.Sprintf("still %d after redirects, treated as unavailable", status))
+	case status == 429:
+		// 429 asks us to slow down; treating it as "allow all" would do the
+		// opposite. Like Google, treat it as a server error.
+		return fail("returned 429")
+	case status >= 400 && status <= 499:
+		return allow(fmt.Sprintf("returned %d", status))
+	case status >= 500 && status <= 599:
+		return fail(fmt.Sprintf("returned %d", status))
+	default:
+		return fail(fmt.Sprintf("returned unexpected status %d", status))
+	}
+}
+
+// robotsURLOf returns the robots.txt URL of u's origin, which is also the
+// cache key: lower-case scheme and host, default port left out.
+func robotsURLOf(u *url.URL) (string, error) {
+	if u == nil {
+		return "", fmt.Errorf("%w: nil", ErrUnsupportedURL)
+	}
+	scheme := strings.ToLower(u.Scheme)
+	if scheme != "http" && scheme != "https" {
+		return "", fmt.Errorf("%w: %s: scheme is not http or https", ErrUnsupportedURL, u)
+	}
+	host := strings.ToLower(u.Hostname())
+	if host == "" {
+		return "", fmt.Errorf("%w: %s: no host", ErrUnsupportedURL, u)
+	}
+	port := u.Port()
+	if port == "" || scheme == "http" && port == "80" || scheme == "https" && port == "443" {
+		if strings.Contains(host, ":") {
+			host = "[" + host + "]"
+		}
+		return scheme + "://" + host + "/robots.txt", nil
+	}
+	return scheme + "://" + net.JoinHostPort(host, port) + "/robots.txt", nil
+}
+
+// matchPath returns the part of u that robots.txt rules match: the escaped
+// path, "/" if empty, and the query if any.
+func matchPath(u *url.URL) string {
+	p := u.EscapedPath()
+	if p == "" {
+		p = "/"
+	}
+	if u.RawQuery != "" || u.ForceQuery {
+		p += "?" + u.RawQuery
+	}
+	return p
+}

@@ -1,0 +1,155 @@
+package politeness
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+)
+
+// minSweep is the number of sites below which Acquire never sweeps idle
+// site state.
+const minSweep = 1024
+
+// site is the Acquire state of one host.
+type site struct {
+	token   chan struct{} // holds one value while a fetch is in progress
+	lastEnd time.Time     // end of the previous fetch; guarded by Gate.mu
+	refs    int           // Acquire calls holding or waiting; guarded by Gate.mu
+}
+
+// noteDelay records the capped Crawl-delay cd of host; 0 forgets it.
+func (g *Gate) noteDelay(host string, cd time.Duration) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if cd > 0 {
+		if old, ok := g.delays.get(host); !ok || old != cd {
+			g.delays.put(host, cd)
+		}
+	} else {
+		g.delays.remove(host)
+	}
+}
+
+// Delay returns the effective delay for host after a fetch: max(w,
+// min(Crawl-delay, MaxCrawlDelay)), where w is Config.Delay and Crawl-delay
+// is the one the latest Check of a URL on host found (0 if none, if robots
+// are ignored, or if the host was evicted from the table). host is
+// url.URL.Host, compared case-insensitively; the caller is expected to pass
+// canonical URLs, so that "example.com" and "example.com:80" do not occur
+// side by side.
+func (g *Gate) Delay(host string) time.Duration {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.delayLocked(strings.ToLower(host))
+}
+
+// delayLocked is Delay for a lower-cased host, with g.mu held.
+func (g *Gate) delayLocked(key string) time.Duration {
+	cd, _ := g.delays.get(key)
+	return max(g.cfg.Delay, min(cd, g.cfg.MaxCrawlDelay))
+}
+
+// Acquire blocks until host has no fetch in progress and Delay(host) has
+// passed since the end of the previous fetch to it (Castillo et al. 2004:
+// one connection per site, w seconds between accesses). It returns a
+// release function that the caller must call exactly once when the fetch is
+// over, with the time the fetch ended (the zero time means time.Now()).
+// Calls after the first are ignored.
+//
+// Acquire uses the wall clock (time.Now and timers), which testing/synctest
+// replaces in tests. If ctx ends first, Acquire returns its cause and holds
+// nothing. Waiters are not served in any guaranteed order.
+func (g *Gate) Acquire(ctx context.Context, host string) (release func(end time.Time), err error) {
+	key := strings.ToLower(host)
+	s := g.site(key)
+	waited := false
+
+	select {
+	case s.token <- struct{}{}:
+	default:
+		waited = true
+		select {
+		case s.token <- struct{}{}:
+		case <-ctx.Done():
+			g.unref(s)
+			return nil, fmt.Errorf("politeness: acquire %s: %w", host, context.Cause(ctx))
+		}
+	}
+	// We hold the site. Wait out the delay since the previous fetch; the
+	// delay is read now, so a Crawl-delay learned meanwhile applies.
+	for {
+		g.mu.Lock()
+		last := s.lastEnd
+		next := last.Add(g.delayLocked(key))
+		g.mu.Unlock()
+		wait := time.Until(next)
+		if last.IsZero() || wait <= 0 {
+			break
+		}
+		waited = true
+		t := time.NewTimer(wait)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			<-s.token
+			g.unref(s)
+			return nil, fmt.Errorf("politeness: acquire %s: %w", host, context.Cause(ctx))
+		}
+	}
+	if waited {
+		g.waits.Add(1)
+	}
+	var once sync.Once
+	return func(end time.Time) {
+		once.Do(func() {
+			if end.IsZero() {
+				end = time.Now()
+			}
+			g.mu.Lock()
+			s.lastEnd = end
+			g.mu.Unlock()
+			<-s.token
+			g.unref(s)
+		})
+	}, nil
+}
+
+// site returns the Acquire state of host key, creating it if needed, and
+// counts the caller as a user of it until unref.
+func (g *Gate) site(key string) *site {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	s := g.sites[key]
+	if s == nil {
+		if len(g.sites) >= g.sweepAt {
+			g.sweepLocked(time.Now())
+		}
+		s = &site{token: make(chan struct{}, 1)}
+		g.sites[key] = s
+	}
+	s.refs++
+	return s
+}
+
+func (g *Gate) unref(s *site) {
+	g.mu.Lock()
+	s.refs--
+	g.mu.Unlock()
+}
+
+// sweepLocked forgets the sites that nobody holds or waits for and whose
+// delay has passed at now: Acquire would not wait for them anyway. This
+// keeps the site table bounded by the sites active within one delay. It
+// runs when the table has doubled since the last sweep, so its cost is
+// amortised over the Acquire calls that grew it.
+func (g *Gate) sweepLocked(now time.Time) {
+	for k, s := range g.sites {
+		if s.refs == 0 && !now.Before(s.lastEnd.Add(g.delayLocked(k))) {
+			delete(g.sites, k)
+		}
+	}
+	g.sweepAt = max(minSweep, 2*len(g.sites))
+}
