@@ -1,0 +1,104 @@
+// Package archive writes the WARC files that langcrawl produces, and the
+// CDXJ index that lets pywb replay them.
+//
+// It implements the WARC File Format 1.1 (ISO 28500:2017, published by the
+// IIPC at https://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/)
+// on top of github.com/nlnwa/gowarc, which builds and serializes each record.
+// This package owns the files: their names, rotation, compression and the
+// index.
+//
+// # Files
+//
+// A [Writer] writes into Config.Dir. Each file is named
+//
+//	<prefix>-<timestamp>-<serial>-<host>.warc.gz
+//
+// where timestamp is the UTC time the file was opened as yyyyMMddHHmmssSSS
+// (17 digits), serial counts files opened by this Writer from 00000, and host
+// is the name of the crawling machine. A file carries the suffix ".open"
+// while it is being written, and is renamed (after fsync) when it is closed
+// by [Writer.Rotate] or [Writer.Close]. A file is rotated once it has reached
+// Config.MaxSize, checked before each exchange (WARC 1.1 appendix C advises
+// 1 GB files), so an exchange is never split over two files and a file may
+// exceed MaxSize by one exchange plus its metadata.
+//
+// With Config.Compress each record is its own gzip member (WARC 1.1 annex
+// D.2, "record-at-time compression"), so a reader can seek to any record's
+// offset. Without it files are named .warc and hold plain records.
+//
+// # Records
+//
+// Every file starts with a warcinfo record (section 6.1, application/warc-fields)
+// describing the software, the host, the operator, the user agent, the
+// robots policy and the resolved crawl profile. Every other record carries
+// WARC-Warcinfo-ID pointing at the warcinfo record of its own file
+// (section 5.13).
+//
+// [Writer.WriteExchange] writes a request record and a response record
+// (sections 6.3 and 6.4, application/http;msgtype=request|response) whose
+// blocks are the bytes that went over the wire, verbatim. The two are linked
+// both ways by WARC-Concurrent-To (section 5.7). [Writer.WriteMetadata]
+// writes a metadata record (section 6.6) that refers to a response, and
+// [Writer.WriteRevisit] writes a revisit record (section 6.7) for a page that
+// was unchanged on a re-crawl.
+//
+// # Digests
+//
+// WARC-Block-Digest (section 5.8) is the SHA-1 of the whole block, written as
+// "sha1:" and base32, as gowarc computes it.
+//
+// WARC-Payload-Digest (section 5.9) follows WARC 1.1 section 6.3.2: the
+// payload of an HTTP response is its entity-body "with any transfer-encoding
+// removed". The digest is therefore taken over the body after undoing
+// Transfer-Encoding: chunked (chunk sizes, extensions and trailers are not
+// part of the payload), but with any Content-Encoding (gzip, br, ...) left
+// in place: content-coding is part of the entity. A body that ends inside a
+// chunk (a truncated download) is digested up to where it ends, as the
+// section asks. A body whose chunk framing is not valid cannot have its
+// transfer-encoding removed, so its digest is taken over the body as stored.
+// The same rule applies to request bodies.
+//
+// This is the reading that the IIPC settled in warc-specifications issue 22
+// and that Heritrix adopted in 2026 (heritrix3 PR 770): two responses that
+// differ only in their chunk boundaries get the same payload digest, which is
+// what identical-payload-digest revisits on re-crawls rely on. It is not what
+// every tool does. Python warcio's `warcio check`, and gowarc's own
+// validation, digest the stored body with its chunk framing still in it
+// (warcio issues 74 and 75, still open), so they report a payload digest
+// mismatch on chunked responses written by this package; block digests, and
+// payload digests of unchunked bodies, agree everywhere. pywb does not check
+// digests: it only compares the CDXJ "digest" values with each other, so
+// replay and deduplication work either way. warcio.js does not check them
+// either. Set Config.RawPayloadDigest to digest the stored body instead, for
+// archives that must pass `warcio check` unchanged. [ReadAll] validates by
+// the same rule the Writer used, and so reports any mismatch.
+//
+// # Index
+//
+// Beside the WARC files the Writer keeps one CDXJ index, Dir/index.cdxj
+// (the format pywb reads, https://pywb.readthedocs.io/en/latest/manual/indexing.html).
+// Each response or revisit adds one line:
+//
+//	<SURT key> <14-digit timestamp> {"url":..., "mime":..., "status":..., "digest":..., "length":..., "offset":..., "filename":...}
+//
+// Lines of the file being written are held in memory and appended when the
+// file is closed and renamed, so the index only ever names files that exist
+// under their final name. [Writer.Close] sorts the whole index (byte order,
+// as `LC_ALL=C sort`), which pywb needs for its binary search; [SortIndex]
+// does the same for any file. The SURT key follows the Internet Archive
+// canonicalization that pywb uses (lower case, "www." and default ports
+// dropped, query arguments sorted), without session-id stripping; pywb's
+// `wb-manager reindex` can always rebuild the index from the WARC files.
+//
+// # Errors
+//
+// A failed write (a full disk) is returned wrapped with the name of the file.
+// The partial exchange is cut off again, the file is closed and renamed with
+// every record written before, and the next write opens a new file. Files
+// already closed are never touched again.
+//
+// # Concurrency
+//
+// A Writer is safe for concurrent use; one mutex serializes writes, which all
+// go to the current file. NewWriter starts no goroutines.
+package archive

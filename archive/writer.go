@@ -1,0 +1,780 @@
+package archive
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/klauspost/compress/gzip"
+	"github.com/nlnwa/gowarc"
+)
+
+// Defaults for Config fields left at their zero value.
+const (
+	DefaultPrefix        = "langcrawl"
+	DefaultMaxSize int64 = 1_000_000_000 // 1 GB, as WARC 1.1 annex C suggests
+
+	// IndexName is the name of the CDXJ index the Writer keeps in Config.Dir.
+	IndexName = "index.cdxj"
+
+	openSuffix = ".open"
+)
+
+// Revisit profiles (WARC 1.1 sections 6.7.2 and 6.7.3).
+const (
+	ProfileIdenticalPayloadDigest = "http://netpreserve.org/warc/1.1/revisit/identical-payload-digest"
+	ProfileServerNotModified      = "http://netpreserve.org/warc/1.1/revisit/server-not-modified"
+)
+
+// Values of Exchange.Truncated (WARC 1.1 section 5.13, WARC-Truncated).
+const (
+	TruncatedLength      = "length"
+	TruncatedTime        = "time"
+	TruncatedDisconnect  = "disconnect"
+	TruncatedUnspecified = "unspecified"
+)
+
+// Sentinel errors.
+var (
+	ErrClosed    = errors.New("archive: writer closed")
+	ErrTruncated = errors.New("archive: invalid WARC-Truncated reason")
+	ErrField     = errors.New("archive: invalid warc-fields field")
+	ErrDigest    = errors.New("archive: digest mismatch")
+	ErrConfig    = errors.New("archive: invalid config")
+)
+
+const conformsTo = "http://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/"
+
+// Config configures a Writer. NewWriter copies it and fills in defaults.
+type Config struct {
+	// Dir is where the WARC files and the index go. Required; created if
+	// missing.
+	Dir string
+	// Prefix starts every file name. Default DefaultPrefix ("langcrawl").
+	Prefix string
+	// MaxSize is the size in bytes at which a file is rotated, checked
+	// before each exchange. Default DefaultMaxSize (1 GB).
+	MaxSize int64
+	// Compress writes each record as its own gzip member into .warc.gz
+	// files. The zero value writes uncompressed .warc files: callers that
+	// want the usual .warc.gz must set it to true.
+	Compress bool
+	// Hostname is the crawling machine, for file names and warcinfo.
+	// Default os.Hostname().
+	Hostname string
+	// Software, Operator, UserAgent and Robots ("obey" or "ignore") go into
+	// the warcinfo record as given; empty ones are left out.
+	Software  string
+	Operator  string
+	UserAgent string
+	Robots    string
+	// Profile is the resolved crawl profile (YAML). The warcinfo record
+	// holds it in its "profile" field as one JSON string (RFC 8259), so
+	// that its line breaks and indentation survive warc-fields parsing.
+	Profile string
+	// Now gives the time for file names and warcinfo dates, and for records
+	// whose date is zero. Default time.Now.
+	Now func() time.Time
+	// RawPayloadDigest digests response and request bodies as stored, chunk
+	// framing included, as `warcio check` expects, instead of with the
+	// chunked transfer-coding removed as WARC 1.1 section 6.3.2 says. See
+	// the package documentation. Default false.
+	RawPayloadDigest bool
+}
+
+// Exchange is one HTTP request and its response, as bytes on the wire.
+type Exchange struct {
+	URL  string
+	IP   string    // remote IP address; WARC-IP-Address is left out if empty
+	Date time.Time // when the request started; Config.Now() if zero
+	// RawRequest is the request as sent. If nil no request record is
+	// written.
+	RawRequest []byte
+	// RawResponse is the response as received: status line, headers and
+	// body with transfer and content codings untouched. It is stored
+	// verbatim.
+	RawResponse []byte
+	// BodyOffset is where the body starts in RawResponse. If 0 the Writer
+	// finds the end of the header section itself.
+	BodyOffset int
+	// Chunked says the body has Transfer-Encoding: chunked. The Writer also
+	// detects it from the headers; either one is enough.
+	Chunked bool
+	// Truncated is "", or a WARC-Truncated reason: "length", "time",
+	// "disconnect" or "unspecified".
+	Truncated string
+}
+
+// Ref tells where a response or revisit record went.
+type Ref struct {
+	RequestID  string // WARC-Record-ID of the request record, "" if none
+	ResponseID string // WARC-Record-ID of the response or revisit record
+	// File is the path the WARC file will have once closed (without
+	// ".open"); the record is in it at Offset, taking Length bytes (the
+	// gzip member when compressed).
+	File          string
+	Offset        int64
+	Length        int64
+	PayloadDigest string // WARC-Payload-Digest of the response
+}
+
+// Field is a named field of a warc-fields block.
+type Field struct{ Name, Value string }
+
+// Revisit describes a page fetched again and found unchanged (WARC 1.1
+// section 6.7).
+type Revisit struct {
+	URL  string
+	IP   string
+	Date time.Time // Config.Now() if zero
+	// RawRequest, if not nil, is written as a request record before the
+	// revisit record.
+	RawRequest []byte
+	// RawResponse holds the status line and headers of the new response;
+	// any body after the header section is left out.
+	RawResponse []byte
+	// Profile is ProfileIdenticalPayloadDigest (the default) or
+	// ProfileServerNotModified.
+	Profile string
+	// RefersTo, RefersToTargetURI and RefersToDate name the earlier
+	// response; each is left out if empty.
+	RefersTo          string
+	RefersToTargetURI string
+	RefersToDate      time.Time
+	// PayloadDigest is the WARC-Payload-Digest of the earlier response;
+	// required for ProfileIdenticalPayloadDigest.
+	PayloadDigest string
+}
+
+// Stats counts what a Writer has done.
+type Stats struct {
+	Records     int64 // records written, warcinfo included
+	Exchanges   int64 // calls to WriteExchange and WriteRevisit that succeeded
+	Bytes       int64 // bytes written to WARC files (compressed size)
+	Files       int64 // files opened
+	WriteErrors int64 // writes that failed
+}
+
+// file is what the Writer needs of an open WARC file; tests substitute one
+// that fails.
+type file interface {
+	io.Writer
+	io.Closer
+	Truncate(size int64) error
+	Sync() error
+}
+
+type warcFile struct {
+	f          file
+	bw         *bufio.Writer
+	open       string // path with the .open suffix
+	final      string // path once closed
+	size       int64
+	warcinfoID string
+	index      []byte // CDXJ lines of this file, appended to the index when closed
+}
+
+// Writer writes WARC records into rotating files in one directory. It is
+// safe for concurrent use. Call Close when done; a Writer that is not closed
+// leaves its current file with the ".open" suffix.
+type Writer struct {
+	mu      sync.Mutex
+	cfg     Config
+	opts    []gowarc.WarcRecordOption
+	marsh   gowarc.Marshaler
+	gz      *gzip.Writer
+	cur     *warcFile
+	serial  int
+	files   []string
+	stats   Stats
+	closed  bool
+	create  func(path string) (file, error)
+	newUUID func() string
+}
+
+// NewWriter checks cfg, fills in its defaults and creates cfg.Dir. It opens
+// no file until the first write and starts no goroutines.
+func NewWriter(cfg Config) (*Writer, error) {
+	var errs []error
+	if cfg.Dir == "" {
+		errs = append(errs, fmt.Errorf("%w: Dir is empty", ErrConfig))
+	}
+	if cfg.MaxSize < 0 {
+		errs = append(errs, fmt.Errorf("%w: MaxSize %d is negative", ErrConfig, cfg.MaxSize))
+	}
+	if strings.ContainsAny(cfg.Prefix, `/\`) {
+		errs = append(errs, fmt.Errorf("%w: Prefix %q holds a path separator", ErrConfig, cfg.Prefix))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	if cfg.Prefix == "" {
+		cfg.Prefix = DefaultPrefix
+	}
+	if cfg.MaxSize == 0 {
+		cfg.MaxSize = DefaultMaxSize
+	}
+	if cfg.Hostname == "" {
+		h, err := os.Hostname()
+		if err != nil {
+			return nil, fmt.Errorf("archive: hostname: %w", err)
+		}
+		cfg.Hostname = h
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if err := os.MkdirAll(cfg.Dir, 0o755); err != nil {
+		return nil, fmt.Errorf("archive: create dir %s: %w", cfg.Dir, err)
+	}
+	w := &Writer{
+		cfg: cfg,
+		opts: []gowarc.WarcRecordOption{
+			gowarc.WithVersion(gowarc.V1_1),
+			// The block is stored exactly as given: gowarc must not parse
+			// (and "fix") HTTP messages. It computes Content-Length and
+			// WARC-Block-Digest; the payload digest is ours.
+			gowarc.WithSkipParseBlock(),
+			gowarc.WithSpecViolationPolicy(gowarc.ErrFail),
+			gowarc.WithSyntaxErrorPolicy(gowarc.ErrFail),
+			gowarc.WithUnknownRecordTypePolicy(gowarc.ErrFail),
+		},
+		marsh:   gowarc.NewMarshaler(),
+		create:  createFile,
+		newUUID: func() string { return "<urn:uuid:" + uuid.NewString() + ">" },
+	}
+	return w, nil
+}
+
+func createFile(path string) (file, error) {
+	return os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+}
+
+// header is an ordered list of WARC header fields.
+type header [][2]string
+
+func (h *header) add(name, value string) {
+	if value != "" {
+		*h = append(*h, [2]string{name, value})
+	}
+}
+
+func warcDate(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+
+// WriteExchange writes a request record (if ex.RawRequest is not nil) and a
+// response record into the current file, rotating first if the file has
+// reached MaxSize. It returns where the response went.
+func (w *Writer) WriteExchange(ex *Exchange) (Ref, error) {
+	if err := checkTruncated(ex.Truncated); err != nil {
+		return Ref{}, fmt.Errorf("archive: write %s: %w", ex.URL, err)
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	date := ex.Date
+	if date.IsZero() {
+		date = w.cfg.Now()
+	}
+	ref := Ref{
+		ResponseID:    w.newUUID(),
+		PayloadDigest: PayloadDigest(ex.RawResponse, ex.BodyOffset, ex.Chunked, w.cfg.RawPayloadDigest),
+	}
+	if ex.RawRequest != nil {
+		ref.RequestID = w.newUUID()
+	}
+	resp := header{}
+	resp.add(gowarc.WarcRecordID, ref.ResponseID)
+	resp.add(gowarc.WarcDate, warcDate(date))
+	resp.add(gowarc.WarcTargetURI, ex.URL)
+	resp.add(gowarc.WarcIPAddress, ex.IP)
+	resp.add(gowarc.WarcConcurrentTo, ref.RequestID)
+	resp.add(gowarc.ContentType, "application/http;msgtype=response")
+	resp.add(gowarc.WarcPayloadDigest, ref.PayloadDigest)
+	resp.add(gowarc.WarcTruncated, ex.Truncated)
+	line := cdxLine{URL: ex.URL, Date: date, Digest: ref.PayloadDigest}
+	line.fromHTTP(ex.RawResponse)
+	err := w.writeExchange(ex.URL, ex.RawRequest, ex.IP, date, ref.RequestID, ref.ResponseID,
+		gowarc.Response, resp, ex.RawResponse, &line, &ref)
+	return ref, err
+}
+
+// WriteRevisit writes a revisit record, after a request record if
+// rv.RawRequest is not nil, and indexes it. It returns where the revisit
+// record went.
+func (w *Writer) WriteRevisit(rv *Revisit) (Ref, error) {
+	profile := rv.Profile
+	if profile == "" {
+		profile = ProfileIdenticalPayloadDigest
+	}
+	switch {
+	case profile != ProfileIdenticalPayloadDigest && profile != ProfileServerNotModified:
+		return Ref{}, fmt.Errorf("archive: revisit %s: unknown profile %q", rv.URL, profile)
+	case profile == ProfileIdenticalPayloadDigest && rv.PayloadDigest == "":
+		return Ref{}, fmt.Errorf("archive: revisit %s: identical-payload-digest needs PayloadDigest", rv.URL)
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	date := rv.Date
+	if date.IsZero() {
+		date = w.cfg.Now()
+	}
+	ref := Ref{ResponseID: w.newUUID(), PayloadDigest: rv.PayloadDigest}
+	if rv.RawRequest != nil {
+		ref.RequestID = w.newUUID()
+	}
+	block := rv.RawResponse[:headerEnd(rv.RawResponse)]
+	h := header{}
+	h.add(gowarc.WarcRecordID, ref.ResponseID)
+	h.add(gowarc.WarcDate, warcDate(date))
+	h.add(gowarc.WarcTargetURI, rv.URL)
+	h.add(gowarc.WarcIPAddress, rv.IP)
+	h.add(gowarc.WarcConcurrentTo, ref.RequestID)
+	h.add(gowarc.WarcProfile, profile)
+	h.add(gowarc.WarcRefersTo, rv.RefersTo)
+	h.add(gowarc.WarcRefersToTargetURI, rv.RefersToTargetURI)
+	if !rv.RefersToDate.IsZero() {
+		h.add(gowarc.WarcRefersToDate, warcDate(rv.RefersToDate))
+	}
+	if len(block) > 0 {
+		h.add(gowarc.ContentType, "application/http;msgtype=response")
+	}
+	h.add(gowarc.WarcPayloadDigest, rv.PayloadDigest)
+	line := cdxLine{URL: rv.URL, Date: date, Digest: rv.PayloadDigest}
+	line.fromHTTP(block)
+	line.Mime = "warc/revisit"
+	err := w.writeExchange(rv.URL, rv.RawRequest, rv.IP, date, ref.RequestID, ref.ResponseID,
+		gowarc.Revisit, h, block, &line, &ref)
+	return ref, err
+}
+
+// writeExchange writes an optional request record and then the main record
+// as one unit: both land in the same file, or neither does. Called with
+// w.mu held.
+func (w *Writer) writeExchange(url string, rawReq []byte, ip string, date time.Time, reqID, mainID string,
+	typ gowarc.RecordType, h header, block []byte, line *cdxLine, ref *Ref) error {
+	if err := w.ready(); err != nil {
+		return fmt.Errorf("archive: write %s: %w", url, err)
+	}
+	recs := make([]gowarc.WarcRecord, 0, 2)
+	defer func() {
+		for _, r := range recs {
+			r.Close()
+		}
+	}()
+	if rawReq != nil {
+		rh := header{}
+		rh.add(gowarc.WarcRecordID, reqID)
+		rh.add(gowarc.WarcDate, warcDate(date))
+		rh.add(gowarc.WarcTargetURI, url)
+		rh.add(gowarc.WarcIPAddress, ip)
+		rh.add(gowarc.WarcConcurrentTo, mainID)
+		rh.add(gowarc.ContentType, "application/http;msgtype=request")
+		rh.add(gowarc.WarcPayloadDigest, PayloadDigest(rawReq, 0, false, w.cfg.RawPayloadDigest))
+		r, err := w.build(gowarc.Request, rh, rawReq)
+		if err != nil {
+			return fmt.Errorf("archive: request record for %s: %w", url, err)
+		}
+		recs = append(recs, r)
+	}
+	r, err := w.build(typ, h, block)
+	if err != nil {
+		return fmt.Errorf("archive: %s record for %s: %w", typ, url, err)
+	}
+	recs = append(recs, r)
+	offs, err := w.emit(recs...)
+	if err != nil {
+		return err
+	}
+	last := len(offs) - 1
+	ref.File = w.cur.final
+	ref.Offset = offs[last]
+	ref.Length = w.cur.size - offs[last]
+	line.Offset, line.Length, line.Filename = ref.Offset, ref.Length, filepath.Base(ref.File)
+	w.cur.index = line.appendTo(w.cur.index)
+	w.stats.Exchanges++
+	return nil
+}
+
+// WriteMetadata writes a metadata record (application/warc-fields) about
+// targetURI that refers to the record refersTo (usually Ref.ResponseID),
+// holding fields in order. Field names may repeat (outlink, ...). A zero
+// date means Config.Now(). The record goes into the current file, without
+// rotating, so it normally sits beside the exchange it describes.
+func (w *Writer) WriteMetadata(targetURI, refersTo string, date time.Time, fields []Field) error {
+	var b strings.Builder
+	for _, f := range fields {
+		if err := checkField(f); err != nil {
+			return fmt.Errorf("archive: metadata for %s: %w", targetURI, err)
+		}
+		b.WriteString(f.Name)
+		b.WriteString(": ")
+		b.WriteString(f.Value)
+		b.WriteString("\r\n")
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if date.IsZero() {
+		date = w.cfg.Now()
+	}
+	if refersTo != "" && !strings.HasPrefix(refersTo, "<") {
+		refersTo = "<" + refersTo + ">"
+	}
+	if err := w.ensureFile(); err != nil {
+		return fmt.Errorf("archive: metadata for %s: %w", targetURI, err)
+	}
+	h := header{}
+	h.add(gowarc.WarcRecordID, w.newUUID())
+	h.add(gowarc.WarcDate, warcDate(date))
+	h.add(gowarc.WarcTargetURI, targetURI)
+	h.add(gowarc.WarcRefersTo, refersTo)
+	h.add(gowarc.ContentType, gowarc.ApplicationWarcFields)
+	r, err := w.build(gowarc.Metadata, h, []byte(b.String()))
+	if err != nil {
+		return fmt.Errorf("archive: metadata record for %s: %w", targetURI, err)
+	}
+	defer r.Close()
+	_, err = w.emit(r)
+	return err
+}
+
+func checkTruncated(reason string) error {
+	switch reason {
+	case "", TruncatedLength, TruncatedTime, TruncatedDisconnect, TruncatedUnspecified:
+		return nil
+	}
+	return fmt.Errorf("%w: %q", ErrTruncated, reason)
+}
+
+// checkField rejects fields that would break the warc-fields syntax
+// (WARC 1.1 section 4: field-name is a token; values hold no line breaks).
+func checkField(f Field) error {
+	if f.Name == "" {
+		return fmt.Errorf("%w: empty name", ErrField)
+	}
+	for i := 0; i < len(f.Name); i++ {
+		c := f.Name[i]
+		if c <= ' ' || c >= 0x7f || strings.IndexByte("()<>@,;:\\\"/[]?={}", c) >= 0 {
+			return fmt.Errorf("%w: name %q", ErrField, f.Name)
+		}
+	}
+	if strings.ContainsAny(f.Value, "\r\n") {
+		return fmt.Errorf("%w: value of %s holds a line break", ErrField, f.Name)
+	}
+	return nil
+}
+
+// build makes a gowarc record with the given header fields and block, and
+// the WARC-Warcinfo-ID of the current file.
+func (w *Writer) build(typ gowarc.RecordType, h header, block []byte) (gowarc.WarcRecord, error) {
+	rb := gowarc.NewRecordBuilder(typ, w.opts...)
+	for _, f := range h {
+		rb.AddWarcHeader(f[0], f[1])
+	}
+	if typ != gowarc.Warcinfo {
+		rb.AddWarcHeader(gowarc.WarcWarcinfoID, w.cur.warcinfoID)
+	}
+	if _, err := rb.Write(block); err != nil {
+		rb.Close()
+		return nil, err
+	}
+	r, _, err := rb.Build()
+	if err != nil {
+		if r != nil {
+			r.Close()
+		} else {
+			rb.Close()
+		}
+		return nil, err
+	}
+	return r, nil
+}
+
+// ready rotates if the current file is full and makes sure a file is open.
+func (w *Writer) ready() error {
+	if w.closed {
+		return ErrClosed
+	}
+	if w.cur != nil && w.cur.size >= w.cfg.MaxSize {
+		if err := w.finish(); err != nil {
+			return err
+		}
+	}
+	return w.ensureFile()
+}
+
+// ensureFile opens a new file, starting with its warcinfo record, unless
+// one is open.
+func (w *Writer) ensureFile() error {
+	if w.closed {
+		return ErrClosed
+	}
+	if w.cur != nil {
+		return nil
+	}
+	now := w.cfg.Now().UTC()
+	ext := ".warc"
+	if w.cfg.Compress {
+		ext = ".warc.gz"
+	}
+	name := fmt.Sprintf("%s-%s%03d-%05d-%s%s", w.cfg.Prefix, now.Format("20060102150405"),
+		now.Nanosecond()/1e6, w.serial, fileSafe(w.cfg.Hostname), ext)
+	final := filepath.Join(w.cfg.Dir, name)
+	f, err := w.create(final + openSuffix)
+	if err != nil {
+		w.stats.WriteErrors++
+		return fmt.Errorf("archive: create %s: %w", final+openSuffix, err)
+	}
+	w.serial++
+	w.stats.Files++
+	w.cur = &warcFile{f: f, bw: bufio.NewWriterSize(f, 64<<10), open: final + openSuffix,
+		final: final, warcinfoID: w.newUUID()}
+
+	h := header{}
+	h.add(gowarc.WarcRecordID, w.cur.warcinfoID)
+	h.add(gowarc.WarcDate, warcDate(now))
+	h.add(gowarc.WarcFilename, name)
+	h.add(gowarc.ContentType, gowarc.ApplicationWarcFields)
+	r, err := w.build(gowarc.Warcinfo, h, w.warcinfoBlock())
+	if err != nil {
+		w.abandon()
+		return fmt.Errorf("archive: warcinfo record for %s: %w", final, err)
+	}
+	defer r.Close()
+	_, err = w.emit(r)
+	return err
+}
+
+func (w *Writer) warcinfoBlock() []byte {
+	var b strings.Builder
+	field := func(name, value string) {
+		if value == "" {
+			return
+		}
+		b.WriteString(name)
+		b.WriteString(": ")
+		b.WriteString(strings.NewReplacer("\r", " ", "\n", " ").Replace(value))
+		b.WriteString("\r\n")
+	}
+	field("software", w.cfg.Software)
+	field("hostname", w.cfg.Hostname)
+	field("operator", w.cfg.Operator)
+	field("http-header-user-agent", w.cfg.UserAgent)
+	field("robots", w.cfg.Robots)
+	field("format", "WARC File Format 1.1")
+	field("conformsTo", conformsTo)
+	if w.cfg.Profile != "" {
+		p, _ := json.Marshal(w.cfg.Profile) // a string always marshals
+		field("profile", string(p))
+	}
+	return []byte(b.String())
+}
+
+// fileSafe keeps a host name from putting path separators or spaces into a
+// file name.
+func fileSafe(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '.', r == '-', r == '_':
+			return r
+		}
+		return '_'
+	}, s)
+}
+
+// emit writes records to the current file and returns their offsets. It
+// writes all of them or none: after a failed write the file is cut back to
+// where it was, closed and renamed, and the error names the file.
+func (w *Writer) emit(recs ...gowarc.WarcRecord) ([]int64, error) {
+	cf := w.cur
+	start := cf.size
+	offs := make([]int64, 0, len(recs))
+	cw := &countWriter{w: cf.bw}
+	var err error
+	for _, r := range recs {
+		offs = append(offs, start+cw.n)
+		if err = w.marshal(cw, r); err != nil {
+			break
+		}
+	}
+	if err == nil {
+		err = cf.bw.Flush()
+	}
+	if err != nil {
+		return nil, w.fail(start, err)
+	}
+	cf.size += cw.n
+	w.stats.Bytes += cw.n
+	w.stats.Records += int64(len(recs))
+	return offs, nil
+}
+
+func (w *Writer) marshal(out io.Writer, r gowarc.WarcRecord) error {
+	if !w.cfg.Compress {
+		_, _, err := w.marsh.Marshal(out, r, 0)
+		return err
+	}
+	if w.gz == nil {
+		w.gz = gzip.NewWriter(out)
+	} else {
+		w.gz.Reset(out)
+	}
+	if _, _, err := w.marsh.Marshal(w.gz, r, 0); err != nil {
+		return err
+	}
+	return w.gz.Close()
+}
+
+// fail handles a failed write: it cuts the file back to start, closes it
+// under its final name (it holds only whole records) and forgets it, so the
+// next write opens a new file.
+func (w *Writer) fail(start int64, cause error) error {
+	cf := w.cur
+	w.stats.WriteErrors++
+	errs := []error{fmt.Errorf("archive: write %s: %w", cf.open, cause)}
+	if err := cf.f.Truncate(start); err != nil {
+		errs = append(errs, fmt.Errorf("archive: truncate %s: %w", cf.open, err))
+	}
+	if start == 0 {
+		// Not even the warcinfo record made it: drop the file.
+		w.abandon()
+		return errors.Join(errs...)
+	}
+	cf.bw.Reset(cf.f) // drop what failed to flush
+	if err := w.finish(); err != nil {
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
+}
+
+// abandon closes and removes the current file, which holds nothing of use.
+func (w *Writer) abandon() {
+	cf := w.cur
+	w.cur = nil
+	cf.f.Close()
+	os.Remove(cf.open)
+}
+
+// finish closes the current file: flush, fsync, close, rename to drop
+// ".open", then append its lines to the index. Every error names the file.
+func (w *Writer) finish() error {
+	cf := w.cur
+	w.cur = nil
+	var errs []error
+	if err := cf.bw.Flush(); err != nil {
+		errs = append(errs, fmt.Errorf("archive: flush %s: %w", cf.open, err))
+	}
+	if err := cf.f.Sync(); err != nil {
+		errs = append(errs, fmt.Errorf("archive: sync %s: %w", cf.open, err))
+	}
+	if err := cf.f.Close(); err != nil {
+		errs = append(errs, fmt.Errorf("archive: close %s: %w", cf.open, err))
+	}
+	if err := os.Rename(cf.open, cf.final); err != nil {
+		errs = append(errs, fmt.Errorf("archive: rename %s: %w", cf.open, err))
+		return errors.Join(errs...)
+	}
+	w.files = append(w.files, cf.final)
+	if len(cf.index) > 0 {
+		if err := appendFile(filepath.Join(w.cfg.Dir, IndexName), cf.index); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func appendFile(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		return fmt.Errorf("archive: open index %s: %w", path, err)
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("archive: write index %s: %w", path, err)
+	}
+	return nil
+}
+
+// Rotate closes the current file, renaming it from ".open", and appends its
+// index lines. The next write opens a new file. It does nothing if no file
+// is open, and returns ErrClosed after Close.
+func (w *Writer) Rotate() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return ErrClosed
+	}
+	if w.cur == nil {
+		return nil
+	}
+	return w.finish()
+}
+
+// Close closes the current file and sorts the index. It returns every
+// error it met, joined. Calling Close again does nothing.
+func (w *Writer) Close() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return nil
+	}
+	w.closed = true
+	var errs []error
+	if w.cur != nil {
+		errs = append(errs, w.finish())
+	}
+	index := filepath.Join(w.cfg.Dir, IndexName)
+	if _, err := os.Stat(index); err == nil {
+		errs = append(errs, SortIndex(index))
+	}
+	return errors.Join(errs...)
+}
+
+// Files returns the paths of the files closed so far, oldest first.
+func (w *Writer) Files() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return append([]string(nil), w.files...)
+}
+
+// Stats returns the counters so far.
+func (w *Writer) Stats() Stats {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.stats
+}
+
+type countWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// statusOf returns the status code of a raw HTTP response, or "" if the
+// status line does not parse.
+func statusOf(msg []byte) string {
+	line, _, _ := strings.Cut(string(msg[:min(len(msg), 256)]), "\n")
+	parts := strings.Fields(line)
+	if len(parts) < 2 || !strings.HasPrefix(parts[0], "HTTP/") {
+		return ""
+	}
+	if _, err := strconv.Atoi(parts[1]); err != nil || len(parts[1]) != 3 {
+		return ""
+	}
+	return parts[1]
+}
