@@ -1,0 +1,648 @@
+package fetch
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+func TestChunkedRecordedVerbatim(t *testing.T) {
+	resp := "HTTP/1.1 200 OK\r\n" +
+		"Content-Type: text/html; charset=utf-8\r\n" +
+		"Transfer-Encoding: chunked\r\n" +
+		"Trailer: X-Checksum\r\n" +
+		"\r\n" +
+		"6;ext=\"v\"\r\nhello \r\n" +
+		"5\r\nworld\r\n" +
+		"0\r\n" +
+		"X-Checksum: abc\r\n" +
+		"\r\n"
+	srv := newRawServer(t, reply(resp))
+	c := newClient(t, Config{})
+	for i := range 2 {
+		res := mustDo(t, c, "GET", srv.url("/page?q=1"), nil)
+		if !bytes.Equal(res.RawResponse, []byte(resp)) {
+			t.Fatalf("request %d: RawResponse\n%q\nwant\n%q", i, res.RawResponse, resp)
+		}
+		if got := srv.requests()[i]; !bytes.Equal(res.RawRequest, got) {
+			t.Fatalf("request %d: RawRequest\n%q\nserver got\n%q", i, res.RawRequest, got)
+		}
+		if want := strings.Index(resp, "\r\n\r\n") + 4; res.BodyOffset != want {
+			t.Errorf("BodyOffset = %d, want %d", res.BodyOffset, want)
+		}
+		if !res.Chunked || res.Header.Get("Transfer-Encoding") != "chunked" {
+			t.Errorf("Chunked = %v, Transfer-Encoding %q", res.Chunked, res.Header.Get("Transfer-Encoding"))
+		}
+		if res.Status != 200 || res.Proto != "HTTP/1.1" || res.Truncated != "" || res.Err != nil {
+			t.Errorf("status %d %s truncated %q err %v", res.Status, res.Proto, res.Truncated, res.Err)
+		}
+		if res.Reused != (i == 1) {
+			t.Errorf("request %d: Reused = %v", i, res.Reused)
+		}
+		if res.IP != "127.0.0.1" {
+			t.Errorf("IP = %q", res.IP)
+		}
+		p, err := res.Payload(1 << 20)
+		if err != nil || string(p) != "hello world" {
+			t.Errorf("Payload = %q, %v", p, err)
+		}
+	}
+	if n := srv.accepts.Load(); n != 1 {
+		t.Errorf("server accepted %d connections, want 1", n)
+	}
+}
+
+func TestRequestHeaders(t *testing.T) {
+	srv := newRawServer(t, reply("HTTP/1.1 204 No Content\r\n\r\n"))
+	c := newClient(t, Config{UserAgent: "test-archiver/1.0 (+mailto:a@b)"})
+	extra := http.Header{"If-None-Match": {`"x1"`}, "accept-encoding": {"gzip"}, "Host": {"evil"}}
+	res := mustDo(t, c, "GET", srv.url("/a%20b?x=1#frag"), extra)
+	req := string(res.RawRequest)
+	for _, want := range []string{
+		"GET /a%20b?x=1 HTTP/1.1\r\n",
+		"Host: " + srv.addr() + "\r\n",
+		"User-Agent: test-archiver/1.0 (+mailto:a@b)\r\n",
+		"Accept: " + DefaultAccept + "\r\n",
+		"Accept-Encoding: gzip\r\n",
+		"If-None-Match: \"x1\"\r\n",
+		"Connection: keep-alive\r\n",
+	} {
+		if !strings.Contains(req, want) {
+			t.Errorf("request lacks %q:\n%s", want, req)
+		}
+	}
+	if strings.Contains(req, "evil") || strings.Contains(req, "frag") {
+		t.Errorf("request carries the fragment or a caller Host:\n%s", req)
+	}
+	// Without the caller asking, no Accept-Encoding is sent.
+	res = mustDo(t, c, "GET", srv.url("/"), nil)
+	if strings.Contains(string(res.RawRequest), "Accept-Encoding") {
+		t.Errorf("Accept-Encoding added on its own:\n%s", res.RawRequest)
+	}
+}
+
+func gzipped(t testing.TB, s string) []byte {
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	io.WriteString(zw, s)
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func TestGzipBodyUntouched(t *testing.T) {
+	page := strings.Repeat("<p>สวัสดีครับ</p>\n", 50)
+	gz := gzipped(t, page)
+	head := fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: %d\r\n\r\n", len(gz))
+	resp := append([]byte(head), gz...)
+	srv := newRawServer(t, reply(string(resp)))
+	c := newClient(t, Config{})
+	res := mustDo(t, c, "GET", srv.url("/"), http.Header{"Accept-Encoding": {"gzip"}})
+	if !bytes.Equal(res.RawResponse, resp) {
+		t.Fatalf("RawResponse differs from the bytes sent")
+	}
+	if !bytes.Equal(res.RawResponse[res.BodyOffset:], gz) {
+		t.Fatalf("body is not the gzip stream as sent")
+	}
+	p, err := res.Payload(1 << 20)
+	if err != nil || string(p) != page {
+		t.Fatalf("Payload = %d bytes, %v; want the page", len(p), err)
+	}
+	if p, _ := res.Payload(10); string(p) != page[:10] {
+		t.Errorf("Payload(10) = %q", p)
+	}
+}
+
+func TestKeepAlive(t *testing.T) {
+	const ok = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"
+	tests := []struct {
+		name        string
+		resp        string
+		k           int
+		requests    int
+		wantAccepts int64
+	}{
+		{"persistent", ok, 0, 5, 1},
+		{"k=2", ok, 2, 5, 3},
+		{"k=1 disables keep-alive", ok, 1, 3, 3},
+		{"connection close", "HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\nok", 0, 3, 3},
+		{"HTTP/1.0", "HTTP/1.0 200 OK\r\nContent-Length: 2\r\n\r\nok", 0, 3, 3},
+		{"HTTP/1.0 keep-alive", "HTTP/1.0 200 OK\r\nConnection: keep-alive\r\nContent-Length: 2\r\n\r\nok", 0, 3, 1},
+		{"bytes past the end", ok + "junk", 0, 3, 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := newRawServer(t, reply(tt.resp))
+			c := newClient(t, Config{MaxRequestsPerConn: tt.k})
+			var reused int64
+			for i := range tt.requests {
+				res := mustDo(t, c, "GET", srv.url(fmt.Sprintf("/%d", i)), nil)
+				if string(res.RawResponse) != strings.TrimSuffix(tt.resp, "junk") {
+					t.Fatalf("RawResponse = %q", res.RawResponse)
+				}
+				if res.Reused {
+					reused++
+				}
+			}
+			if got := srv.accepts.Load(); got != tt.wantAccepts {
+				t.Errorf("server accepted %d connections, want %d", got, tt.wantAccepts)
+			}
+			st := c.Stats()
+			if st.ConnsOpened != tt.wantAccepts || st.ConnsReused != reused ||
+				st.Requests != int64(tt.requests) || st.Responses != int64(tt.requests) ||
+				reused != int64(tt.requests)-tt.wantAccepts {
+				t.Errorf("stats %+v, reused results %d", st, reused)
+			}
+			if tt.k > 0 {
+				// The k-th request on a connection announces the close.
+				for i, req := range srv.requests() {
+					last := (i+1)%tt.k == 0
+					if got := strings.Contains(string(req), "Connection: close\r\n"); got != last {
+						t.Errorf("request %d: Connection: close = %v, want %v", i, got, last)
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestHEADKeepsConnection(t *testing.T) {
+	srv := newRawServer(t, reply("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n"))
+	c := newClient(t, Config{})
+	for range 2 {
+		res := mustDo(t, c, "HEAD", srv.url("/"), nil)
+		if res.BodyOffset != len(res.RawResponse) || res.Truncated != "" {
+			t.Fatalf("HEAD result: body offset %d of %d, truncated %q", res.BodyOffset, len(res.RawResponse), res.Truncated)
+		}
+	}
+	if n := srv.accepts.Load(); n != 1 {
+		t.Errorf("accepts = %d, want 1", n)
+	}
+}
+
+func TestHTTP10ReadToEOF(t *testing.T) {
+	resp := "HTTP/1.0 200 OK\r\nContent-Type: text/html\r\n\r\n" + string(pattern(100000))
+	srv := newRawServer(t, func(c net.Conn, _ []byte, _ int) bool {
+		io.WriteString(c, resp)
+		return false
+	})
+	c := newClient(t, Config{})
+	for range 2 {
+		res := mustDo(t, c, "GET", srv.url("/"), nil)
+		if string(res.RawResponse) != resp || res.Truncated != "" || res.Err != nil {
+			t.Fatalf("got %d bytes, truncated %q, err %v; want %d bytes", len(res.RawResponse), res.Truncated, res.Err, len(resp))
+		}
+	}
+	if n := srv.accepts.Load(); n != 2 {
+		t.Errorf("accepts = %d, want 2", n)
+	}
+}
+
+func TestInterimResponseKept(t *testing.T) {
+	resp := "HTTP/1.1 103 Early Hints\r\nLink: </s.css>; rel=preload\r\n\r\n" +
+		"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nhi"
+	srv := newRawServer(t, reply(resp))
+	c := newClient(t, Config{})
+	res := mustDo(t, c, "GET", srv.url("/"), nil)
+	if string(res.RawResponse) != resp || res.Status != 200 || string(res.RawResponse[res.BodyOffset:]) != "hi" {
+		t.Fatalf("status %d, raw %q, offset %d", res.Status, res.RawResponse, res.BodyOffset)
+	}
+	if res.Header.Get("Content-Length") != "2" || res.Header.Get("Link") != "" {
+		t.Errorf("Header = %v, want the final response's", res.Header)
+	}
+}
+
+func TestRedirectNotFollowed(t *testing.T) {
+	srv := newRawServer(t, reply("HTTP/1.1 301 Moved Permanently\r\nLocation: /elsewhere\r\nContent-Length: 0\r\n\r\n"))
+	c := newClient(t, Config{})
+	res := mustDo(t, c, "GET", srv.url("/"), nil)
+	if res.Status != 301 || res.Header.Get("Location") != "/elsewhere" {
+		t.Errorf("status %d, Location %q", res.Status, res.Header.Get("Location"))
+	}
+	if n := len(srv.requests()); n != 1 {
+		t.Errorf("server saw %d requests, want 1", n)
+	}
+}
+
+func TestMaxBodySize(t *testing.T) {
+	const limit = 64 << 10
+	chunk := pattern(10000)
+	framed := append([]byte(fmt.Sprintf("%x\r\n", len(chunk))), chunk...)
+	framed = append(framed, "\r\n"...)
+	tests := []struct {
+		name string
+		head string
+		body []byte // repeated forever
+	}{
+		{"read to close", "HTTP/1.1 200 OK\r\n\r\n", chunk},
+		{"chunked", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n", framed},
+		{"content-length", "HTTP/1.1 200 OK\r\nContent-Length: 100000000\r\n\r\n", chunk},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := newRawServer(t, func(c net.Conn, _ []byte, _ int) bool {
+				io.WriteString(c, tt.head)
+				writeForever(c, tt.body)
+				return false
+			})
+			c := newClient(t, Config{MaxBodySize: limit})
+			res := mustDo(t, c, "GET", srv.url("/"), nil)
+			if res.Truncated != TruncatedLength || res.Err != nil {
+				t.Fatalf("Truncated %q, Err %v", res.Truncated, res.Err)
+			}
+			if string(res.RawResponse[:res.BodyOffset]) != tt.head {
+				t.Fatalf("head %q", res.RawResponse[:res.BodyOffset])
+			}
+			body := res.RawResponse[res.BodyOffset:]
+			want := bytes.Repeat(tt.body, limit/len(tt.body)+1)[:limit]
+			if !bytes.Equal(body, want) {
+				t.Fatalf("body: %d bytes, want the first %d bytes sent", len(body), limit)
+			}
+			mustDo(t, c, "GET", srv.url("/"), nil)
+			if n := srv.accepts.Load(); n != 2 {
+				t.Errorf("connection reused after truncation: accepts %d", n)
+			}
+		})
+	}
+}
+
+func TestBodyJustUnderLimit(t *testing.T) {
+	body := pattern(1000)
+	resp := fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n%s", len(body), body)
+	srv := newRawServer(t, reply(resp))
+	for _, tt := range []struct {
+		limit int64
+		want  string
+	}{{1000, ""}, {999, TruncatedLength}} {
+		c := newClient(t, Config{MaxBodySize: tt.limit})
+		res := mustDo(t, c, "GET", srv.url("/"), nil)
+		if res.Truncated != tt.want || int64(len(res.RawResponse)-res.BodyOffset) != tt.limit {
+			t.Errorf("limit %d: truncated %q, body %d bytes", tt.limit, res.Truncated, len(res.RawResponse)-res.BodyOffset)
+		}
+	}
+}
+
+func TestTimeoutMidBody(t *testing.T) {
+	const head = "HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n"
+	tests := []struct {
+		name   string
+		cfg    Config
+		handle func(net.Conn, []byte, int) bool
+	}{
+		{"read timeout", Config{ReadTimeout: 100 * time.Millisecond}, func(c net.Conn, _ []byte, _ int) bool {
+			io.WriteString(c, head+"0123456789")
+			waitClosed(c)
+			return false
+		}},
+		{"whole-exchange timeout", Config{Timeout: 300 * time.Millisecond, ReadTimeout: 10 * time.Second}, func(c net.Conn, _ []byte, _ int) bool {
+			io.WriteString(c, head+"0123456789")
+			for range 2000 { // a byte every 5ms: never idle, never done
+				if _, err := c.Write([]byte("x")); err != nil {
+					break
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+			return false
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := newRawServer(t, tt.handle)
+			c := newClient(t, tt.cfg)
+			res := mustDo(t, c, "GET", srv.url("/"), nil)
+			if res.Truncated != TruncatedTime || !errors.Is(res.Err, ErrTimeout) {
+				t.Fatalf("Truncated %q, Err %v", res.Truncated, res.Err)
+			}
+			if !strings.HasPrefix(string(res.RawResponse), head+"0123456789") {
+				t.Fatalf("RawResponse %q lacks what was sent", res.RawResponse)
+			}
+			if c.Stats().Truncated != 1 {
+				t.Errorf("stats %+v", c.Stats())
+			}
+		})
+	}
+}
+
+func TestTimeoutBeforeHeader(t *testing.T) {
+	srv := newRawServer(t, func(c net.Conn, _ []byte, _ int) bool {
+		io.WriteString(c, "HTTP/1.1 200 OK\r\n")
+		waitClosed(c)
+		return false
+	})
+	c := newClient(t, Config{ReadTimeout: 100 * time.Millisecond})
+	res, err := c.Do(context.Background(), "GET", srv.url("/"), nil)
+	if res != nil || !errors.Is(err, ErrTimeout) {
+		t.Fatalf("got %v, %v; want nil and ErrTimeout", res, err)
+	}
+	if !strings.Contains(err.Error(), srv.url("/")) {
+		t.Errorf("error %q does not name the URL", err)
+	}
+	if c.Stats().Failures != 1 {
+		t.Errorf("stats %+v", c.Stats())
+	}
+}
+
+func TestHeaderFlood(t *testing.T) {
+	tests := []struct {
+		name  string
+		start string
+		flood []byte
+	}{
+		{"many fields", "HTTP/1.1 200 OK\r\n", []byte("X-Flood: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n")},
+		{"one endless field", "HTTP/1.1 200 OK\r\nX-Long: ", pattern(4096)},
+		{"endless status line", "HTTP/1.1 200 ", pattern(4096)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := newRawServer(t, func(c net.Conn, _ []byte, _ int) bool {
+				io.WriteString(c, tt.start)
+				writeForever(c, tt.flood)
+				return false
+			})
+			c := newClient(t, Config{MaxHeaderSize: 32 << 10})
+			res, err := c.Do(context.Background(), "GET", srv.url("/"), nil)
+			if res != nil || !errors.Is(err, ErrHeaderTooLarge) {
+				t.Fatalf("got %v, %v; want ErrHeaderTooLarge", res, err)
+			}
+		})
+	}
+}
+
+func TestServerClosesMidBody(t *testing.T) {
+	tests := []struct {
+		name string
+		sent string
+	}{
+		{"content-length", "HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n" + string(pattern(40))},
+		{"chunked", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n64\r\n" + string(pattern(40))},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := newRawServer(t, func(c net.Conn, _ []byte, _ int) bool {
+				io.WriteString(c, tt.sent)
+				return false
+			})
+			c := newClient(t, Config{})
+			res := mustDo(t, c, "GET", srv.url("/"), nil)
+			if string(res.RawResponse) != tt.sent {
+				t.Fatalf("RawResponse %q, want %q", res.RawResponse, tt.sent)
+			}
+			if res.Truncated != TruncatedDisconnect || !errors.Is(res.Err, io.ErrUnexpectedEOF) {
+				t.Fatalf("Truncated %q, Err %v", res.Truncated, res.Err)
+			}
+			p, err := res.Payload(0)
+			if err != nil || string(p) != string(pattern(40)) {
+				t.Errorf("Payload of a truncated body = %q, %v", p, err)
+			}
+		})
+	}
+}
+
+func TestMalformedChunk(t *testing.T) {
+	sent := "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nhello\r\n0\r\n\r\n"
+	srv := newRawServer(t, reply(sent))
+	c := newClient(t, Config{})
+	res := mustDo(t, c, "GET", srv.url("/"), nil)
+	if res.Truncated != TruncatedUnspecified || res.Err == nil {
+		t.Fatalf("Truncated %q, Err %v", res.Truncated, res.Err)
+	}
+	if !strings.HasPrefix(sent, string(res.RawResponse)) {
+		t.Errorf("RawResponse %q is not a prefix of what was sent", res.RawResponse)
+	}
+}
+
+func TestStaleKeepAliveRetried(t *testing.T) {
+	// The server promises keep-alive but closes after each response.
+	srv := newRawServer(t, func(c net.Conn, _ []byte, _ int) bool {
+		io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+		return false
+	})
+	c := newClient(t, Config{})
+	for i := range 3 {
+		res := mustDo(t, c, "GET", srv.url("/"), nil)
+		if string(res.RawResponse[res.BodyOffset:]) != "ok" {
+			t.Fatalf("request %d: %q", i, res.RawResponse)
+		}
+		if res.Reused {
+			t.Errorf("request %d: Reused on a retried connection", i)
+		}
+	}
+	if n := srv.accepts.Load(); n != 3 {
+		t.Errorf("accepts = %d, want 3", n)
+	}
+}
+
+// cancelConn cancels a context once it has read at least after bytes.
+type cancelConn struct {
+	net.Conn
+	after  int
+	read   int
+	cancel context.CancelFunc
+}
+
+func (c *cancelConn) Read(p []byte) (int, error) {
+	n, err := c.Conn.Read(p)
+	c.read += n
+	if c.read >= c.after {
+		c.cancel()
+	}
+	return n, err
+}
+
+func TestContextCanceledMidBody(t *testing.T) {
+	const head = "HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n"
+	srv := newRawServer(t, func(c net.Conn, _ []byte, _ int) bool {
+		io.WriteString(c, head+"partial")
+		waitClosed(c)
+		return false
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var d net.Dialer
+	c := newClient(t, Config{Dial: func(ctx context.Context, network, addr string) (net.Conn, error) {
+		conn, err := d.DialContext(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		return &cancelConn{Conn: conn, after: len(head), cancel: cancel}, nil
+	}})
+	res, err := c.Do(ctx, "GET", srv.url("/"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Truncated != TruncatedUnspecified || !errors.Is(res.Err, context.Canceled) {
+		t.Fatalf("Truncated %q, Err %v", res.Truncated, res.Err)
+	}
+	if !strings.HasPrefix(head+"partial", string(res.RawResponse)) || len(res.RawResponse) < len(head) {
+		t.Errorf("RawResponse %q", res.RawResponse)
+	}
+	if _, err := c.Do(ctx, "GET", srv.url("/"), nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("Do with a canceled context: %v", err)
+	}
+}
+
+func TestConnectTo(t *testing.T) {
+	tests := []struct {
+		name      string
+		url       string
+		connectTo map[string]string
+		wantAddr  string
+	}{
+		{"no mapping", "http://example.test/", nil, "example.test:80"},
+		{"no mapping https port", "https://example.test/", nil, "example.test:443"},
+		{"no mapping explicit port", "http://example.test:8080/", nil, "example.test:8080"},
+		{"exact", "http://Example.TEST/", map[string]string{"example.test": "10.1.1.1:81", "*": "10.2.2.2:82"}, "10.1.1.1:81"},
+		{"exact case-insensitive key", "http://example.test/", map[string]string{"EXAMPLE.test": "10.1.1.1:81"}, "10.1.1.1:81"},
+		{"star", "http://other.test:8080/", map[string]string{"example.test": "10.1.1.1:81", "*": "10.2.2.2:82"}, "10.2.2.2:82"},
+		{"unmatched", "http://other.test/", map[string]string{"example.test": "10.1.1.1:81"}, "other.test:80"},
+		{"idna", "http://ไทย.test/", map[string]string{"xn--o3cw4h.test": "10.3.3.3:83"}, "10.3.3.3:83"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got string
+			c := newClient(t, Config{ConnectTo: tt.connectTo, Dial: func(_ context.Context, _, addr string) (net.Conn, error) {
+				got = addr
+				return nil, errNoMoreConns // never touch the network
+			}})
+			_, err := c.Do(context.Background(), "GET", tt.url, nil)
+			if !errors.Is(err, errNoMoreConns) {
+				t.Fatalf("Do: %v", err)
+			}
+			if got != tt.wantAddr {
+				t.Errorf("dialed %q, want %q", got, tt.wantAddr)
+			}
+		})
+	}
+}
+
+func TestConnectToLoopback(t *testing.T) {
+	a := newRawServer(t, reply("HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\nA"))
+	b := newRawServer(t, reply("HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\nB"))
+	c := newClient(t, Config{ConnectTo: map[string]string{"www.example.test": a.addr(), "*": b.addr()}})
+	for _, tt := range []struct{ url, body, host string }{
+		{"http://www.example.test/x", "A", "Host: www.example.test\r\n"},
+		{"http://other.example.test:8080/y", "B", "Host: other.example.test:8080\r\n"},
+	} {
+		res := mustDo(t, c, "GET", tt.url, nil)
+		if string(res.RawResponse[res.BodyOffset:]) != tt.body || res.IP != "127.0.0.1" {
+			t.Errorf("%s: body %q from %s", tt.url, res.RawResponse[res.BodyOffset:], res.IP)
+		}
+		if !strings.Contains(string(res.RawRequest), tt.host) {
+			t.Errorf("%s: request lacks %q", tt.url, tt.host)
+		}
+	}
+}
+
+func TestIdleTimeoutAndLRU(t *testing.T) {
+	srv := newRawServer(t, reply("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"))
+	var now atomic.Int64
+	now.Store(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).UnixNano())
+	clock := func() time.Time { return time.Unix(0, now.Load()) }
+	advance := func(d time.Duration) { now.Add(int64(d)) }
+	c := newClient(t, Config{
+		ConnectTo:    map[string]string{"*": srv.addr()},
+		IdleTimeout:  time.Minute,
+		MaxIdleConns: 2,
+		Now:          clock,
+	})
+	steps := []struct {
+		host       string
+		advance    time.Duration
+		wantReused bool
+	}{
+		{"a.test", 0, false},
+		{"a.test", 59 * time.Second, true},
+		{"a.test", time.Minute, false}, // idle too long
+		{"b.test", 0, false},
+		{"c.test", 0, false}, // evicts a.test, the least recently used
+		{"b.test", 0, true},
+		{"a.test", 0, false},
+	}
+	for i, s := range steps {
+		advance(s.advance)
+		res := mustDo(t, c, "GET", "http://"+s.host+"/", nil)
+		if res.Reused != s.wantReused {
+			t.Errorf("step %d (%s): Reused = %v, want %v", i, s.host, res.Reused, s.wantReused)
+		}
+		if i == 1 && !res.Started.Equal(clock()) {
+			t.Errorf("Started = %v, want the injected clock %v", res.Started, clock())
+		}
+	}
+	if st := c.Stats(); st.IdleConns != 2 || st.ConnsOpened != 5 {
+		t.Errorf("stats %+v", st)
+	}
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if st := c.Stats(); st.IdleConns != 0 {
+		t.Errorf("idle conns after Close: %d", st.IdleConns)
+	}
+	if _, err := c.Do(context.Background(), "GET", "http://a.test/", nil); !errors.Is(err, ErrClosed) {
+		t.Errorf("Do after Close: %v", err)
+	}
+}
+
+func TestBadRequests(t *testing.T) {
+	c := newClient(t, Config{Dial: fakeDial(0)})
+	for _, tt := range []struct {
+		method, url string
+		want        error
+	}{
+		{"POST", "http://a.test/", ErrUnsupportedMethod},
+		{"GET", "ftp://a.test/", ErrUnsupportedScheme},
+		{"GET", "mailto:x@a.test", ErrUnsupportedScheme},
+		{"GET", "http://a.test/", errNoMoreConns},
+	} {
+		if _, err := c.Do(context.Background(), tt.method, tt.url, nil); !errors.Is(err, tt.want) {
+			t.Errorf("%s %s: %v, want %v", tt.method, tt.url, err, tt.want)
+		}
+	}
+	if _, err := c.Do(context.Background(), "GET", "http:///nohost", nil); err == nil {
+		t.Error("URL without host accepted")
+	}
+}
+
+func TestConfig(t *testing.T) {
+	d := DefaultConfig()
+	if !d.InsecureTLS || d.Timeout != DefaultTimeout || d.MaxBodySize != DefaultMaxBodySize ||
+		d.MaxIdleConns != DefaultMaxIdleConns || d.MaxRequestsPerConn != DefaultMaxRequestsPerConn ||
+		d.UserAgent != DefaultUserAgent || d.Now == nil {
+		t.Errorf("DefaultConfig = %+v", d)
+	}
+	_, err := New(Config{
+		Timeout:     -1,
+		MaxBodySize: -5,
+		UserAgent:   "a\r\nX-Evil: 1",
+		ConnectTo:   map[string]string{"a.test": "no-port"},
+	})
+	if err == nil {
+		t.Fatal("invalid config accepted")
+	}
+	for _, key := range []string{"Timeout", "MaxBodySize", "UserAgent", "ConnectTo[a.test]"} {
+		if !strings.Contains(err.Error(), key) {
+			t.Errorf("error does not name %s: %v", key, err)
+		}
+	}
+	// New copies ConnectTo.
+	m := map[string]string{"a.test": "127.0.0.1:1"}
+	var dialed string
+	c := newClient(t, Config{ConnectTo: m, Dial: func(_ context.Context, _, addr string) (net.Conn, error) {
+		dialed = addr
+		return nil, errNoMoreConns
+	}})
+	m["a.test"] = "127.0.0.1:2"
+	c.Do(context.Background(), "GET", "http://a.test/", nil)
+	if dialed != "127.0.0.1:1" {
+		t.Errorf("dialed %q: New did not copy ConnectTo", dialed)
+	}
+}
