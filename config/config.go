@@ -588,8 +588,8 @@ func (c *Config) Validate() error {
 	if c.Delay < 0 {
 		bad("delay", "%s must not be negative", c.Delay)
 	}
-	if c.Depth < 0 {
-		bad("depth", "%d must not be negative", c.Depth)
+	if c.Depth < 1 {
+		bad("depth", "%d must be at least 1", c.Depth)
 	}
 	if c.MaxPagesPerSite < 1 {
 		bad("max_pages_per_site", "%d must be at least 1", c.MaxPagesPerSite)

@@ -1,0 +1,209 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/langcrawl/langcrawl/archive"
+	"github.com/langcrawl/langcrawl/config"
+	"github.com/langcrawl/langcrawl/crawl"
+	"github.com/langcrawl/langcrawl/detect"
+	"github.com/langcrawl/langcrawl/fetch"
+	"github.com/langcrawl/langcrawl/focus"
+	"github.com/langcrawl/langcrawl/frontier"
+	"github.com/langcrawl/langcrawl/politeness"
+	"github.com/langcrawl/langcrawl/scope"
+)
+
+func crawlCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "crawl --profile FILE [flags]",
+		Short: "Crawl from seed URLs into WARC files; run again on the same --out to resume",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			profile, _ := cmd.Flags().GetString("profile")
+			cfg, err := config.Load(profile, cmd.Flags())
+			if err != nil {
+				return fmt.Errorf("%w: %w", errUsage, err)
+			}
+			_, err = runCrawl(cmd.Context(), cfg, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			return err
+		},
+	}
+	config.AddFlags(cmd.Flags())
+	return cmd
+}
+
+// Output layout under cfg.Out.
+const (
+	warcDir     = "warcs"
+	frontierDir = "frontier"
+	logDir      = "logs"
+)
+
+// runCrawl wires the leaves together, runs the crawl and shuts down in the
+// order STYLE.md gives: stop taking work, finish in-flight leases, close
+// the WARC writer checking every error, close LevelDB last.
+func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer) (crawl.Snapshot, error) {
+	var snap crawl.Snapshot
+	for _, d := range []string{warcDir, frontierDir, logDir} {
+		if err := os.MkdirAll(filepath.Join(cfg.Out, d), 0o755); err != nil {
+			return snap, fmt.Errorf("output directory: %w", err)
+		}
+	}
+	profileText := cfg.YAML()
+	if err := os.WriteFile(filepath.Join(cfg.Out, "profile.yaml"), []byte(profileText), 0o644); err != nil {
+		return snap, fmt.Errorf("output directory: %w", err)
+	}
+	logFile, err := os.OpenFile(filepath.Join(cfg.Out, logDir, "langcrawl.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		return snap, fmt.Errorf("log: %w", err)
+	}
+	defer logFile.Close()
+	log := slog.New(slog.NewTextHandler(logFile, &slog.HandlerOptions{Level: slog.LevelInfo}))
+
+	q, err := frontier.Open(filepath.Join(cfg.Out, frontierDir), nil)
+	if err != nil {
+		return snap, fmt.Errorf("open frontier in %s (is another crawl using this directory?): %w", cfg.Out, err)
+	}
+	arc, err := archive.NewWriter(archive.Config{
+		Dir: filepath.Join(cfg.Out, warcDir), Prefix: cfg.WARC.Prefix, MaxSize: cfg.WARC.MaxSize,
+		Compress: cfg.WARC.Compress, Software: software(), Operator: cfg.Operator,
+		UserAgent: cfg.UserAgent, Robots: cfg.Robots.Policy, Profile: profileText,
+	})
+	if err != nil {
+		return snap, errors.Join(fmt.Errorf("archive: %w", err), q.Close())
+	}
+	client, err := fetch.New(fetch.Config{
+		UserAgent: cfg.UserAgent, ConnectTo: cfg.Network.ConnectTo, ConnectTimeout: cfg.Timeouts.Connect,
+		Timeout: cfg.Timeouts.Fetch, ReadTimeout: cfg.Timeouts.Read, MaxBodySize: cfg.MaxBodySize,
+	})
+	if err != nil {
+		return snap, errors.Join(fmt.Errorf("fetch: %w", err), arc.Close(), q.Close())
+	}
+	defer client.Close()
+	gate, err := politeness.New(politeness.Config{
+		UserAgent: cfg.UserAgent, Policy: politeness.Policy(cfg.Robots.Policy), Delay: cfg.Delay,
+		MaxCrawlDelay: cfg.Robots.MaxCrawlDelay,
+	}, crawl.RobotsFetcher(client, arc))
+	if err != nil {
+		return snap, errors.Join(fmt.Errorf("politeness: %w", err), arc.Close(), q.Close())
+	}
+	det, err := detect.New(detect.Options{Target: cfg.Focus.Language, TargetCharsets: cfg.Focus.Charsets})
+	if err != nil {
+		return snap, errors.Join(fmt.Errorf("detect: %w", err), arc.Close(), q.Close())
+	}
+	var policy *focus.Policy
+	if cfg.Focus.Language != "" {
+		policy, err = focus.New(focus.Config{Strategy: focus.Strategy(cfg.Focus.Strategy), Tolerance: cfg.Focus.Tolerance})
+		if err != nil {
+			return snap, errors.Join(err, arc.Close(), q.Close())
+		}
+	}
+	clogFile, err := os.OpenFile(filepath.Join(cfg.Out, logDir, "crawl.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		return snap, errors.Join(fmt.Errorf("crawl.log: %w", err), arc.Close(), q.Close())
+	}
+	clog := crawl.NewCrawlLog(clogFile)
+
+	c, err := crawl.New(crawl.Config{
+		Workers: cfg.Workers, MaxPages: cfg.MaxPages, MaxTime: cfg.MaxTime, MaxPagesPerSite: cfg.MaxPagesPerSite,
+		Requisites: cfg.Scope.Requisites, Focus: policy, UserAgent: cfg.UserAgent,
+		Scope: scope.Decider{
+			MaxDepth:  cfg.Depth,
+			QueryRule: cfg.Scope.OneQueryPerScript,
+			Rules: scope.Rules{MaxURLLength: cfg.Scope.MaxURLLength, MaxPathSegments: cfg.Scope.MaxPathSegments,
+				MaxRepeatedSegment: cfg.Scope.MaxRepeatedSegment, MaxQueryParams: cfg.Scope.MaxQueryParams},
+		},
+	}, crawl.Parts{Queue: q, Archive: arc, Fetcher: client, Gate: gate, Detector: det, Log: log, CrawlLog: clog})
+	if err != nil {
+		return snap, errors.Join(err, clog.Close(), arc.Close(), q.Close())
+	}
+	seeded, err := c.Seed(cfg.Seeds)
+	if err != nil {
+		return snap, errors.Join(fmt.Errorf("%w: %w", errUsage, err), clog.Close(), arc.Close(), q.Close())
+	}
+	fs := q.Stats()
+	if fs.Completed > 0 || fs.Recovered > 0 || fs.Queued > int64(seeded) {
+		fmt.Fprintf(stderr, "resuming crawl in %s: %d queued, %d in flight at the last stop put back\n", cfg.Out, fs.Queued, fs.Recovered)
+	}
+	log.Info("crawl started", "seeds", len(cfg.Seeds), "new", seeded, "out", cfg.Out)
+
+	stopMetrics := serveMetrics(cfg.Metrics.Listen, c, stderr)
+	defer stopMetrics()
+
+	start := time.Now()
+	stopProgress := progress(stderr, c, start)
+	reason, runErr := c.Run(ctx)
+	stopProgress()
+
+	// Shut down: the WARC writer first, checking every error, then the
+	// logs, then LevelDB last.
+	closeErr := errors.Join(runErr, arc.Close(), clog.Close(), q.Close())
+	snap = c.Stats()
+	snap.WriteSummary(stdout, time.Since(start), reason)
+	fmt.Fprintf(stdout, "WARC files: %s\n", filepath.Join(cfg.Out, warcDir))
+	fmt.Fprintf(stdout, "crawl log:  %s\n", filepath.Join(cfg.Out, logDir, "crawl.log"))
+	log.Info("crawl stopped", "reason", reason, "pages", snap.Pages, "err", closeErr)
+	return snap, closeErr
+}
+
+// progress prints a live status line on stderr when it is a terminal, once
+// a second, and returns a function that stops it.
+func progress(w io.Writer, c *crawl.Crawler, start time.Time) func() {
+	f, ok := w.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return func() {}
+	}
+	done := make(chan struct{})
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				fmt.Fprint(w, "\r\033[K")
+				return
+			case <-t.C:
+				fmt.Fprintf(w, "\r\033[K%s", c.Stats().ProgressLine(time.Since(start)))
+			}
+		}
+	}()
+	return func() { close(done); <-stopped }
+}
+
+// serveMetrics exposes Prometheus metrics on addr ("" for none).
+func serveMetrics(addr string, c *crawl.Crawler, stderr io.Writer) func() {
+	if addr == "" {
+		return func() {}
+	}
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(crawl.NewCollector(c))
+	srv := &http.Server{Handler: promhttp.HandlerFor(reg, promhttp.HandlerOpts{}), ReadHeaderTimeout: 5 * time.Second}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		fmt.Fprintf(stderr, "metrics.listen %s: %v (metrics off)\n", addr, err)
+		return func() {}
+	}
+	go srv.Serve(ln)
+	return func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		srv.Shutdown(ctx)
+	}
+}

@@ -1,0 +1,80 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "0.1.0-dev"
+
+// software names langcrawl in warcinfo records.
+func software() string { return "langcrawl/" + version }
+
+// errUsage marks errors that are the operator's to fix; they exit 2.
+var errUsage = errors.New("usage")
+
+func run(args []string) int {
+	root := &cobra.Command{
+		Use:           "langcrawl",
+		Short:         "An archival web crawler that collects the web of one language into WARC files",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.AddCommand(crawlCmd(), demoCmd(), configCmd(), detectCmd(), versionCmd())
+	for _, c := range extraCommands {
+		root.AddCommand(c())
+	}
+	root.SetArgs(args)
+	ctx, stop := interrupts()
+	defer stop()
+	if err := root.ExecuteContext(ctx); err != nil {
+		fmt.Fprintln(os.Stderr, "langcrawl:", err)
+		if errors.Is(err, errUsage) {
+			return 2
+		}
+		return 1
+	}
+	return 0
+}
+
+// extraCommands lets other files register commands (simulate, report).
+var extraCommands []func() *cobra.Command
+
+// interrupts returns a context cancelled by the first SIGINT or SIGTERM,
+// which drains the crawl. A second signal exits at once.
+func interrupts() (context.Context, func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	ch := make(chan os.Signal, 2)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return
+		}
+		fmt.Fprintln(os.Stderr, "\nlangcrawl: interrupted; finishing in-flight fetches and closing files (Ctrl-C again to quit at once)")
+		cancel()
+		<-ch
+		fmt.Fprintln(os.Stderr, "langcrawl: quitting at once; in-flight URLs will be fetched again on resume")
+		os.Exit(130)
+	}()
+	return ctx, func() { signal.Stop(ch); cancel() }
+}
+
+func versionCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print the version",
+		Args:  cobra.NoArgs,
+		Run: func(cmd *cobra.Command, _ []string) {
+			fmt.Fprintln(cmd.OutOrStdout(), software())
+		},
+	}
+}

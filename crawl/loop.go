@@ -1,0 +1,410 @@
+package crawl
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"mime"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/langcrawl/langcrawl/archive"
+	"github.com/langcrawl/langcrawl/detect"
+	"github.com/langcrawl/langcrawl/focus"
+	"github.com/langcrawl/langcrawl/frontier"
+	"github.com/langcrawl/langcrawl/links"
+	"github.com/langcrawl/langcrawl/scope"
+)
+
+// Status codes for crawl.log lines that have no HTTP status, after
+// Heritrix's FetchStatusCodes so existing log tools read them.
+const (
+	codeConnectFailed = -2    // could not connect
+	codeConnectLost   = -3    // connection lost before a response
+	codeTimeout       = -4    // no response in time
+	codeSiteBudget    = -5002 // max_pages_per_site reached
+	codeFocusSkip     = -5003 // server turned irrelevant (Tamura 4.1)
+	codeRobotsError   = -61   // robots.txt could not be evaluated
+	codeRobots        = -9998 // disallowed by robots.txt
+)
+
+// outcome is what one URL came to; it becomes a crawl.log line and counters.
+type outcome struct {
+	status   int
+	bytes    int64
+	mime     string
+	dur      time.Duration
+	started  time.Time
+	digest   string
+	annot    []string
+	det      *detect.Result
+	relevant bool
+	page     bool // an HTML page that counted toward N_a
+}
+
+// process takes one leased URL down the whole data path. It returns an error
+// only for infrastructure failures; every fetch outcome is completed in the
+// frontier and logged.
+func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease) error {
+	e := l.Entry
+	u, err := url.Parse(e.URL)
+	if err != nil { // cannot happen for URLs the engine queued; do not lose the lease
+		return c.finish(l, worker, outcome{status: codeConnectFailed, annot: []string{"bad-url"}}, frontier.Completion{})
+	}
+
+	// 1. Focus: skip a URL whose server turned irrelevant after it was
+	// queued (Tamura section 4.1). Requisites are exempt: they were
+	// queued for a page that must replay.
+	key := c.focusKey(u)
+	if key != "" && !e.Requisite {
+		n, err := c.p.Queue.Counts(key)
+		if err != nil {
+			return fmt.Errorf("frontier counts %s: %w", key, err)
+		}
+		if c.cfg.Focus.Skip(focus.Counts(n)) {
+			return c.finish(l, worker, outcome{status: codeFocusSkip, annot: []string{"focus:irrelevant-server"}}, frontier.Completion{})
+		}
+	}
+
+	// 2. The per-site page budget, a trap guard.
+	if !e.Requisite && c.countSite(e.Site) {
+		return c.finish(l, worker, outcome{status: codeSiteBudget, annot: []string{"max-pages-per-site"}}, frontier.Completion{})
+	}
+
+	// 3. robots.txt (RFC 9309).
+	dec, err := c.p.Gate.Check(ctx, u, c.cfg.Now())
+	if err != nil {
+		return c.finish(l, worker, outcome{status: codeRobotsError, annot: []string{"robots:" + err.Error()}}, frontier.Completion{})
+	}
+	if !dec.Allowed {
+		return c.finish(l, worker, outcome{status: codeRobots, annot: []string{dec.Reason}}, frontier.Completion{})
+	}
+
+	// 4. Fetch, holding the site's politeness slot: one connection per
+	// site, and w between the end of one request and the next.
+	release, err := c.p.Gate.Acquire(ctx, e.Site)
+	if err != nil {
+		// Only a cancelled context gets here; keep the URL for later.
+		return c.p.Queue.Return(l, time.Time{})
+	}
+	hdr := http.Header{"Accept-Encoding": {"gzip"}}
+	res, ferr := c.p.Fetcher.Do(ctx, http.MethodGet, e.URL, hdr)
+	end := c.cfg.Now()
+	release(end)
+	c.fetched.Add(1)
+	done := frontier.Completion{NotBefore: end.Add(c.p.Gate.Delay(e.Site))}
+	if res == nil {
+		return c.finish(l, worker, outcome{status: failureCode(ferr), annot: []string{"err:" + errString(ferr)}}, done)
+	}
+	out := outcome{status: res.Status, bytes: int64(len(res.RawResponse)), dur: res.Duration, started: res.Started,
+		mime: mediaType(res.Header.Get("Content-Type"))}
+	if res.Truncated != "" {
+		out.annot = append(out.annot, "truncated:"+res.Truncated)
+	}
+
+	// 5. Archive the request and response as they went over the wire.
+	ref, err := c.p.Archive.WriteExchange(&archive.Exchange{
+		URL: e.URL, IP: res.IP, Date: res.Started, RawRequest: res.RawRequest, RawResponse: res.RawResponse,
+		BodyOffset: res.BodyOffset, Chunked: res.Chunked, Truncated: res.Truncated,
+	})
+	if err != nil {
+		return fmt.Errorf("archive %s: %w", e.URL, err) // the lease stays in flight and is retried on resume
+	}
+	out.digest = ref.PayloadDigest
+
+	// 6. Understand the response: a redirect, an HTML page, or a stylesheet.
+	var found []links.Link
+	var meta []archive.Field
+	switch {
+	case res.Status >= 300 && res.Status < 400:
+		if loc := res.Header.Get("Location"); loc != "" {
+			found = append(found, links.Link{URL: loc, Kind: redirectKind, Tag: "http", Attr: "Location"})
+		}
+	case res.Status >= 200 && res.Status < 300 && isHTML(out.mime):
+		payload, perr := res.Payload(c.cfg.MaxParse)
+		if perr != nil && len(payload) == 0 {
+			out.annot = append(out.annot, "payload:"+perr.Error())
+			break
+		}
+		d := c.p.Detector.Detect(payload, res.Header.Get("Content-Type"))
+		out.det, out.page = &d, true
+		out.relevant = d.Relevant || c.cfg.Focus == nil
+		text, derr := detect.Decode(payload, d.Charset)
+		if derr != nil {
+			text = payload
+		}
+		page := links.Extract(u, text, links.Options{})
+		if !page.NoFollow {
+			found = append(found, page.Links...)
+		} else {
+			out.annot = append(out.annot, "meta-nofollow")
+			for _, ln := range page.Links {
+				if ln.Kind == links.Requisite {
+					found = append(found, ln)
+				}
+			}
+		}
+	case res.Status >= 200 && res.Status < 300 && out.mime == "text/css" && c.cfg.Requisites:
+		if payload, _ := res.Payload(c.cfg.MaxParse); len(payload) > 0 {
+			for _, s := range links.ExtractCSS(u, payload, 1000) {
+				found = append(found, links.Link{URL: s, Kind: links.Requisite, Tag: "css", Attr: "url"})
+			}
+		}
+	}
+
+	// 7. Tamura Fig. 3 steps 1-3: count the page against its server or
+	// directory.
+	var src focus.Counts
+	if out.page && key != "" {
+		n, err := c.p.Queue.Counts(key)
+		if err != nil {
+			return fmt.Errorf("frontier counts %s: %w", key, err)
+		}
+		src = focus.Counts(n)
+		src.Downloaded++
+		if out.relevant {
+			src.Relevant++
+		}
+		done.Tally = []frontier.Tally{{Key: key, Relevant: out.relevant}}
+	}
+
+	// 8. Scope and focus decide each link (Nakahira site trees, Tamura
+	// steps 4.5-8), then the accepted ones are queued with the completion.
+	accepted, outlinks, err := c.decideLinks(e, src, out.relevant, found)
+	if err != nil {
+		return err
+	}
+	done.Links = accepted
+	done.History = &frontier.History{Fetched: res.Started, Status: res.Status, Digest: ref.PayloadDigest,
+		ETag: res.Header.Get("ETag"), LastModified: res.Header.Get("Last-Modified")}
+
+	// 9. The metadata record: how the page was reached, what it is, where it leads.
+	meta = append(meta,
+		archive.Field{Name: "via", Value: e.Via},
+		archive.Field{Name: "hopsFromSeed", Value: e.Hops},
+		archive.Field{Name: "depth", Value: strconv.Itoa(e.Depth)},
+		archive.Field{Name: "fetchTimeMs", Value: strconv.FormatInt(res.Duration.Milliseconds(), 10)},
+	)
+	if d := out.det; d != nil {
+		meta = append(meta,
+			archive.Field{Name: "charset", Value: d.Charset},
+			archive.Field{Name: "language", Value: d.Lang},
+			archive.Field{Name: "languageConfidence", Value: strconv.FormatFloat(d.Confidence, 'f', 3, 64)},
+			archive.Field{Name: "languageEvidence", Value: d.Evidence},
+			archive.Field{Name: "relevant", Value: strconv.FormatBool(d.Relevant)},
+		)
+		if key != "" {
+			meta = append(meta,
+				archive.Field{Name: "focusKey", Value: key},
+				archive.Field{Name: "focusStatus", Value: c.cfg.Focus.Status(src).String()},
+			)
+		}
+	}
+	meta = append(meta, outlinks...)
+	if err := c.p.Archive.WriteMetadata(e.URL, ref.ResponseID, res.Started, meta); err != nil {
+		return fmt.Errorf("archive metadata %s: %w", e.URL, err)
+	}
+
+	// 10. Complete the lease: links, counters and history in one batch.
+	if err := c.finish(l, worker, out, done); err != nil {
+		return err
+	}
+
+	// 11. A server that just turned irrelevant gives up its queue
+	// (Tamura 4.1); the directory variant skips at fetch time instead.
+	if out.page && key == e.Site && !out.relevant && c.cfg.Focus.Status(src) == focus.Irrelevant &&
+		src.Downloaded == int64(c.cfg.Focus.Tolerance())+1 {
+		n, err := c.p.Queue.DropSite(e.Site)
+		if err != nil {
+			return fmt.Errorf("frontier drop %s: %w", e.Site, err)
+		}
+		c.stats.dropped.Add(int64(n))
+	}
+	return nil
+}
+
+// redirectKind marks a Location header among the links of a response.
+const redirectKind = links.Kind(255)
+
+// decideLinks turns the links found on a response into frontier entries.
+// It returns the accepted entries and one metadata "outlink" field per link
+// with the decision, so the WARC says why a link was or was not followed.
+func (c *Crawler) decideLinks(e frontier.Entry, src focus.Counts, relevant bool, found []links.Link) ([]frontier.Entry, []archive.Field, error) {
+	var accepted []frontier.Entry
+	var fields []archive.Field
+	counts := map[string]focus.Counts{} // destination counters, looked up once per page
+	now := c.cfg.Now()
+	prio := frontier.Low
+	if relevant {
+		prio = frontier.High
+	}
+	for _, ln := range found {
+		if ln.Kind == links.Requisite && !c.cfg.Requisites {
+			continue
+		}
+		entry, why, err := c.decideLink(e, src, relevant, prio, ln, counts, now)
+		if err != nil {
+			return nil, nil, err
+		}
+		hop := hopOf(ln.Kind)
+		v := ln.URL + " " + hop + " " + ln.Tag + "/@" + ln.Attr
+		if why != "" {
+			v += " rejected:" + why
+			c.stats.rejected(why)
+		} else {
+			accepted = append(accepted, entry)
+		}
+		fields = append(fields, archive.Field{Name: "outlink", Value: v})
+	}
+	return accepted, fields, nil
+}
+
+// decideLink applies scope (Nakahira) and focus (Tamura) to one link. It
+// returns the entry to queue, or why the link was rejected.
+func (c *Crawler) decideLink(e frontier.Entry, src focus.Counts, relevant bool, prio frontier.Priority,
+	ln links.Link, counts map[string]focus.Counts, now time.Time) (frontier.Entry, string, error) {
+	hop := hopOf(ln.Kind)
+	var d scope.Decision
+	switch ln.Kind {
+	case links.Requisite, redirectKind:
+		// Requisites and redirects do not count toward depth: they are
+		// part of the page (or of the URL) that was already accepted.
+		// Deciding them as if found one level up keeps them at the
+		// page's own depth, which the depth limit already admitted.
+		d = c.cfg.Scope.Decide(e.Tree, e.Depth-1, ln.URL)
+	default:
+		d = c.cfg.Scope.Decide(e.Tree, e.Depth, ln.URL)
+	}
+	if d.Reject != "" {
+		return frontier.Entry{}, "scope:" + d.Reject, nil
+	}
+	entry := frontier.Entry{
+		URL: d.URL.String(), Site: scope.SiteKey(d.URL), Tree: d.Tree, Depth: d.Depth,
+		Priority: prio, Requisite: ln.Kind == links.Requisite, Via: e.URL, Hops: e.Hops + hop, Discovered: now,
+	}
+	if ln.Kind == redirectKind {
+		entry.Priority = e.Priority
+		entry.Requisite = e.Requisite
+	}
+	if c.cfg.Focus != nil && ln.Kind != redirectKind {
+		dk := c.focusKey(d.URL)
+		var dest focus.Counts
+		if dk != "" {
+			var ok bool
+			if dest, ok = counts[dk]; !ok {
+				n, err := c.p.Queue.Counts(dk)
+				if err != nil {
+					return entry, "", fmt.Errorf("frontier counts %s: %w", dk, err)
+				}
+				dest = focus.Counts(n)
+				counts[dk] = dest
+			}
+		}
+		var v focus.Verdict
+		if ln.Kind == links.Requisite {
+			v = c.cfg.Focus.Requisite(relevant, src, dest, false)
+		} else {
+			v = c.cfg.Focus.Decide(relevant, src, dest, false)
+		}
+		if !v.Enqueue {
+			return entry, "focus:" + v.Reason, nil
+		}
+		if !entry.Requisite {
+			entry.Priority = frontier.Low
+			if v.High {
+				entry.Priority = frontier.High
+			}
+		}
+	}
+	if ln.Kind == links.Requisite {
+		entry.Priority = frontier.High // a page is only whole with its requisites
+	}
+	// Nakahira 2.2: one URL per script among URLs differing only in
+	// their query. The script is claimed only once the link is accepted.
+	if d.QueryKey != "" {
+		fresh, err := c.p.Queue.MarkSeen("query:" + d.QueryKey)
+		if err != nil {
+			return entry, "", fmt.Errorf("frontier mark %s: %w", d.QueryKey, err)
+		}
+		if !fresh {
+			return entry, "scope:query-rule", nil
+		}
+	}
+	return entry, "", nil
+}
+
+// focusKey is the counter key of u under the focusing strategy, "" when
+// the strategy keeps no counters.
+func (c *Crawler) focusKey(u *url.URL) string {
+	if c.cfg.Focus == nil {
+		return ""
+	}
+	return c.cfg.Focus.Key(scope.SiteKey(u), scope.DirKey(u))
+}
+
+// finish completes the lease and records the outcome.
+func (c *Crawler) finish(l *frontier.Lease, worker int, out outcome, done frontier.Completion) error {
+	if err := c.p.Queue.Complete(l, done); err != nil {
+		return fmt.Errorf("frontier complete %s: %w", l.Entry.URL, err)
+	}
+	c.stats.record(l.Entry, out)
+	if c.p.CrawlLog != nil {
+		if err := c.p.CrawlLog.Write(c.cfg.Now(), worker, l.Entry, out); err != nil {
+			return err
+		}
+	}
+	c.p.Log.Debug("fetched", "url", l.Entry.URL, "status", out.status, "bytes", out.bytes, "dur", out.dur)
+	return nil
+}
+
+func hopOf(k links.Kind) string {
+	switch k {
+	case links.Requisite:
+		return "E"
+	case redirectKind:
+		return "R"
+	}
+	return "L"
+}
+
+func mediaType(ct string) string {
+	mt, _, err := mime.ParseMediaType(ct)
+	if err != nil {
+		mt, _, _ = strings.Cut(ct, ";")
+		mt = strings.ToLower(strings.TrimSpace(mt))
+	}
+	return mt
+}
+
+func isHTML(mt string) bool {
+	return mt == "text/html" || mt == "application/xhtml+xml" || mt == ""
+}
+
+// failureCode maps a fetch error to a Heritrix-style negative status.
+func failureCode(err error) int {
+	var ne net.Error
+	switch {
+	case errors.As(err, &ne) && ne.Timeout():
+		return codeTimeout
+	case errors.Is(err, context.DeadlineExceeded):
+		return codeTimeout
+	case err != nil && strings.Contains(err.Error(), "dial"):
+		return codeConnectFailed
+	}
+	return codeConnectLost
+}
+
+func errString(err error) string {
+	if err == nil {
+		return "no response"
+	}
+	s := err.Error()
+	if len(s) > 200 {
+		s = s[:200]
+	}
+	return strings.ReplaceAll(s, " ", "_")
+}

@@ -1,0 +1,290 @@
+package crawl
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/langcrawl/langcrawl/frontier"
+)
+
+// Stats are the engine's running counters. Safe for concurrent use.
+type Stats struct {
+	pages    atomic.Int64 // responses archived
+	bytes    atomic.Int64 // raw response bytes archived
+	relevant atomic.Int64 // HTML pages in the target language
+	html     atomic.Int64 // HTML pages identified
+	failed   atomic.Int64 // fetches with no response
+	robots   atomic.Int64 // URLs disallowed by robots.txt
+	skipped  atomic.Int64 // URLs skipped by focus or budgets
+	dropped  atomic.Int64 // queued URLs dropped when a server turned irrelevant
+
+	mu       sync.Mutex
+	status   map[int]int64
+	langs    map[string]int64
+	rejects  map[string]int64
+	hosts    map[string]struct{}
+	maxHosts int
+}
+
+func newStats() Stats {
+	return Stats{status: map[int]int64{}, langs: map[string]int64{}, rejects: map[string]int64{},
+		hosts: map[string]struct{}{}, maxHosts: 1 << 20}
+}
+
+func (s *Stats) record(e frontier.Entry, out outcome) {
+	switch {
+	case out.status == codeRobots:
+		s.robots.Add(1)
+	case out.status == codeFocusSkip || out.status == codeSiteBudget:
+		s.skipped.Add(1)
+	case out.status < 0:
+		s.failed.Add(1)
+	default:
+		s.pages.Add(1)
+		s.bytes.Add(out.bytes)
+	}
+	if out.page {
+		s.html.Add(1)
+		if out.relevant {
+			s.relevant.Add(1)
+		}
+	}
+	s.mu.Lock()
+	s.status[out.status]++
+	if out.det != nil {
+		s.langs[out.det.Lang]++
+	}
+	if out.status > 0 && len(s.hosts) < s.maxHosts {
+		s.hosts[e.Site] = struct{}{}
+	}
+	s.mu.Unlock()
+}
+
+// rejected counts a link rejection by its reason class (the part before
+// any detail), so the map stays small.
+func (s *Stats) rejected(why string) {
+	class, _, _ := strings.Cut(why, " ")
+	s.mu.Lock()
+	s.rejects[class]++
+	s.mu.Unlock()
+}
+
+// Snapshot is a copy of the counters at one moment.
+type Snapshot struct {
+	Pages, Bytes, HTML, Relevant, Failed, Robots, Skipped, Dropped int64
+	Sites                                                          int
+	Status                                                         map[int]int64
+	Langs                                                          map[string]int64
+	Rejects                                                        map[string]int64
+	Frontier                                                       frontier.Stats
+}
+
+func (s *Stats) snapshot(f frontier.Stats) Snapshot {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	cp := func(m map[string]int64) map[string]int64 {
+		o := make(map[string]int64, len(m))
+		for k, v := range m {
+			o[k] = v
+		}
+		return o
+	}
+	st := make(map[int]int64, len(s.status))
+	for k, v := range s.status {
+		st[k] = v
+	}
+	return Snapshot{
+		Pages: s.pages.Load(), Bytes: s.bytes.Load(), HTML: s.html.Load(), Relevant: s.relevant.Load(),
+		Failed: s.failed.Load(), Robots: s.robots.Load(), Skipped: s.skipped.Load(), Dropped: s.dropped.Load(),
+		Sites: len(s.hosts), Status: st, Langs: cp(s.langs), Rejects: cp(s.rejects), Frontier: f,
+	}
+}
+
+// HarvestRate is the share of HTML pages in the target language (Tamura 5.2).
+func (s Snapshot) HarvestRate() float64 {
+	if s.HTML == 0 {
+		return 0
+	}
+	return float64(s.Relevant) / float64(s.HTML)
+}
+
+// ProgressLine is the one-line live status: pages, MB, queue, sites, rate.
+func (s Snapshot) ProgressLine(elapsed time.Duration) string {
+	rate := 0.0
+	if elapsed > 0 {
+		rate = float64(s.Pages) / elapsed.Seconds()
+	}
+	return fmt.Sprintf("pages %d  %.1f MB  queue %d  sites %d  %.1f pages/s  harvest %.0f%%  %s",
+		s.Pages, float64(s.Bytes)/1e6, s.Frontier.Queued+s.Frontier.InFlight, s.Sites, rate,
+		100*s.HarvestRate(), elapsed.Truncate(time.Second))
+}
+
+// WriteSummary prints the end-of-crawl summary.
+func (s Snapshot) WriteSummary(w io.Writer, elapsed time.Duration, reason string) {
+	fmt.Fprintf(w, "stopped: %s after %s\n", reason, elapsed.Truncate(time.Millisecond))
+	fmt.Fprintf(w, "archived: %d responses, %.1f MB from %d sites\n", s.Pages, float64(s.Bytes)/1e6, s.Sites)
+	fmt.Fprintf(w, "pages: %d HTML, %d in the target language (harvest rate %.1f%%)\n", s.HTML, s.Relevant, 100*s.HarvestRate())
+	fmt.Fprintf(w, "not fetched: %d robots.txt, %d failed, %d skipped, %d dropped from irrelevant servers\n",
+		s.Robots, s.Failed, s.Skipped, s.Dropped)
+	fmt.Fprintf(w, "frontier: %d queued, %d seen\n", s.Frontier.Queued+s.Frontier.InFlight, s.Frontier.Seen)
+	fmt.Fprintf(w, "status:%s\n", joinCounts(s.Status))
+	if len(s.Langs) > 0 {
+		fmt.Fprintf(w, "languages:%s\n", joinCounts(s.Langs))
+	}
+}
+
+func joinCounts[K int | string](m map[K]int64) string {
+	keys := make([]K, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if m[keys[i]] != m[keys[j]] {
+			return m[keys[i]] > m[keys[j]]
+		}
+		return keys[i] < keys[j]
+	})
+	var b strings.Builder
+	for _, k := range keys {
+		fmt.Fprintf(&b, " %v=%d", k, m[k])
+	}
+	return b.String()
+}
+
+// CrawlLog writes one line per fetch attempt, in the column order of
+// Heritrix's crawl.log so existing tools read it:
+//
+//	timestamp status size url hops via mime worker start+duration digest source annotations
+//
+// Safe for concurrent use. Call Close to flush.
+type CrawlLog struct {
+	mu sync.Mutex
+	w  *bufio.Writer
+	c  io.Closer
+}
+
+// NewCrawlLog writes to wc, which Close closes.
+func NewCrawlLog(wc io.WriteCloser) *CrawlLog {
+	return &CrawlLog{w: bufio.NewWriterSize(wc, 64<<10), c: wc}
+}
+
+// Write logs one outcome.
+func (l *CrawlLog) Write(now time.Time, worker int, e frontier.Entry, out outcome) error {
+	dash := func(s string) string {
+		if s == "" {
+			return "-"
+		}
+		return s
+	}
+	timing := "-"
+	if !out.started.IsZero() {
+		timing = out.started.UTC().Format("20060102150405.000") + "+" + fmt.Sprint(out.dur.Milliseconds())
+		timing = strings.Replace(timing, ".", "", 1)
+	}
+	annot := out.annot
+	if out.det != nil {
+		annot = append(annot, "lang:"+out.det.Lang, "charset:"+out.det.Charset)
+	}
+	line := fmt.Sprintf("%s %5d %10d %s %s %s %s #%03d %s %s - %s\n",
+		now.UTC().Format("2006-01-02T15:04:05.000Z"), out.status, out.bytes, e.URL, dash(e.Hops), dash(e.Via),
+		dash(out.mime), worker, timing, dash(out.digest), dash(strings.Join(annot, ",")))
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if _, err := l.w.WriteString(line); err != nil {
+		return fmt.Errorf("crawl.log: %w", err)
+	}
+	return nil
+}
+
+// Flush writes buffered lines out.
+func (l *CrawlLog) Flush() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Flush()
+}
+
+// Close flushes and closes the log.
+func (l *CrawlLog) Close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	err := l.w.Flush()
+	if cerr := l.c.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// Collector exposes a Crawler's counters to Prometheus. No metric is
+// labelled by URL or host.
+type Collector struct {
+	c     *Crawler
+	descs map[string]*prometheus.Desc
+}
+
+// NewCollector returns a collector for c, to register on a registry the
+// caller owns.
+func NewCollector(c *Crawler) *Collector {
+	d := func(name, help string, labels ...string) *prometheus.Desc {
+		return prometheus.NewDesc("langcrawl_"+name, help, labels, nil)
+	}
+	return &Collector{c: c, descs: map[string]*prometheus.Desc{
+		"responses": d("responses_total", "Responses archived."),
+		"bytes":     d("response_bytes_total", "Raw response bytes archived."),
+		"html":      d("html_pages_total", "HTML pages whose language was identified."),
+		"relevant":  d("relevant_pages_total", "HTML pages in the target language."),
+		"failed":    d("fetch_failures_total", "Fetches that got no response."),
+		"robots":    d("robots_disallowed_total", "URLs not fetched because robots.txt disallows them."),
+		"skipped":   d("skipped_total", "URLs skipped by focusing or a per-site budget."),
+		"queued":    d("frontier_queued", "URLs waiting in the frontier."),
+		"inflight":  d("frontier_inflight", "URLs being fetched."),
+		"seen":      d("frontier_seen", "URLs in the seen set."),
+		"status":    d("status_total", "Fetch outcomes by status code class.", "class"),
+	}}
+}
+
+// Describe implements prometheus.Collector.
+func (col *Collector) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range col.descs {
+		ch <- d
+	}
+}
+
+// Collect implements prometheus.Collector.
+func (col *Collector) Collect(ch chan<- prometheus.Metric) {
+	s := col.c.Stats()
+	counter := func(name string, v int64) {
+		ch <- prometheus.MustNewConstMetric(col.descs[name], prometheus.CounterValue, float64(v))
+	}
+	gauge := func(name string, v int64) {
+		ch <- prometheus.MustNewConstMetric(col.descs[name], prometheus.GaugeValue, float64(v))
+	}
+	counter("responses", s.Pages)
+	counter("bytes", s.Bytes)
+	counter("html", s.HTML)
+	counter("relevant", s.Relevant)
+	counter("failed", s.Failed)
+	counter("robots", s.Robots)
+	counter("skipped", s.Skipped)
+	gauge("queued", s.Frontier.Queued)
+	gauge("inflight", s.Frontier.InFlight)
+	gauge("seen", s.Frontier.Seen)
+	classes := map[string]int64{}
+	for code, n := range s.Status {
+		class := "error"
+		if code > 0 {
+			class = fmt.Sprintf("%dxx", code/100)
+		}
+		classes[class] += n
+	}
+	for class, n := range classes {
+		ch <- prometheus.MustNewConstMetric(col.descs["status"], prometheus.CounterValue, float64(n), class)
+	}
+}
