@@ -1,0 +1,464 @@
+package detect
+
+import (
+	"bytes"
+	_ "embed"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/saintfish/chardet"
+	"golang.org/x/text/encoding/htmlindex"
+	"golang.org/x/text/transform"
+)
+
+// Files the builder writes, relative to the package directory.
+const (
+	ProfilesFile = "profiles.bin.gz"
+	HeldOutFile  = "testdata/heldout.txt.gz"
+)
+
+//go:embed profiles.bin.gz
+var embeddedProfiles []byte
+
+// Sentinel errors.
+var (
+	ErrUnknownCharset = errors.New("detect: unknown charset")
+	ErrBadProfiles    = errors.New("detect: bad profile data")
+	ErrBadOptions     = errors.New("detect: bad options")
+)
+
+// Options configure a Detector. The zero value detects without a target.
+type Options struct {
+	// Target is the ISO 639-1 code of the language the crawl collects
+	// ("th"); "" for none. Result.Relevant is true for pages in it.
+	Target string
+	// TargetCharsets defines a target by charsets, as Tamura et al. do
+	// for Thai ("tis-620", "windows-874"). A page in one of them is
+	// relevant only when its text is in a language whose profiles use
+	// that charset: the text must confirm the charset. Default none.
+	TargetCharsets []string
+
+	// profiles replaces the embedded profile data (tests).
+	profiles []byte
+}
+
+// Result is what Detect finds out about one document.
+type Result struct {
+	Lang       string  `json:"lang"`          // ISO 639-1 code, or "und"
+	Tag        string  `json:"tag,omitempty"` // profile tag, e.g. "zh-Hant"; "" when und
+	Charset    string  `json:"charset"`       // WHATWG encoding name
+	Confidence float64 `json:"confidence"`    // 0..1 for the language; 0 when und
+	Relevant   bool    `json:"relevant"`
+	// Evidence says what decided: the charset source ("bom", "meta",
+	// "header", "escape", "chardet", "ascii"; "meta-overridden:" or
+	// "header-overridden:" when the declaration did not fit the text),
+	// then "+ngram" when the byte n-gram profiles decided the language
+	// (or plain "ngram" when they decided both), and "+ncr" when the
+	// language came from numeric character references.
+	Evidence string `json:"evidence"`
+}
+
+// Detector identifies the charset and language of web pages. It is safe
+// for concurrent use; New starts no goroutines (Detect's rare chardet
+// fallback runs chardet's own short-lived ones).
+type Detector struct {
+	opts      Options
+	tables    map[string]*table // by charset
+	legacy    []string          // charsets with tables, except utf-8, sorted
+	validByte map[string]*[256]bool
+	csLangs   map[string]map[string]bool // charset -> ISO codes with a profile in it
+	targetCS  map[string]bool
+}
+
+// New loads the embedded profiles and validates opts, reporting every
+// problem at once.
+func New(opts Options) (*Detector, error) {
+	o := opts
+	o.TargetCharsets = append([]string(nil), opts.TargetCharsets...)
+	var errs []error
+	if o.Target != "" && (len(o.Target) < 2 || len(o.Target) > 3 || strings.ToLower(o.Target) != o.Target) {
+		errs = append(errs, fmt.Errorf("%w: Target %q is not an ISO 639-1 code", ErrBadOptions, o.Target))
+	}
+	targetCS := map[string]bool{}
+	for _, c := range o.TargetCharsets {
+		n := canonical(c)
+		if n == "" {
+			errs = append(errs, fmt.Errorf("%w: TargetCharsets: %w: %q", ErrBadOptions, ErrUnknownCharset, c))
+			continue
+		}
+		targetCS[n] = true
+	}
+	data := o.profiles
+	if data == nil {
+		data = embeddedProfiles
+	}
+	ps, err := readProfiles(data)
+	if err != nil {
+		errs = append(errs, err)
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	d := &Detector{opts: o, tables: map[string]*table{}, validByte: map[string]*[256]bool{},
+		csLangs: map[string]map[string]bool{}, targetCS: targetCS}
+	if o.Target != "" {
+		found := false
+		for _, p := range ps {
+			found = found || iso(p.Tag) == o.Target
+		}
+		if !found {
+			return nil, fmt.Errorf("%w: no profile for target language %q", ErrBadOptions, o.Target)
+		}
+	}
+	by := map[string][]*profile{}
+	for _, p := range ps {
+		by[p.Charset] = append(by[p.Charset], p)
+		if d.csLangs[p.Charset] == nil {
+			d.csLangs[p.Charset] = map[string]bool{}
+		}
+		d.csLangs[p.Charset][iso(p.Tag)] = true
+	}
+	for cs, list := range by {
+		d.tables[cs] = newTable(cs, list)
+		if cs != "utf-8" {
+			d.legacy = append(d.legacy, cs)
+			if vb := singleByteValidity(cs); vb != nil {
+				d.validByte[cs] = vb
+			}
+		}
+	}
+	if d.tables["utf-8"] == nil {
+		return nil, fmt.Errorf("%w: no utf-8 profiles", ErrBadProfiles)
+	}
+	// On a tie (charsets that encode a text identically) the windows-*
+	// charsets, far more common on the web, come first and win.
+	sort.Slice(d.legacy, func(i, j int) bool {
+		wi, wj := strings.HasPrefix(d.legacy[i], "windows-"), strings.HasPrefix(d.legacy[j], "windows-")
+		if wi != wj {
+			return wi
+		}
+		return d.legacy[i] < d.legacy[j]
+	})
+	return d, nil
+}
+
+// Languages returns the ISO 639-1 codes the detector knows, sorted.
+func (d *Detector) Languages() []string {
+	var out []string
+	for l := range d.csLangs["utf-8"] {
+		out = append(out, l)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func iso(tag string) string {
+	if i := strings.IndexByte(tag, '-'); i >= 0 {
+		return tag[:i]
+	}
+	return tag
+}
+
+var multiByte = map[string]bool{"shift_jis": true, "euc-jp": true, "gbk": true, "gb18030": true, "big5": true, "euc-kr": true}
+
+// singleByteValidity marks the bytes >= 0x80 that a single-byte charset
+// maps to a printable character (not U+FFFD, not a C1 control).
+func singleByteValidity(cs string) *[256]bool {
+	if multiByte[cs] {
+		return nil
+	}
+	e, err := htmlindex.Get(cs)
+	if err != nil {
+		return nil
+	}
+	var v [256]bool
+	dec := e.NewDecoder()
+	for b := 0; b < 256; b++ {
+		out, _, err := transform.Bytes(dec, []byte{byte(b)})
+		r, _ := utf8.DecodeRune(out)
+		v[b] = err == nil && r != utf8.RuneError && !(r >= 0x80 && r < 0xA0)
+	}
+	return &v
+}
+
+// scored is the outcome of scoring a text against one table.
+type scored struct {
+	charset string
+	tag     string
+	score   float64 // log-likelihood of the best profile
+	second  float64 // best profile of another language
+	fit     float64 // mean log-likelihood gain per trigram over the floor
+	n       int
+}
+
+func (d *Detector) scoreTable(t *table, norm []byte) scored {
+	scores := make([]float32, len(t.profs))
+	n := t.score(norm, scores)
+	bi := 0
+	for i, s := range scores {
+		if s > scores[bi] {
+			bi = i
+		}
+	}
+	sec := math.Inf(-1)
+	for i, s := range scores {
+		if iso(t.profs[i].Tag) != iso(t.profs[bi].Tag) && float64(s) > sec {
+			sec = float64(s)
+		}
+	}
+	r := scored{charset: t.charset, tag: t.profs[bi].Tag, score: float64(scores[bi]), second: sec, n: n}
+	if n > 0 {
+		r.fit = (r.score - float64(n)*float64(t.floors[bi])) / float64(n)
+	}
+	return r
+}
+
+const (
+	minTrigrams = 8   // fewer scored trigrams than this: "und"
+	minFit      = 1.5 // mean gain per trigram below this: no profile fits, "und"
+)
+
+func (d *Detector) scoreUTF8(text []byte) scored {
+	norm := normalize(make([]byte, 0, len(text)+2), text)
+	return d.scoreTable(d.tables["utf-8"], norm)
+}
+
+// plausible reports whether raw (with high bytes) can be text in cs:
+// nearly every non-ASCII byte must decode to a printable character.
+func (d *Detector) plausible(cs string, raw []byte, high int) bool {
+	bad := 0
+	if vb := d.validByte[cs]; vb != nil {
+		for _, b := range raw {
+			if b >= 0x80 && !vb[b] {
+				bad++
+			}
+		}
+	} else {
+		e, err := htmlindex.Get(cs)
+		if err != nil {
+			return false
+		}
+		out, _, err := transform.Bytes(e.NewDecoder(), raw)
+		if err != nil {
+			return false
+		}
+		bad = bytes.Count(out, []byte("\uFFFD"))
+	}
+	return bad*50 <= high
+}
+
+type declaration struct{ source, charset string }
+
+// Detect identifies the charset and language of an HTML (or plain text)
+// document. contentType is the HTTP Content-Type header value ("" if
+// none). Detect never fails: what it cannot tell is "und".
+func (d *Detector) Detect(body []byte, contentType string) Result {
+	var decl []declaration
+	x := extract(body)
+	if len(x.metas) > 0 {
+		last := ""
+		for _, l := range x.metas {
+			if canonical(l) != "" {
+				last = l
+			}
+		}
+		if last != "" && !isNoiseLabel(last) {
+			decl = append(decl, declaration{"meta", canonical(last)})
+		}
+	}
+	if hl := headerCharset(contentType); hl != "" && !isNoiseLabel(hl) {
+		if c := canonical(hl); c != "" {
+			decl = append(decl, declaration{"header", c})
+		}
+	}
+
+	if cs, n := bomCharset(body); n > 0 {
+		return d.decoded(body, cs, "bom")
+	}
+	if isISO2022JP(body) {
+		return d.decoded(body, "iso-2022-jp", "escape")
+	}
+	for _, dc := range decl {
+		if strings.HasPrefix(dc.charset, "utf-16") {
+			return d.decoded(body, dc.charset, dc.source)
+		}
+	}
+
+	high := 0
+	for _, b := range x.raw {
+		if b >= 0x80 {
+			high++
+		}
+	}
+	var best scored
+	var res Result
+	switch {
+	case high == 0:
+		best = d.scoreUTF8(x.raw)
+		res.Charset, res.Evidence = "windows-1252", "ascii+ngram"
+		if len(decl) > 0 {
+			res.Charset, res.Evidence = decl[0].charset, decl[0].source+"+ngram"
+		}
+	case utf8.Valid(x.raw):
+		best = d.scoreUTF8(x.raw)
+		res.Charset = "utf-8"
+	default:
+		best.score = math.Inf(-1)
+		for _, cs := range d.legacy {
+			if !d.plausible(cs, x.raw, high) {
+				continue
+			}
+			norm := normalize(make([]byte, 0, len(x.raw)+2), x.raw)
+			if s := d.scoreTable(d.tables[cs], norm); s.score > best.score {
+				best = s
+			}
+		}
+		res.Charset = best.charset
+		if best.charset != "" && best.fit < minFit {
+			// The legacy profiles are thin; check the decoded text
+			// against the UTF-8 ones.
+			if txt, err := Decode(x.raw, best.charset); err == nil {
+				if s := d.scoreUTF8(txt); s.fit >= minFit {
+					s.charset = best.charset
+					best = s
+				}
+			}
+		}
+	}
+	if high > 0 {
+		res.Evidence = "ngram"
+		if best.charset == "" || best.fit < minFit {
+			// No profile fits: let chardet name the charset.
+			if cs := chardetCharset(body); cs != "" {
+				if txt, err := Decode(x.raw, cs); err == nil {
+					best = d.scoreUTF8(txt)
+					best.charset = cs
+					res.Charset, res.Evidence = cs, "chardet+ngram"
+				}
+			}
+		}
+		if len(decl) > 0 {
+			res.Evidence = decl[0].source + "-overridden:" + res.Evidence
+		}
+		for _, dc := range decl {
+			if ok, s := d.fits(x.raw, high, dc.charset, res.Charset, best); ok {
+				res.Charset, res.Evidence, best = dc.charset, dc.source+"+ngram", s
+				break
+			}
+		}
+	}
+	// Numeric references carry the text when the page's own bytes do not.
+	if x.refs >= 8 && 3*x.refs > high {
+		if s := d.scoreUTF8(x.ncr); s.n >= minTrigrams && s.fit >= minFit {
+			best = s
+			res.Evidence += "+ncr"
+		}
+	}
+	d.finish(&res, best)
+	return res
+}
+
+// fits reports whether the declared charset decl fits the text as well
+// as the charset chosen by the profiles, and the scores to use if so.
+func (d *Detector) fits(raw []byte, high int, decl, chosen string, best scored) (bool, scored) {
+	if decl == chosen {
+		return true, best
+	}
+	if decl == "utf-8" || !d.plausible(decl, raw, high) {
+		if decl == "utf-8" {
+			return utf8.Valid(raw), best
+		}
+		return false, best
+	}
+	a, errA := Decode(raw, decl)
+	b, errB := Decode(raw, chosen)
+	if errA != nil || errB != nil {
+		return false, best
+	}
+	if bytes.Equal(a, b) {
+		return true, best
+	}
+	// Valid UTF-8 with multi-byte sequences is strong evidence: a legacy
+	// declaration must then fit strictly better.
+	m := margin(best.n)
+	if chosen == "utf-8" {
+		m = 0
+	}
+	if t := d.tables[decl]; t != nil {
+		s := t.profsScore(d, raw)
+		return s.score > best.score-m, s
+	}
+	sa, sb := d.scoreUTF8(a), d.scoreUTF8(b)
+	if sa.score > sb.score-m {
+		sa.charset = decl
+		return true, sa
+	}
+	return false, best
+}
+
+func (t *table) profsScore(d *Detector, raw []byte) scored {
+	return d.scoreTable(t, normalize(make([]byte, 0, len(raw)+2), raw))
+}
+
+// margin is how much worse (in log-likelihood) a declared charset may fit
+// than the best one and still be trusted.
+func margin(n int) float64 { return 2 + 0.02*float64(n) }
+
+// decoded handles documents whose charset is certain before looking at
+// the text: decode them whole, then identify the language.
+func (d *Detector) decoded(body []byte, cs, source string) Result {
+	res := Result{Charset: cs, Evidence: source + "+ngram"}
+	txt, err := Decode(body, cs)
+	if err != nil {
+		res.Lang = "und"
+		return res
+	}
+	x := extract(txt)
+	best := d.scoreUTF8(x.raw)
+	d.finish(&res, best)
+	return res
+}
+
+// finish fills in language, confidence and relevance from the best score.
+func (d *Detector) finish(res *Result, best scored) {
+	res.Lang, res.Tag, res.Confidence = "und", "", 0
+	if best.n >= minTrigrams && best.fit >= minFit {
+		res.Tag = best.tag
+		res.Lang = iso(best.tag)
+		z := (best.score - best.second) / math.Sqrt(float64(best.n))
+		res.Confidence = math.Round((1-0.5*math.Exp(-z))*1000) / 1000
+	}
+	if res.Lang == "und" {
+		return
+	}
+	if d.opts.Target != "" && res.Lang == d.opts.Target {
+		res.Relevant = true
+	}
+	if d.targetCS[res.Charset] && d.csLangs[res.Charset][res.Lang] {
+		res.Relevant = true
+	}
+}
+
+func isISO2022JP(b []byte) bool {
+	return bytes.Contains(b, []byte("\x1b$B")) || bytes.Contains(b, []byte("\x1b$@"))
+}
+
+// chardetCharset asks chardet for the charset of body, "" if it has no
+// answer the WHATWG standard knows.
+func chardetCharset(body []byte) string {
+	r, err := chardet.NewHtmlDetector().DetectBest(body)
+	if err != nil || r == nil {
+		return ""
+	}
+	switch r.Charset {
+	case "GB-18030":
+		return "gb18030"
+	case "ISO-2022-JP", "ISO-2022-KR", "ISO-2022-CN":
+		return canonical(r.Charset)
+	}
+	return canonical(r.Charset)
+}

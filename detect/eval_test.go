@@ -1,0 +1,288 @@
+package detect
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// evalPage is one generated page of the evaluation set.
+type evalPage struct {
+	name        string // tag/charset/scenario/index
+	scenario    string
+	tag         string
+	charset     string // the true charset of the bytes
+	body        []byte
+	contentType string
+	metaThai    bool // META names a Thai charset (the paper's META method)
+}
+
+// loadHeldOut reads the held-out paragraphs, by tag.
+func loadHeldOut(t testing.TB) (map[string][]string, []string) {
+	t.Helper()
+	data, err := os.ReadFile(HeldOutFile)
+	if err != nil {
+		t.Fatalf("read held-out text: %v", err)
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	by := map[string][]string{}
+	var tags []string
+	sc := bufio.NewScanner(zr)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		tag, text, ok := strings.Cut(sc.Text(), "\t")
+		if !ok {
+			t.Fatalf("bad held-out line %q", sc.Text())
+		}
+		if by[tag] == nil {
+			tags = append(tags, tag)
+		}
+		by[tag] = append(by[tag], text)
+	}
+	return by, tags
+}
+
+const navEnglish = `<ul class="nav"><li><a href="/">Home</a></li><li><a href="/about">About us</a></li>
+<li><a href="/news">News</a></li><li><a href="/products">Products</a></li><li><a href="/contact">Contact</a></li>
+<li><a href="/login">Login</a></li><li><a href="/register">Register</a></li><li><a href="/search">Search</a></li></ul>`
+
+const footerEnglish = `<div class="footer"><p>Copyright 2007 All rights reserved.</p><p><a href="/privacy">Privacy policy</a> | <a href="/terms">Terms of use</a> | <a href="/sitemap">Site map</a></p></div>`
+
+// pageText picks paragraphs for page i of a language so that the text has
+// at least minRunes characters. Short headings ("Article 5") are skipped.
+func pageText(paras []string, i, minRunes int) string {
+	var sb strings.Builder
+	for k := 0; k < len(paras) && utf8.RuneCountInString(sb.String()) < minRunes; k++ {
+		p := paras[(i*3+k)%len(paras)]
+		if utf8.RuneCountInString(p) < 20 {
+			continue
+		}
+		if sb.Len() > 0 {
+			sb.WriteString("</p>\n<p>")
+		}
+		sb.WriteString(p)
+	}
+	return sb.String()
+}
+
+func wrong(cs string) string {
+	if cs == "utf-8" {
+		return "windows-1252"
+	}
+	return "utf-8"
+}
+
+// evalSet builds the evaluation pages deterministically from held-out text.
+func evalSet(t testing.TB) []evalPage {
+	by, tags := loadHeldOut(t)
+	specs := map[string]langSpec{}
+	for _, l := range languages {
+		specs[l.Tag] = l
+	}
+	var pages []evalPage
+	add := func(p evalPage) {
+		p.name = fmt.Sprintf("%s/%s/%s/%d", p.tag, p.charset, p.scenario, len(pages))
+		pages = append(pages, p)
+	}
+	for _, tag := range tags {
+		paras := by[tag]
+		charsets := append([]string{"utf-8"}, specs[tag].Charsets...)
+		if tag == "ja" {
+			charsets = append(charsets, "iso-2022-jp")
+		}
+		for ci, cs := range charsets {
+			enc := func(s string) []byte {
+				b, err := encodeLegacy(s, cs)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return b
+			}
+			metaLabel := cs
+			if cs == "windows-874" && ci%2 == 1 {
+				metaLabel = "TIS-620"
+			}
+			thai := func(label string) bool {
+				l := strings.ToLower(label)
+				return l == "tis-620" || l == "windows-874"
+			}
+			head := func(metas ...string) string {
+				var sb strings.Builder
+				sb.WriteString("<!DOCTYPE html>\n<html><head>")
+				for _, m := range metas {
+					fmt.Fprintf(&sb, "<META http-equiv=\"Content-Type\" content=\"text/html; charset=%s\">\n", m)
+				}
+				sb.WriteString("<title>t</title><script>var x = '<p>English text in a script</p>';</script><style>p{color:red}</style></head><body>\n")
+				return sb.String()
+			}
+			for i := 0; i < 3; i++ {
+				txt := pageText(paras, i+ci, 200)
+				body := func(h, pre, post string) []byte {
+					return append(enc(h+pre+"<p>"), append(enc(txt), enc("</p>"+post+"</body></html>")...)...)
+				}
+				add(evalPage{scenario: "meta", tag: tag, charset: cs, body: body(head(metaLabel), "", ""), metaThai: thai(metaLabel)})
+				add(evalPage{scenario: "html5-meta", tag: tag, charset: cs,
+					body: body(fmt.Sprintf("<!doctype html><meta charset=%q><body>", metaLabel), "", ""), metaThai: thai(metaLabel)})
+				add(evalPage{scenario: "none", tag: tag, charset: cs, body: body(head(), "", "")})
+				add(evalPage{scenario: "noise-meta", tag: tag, charset: cs, body: body(head("ISO-8859-1"), "", "")})
+				add(evalPage{scenario: "wrong-meta", tag: tag, charset: cs, body: body(head(wrong(cs)), "", "")})
+				add(evalPage{scenario: "repeated-meta", tag: tag, charset: cs, body: body(head(wrong(cs), metaLabel), "", ""), metaThai: thai(metaLabel)})
+				add(evalPage{scenario: "wrong-header", tag: tag, charset: cs, body: body(head(), "", ""),
+					contentType: "text/html; charset=" + wrong(cs)})
+				add(evalPage{scenario: "header-vs-meta", tag: tag, charset: cs, body: body(head(metaLabel), "", ""),
+					contentType: "text/html; charset=" + wrong(cs), metaThai: thai(metaLabel)})
+				add(evalPage{scenario: "boilerplate", tag: tag, charset: cs,
+					body: body(head(metaLabel), navEnglish+navEnglish, footerEnglish), metaThai: thai(metaLabel)})
+				if cs == "utf-8" {
+					// The whole text as numeric character references in an ASCII page.
+					var sb strings.Builder
+					for _, r := range txt {
+						if r < 0x80 {
+							sb.WriteRune(r)
+						} else {
+							fmt.Fprintf(&sb, "&#%d;", r)
+						}
+					}
+					add(evalPage{scenario: "ncr", tag: tag, charset: "windows-1252",
+						body: []byte(head("iso-8859-1") + "<p>" + sb.String() + "</p></body></html>")})
+				}
+			}
+		}
+	}
+	return pages
+}
+
+// charsetOK: the detected charset is right if it is the true one or
+// decodes the page to the same text.
+func charsetOK(p evalPage, got string) bool {
+	if got == p.charset {
+		return true
+	}
+	a, err1 := Decode(p.body, got)
+	b, err2 := Decode(p.body, p.charset)
+	return err1 == nil && err2 == nil && bytes.Equal(a, b)
+}
+
+type tally struct{ n, lang, cs int }
+
+func TestEvaluation(t *testing.T) {
+	d, err := New(Options{Target: "th"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages := evalSet(t)
+	var all tally
+	byScen := map[string]*tally{}
+	byLang := map[string]*tally{}
+	var tp, fp, fn, mtp, mfp, mfn int
+	var failures []string
+	for _, p := range pages {
+		r := d.Detect(p.body, p.contentType)
+		want := iso(p.tag)
+		okL, okC := r.Lang == want, charsetOK(p, r.Charset)
+		for _, tl := range []*tally{&all, get(byScen, p.scenario), get(byLang, want)} {
+			tl.n++
+			if okL {
+				tl.lang++
+			}
+			if okC {
+				tl.cs++
+			}
+		}
+		if (!okL || !okC) && len(failures) < 40 {
+			failures = append(failures, fmt.Sprintf("%s: got %s/%s (%s, %.3f)", p.name, r.Lang, r.Charset, r.Evidence, r.Confidence))
+		}
+		isThai := want == "th"
+		switch {
+		case r.Relevant && isThai:
+			tp++
+		case r.Relevant:
+			fp++
+		case isThai:
+			fn++
+		}
+		// The paper's META method: a Thai charset in the last valid META.
+		switch {
+		case p.metaThai && isThai:
+			mtp++
+		case p.metaThai:
+			mfp++
+		case isThai:
+			mfn++
+		}
+	}
+	for _, f := range failures {
+		t.Log("miss:", f)
+	}
+	scens := keys(byScen)
+	for _, s := range scens {
+		x := byScen[s]
+		t.Logf("scenario %-15s pages %5d  lang %.4f  charset %.4f", s, x.n, ratio(x.lang, x.n), ratio(x.cs, x.n))
+	}
+	for _, l := range keys(byLang) {
+		if x := byLang[l]; x.lang < x.n {
+			t.Logf("language %-3s pages %4d  lang %.4f  charset %.4f", l, x.n, ratio(x.lang, x.n), ratio(x.cs, x.n))
+		}
+	}
+	langAcc, csAcc := ratio(all.lang, all.n), ratio(all.cs, all.n)
+	prec, rec := ratio(tp, tp+fp), ratio(tp, tp+fn)
+	t.Logf("pages %d languages %d: language accuracy %.4f, charset accuracy %.4f", all.n, len(byLang), langAcc, csAcc)
+	t.Logf("Thai: precision %.4f recall %.4f (tp %d fp %d fn %d)", prec, rec, tp, fp, fn)
+	t.Logf("Thai by META alone: precision %.4f recall %.4f", ratio(mtp, mtp+mfp), ratio(mtp, mtp+mfn))
+
+	// Floors, set a little under a measured run (see README-section.md).
+	floors := []struct {
+		name      string
+		got, want float64
+	}{
+		{"language accuracy", langAcc, floorLang},
+		{"charset accuracy", csAcc, floorCharset},
+		{"Thai precision", prec, 0.995},
+		{"Thai recall", rec, 0.99},
+	}
+	for _, f := range floors {
+		if f.got < f.want {
+			t.Errorf("%s %.4f, below the floor %.4f", f.name, f.got, f.want)
+		}
+	}
+	if len(byLang) < 60 {
+		t.Errorf("evaluation covers %d languages, want >= 60", len(byLang))
+	}
+}
+
+const (
+	floorLang    = 0.97
+	floorCharset = 0.98
+)
+
+func get(m map[string]*tally, k string) *tally {
+	if m[k] == nil {
+		m[k] = &tally{}
+	}
+	return m[k]
+}
+
+func keys(m map[string]*tally) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func ratio(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}

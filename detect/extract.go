@@ -1,0 +1,369 @@
+package detect
+
+import (
+	"bytes"
+	"hash/fnv"
+	"unicode/utf8"
+)
+
+const (
+	// longBlock is the length (bytes) from which a text block counts as
+	// running text rather than navigation.
+	longBlock = 48
+	// maxText caps the extracted text that is scored.
+	maxText = 6 << 10
+)
+
+// extracted is the text of a page, still in the page's own bytes.
+type extracted struct {
+	raw   []byte   // text in the document's encoding; non-ASCII references dropped
+	ncr   []byte   // the same text as UTF-8 with raw non-ASCII bytes dropped and references decoded
+	metas []string // charset labels of every META, in document order
+	// refs counts non-ASCII characters written as character references.
+	refs int
+}
+
+type block struct{ r0, r1, n0, n1 int }
+
+// extract strips markup from an HTML (or plain text) document byte by
+// byte, without knowing its encoding: script, style and comments are
+// dropped, entities decoded, text split into blocks at block-level tags.
+// Repeated blocks are dropped, and when the page has enough running text,
+// short blocks (menus, buttons) are dropped too. It works on any
+// ASCII-compatible encoding.
+func extract(body []byte) extracted {
+	var x extracted
+	var blocks []block
+	raw := make([]byte, 0, min(len(body), 64<<10))
+	ncr := make([]byte, 0, 256)
+	cur := block{}
+	endBlock := func() {
+		cur.r1, cur.n1 = len(raw), len(ncr)
+		if cur.r1 > cur.r0 {
+			blocks = append(blocks, cur)
+			raw = append(raw, ' ')
+			ncr = append(ncr, ' ')
+		}
+		cur = block{r0: len(raw), n0: len(ncr)}
+	}
+	i := 0
+	for i < len(body) {
+		c := body[i]
+		switch {
+		case c == '<':
+			j, name, isEnd := scanTag(body, i)
+			if name == "" { // not a tag: literal '<'
+				raw = append(raw, '<')
+				ncr = append(ncr, '<')
+				i++
+				continue
+			}
+			tagEnd := j
+			switch name {
+			case "!--":
+				if k := bytes.Index(body[i+4:], []byte("-->")); k >= 0 {
+					tagEnd = i + 4 + k + 3
+				} else {
+					tagEnd = len(body)
+				}
+			case "script", "style", "noscript", "template", "svg", "textarea", "title":
+				if !isEnd {
+					tagEnd = skipRaw(body, j, name)
+				}
+			case "meta":
+				if l := metaCharset(body[i:j]); l != "" {
+					x.metas = append(x.metas, l)
+				}
+			}
+			if !inline[name] {
+				endBlock()
+			}
+			i = tagEnd
+		case c == '&':
+			r, n := entity(body[i:])
+			if n == 0 {
+				raw = append(raw, '&')
+				ncr = append(ncr, '&')
+				i++
+				continue
+			}
+			if r < 0x80 {
+				raw = append(raw, byte(r))
+				ncr = append(ncr, byte(r))
+			} else {
+				raw = append(raw, ' ')
+				ncr = utf8.AppendRune(ncr, r)
+				if r != 0xA0 {
+					x.refs++
+				}
+			}
+			i += n
+		case c >= 0x80:
+			raw = append(raw, c)
+			i++
+		default:
+			raw = append(raw, c)
+			ncr = append(ncr, c)
+			i++
+		}
+	}
+	endBlock()
+
+	// Weigh blocks: drop repeats, and short ones when there is running text.
+	seen := make(map[uint64]bool, len(blocks))
+	keep := blocks[:0]
+	long := 0
+	for _, b := range blocks {
+		t := bytes.TrimSpace(raw[b.r0:b.r1])
+		if len(t) == 0 && b.n1 == b.n0 {
+			continue
+		}
+		h := fnv.New64a()
+		h.Write(t)
+		h.Write(ncr[b.n0:b.n1])
+		k := h.Sum64()
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		keep = append(keep, b)
+		if weight(b) >= longBlock {
+			long += weight(b)
+		}
+	}
+	x.raw = make([]byte, 0, min(len(raw), maxText))
+	x.ncr = make([]byte, 0, min(len(ncr), maxText))
+	for _, b := range keep {
+		if long >= 2*longBlock && weight(b) < longBlock {
+			continue
+		}
+		if len(x.raw) >= maxText {
+			break
+		}
+		x.raw = append(append(x.raw, raw[b.r0:b.r1]...), '\n')
+		x.ncr = append(append(x.ncr, ncr[b.n0:b.n1]...), '\n')
+	}
+	return x
+}
+
+func weight(b block) int { return max(b.r1-b.r0, b.n1-b.n0) }
+
+// inline elements do not end a text block.
+var inline = map[string]bool{
+	"a": true, "abbr": true, "b": true, "bdi": true, "bdo": true, "big": true,
+	"cite": true, "code": true, "data": true, "dfn": true, "em": true,
+	"font": true, "i": true, "kbd": true, "mark": true, "q": true, "rp": true,
+	"rt": true, "ruby": true, "s": true, "samp": true, "small": true,
+	"span": true, "strong": true, "sub": true, "sup": true, "time": true,
+	"tt": true, "u": true, "var": true, "wbr": true, "nobr": true,
+}
+
+// scanTag parses the tag starting at body[i] == '<'. It returns the index
+// just past the tag, its lower-cased name ("" if this is not a tag,
+// "!--" for a comment) and whether it is an end tag.
+func scanTag(body []byte, i int) (end int, name string, isEnd bool) {
+	j := i + 1
+	if j < len(body) && body[j] == '/' {
+		isEnd = true
+		j++
+	}
+	if bytes.HasPrefix(body[j:], []byte("!--")) {
+		return j + 3, "!--", false
+	}
+	start := j
+	for j < len(body) && j-start < 16 {
+		c := body[j]
+		if (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9' && j > start) || c == '!' || c == '?' {
+			j++
+			continue
+		}
+		break
+	}
+	if j == start {
+		return i + 1, "", false
+	}
+	name = string(bytes.ToLower(body[start:j]))
+	// Find the closing '>' outside quotes.
+	var q byte
+	for ; j < len(body); j++ {
+		c := body[j]
+		switch {
+		case q != 0:
+			if c == q {
+				q = 0
+			}
+		case c == '"' || c == '\'':
+			if body[j-1] == '=' || body[j-1] == ' ' {
+				q = c
+			}
+		case c == '>':
+			return j + 1, name, isEnd
+		}
+	}
+	return len(body), name, isEnd
+}
+
+// skipRaw returns the index past the end tag </name> at or after j.
+func skipRaw(body []byte, j int, name string) int {
+	for j < len(body) {
+		k := bytes.Index(body[j:], []byte("</"))
+		if k < 0 {
+			return len(body)
+		}
+		j += k + 2
+		if len(body)-j >= len(name) && bytes.EqualFold(body[j:j+len(name)], []byte(name)) {
+			if e := bytes.IndexByte(body[j:], '>'); e >= 0 {
+				return j + e + 1
+			}
+			return len(body)
+		}
+	}
+	return len(body)
+}
+
+// metaCharset returns the charset label a META tag declares, or "".
+func metaCharset(tag []byte) string {
+	attrs := parseAttrs(tag)
+	if v, ok := attrs["charset"]; ok {
+		return v
+	}
+	if eq, ok := attrs["http-equiv"]; ok && equalFoldStr(eq, "content-type") {
+		return charsetParam(attrs["content"])
+	}
+	if c, ok := attrs["content"]; ok && attrs["http-equiv"] == "" {
+		// <meta content="text/html; charset=x"> without http-equiv is
+		// ignored by browsers; so do we.
+		_ = c
+	}
+	return ""
+}
+
+func equalFoldStr(a, b string) bool { return bytes.EqualFold([]byte(a), []byte(b)) }
+
+// parseAttrs parses the attributes of a tag "<name a=b c='d' e>".
+func parseAttrs(tag []byte) map[string]string {
+	m := map[string]string{}
+	i := bytes.IndexAny(tag, " \t\n\r\f/")
+	if i < 0 {
+		return m
+	}
+	for i < len(tag) {
+		for i < len(tag) && (isSpace(tag[i]) || tag[i] == '/') {
+			i++
+		}
+		s := i
+		for i < len(tag) && !isSpace(tag[i]) && tag[i] != '=' && tag[i] != '>' && tag[i] != '/' {
+			i++
+		}
+		if i == s {
+			break
+		}
+		key := string(bytes.ToLower(tag[s:i]))
+		for i < len(tag) && isSpace(tag[i]) {
+			i++
+		}
+		val := ""
+		if i < len(tag) && tag[i] == '=' {
+			i++
+			for i < len(tag) && isSpace(tag[i]) {
+				i++
+			}
+			if i < len(tag) && (tag[i] == '"' || tag[i] == '\'') {
+				q := tag[i]
+				i++
+				s := i
+				for i < len(tag) && tag[i] != q {
+					i++
+				}
+				val = string(tag[s:i])
+				i++
+			} else {
+				s := i
+				for i < len(tag) && !isSpace(tag[i]) && tag[i] != '>' {
+					i++
+				}
+				val = string(tag[s:i])
+			}
+		}
+		if _, dup := m[key]; !dup {
+			m[key] = val
+		}
+	}
+	return m
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' }
+
+// entity decodes the character reference at the start of b ("&amp;",
+// "&#3627;", "&#x0E2B;"), returning the rune and the bytes consumed, or
+// n == 0 if b does not start with a reference.
+func entity(b []byte) (rune, int) {
+	if len(b) < 3 || b[0] != '&' {
+		return 0, 0
+	}
+	if b[1] == '#' {
+		i, base := 2, rune(10)
+		if i < len(b) && (b[i] == 'x' || b[i] == 'X') {
+			base = 16
+			i++
+		}
+		var r rune
+		s := i
+		for i < len(b) && i-s < 8 {
+			c := b[i]
+			var d rune
+			switch {
+			case c >= '0' && c <= '9':
+				d = rune(c - '0')
+			case base == 16 && c >= 'a' && c <= 'f':
+				d = rune(c-'a') + 10
+			case base == 16 && c >= 'A' && c <= 'F':
+				d = rune(c-'A') + 10
+			default:
+				d = -1
+			}
+			if d < 0 {
+				break
+			}
+			r = r*base + d
+			i++
+		}
+		if i == s {
+			return 0, 0
+		}
+		if i < len(b) && b[i] == ';' {
+			i++
+		}
+		if r == 0 || r > utf8.MaxRune || (r >= 0xD800 && r <= 0xDFFF) {
+			r = utf8.RuneError
+		}
+		return r, i
+	}
+	i := 1
+	for i < len(b) && i < 10 && ((b[i] >= 'a' && b[i] <= 'z') || (b[i] >= 'A' && b[i] <= 'Z') || (b[i] >= '0' && b[i] <= '9')) {
+		i++
+	}
+	if r, ok := named[string(b[1:i])]; ok {
+		if i < len(b) && b[i] == ';' {
+			i++
+		}
+		return r, i
+	}
+	return 0, 0
+}
+
+// named holds the named references common in web text. Others are left
+// as they are.
+var named = map[string]rune{
+	"amp": '&', "lt": '<', "gt": '>', "quot": '"', "apos": '\'', "nbsp": 0xA0,
+	"copy": '©', "reg": '®', "laquo": '«', "raquo": '»', "middot": '·',
+	"ndash": '–', "mdash": '—', "hellip": '…', "lsquo": '‘', "rsquo": '’',
+	"ldquo": '“', "rdquo": '”', "bull": '•', "euro": '€', "trade": '™',
+	"agrave": 'à', "aacute": 'á', "acirc": 'â', "atilde": 'ã', "auml": 'ä', "aring": 'å',
+	"aelig": 'æ', "ccedil": 'ç', "egrave": 'è', "eacute": 'é', "ecirc": 'ê', "euml": 'ë',
+	"igrave": 'ì', "iacute": 'í', "icirc": 'î', "iuml": 'ï', "ntilde": 'ñ',
+	"ograve": 'ò', "oacute": 'ó', "ocirc": 'ô', "otilde": 'õ', "ouml": 'ö', "oslash": 'ø',
+	"ugrave": 'ù', "uacute": 'ú', "ucirc": 'û', "uuml": 'ü', "yacute": 'ý', "szlig": 'ß',
+	"Agrave": 'À', "Aacute": 'Á', "Acirc": 'Â', "Auml": 'Ä', "Ccedil": 'Ç', "Eacute": 'É',
+	"Egrave": 'È', "Ouml": 'Ö', "Uuml": 'Ü', "Ntilde": 'Ñ', "Aring": 'Å', "Oslash": 'Ø',
+}

@@ -1,0 +1,301 @@
+package detect
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+)
+
+// Profile file format (gzip-compressed, little-endian):
+//
+//	magic   "LCDP1\n"
+//	count   uint16
+//	per profile:
+//	  tag      uint8 length + bytes  (BCP 47 tag, e.g. "th", "zh-Hant")
+//	  charset  uint8 length + bytes  (WHATWG name)
+//	  floor    float32               (log-probability of an unseen trigram)
+//	  k        uint16                (number of trigrams)
+//	  k × [3]byte trigram, ascending
+//	  k × uint8  quantised -log-probability (value/qScale)
+const (
+	profileMagic = "LCDP1\n"
+	qScale       = 10.0
+	maxProfileK  = 2500
+)
+
+// profile is the byte-trigram model of one (language, charset) pair.
+type profile struct {
+	Tag     string
+	Charset string
+	Floor   float32
+	Grams   []uint32 // trigram packed as b0<<16|b1<<8|b2, ascending
+	Q       []uint8  // -lp*qScale
+}
+
+func (p *profile) lp(i int) float32 { return -float32(p.Q[i]) / qScale }
+
+// writeProfiles serialises profiles deterministically.
+func writeProfiles(w io.Writer, ps []*profile) error {
+	zw, err := gzip.NewWriterLevel(w, gzip.BestCompression)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(zw)
+	bw.WriteString(profileMagic)
+	binary.Write(bw, binary.LittleEndian, uint16(len(ps)))
+	for _, p := range ps {
+		bw.WriteByte(byte(len(p.Tag)))
+		bw.WriteString(p.Tag)
+		bw.WriteByte(byte(len(p.Charset)))
+		bw.WriteString(p.Charset)
+		binary.Write(bw, binary.LittleEndian, p.Floor)
+		binary.Write(bw, binary.LittleEndian, uint16(len(p.Grams)))
+		for _, g := range p.Grams {
+			bw.Write([]byte{byte(g >> 16), byte(g >> 8), byte(g)})
+		}
+		bw.Write(p.Q)
+	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	return zw.Close()
+}
+
+// readProfiles parses the format written by writeProfiles.
+func readProfiles(data []byte) ([]*profile, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrBadProfiles, err)
+	}
+	raw, err := io.ReadAll(zr)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrBadProfiles, err)
+	}
+	r := bytes.NewReader(raw)
+	magic := make([]byte, len(profileMagic))
+	if _, err := io.ReadFull(r, magic); err != nil || string(magic) != profileMagic {
+		return nil, fmt.Errorf("%w: bad magic", ErrBadProfiles)
+	}
+	var n uint16
+	if err := binary.Read(r, binary.LittleEndian, &n); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrBadProfiles, err)
+	}
+	str := func() (string, error) {
+		l, err := r.ReadByte()
+		if err != nil {
+			return "", err
+		}
+		b := make([]byte, l)
+		_, err = io.ReadFull(r, b)
+		return string(b), err
+	}
+	ps := make([]*profile, 0, n)
+	for i := 0; i < int(n); i++ {
+		p := &profile{}
+		var err error
+		if p.Tag, err = str(); err != nil {
+			return nil, fmt.Errorf("%w: profile %d: %v", ErrBadProfiles, i, err)
+		}
+		if p.Charset, err = str(); err != nil {
+			return nil, fmt.Errorf("%w: profile %d: %v", ErrBadProfiles, i, err)
+		}
+		var k uint16
+		if err := binary.Read(r, binary.LittleEndian, &p.Floor); err != nil {
+			return nil, fmt.Errorf("%w: profile %s/%s: %v", ErrBadProfiles, p.Tag, p.Charset, err)
+		}
+		if err := binary.Read(r, binary.LittleEndian, &k); err != nil {
+			return nil, fmt.Errorf("%w: profile %s/%s: %v", ErrBadProfiles, p.Tag, p.Charset, err)
+		}
+		gb := make([]byte, 3*int(k))
+		p.Q = make([]uint8, k)
+		if _, err := io.ReadFull(r, gb); err != nil {
+			return nil, fmt.Errorf("%w: profile %s/%s: %v", ErrBadProfiles, p.Tag, p.Charset, err)
+		}
+		if _, err := io.ReadFull(r, p.Q); err != nil {
+			return nil, fmt.Errorf("%w: profile %s/%s: %v", ErrBadProfiles, p.Tag, p.Charset, err)
+		}
+		p.Grams = make([]uint32, k)
+		for j := range p.Grams {
+			p.Grams[j] = uint32(gb[3*j])<<16 | uint32(gb[3*j+1])<<8 | uint32(gb[3*j+2])
+		}
+		ps = append(ps, p)
+	}
+	return ps, nil
+}
+
+// normalize maps text bytes to the alphabet the profiles are built on:
+// ASCII letters lower-cased, every other ASCII byte (digits, punctuation,
+// white space, controls) folded into one space, and bytes >= 0x80 kept
+// as they are. The result starts and ends with a space.
+func normalize(dst, src []byte) []byte {
+	dst = append(dst[:0], ' ')
+	for _, b := range src {
+		switch {
+		case b >= 0x80 || (b >= 'a' && b <= 'z'):
+			dst = append(dst, b)
+		case b >= 'A' && b <= 'Z':
+			dst = append(dst, b+('a'-'A'))
+		default:
+			if dst[len(dst)-1] != ' ' {
+				dst = append(dst, ' ')
+			}
+		}
+	}
+	if dst[len(dst)-1] != ' ' {
+		dst = append(dst, ' ')
+	}
+	return dst
+}
+
+// buildProfile counts the byte trigrams of normalised text and keeps the
+// maxProfileK most frequent ones with their log-probabilities.
+func buildProfile(tag, charset string, text []byte) *profile {
+	norm := normalize(nil, text)
+	counts := map[uint32]int{}
+	total := 0
+	for i := 0; i+3 <= len(norm); i++ {
+		g := uint32(norm[i])<<16 | uint32(norm[i+1])<<8 | uint32(norm[i+2])
+		if g == ' '<<16|' '<<8|' ' {
+			continue
+		}
+		counts[g]++
+		total++
+	}
+	type gc struct {
+		g uint32
+		c int
+	}
+	all := make([]gc, 0, len(counts))
+	for g, c := range counts {
+		all = append(all, gc{g, c})
+	}
+	sort.Slice(all, func(i, j int) bool {
+		if all[i].c != all[j].c {
+			return all[i].c > all[j].c
+		}
+		return all[i].g < all[j].g
+	})
+	if len(all) > maxProfileK {
+		all = all[:maxProfileK]
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].g < all[j].g })
+	p := &profile{Tag: tag, Charset: charset}
+	if total == 0 {
+		total = 1
+	}
+	p.Floor = float32(math.Log(0.5 / float64(total)))
+	for _, x := range all {
+		lp := math.Log(float64(x.c) / float64(total))
+		q := math.Round(-lp * qScale)
+		if q > 255 {
+			q = 255
+		}
+		p.Grams = append(p.Grams, x.g)
+		p.Q = append(p.Q, uint8(q))
+	}
+	return p
+}
+
+// table scores text against every profile of one charset. Trigrams are
+// kept in an open-addressing hash table whose values index posting lists
+// of (profile, log-probability minus floor).
+type table struct {
+	charset string
+	profs   []*profile
+	floors  []float32
+	keys    []uint32 // 0 marks an empty slot (trigram 0 never occurs)
+	starts  []uint32 // posting range per slot
+	ends    []uint32
+	pProf   []uint16
+	pDelta  []float32
+	shift   uint
+}
+
+func newTable(charset string, profs []*profile) *table {
+	t := &table{charset: charset, profs: profs}
+	type post struct {
+		prof  uint16
+		delta float32
+	}
+	postings := map[uint32][]post{}
+	var grams []uint32
+	for i, p := range profs {
+		t.floors = append(t.floors, p.Floor)
+		for j, g := range p.Grams {
+			if _, ok := postings[g]; !ok {
+				grams = append(grams, g)
+			}
+			postings[g] = append(postings[g], post{uint16(i), p.lp(j) - p.Floor})
+		}
+	}
+	sort.Slice(grams, func(i, j int) bool { return grams[i] < grams[j] })
+	size := 1
+	bits := uint(0)
+	for size < 2*len(grams)+1 {
+		size <<= 1
+		bits++
+	}
+	t.shift = 32 - bits
+	t.keys = make([]uint32, size)
+	t.starts = make([]uint32, size)
+	t.ends = make([]uint32, size)
+	for _, g := range grams {
+		h := t.slot(g)
+		t.keys[h] = g
+		t.starts[h] = uint32(len(t.pProf))
+		for _, p := range postings[g] {
+			t.pProf = append(t.pProf, p.prof)
+			t.pDelta = append(t.pDelta, p.delta)
+		}
+		t.ends[h] = uint32(len(t.pProf))
+	}
+	return t
+}
+
+// slot returns the slot of g: where it is stored, or the empty slot where
+// it would be.
+func (t *table) slot(g uint32) uint32 {
+	mask := uint32(len(t.keys) - 1)
+	h := (g * 2654435761) >> t.shift
+	for t.keys[h] != 0 && t.keys[h] != g {
+		h = (h + 1) & mask
+	}
+	return h
+}
+
+// score adds the log-likelihood of each trigram of norm (normalised
+// text) under every profile to scores, and returns the number of trigrams.
+func (t *table) score(norm []byte, scores []float32) int {
+	n := 0
+	mask := uint32(len(t.keys) - 1)
+	for i := 0; i+3 <= len(norm); i++ {
+		g := uint32(norm[i])<<16 | uint32(norm[i+1])<<8 | uint32(norm[i+2])
+		n++
+		h := (g * 2654435761) >> t.shift
+		for {
+			k := t.keys[h]
+			if k == g {
+				s, e := t.starts[h], t.ends[h]
+				pp := t.pProf[s:e]
+				pd := t.pDelta[s:e]
+				for j, p := range pp {
+					scores[p] += pd[j]
+				}
+				break
+			}
+			if k == 0 {
+				break
+			}
+			h = (h + 1) & mask
+		}
+	}
+	for i, f := range t.floors {
+		scores[i] += float32(n) * f
+	}
+	return n
+}
