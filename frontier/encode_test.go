@@ -1,0 +1,81 @@
+package frontier
+
+import (
+	"bytes"
+	"reflect"
+	"testing"
+	"time"
+)
+
+// FuzzEntry checks that stored entries round-trip and that decoding any
+// bytes fails cleanly rather than panicking.
+func FuzzEntry(f *testing.F) {
+	f.Add("http://a/x", "a", "LLE", "http://a/", uint32(3), uint8(1), true, int64(1700000000123456789))
+	f.Add("", "", "", "", uint32(0), uint8(0), false, int64(0))
+	f.Add("http://ไทย.example/", "t", "\x00\xff", "v", uint32(1<<31), uint8(255), false, int64(-5))
+	f.Fuzz(func(t *testing.T, url, tree, hops, via string, depth uint32, prio uint8, req bool, nanos int64) {
+		in := Entry{URL: url, Site: "s", Tree: tree, Depth: int(depth), Priority: Priority(prio),
+			Requisite: req, Via: via, Hops: hops}
+		if nanos != 0 {
+			in.Discovered = time.Unix(0, nanos).UTC()
+		}
+		b := encodeEntry(nil, &in)
+		out, err := decodeEntry(b, "s")
+		if err != nil {
+			t.Fatalf("decode %x: %v", b, err)
+		}
+		if !reflect.DeepEqual(in, out) {
+			t.Fatalf("round trip\n got %+v\nwant %+v", out, in)
+		}
+		// Every truncation must fail, never panic.
+		for i := range len(b) {
+			if _, err := decodeEntry(b[:i], "s"); err == nil {
+				t.Fatalf("truncated at %d of %d decoded without error", i, len(b))
+			}
+		}
+		// Arbitrary bytes (the URL as a record) must not panic.
+		decodeEntry([]byte(url), "s")
+		decodeHistory([]byte(url))
+		decodeSite([]byte(url))
+		decodeMeta([]byte(url))
+		decodeCounts([]byte(url))
+	})
+}
+
+func FuzzHistory(f *testing.F) {
+	f.Add(int64(1700000000000000000), 200, "sha1:X", `"e"`, "Mon")
+	f.Add(int64(0), -1, "", "", "")
+	f.Fuzz(func(t *testing.T, nanos int64, status int, digest, etag, lm string) {
+		in := History{Status: status, Digest: digest, ETag: etag, LastModified: lm}
+		if nanos != 0 {
+			in.Fetched = time.Unix(0, nanos).UTC()
+		}
+		out, err := decodeHistory(encodeHistory(&in))
+		if err != nil || !reflect.DeepEqual(in, out) {
+			t.Fatalf("round trip = %+v, %v; want %+v", out, err, in)
+		}
+	})
+}
+
+// TestQueueKeyOrder checks that byte order of queue keys is the order the
+// package doc promises: site, then priority, depth and sequence.
+func TestQueueKeyOrder(t *testing.T) {
+	keys := [][]byte{
+		queueKey("a", High, 0, 9),
+		queueKey("a", High, 1, 0),
+		queueKey("a", High, 256, 0),
+		queueKey("a", Low, 0, 0),
+		queueKey("a", Low, 0, 1),
+		queueKey("a", Low, 0, 256),
+		queueKey("a.b", High, 0, 0), // a site that extends another's name sorts after all of it
+		queueKey("ab", High, 0, 0),
+	}
+	for i := 1; i < len(keys); i++ {
+		if bytes.Compare(keys[i-1], keys[i]) >= 0 {
+			t.Errorf("key %d %q does not sort before key %d %q", i-1, keys[i-1], i, keys[i])
+		}
+	}
+	if !bytes.HasPrefix(queueKey("a", Low, 3, 4), queuePrefix("a")) || bytes.HasPrefix(queueKey("ab", Low, 0, 0), queuePrefix("a")) {
+		t.Error("queuePrefix does not delimit a site")
+	}
+}
