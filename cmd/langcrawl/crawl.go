@@ -95,10 +95,12 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 		return snap, errors.Join(fmt.Errorf("fetch: %w", err), arc.Close(), q.Close())
 	}
 	defer client.Close()
-	gate, err := politeness.New(politeness.Config{
+	var gate *politeness.Gate
+	slot := func(ctx context.Context, site string) (func(time.Time), error) { return gate.Acquire(ctx, site) }
+	gate, err = politeness.New(politeness.Config{
 		UserAgent: cfg.UserAgent, Policy: politeness.Policy(cfg.Robots.Policy), Delay: cfg.Delay,
 		MaxCrawlDelay: cfg.Robots.MaxCrawlDelay,
-	}, crawl.RobotsFetcher(client, arc))
+	}, crawl.RobotsFetcher(client, arc, slot))
 	if err != nil {
 		return snap, errors.Join(fmt.Errorf("politeness: %w", err), arc.Close(), q.Close())
 	}
