@@ -1,0 +1,143 @@
+package scope
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+
+	whatwg "github.com/nlnwa/whatwg-url/url"
+)
+
+// Errors that Canonicalize and CanonicalizeRef wrap, with the URL, for errors.Is.
+var (
+	// ErrScheme is returned for URLs whose scheme is not http or https.
+	ErrScheme = errors.New("scope: not an http or https URL")
+	// ErrHost is returned for URLs with an empty host or one that DNS cannot hold.
+	ErrHost = errors.New("scope: bad host")
+	// ErrParse is returned for strings that are not URLs at all.
+	ErrParse = errors.New("scope: cannot parse URL")
+)
+
+// parser is the WHATWG parser with the one lenience the crawler needs: a stray '%'
+// becomes "%25" instead of staying bare (which net/url would refuse).
+var parser = whatwg.NewParser(whatwg.WithPercentEncodeSinglePercentSign())
+
+// Canonicalize parses the absolute URL raw and returns its canonical form (see the
+// package documentation). The error names raw and wraps ErrParse, ErrScheme or ErrHost.
+func Canonicalize(raw string) (*url.URL, error) {
+	w, err := parser.Parse(raw)
+	if err != nil {
+		return nil, fmt.Errorf("canonicalize %s: %w: %v", quote(raw), ErrParse, err)
+	}
+	return finish(raw, w)
+}
+
+// CanonicalizeRef resolves ref (an href as found in a page) against base and returns
+// the canonical form of the result. base is usually a URL that Canonicalize returned.
+// The error names ref and wraps ErrParse, ErrScheme or ErrHost.
+func CanonicalizeRef(base *url.URL, ref string) (*url.URL, error) {
+	if base == nil {
+		return Canonicalize(ref)
+	}
+	w, err := parser.ParseRef(base.String(), ref)
+	if err != nil {
+		return nil, fmt.Errorf("canonicalize %s against %s: %w: %v", quote(ref), quote(base.String()), ErrParse, err)
+	}
+	return finish(ref, w)
+}
+
+// finish turns a parsed WHATWG URL into the canonical net/url form.
+func finish(raw string, w *whatwg.Url) (*url.URL, error) {
+	scheme := w.Scheme()
+	if scheme != "http" && scheme != "https" {
+		return nil, fmt.Errorf("canonicalize %s: %w (scheme %q)", quote(raw), ErrScheme, scheme)
+	}
+	host := w.Hostname()
+	if !validHost(host) {
+		return nil, fmt.Errorf("canonicalize %s: %w (host %q)", quote(raw), ErrHost, host)
+	}
+	var b strings.Builder
+	b.Grow(len(raw) + 16)
+	b.WriteString(scheme)
+	b.WriteString("://")
+	b.WriteString(host)
+	if p := w.Port(); p != "" {
+		b.WriteByte(':')
+		b.WriteString(p)
+	}
+	path := w.Pathname()
+	if path == "" {
+		path = "/"
+	}
+	writePath(&b, path)
+	// Href distinguishes "no query" from an empty one ("?"); Query does not.
+	href := w.Href(true)
+	if i := strings.IndexByte(href, '?'); i >= 0 {
+		b.WriteString(href[i:])
+	}
+	s := b.String()
+	u, err := url.Parse(s)
+	if err != nil {
+		return nil, fmt.Errorf("canonicalize %s: %w: %v", quote(raw), ErrParse, err)
+	}
+	if u.String() != s {
+		// Not reachable for the inputs the WHATWG parser lets through; kept so that a
+		// canonical URL always round-trips.
+		return nil, fmt.Errorf("canonicalize %s: %w: %q does not round-trip", quote(raw), ErrParse, s)
+	}
+	return u, nil
+}
+
+// writePath writes p, percent-encoding the bytes that net/url would not keep as
+// they are in an escaped path.
+func writePath(b *strings.Builder, p string) {
+	const hex = "0123456789ABCDEF"
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if pathByteOK(c) {
+			b.WriteByte(c)
+			continue
+		}
+		b.WriteByte('%')
+		b.WriteByte(hex[c>>4])
+		b.WriteByte(hex[c&15])
+	}
+}
+
+// pathByteOK reports whether c may stand bare in an RFC 3986 path as net/url
+// checks it (its validEncoded with encodePath), '%' included.
+func pathByteOK(c byte) bool {
+	switch {
+	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		return true
+	}
+	return strings.IndexByte("-_.~$&+,/:;=@!'()*[]%", c) >= 0
+}
+
+// validHost reports whether h (as the WHATWG parser returns it: lowercase, punycode,
+// IPv6 in brackets) is a host the crawler can connect to.
+func validHost(h string) bool {
+	if h == "" {
+		return false
+	}
+	if h[0] == '[' {
+		return len(h) > 2 && h[len(h)-1] == ']'
+	}
+	for i := 0; i < len(h); i++ {
+		c := h[i]
+		if !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-' || c == '_' || c == '.') {
+			return false
+		}
+	}
+	return true
+}
+
+// quote quotes s for an error message, shortening very long strings.
+func quote(s string) string {
+	const max = 256
+	if len(s) > max {
+		return fmt.Sprintf("%q...(%d bytes)", s[:max], len(s))
+	}
+	return fmt.Sprintf("%q", s)
+}

@@ -1,0 +1,55 @@
+// Package scope decides which URLs a crawl may visit: it canonicalises them, groups them
+// into site trees, applies the one-crawl-per-script rule for query URLs, and guards
+// against crawler traps.
+//
+// # Canonical URLs
+//
+// [Canonicalize] and [CanonicalizeRef] parse with the WHATWG URL Standard
+// (https://url.spec.whatwg.org/, via github.com/nlnwa/whatwg-url), the same algorithm
+// browsers use, so that the URL the crawler fetches is the URL a browser would fetch
+// when pywb replays the page. Only http and https URLs are accepted. The host is
+// lowercased and converted to punycode (UTS #46), default ports are dropped, dot
+// segments are resolved, an empty path becomes "/", and the fragment is dropped. The
+// query is kept byte for byte, in its order: archives replay exact URLs.
+//
+// A few steps go beyond the standard, and each is there so that the result is a valid
+// RFC 3986 URL that net/url round-trips exactly (u.String() gives back the canonical form):
+//
+//   - a '%' not followed by two hex digits is encoded as "%25";
+//   - the bytes the standard leaves bare in a path but RFC 3986 does not allow
+//     ('|', '^') are percent-encoded;
+//   - user name and password are removed (a crawler never sends credentials found in links);
+//   - hosts with characters that DNS does not allow (anything but a-z, 0-9, '-', '_', '.')
+//     are rejected.
+//
+// Existing percent-escapes are kept as written (%7e stays %7e): the WHATWG way.
+//
+// # Site trees
+//
+// Nakahira, Hoshino and Mikami (2008), "Low-load server crawler" (see
+// shared/papers/nakahira-2008-low-load-server-crawler.txt), define a site tree as the
+// pages reachable from a starting URL within its domain. Section 2.1: an internal URL
+// belongs to the same domain as the starting URL or one of its subdomains; every other
+// URL is external, is not followed within the tree, and becomes a new starting URL.
+// [RegisteredDomain] gives the domain of a tree (the public suffix plus one label, from
+// golang.org/x/net/publicsuffix) and [Internal] tells internal from external.
+//
+// Section 2.2 limits query URLs to one crawl per script: once /index.php?id=2 has been
+// crawled, no other /index.php?... is. [QueryKey] gives the key the engine marks as seen.
+//
+// # Keys
+//
+// [SiteKey] is the host a politeness queue is kept for. [DirKey] is the directory
+// granularity of Tamura, Somboonviwat and Kitsuregawa (2007), section 4.3
+// (shared/papers/tamura-2007-language-specific-web-crawling.txt): the host plus the
+// first path segment.
+//
+// # Traps
+//
+// [Rules] holds limits on URL length, path depth, repeated path segments and query
+// parameters; [Rules.Trap] names the limit a URL breaks.
+//
+// # Concurrency
+//
+// Every function in this package is safe for concurrent use; none keeps state.
+package scope
