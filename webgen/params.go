@@ -1,0 +1,254 @@
+package webgen
+
+import (
+	"errors"
+	"fmt"
+)
+
+// ErrParams is wrapped by every error Generate returns for bad Params.
+var ErrParams = errors.New("webgen: invalid params")
+
+// Params describes a synthetic web. The zero value is not useful; start from
+// SimulatorDefaults or DemoDefaults and change fields. Shares are
+// probabilities in [0, 1]. The link shares are per link and follow the
+// columns of Tamura et al. 2007, Tables 4 and 5 (target language "th").
+type Params struct {
+	// Seed makes the graph: the same Params give the same graph and bytes.
+	Seed int64
+
+	// Servers is the number of generated servers (special demo hosts come on top).
+	Servers int
+	// MeanPagesPerServer is the mean of the lognormal page count of a
+	// non-target server (default 20).
+	MeanPagesPerServer float64
+	// PagesSigma is the sigma of that lognormal; larger is more heavy-tailed
+	// (default 1.2).
+	PagesSigma float64
+	// MaxPagesPerServer caps one server's page count (default 50,000).
+	MaxPagesPerServer int
+	// TargetSizeFactor multiplies the mean page count of target servers.
+	// With the other defaults, 2.8 gives Tamura's 9.4% target pages from 4.6%
+	// target servers (default 2.8).
+	TargetSizeFactor float64
+
+	// TargetLang is the language the crawl looks for (default "th").
+	TargetLang string
+	// OtherLangs are the languages of non-target servers, chosen uniformly
+	// unless OtherLangWeights is set (same length).
+	OtherLangs       []string
+	OtherLangWeights []float64
+	// ForeignLang is the language of the non-target pages on target servers
+	// (default "en").
+	ForeignLang string
+
+	// TargetServerShare is the share of servers that hold target pages
+	// (Tamura §2.3: 4.6%).
+	TargetServerShare float64
+	// TargetServerForeignShare is the share of pages of a target server that
+	// are in ForeignLang (default 0.2). The home page is always in TargetLang.
+	TargetServerForeignShare float64
+	// LangDirShare is the share of target servers that keep their pages in a
+	// directory per language (/th/, /en/) (default 0.3).
+	LangDirShare float64
+
+	// MeanOutDegree is the mean number of links drawn per page (Tamura
+	// §3.1: 123.8M edges over 18.3M crawled pages, ~6.7). Duplicates that
+	// cannot be replaced are dropped, so the realised mean is a few percent
+	// lower (about 6.2 with the defaults).
+	MeanOutDegree float64
+	// HomeLinkShare is the chance that an inter-server link points at the
+	// destination server's home page rather than a random page (default 0.3).
+	HomeLinkShare float64
+	// PreferentialShare is the chance that an inter-server link copies the
+	// destination server of an earlier inter-server link (preferential
+	// attachment, giving hubs); otherwise the server is drawn in proportion
+	// to its size (default 0.5).
+	PreferentialShare float64
+	// DeadLinkShare is the share of links that point at pages that do not
+	// exist (404) (default 0.02).
+	DeadLinkShare float64
+
+	// Table 4, row "Thai page".
+	TargetToTarget      float64 // links from target pages that go to target pages (0.718)
+	TargetToTargetInter float64 // of those, inter-server (3.83M/23.98M = 0.16)
+	TargetToOtherInter  float64 // of target→non-target links, inter-server (6.42M/9.43M = 0.68)
+
+	// Table 4, row "Non-Thai page (in Thai server)".
+	MixedToTarget      float64 // links from non-target pages on target servers to target pages (0.215)
+	MixedToTargetInter float64 // of those, inter-server (0.79M/1.54M = 0.51)
+	MixedToOtherInter  float64 // of links to non-target pages, inter-server (1.45M/5.63M = 0.26)
+
+	// Table 4, row "Non-Thai page (in Non-Thai server)". Its links to target
+	// pages are all inter-server.
+	OtherToTarget     float64 // links to target pages (0.002)
+	OtherToOtherInter float64 // of links to non-target pages, inter-server (24.7M/48.1M = 0.51)
+
+	// Table 5. An inter-server link from a page on a target server to a
+	// non-target page lands on a target server's ForeignLang pages with this
+	// chance (default 0.35, which with the shares above gives Table 5's
+	// 87.4% of links from target servers staying on target servers).
+	TargetServerForeignLinkShare float64
+	// The same chance for pages on non-target servers (default 0.008, giving
+	// Table 5's 0.5% of links from non-target servers to target servers).
+	OtherServerForeignLinkShare float64
+
+	// Seeds is the number of seed pages: the home pages of the target servers
+	// with the most inter-server in-links (Tamura used 3).
+	Seeds int
+
+	// Special adds the demo's special hosts (robots, redirects, traps, slow
+	// and odd responses); see the table in the package documentation.
+	Special bool
+	// CoverDecl assigns charset declaration cases to target servers in turn,
+	// so that a small web has every case; otherwise they follow a fixed
+	// realistic mix.
+	CoverDecl bool
+}
+
+// SimulatorDefaults returns the large web for `langcrawl simulate`: 100,000
+// servers, about 2.2 million pages and 15 million links, target "th".
+func SimulatorDefaults() Params {
+	return Params{
+		Seed:                         1,
+		Servers:                      100_000,
+		MeanPagesPerServer:           20,
+		PagesSigma:                   1.2,
+		MaxPagesPerServer:            50_000,
+		TargetSizeFactor:             2.8,
+		TargetLang:                   "th",
+		OtherLangs:                   []string{"en", "ja", "zh", "ko", "ru", "de", "fr", "es", "vi", "id", "lo"},
+		OtherLangWeights:             []float64{44, 8, 8, 5, 6, 6, 6, 6, 4, 4, 1},
+		ForeignLang:                  "en",
+		TargetServerShare:            0.046,
+		TargetServerForeignShare:     0.2,
+		LangDirShare:                 0.3,
+		MeanOutDegree:                6.7,
+		HomeLinkShare:                0.3,
+		PreferentialShare:            0.5,
+		DeadLinkShare:                0.02,
+		TargetToTarget:               0.718,
+		TargetToTargetInter:          0.16,
+		TargetToOtherInter:           0.68,
+		MixedToTarget:                0.215,
+		MixedToTargetInter:           0.51,
+		MixedToOtherInter:            0.26,
+		OtherToTarget:                0.002,
+		OtherToOtherInter:            0.51,
+		TargetServerForeignLinkShare: 0.35,
+		OtherServerForeignLinkShare:  0.008,
+		Seeds:                        3,
+	}
+}
+
+// DemoDefaults returns the small web that `langcrawl demo` serves and the
+// end-to-end tests crawl: 30 generated servers (a third of them Thai, so
+// that a crawl finds something) plus the special hosts, about 1,000 pages.
+func DemoDefaults() Params {
+	p := SimulatorDefaults()
+	p.Servers = 30
+	p.MeanPagesPerServer = 22
+	p.PagesSigma = 0.6
+	p.MaxPagesPerServer = 150
+	p.TargetSizeFactor = 1.5
+	p.TargetServerShare = 0.34
+	p.OtherLangs = []string{"en", "ja", "zh", "ko", "ru", "de", "fr", "es", "vi", "id", "lo"}
+	p.OtherLangWeights = nil
+	p.LangDirShare = 0.25
+	p.Seeds = 2
+	p.Special = true
+	p.CoverDecl = true
+	return p
+}
+
+// validate reports every problem at once.
+func (p *Params) validate() error {
+	var errs []error
+	bad := func(field string, format string, args ...any) {
+		errs = append(errs, fmt.Errorf("%s: %s", field, fmt.Sprintf(format, args...)))
+	}
+	share := func(field string, v float64) {
+		if !(v >= 0 && v <= 1) {
+			bad(field, "%v is not in [0, 1]", v)
+		}
+	}
+	if p.Servers < 1 || p.Servers > 10_000_000 {
+		bad("Servers", "%d is not in [1, 10000000]", p.Servers)
+	}
+	if !(p.MeanPagesPerServer >= 1) {
+		bad("MeanPagesPerServer", "%v is below 1", p.MeanPagesPerServer)
+	}
+	if !(p.PagesSigma >= 0 && p.PagesSigma <= 4) {
+		bad("PagesSigma", "%v is not in [0, 4]", p.PagesSigma)
+	}
+	if p.MaxPagesPerServer < 1 {
+		bad("MaxPagesPerServer", "%d is below 1", p.MaxPagesPerServer)
+	}
+	if !(p.TargetSizeFactor > 0) {
+		bad("TargetSizeFactor", "%v is not positive", p.TargetSizeFactor)
+	}
+	if _, ok := langIndex[p.TargetLang]; !ok {
+		bad("TargetLang", "%q has no word list", p.TargetLang)
+	}
+	if _, ok := langIndex[p.ForeignLang]; !ok || p.ForeignLang == p.TargetLang {
+		bad("ForeignLang", "%q has no word list or equals TargetLang", p.ForeignLang)
+	}
+	if len(p.OtherLangs) == 0 {
+		bad("OtherLangs", "empty")
+	}
+	for _, l := range p.OtherLangs {
+		if _, ok := langIndex[l]; !ok || l == p.TargetLang {
+			bad("OtherLangs", "%q has no word list or equals TargetLang", l)
+		}
+	}
+	if p.OtherLangWeights != nil {
+		if len(p.OtherLangWeights) != len(p.OtherLangs) {
+			bad("OtherLangWeights", "has %d weights for %d languages", len(p.OtherLangWeights), len(p.OtherLangs))
+		}
+		sum := 0.0
+		for _, w := range p.OtherLangWeights {
+			if !(w >= 0) {
+				bad("OtherLangWeights", "negative weight %v", w)
+			}
+			sum += w
+		}
+		if !(sum > 0) {
+			bad("OtherLangWeights", "sum to zero")
+		}
+	}
+	if !(p.MeanOutDegree >= 1 && p.MeanOutDegree <= 1000) {
+		bad("MeanOutDegree", "%v is not in [1, 1000]", p.MeanOutDegree)
+	}
+	if p.Seeds < 1 {
+		bad("Seeds", "%d is below 1", p.Seeds)
+	}
+	for _, s := range []struct {
+		name string
+		v    float64
+	}{
+		{"TargetServerShare", p.TargetServerShare},
+		{"TargetServerForeignShare", p.TargetServerForeignShare},
+		{"LangDirShare", p.LangDirShare},
+		{"HomeLinkShare", p.HomeLinkShare},
+		{"PreferentialShare", p.PreferentialShare},
+		{"DeadLinkShare", p.DeadLinkShare},
+		{"TargetToTarget", p.TargetToTarget},
+		{"TargetToTargetInter", p.TargetToTargetInter},
+		{"TargetToOtherInter", p.TargetToOtherInter},
+		{"MixedToTarget", p.MixedToTarget},
+		{"MixedToTargetInter", p.MixedToTargetInter},
+		{"MixedToOtherInter", p.MixedToOtherInter},
+		{"OtherToTarget", p.OtherToTarget},
+		{"OtherToOtherInter", p.OtherToOtherInter},
+		{"TargetServerForeignLinkShare", p.TargetServerForeignLinkShare},
+		{"OtherServerForeignLinkShare", p.OtherServerForeignLinkShare},
+	} {
+		share(s.name, s.v)
+	}
+	if p.TargetServerShare == 0 {
+		bad("TargetServerShare", "must be above 0: the seeds are target servers")
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("%w: %w", ErrParams, errors.Join(errs...))
+	}
+	return nil
+}

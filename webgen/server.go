@@ -1,0 +1,324 @@
+package webgen
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"errors"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// ErrNotTestHost is returned by the dialer of DialContext for a host name
+// outside the .test TLD: the synthetic web never dials the real network.
+var ErrNotTestHost = errors.New("webgen: not a .test host")
+
+// ServerOptions configures a Server. The zero value is usable.
+type ServerOptions struct {
+	// Now is the clock for the request log. Default time.Now.
+	Now func() time.Time
+	// SlowDelay is how long the slow host waits before each response.
+	// Default 2s; a negative value means no delay.
+	SlowDelay time.Duration
+	// EndlessChunk is the size of each write of the endless body. Default 16 KiB.
+	EndlessChunk int
+}
+
+// Hit is one request the server answered.
+type Hit struct {
+	Host string // without port
+	URI  string // path and query, as requested
+	// Start and End are when the handler began and returned, by ServerOptions.Now.
+	Start, End time.Time
+	// ConnID identifies the TCP connection (1, 2, ...); 0 when the server
+	// was not wired with ConnContext.
+	ConnID uint64
+	Status int
+	Bytes  int64 // body bytes written
+}
+
+// Server serves a Graph over HTTP, routing on the Host header. It is an
+// http.Handler and safe for concurrent use. NewServer starts nothing; use
+// Listen, or an httptest.Server with Config.ConnContext set to
+// Server.ConnContext.
+type Server struct {
+	g        *Graph
+	opts     ServerOptions
+	nextConn atomic.Uint64
+	mu       sync.Mutex
+	hits     []Hit
+}
+
+// NewServer returns a server for g.
+func NewServer(g *Graph, opts ServerOptions) *Server {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.SlowDelay == 0 {
+		opts.SlowDelay = 2 * time.Second
+	}
+	if opts.SlowDelay < 0 {
+		opts.SlowDelay = 0
+	}
+	if opts.EndlessChunk <= 0 {
+		opts.EndlessChunk = 16 << 10
+	}
+	return &Server{g: g, opts: opts}
+}
+
+type connIDKey struct{}
+
+// ConnContext numbers connections for the request log. Use it as
+// http.Server.ConnContext.
+func (s *Server) ConnContext(ctx context.Context, _ net.Conn) context.Context {
+	return context.WithValue(ctx, connIDKey{}, s.nextConn.Add(1))
+}
+
+// Listen listens on addr (such as "127.0.0.1:0") and returns an
+// http.Server wired to s, and the listener. The caller runs
+// srv.Serve(ln) and later srv.Close or srv.Shutdown.
+func (s *Server) Listen(addr string) (*http.Server, net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, nil, fmt.Errorf("webgen: listen %s: %w", addr, err)
+	}
+	srv := &http.Server{Handler: s, ConnContext: s.ConnContext, ReadHeaderTimeout: 30 * time.Second}
+	return srv, ln, nil
+}
+
+// DialContext returns a dial function for http.Transport.DialContext that
+// connects every *.test host, whatever the port, to addr (the listener's
+// address), and refuses every other host with ErrNotTestHost.
+func DialContext(addr string) func(ctx context.Context, network, address string) (net.Conn, error) {
+	var d net.Dialer
+	return func(ctx context.Context, network, address string) (net.Conn, error) {
+		host, _, err := net.SplitHostPort(address)
+		if err != nil {
+			host = address
+		}
+		if !strings.HasSuffix(strings.ToLower(host), ".test") {
+			return nil, fmt.Errorf("dial %s: %w", address, ErrNotTestHost)
+		}
+		return d.DialContext(ctx, "tcp", addr)
+	}
+}
+
+// Log returns a copy of the requests answered so far, in the order they ended.
+func (s *Server) Log() []Hit {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]Hit, len(s.hits))
+	copy(out, s.hits)
+	return out
+}
+
+type recorder struct {
+	http.ResponseWriter
+	status int
+	bytes  int64
+}
+
+func (r *recorder) WriteHeader(code int) {
+	if r.status == 0 {
+		r.status = code
+	}
+	r.ResponseWriter.WriteHeader(code)
+}
+
+func (r *recorder) Write(b []byte) (int, error) {
+	if r.status == 0 {
+		r.status = http.StatusOK
+	}
+	n, err := r.ResponseWriter.Write(b)
+	r.bytes += int64(n)
+	return n, err
+}
+
+func (r *recorder) Flush() {
+	if f, ok := r.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// hostOnly strips the port and lower-cases.
+func hostOnly(h string) string {
+	if host, _, err := net.SplitHostPort(h); err == nil {
+		h = host
+	}
+	return strings.ToLower(h)
+}
+
+// ServeHTTP answers for the host in r.Host.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := s.opts.Now()
+	rec := &recorder{ResponseWriter: w}
+	host := hostOnly(r.Host)
+	s.serve(rec, r, host)
+	id, _ := r.Context().Value(connIDKey{}).(uint64)
+	h := Hit{Host: host, URI: r.URL.RequestURI(), Start: start, End: s.opts.Now(), ConnID: id, Status: rec.status, Bytes: rec.bytes}
+	if h.Status == 0 {
+		h.Status = http.StatusOK
+	}
+	s.mu.Lock()
+	s.hits = append(s.hits, h)
+	s.mu.Unlock()
+}
+
+func (s *Server) serve(w *recorder, r *http.Request, host string) {
+	g := s.g
+	si, ok := g.LookupHost(host)
+	if !ok {
+		http.Error(w, "webgen: unknown host", http.StatusNotFound)
+		return
+	}
+	sv := &g.servers[si]
+	if sv.special != nil && sv.special.slow && s.opts.SlowDelay > 0 {
+		t := time.NewTimer(s.opts.SlowDelay)
+		select {
+		case <-t.C:
+		case <-r.Context().Done():
+			t.Stop()
+			return
+		}
+	}
+	path := r.URL.EscapedPath()
+	switch path {
+	case "/robots.txt":
+		s.serveRobots(w, sv)
+		return
+	case "/style.css":
+		w.Header().Set("Content-Type", "text/css")
+		w.Write([]byte(styleCSS))
+		return
+	case "/img/logo.png":
+		w.Header().Set("Content-Type", "image/png")
+		w.Write(logoPNG)
+		return
+	}
+	pq := path
+	if r.URL.RawQuery != "" {
+		pq += "?" + r.URL.RawQuery
+	}
+	if sv.special != nil && sv.special.name == "calendar" {
+		if y, m, ok := calendarPath(path); ok && r.URL.RawQuery == "" {
+			ctype, body, err := g.renderCalendar(sv, y, m)
+			s.writeBody(w, ctype, body, err)
+			return
+		}
+	}
+	id, ok := g.lookupPath(si, pq)
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	switch g.pageKind(id) {
+	case kindMissing:
+		http.NotFound(w, r)
+	case kindRedirect:
+		sp := &g.spPages[id-g.firstSpecial]
+		w.Header().Set("Location", g.URL(sp.location))
+		w.WriteHeader(sp.status)
+	case kindEndless:
+		s.serveEndless(w, r)
+	case kindChunked:
+		ctype, body, err := g.renderPage(id)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		w.Header().Set("Content-Type", ctype)
+		half := len(body) / 2
+		w.Write(body[:half])
+		w.Flush() // no Content-Length and a flush: net/http sends it chunked
+		w.Write(body[half:])
+	case kindGzip:
+		ctype, body, err := g.renderPage(id)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		var zb bytes.Buffer
+		zw := gzip.NewWriter(&zb)
+		zw.Write(body)
+		zw.Close()
+		w.Header().Set("Content-Type", ctype)
+		w.Header().Set("Content-Encoding", "gzip")
+		w.Header().Set("Content-Length", strconv.Itoa(zb.Len()))
+		w.Write(zb.Bytes())
+	default:
+		ctype, body, err := g.renderPage(id)
+		s.writeBody(w, ctype, body, err)
+	}
+}
+
+func (s *Server) writeBody(w http.ResponseWriter, ctype string, body []byte, err error) {
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", ctype)
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.Write(body)
+}
+
+func (s *Server) serveRobots(w http.ResponseWriter, sv *server) {
+	kind := robotsAllow
+	if sv.special != nil {
+		kind = sv.special.robots
+	}
+	w.Header().Set("Content-Type", "text/plain")
+	switch kind {
+	case robots503:
+		http.Error(w, "service unavailable", http.StatusServiceUnavailable)
+	case robots404:
+		http.Error(w, "not found", http.StatusNotFound)
+	default:
+		w.Write([]byte(robotsBody(kind)))
+	}
+}
+
+func robotsBody(kind robotsKind) string {
+	switch kind {
+	case robotsPrivate:
+		return "# webgen\nUser-agent: *\nDisallow: /private/\n"
+	case robotsDelay:
+		return "# webgen\nUser-agent: *\nCrawl-delay: 1\nDisallow:\n"
+	}
+	return "# webgen\nUser-agent: *\nDisallow:\n"
+}
+
+// serveEndless streams HTML until the client hangs up.
+func (s *Server) serveEndless(w *recorder, r *http.Request) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Write([]byte("<!DOCTYPE html>\n<html><head><title>endless</title></head><body>\n"))
+	chunk := bytes.Repeat([]byte("<p>this page never ends</p>\n"), s.opts.EndlessChunk/28+1)
+	for r.Context().Err() == nil {
+		if _, err := w.Write(chunk); err != nil {
+			return
+		}
+		w.Flush()
+	}
+}
+
+const styleCSS = "body { font-family: sans-serif; margin: 2em; }\n.nav, .footer { color: #555; }\n"
+
+var logoPNG = func() []byte {
+	img := image.NewRGBA(image.Rect(0, 0, 4, 4))
+	for i := range 16 {
+		img.Set(i%4, i/4, color.RGBA{R: 200, G: uint8(i * 16), B: 80, A: 255})
+	}
+	var b bytes.Buffer
+	if err := png.Encode(&b, img); err != nil {
+		panic(err)
+	}
+	return b.Bytes()
+}()
