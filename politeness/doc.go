@@ -16,6 +16,8 @@
 //   - 3xx (2.3.1.2): the fetcher follows up to five redirects itself; a chain
 //     that still ends in 3xx is treated as unavailable, like 4xx.
 //   - 4xx (2.3.1.3), including 401, 403 and 404: unavailable, all is allowed.
+//     The exception is 429 Too Many Requests, which asks us to slow down:
+//     it is treated like 5xx, as Google's crawler does.
 //   - 5xx or a network error (2.3.1.4): unreachable, all is disallowed until
 //     [Config.RetryAfterError] has passed, then robots.txt is fetched again.
 //

@@ -194,6 +194,9 @@ func (g *Gate) entry(ctx context.Context, robotsURL string, now time.Time) (*ent
 		g.cacheHits.Add(1)
 		return e, nil
 	}
+	if err := context.Cause(ctx); err != nil {
+		return nil, fmt.Errorf("fetch %s: %w", robotsURL, err)
+	}
 	ch := g.flight.DoChan(robotsURL, func() (any, error) {
 		// A flight that ended just before this one began has filled the
 		// cache; fetching again would be a double fetch.

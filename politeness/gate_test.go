@@ -495,6 +495,19 @@ func TestIgnorePolicy(t *testing.T) {
 	}
 }
 
+func TestCheckCancelledBeforeFetch(t *testing.T) {
+	f := fixed(200, "", nil)
+	g := newGate(t, Config{}, f.fetch)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := g.Check(ctx, mustURL(t, "http://x.example/"), t0); !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if n := f.count("http://x.example/robots.txt"); n != 0 {
+		t.Fatalf("fetched %d times for a cancelled caller", n)
+	}
+}
+
 func TestCheckUnsupportedURL(t *testing.T) {
 	f := fixed(200, "", nil)
 	g := newGate(t, Config{}, f.fetch)
@@ -569,6 +582,24 @@ func TestNewDefaults(t *testing.T) {
 	}
 }
 
+func BenchmarkCheckCachedSmall(b *testing.B) {
+	const robots = "User-agent: *\nDisallow: /cgi-bin/\nDisallow: /tmp/\nAllow: /tmp/public/\n"
+	g := newGate(b, Config{}, fixed(200, robots, nil).fetch)
+	u := mustURL(b, "https://bench.example/news/2025/03/01/story.html")
+	ctx := context.Background()
+	if _, err := g.Check(ctx, u, t0); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := g.Check(ctx, u, t0); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkCheckCached uses a large robots.txt with 50 wildcard rules, each
+// of which temoto/robotstxt runs as a regular expression.
 func BenchmarkCheckCached(b *testing.B) {
 	var robots strings.Builder
 	robots.WriteString("User-agent: *\n")

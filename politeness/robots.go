@@ -219,9 +219,14 @@ func normPath(s string) string {
 }
 
 // keep reports whether c stands for itself in a normalised path.
-func keep(c byte) bool {
-	return isUnreserved(c) || strings.IndexByte("!$&'()*+,;=:@/?", c) >= 0
-}
+func keep(c byte) bool { return keepTable[c] }
+
+var keepTable = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = isUnreserved(byte(c)) || strings.IndexByte("!$&'()*+,;=:@/?", byte(c)) >= 0
+	}
+	return t
+}()
 
 func isUnreserved(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
