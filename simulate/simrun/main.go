@@ -1,0 +1,55 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"runtime/pprof"
+	"strings"
+
+	"github.com/langcrawl/langcrawl/simulate"
+	"github.com/langcrawl/langcrawl/webgen"
+)
+
+func main() {
+	servers := flag.Int("servers", 5000, "")
+	out := flag.String("out", "/tmp/simout", "")
+	strats := flag.String("s", "", "")
+	disk := flag.String("disk", "", "")
+	imp := flag.Bool("imp", false, "")
+	par := flag.Int("par", 0, "")
+	pa := flag.Float64("pa", -1, "")
+	home := flag.Float64("home", -1, "")
+	foreign := flag.Float64("foreign", -1, "")
+	prof := flag.String("cpuprofile", "", "")
+	flag.Parse()
+	if *prof != "" {
+		f, err := os.Create(*prof)
+		if err != nil {
+			panic(err)
+		}
+		pprof.StartCPUProfile(f)
+		defer pprof.StopCPUProfile()
+	}
+	p := webgen.SimulatorDefaults()
+	p.Servers = *servers
+	if *pa >= 0 {
+		p.PreferentialShare = *pa
+	}
+	if *home >= 0 {
+		p.HomeLinkShare = *home
+	}
+	if *foreign >= 0 {
+		p.TargetServerForeignShare = *foreign
+	}
+	cfg := simulate.Config{Params: p, OutDir: *out, Options: simulate.Options{DiskDir: *disk, Improvements: *imp, Parallel: *par}}
+	if *strats != "" {
+		cfg.Options.Strategies = strings.Split(*strats, ",")
+	}
+	if err := simulate.Main(context.Background(), os.Stdout, os.Stderr, cfg); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		pprof.StopCPUProfile()
+		os.Exit(1)
+	}
+}
