@@ -29,8 +29,22 @@ type ServerOptions struct {
 	// SlowDelay is how long the slow host waits before each response.
 	// Default 2s; a negative value means no delay.
 	SlowDelay time.Duration
+	// Sleep waits d or until ctx is done; the slow host calls it before
+	// each response. Default: a timer.
+	Sleep func(ctx context.Context, d time.Duration) error
 	// EndlessChunk is the size of each write of the endless body. Default 16 KiB.
 	EndlessChunk int
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // Hit is one request the server answered.
@@ -68,6 +82,9 @@ func NewServer(g *Graph, opts ServerOptions) *Server {
 	}
 	if opts.SlowDelay < 0 {
 		opts.SlowDelay = 0
+	}
+	if opts.Sleep == nil {
+		opts.Sleep = sleep
 	}
 	if opts.EndlessChunk <= 0 {
 		opts.EndlessChunk = 16 << 10
@@ -182,11 +199,7 @@ func (s *Server) serve(w *recorder, r *http.Request, host string) {
 	}
 	sv := &g.servers[si]
 	if sv.special != nil && sv.special.slow && s.opts.SlowDelay > 0 {
-		t := time.NewTimer(s.opts.SlowDelay)
-		select {
-		case <-t.C:
-		case <-r.Context().Done():
-			t.Stop()
+		if err := s.opts.Sleep(r.Context(), s.opts.SlowDelay); err != nil {
 			return
 		}
 	}
