@@ -4,9 +4,9 @@
 // net/http client decodes chunked bodies, may add Accept-Encoding and undoes
 // gzip on its own, so the bytes it hands back are not the bytes the server
 // sent. This package is a small client on top of net.Conn that keeps both
-// sides of the exchange verbatim, ready for WARC request and response records
-// (WARC 1.1, sections 6.3 "response" and 6.4 "request"; the record block of a
-// response is the full HTTP response message, RFC 9112 section 2.1).
+// sides of the exchange verbatim, ready for the "request" and "response"
+// records of WARC 1.1 (ISO 28500:2017), whose blocks hold the full HTTP
+// messages as sent and received (message format: RFC 9112, section 2.1).
 //
 // # Recording
 //
@@ -45,8 +45,9 @@
 // timeout bounds the wait for each read; the overall timeout and the context
 // bound the whole exchange. A body larger than Config.MaxBodySize (counted in
 // raw, still encoded bytes) is cut at exactly that size. A response cut short
-// is still returned, with [Result.Truncated] set to a WARC-Truncated reason
-// (WARC 1.1 section 5.13): "length", "time", "disconnect" or "unspecified".
+// is still returned, with [Result.Truncated] set to a reason for the
+// WARC-Truncated field of WARC 1.1: "length", "time", "disconnect" or
+// "unspecified".
 //
 // # TLS
 //

@@ -31,7 +31,7 @@ var (
 	ErrUnsupportedEncoding = errors.New("fetch: unsupported content encoding")
 )
 
-// Values of Result.Truncated, as in the WARC-Truncated field (WARC 1.1, 5.13).
+// Values of Result.Truncated, the reasons of the WARC 1.1 WARC-Truncated field.
 const (
 	TruncatedLength      = "length"      // body cut at Config.MaxBodySize
 	TruncatedTime        = "time"        // a timeout or the context's deadline

@@ -646,3 +646,37 @@ func TestConfig(t *testing.T) {
 		t.Errorf("dialed %q: New did not copy ConnectTo", dialed)
 	}
 }
+
+func TestConcurrentHosts(t *testing.T) {
+	srv := newRawServer(t, reply("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"))
+	c := newClient(t, Config{ConnectTo: map[string]string{"*": srv.addr()}})
+	const hosts, perHost = 4, 5
+	errs := make(chan error, hosts)
+	for h := range hosts {
+		go func() {
+			// Each goroutine serialises its own host, as the politeness gate does.
+			for i := range perHost {
+				res, err := c.Do(context.Background(), "GET", fmt.Sprintf("http://h%d.test/%d", h, i), nil)
+				if err == nil && (res.Reused != (i > 0) || string(res.RawResponse[res.BodyOffset:]) != "ok") {
+					err = fmt.Errorf("host %d request %d: reused %v body %q", h, i, res.Reused, res.RawResponse[res.BodyOffset:])
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range hosts {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	if n := srv.accepts.Load(); n != hosts {
+		t.Errorf("accepts = %d, want one per host (%d)", n, hosts)
+	}
+	if st := c.Stats(); st.Requests != hosts*perHost || st.IdleConns != hosts {
+		t.Errorf("stats %+v", st)
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"crypto/tls"
 	"crypto/x509"
+	"io"
+	"log"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -21,6 +23,7 @@ func TestHTTPS(t *testing.T) {
 		sni.Store(hello.ServerName)
 		return nil, nil
 	}}
+	ts.Config.ErrorLog = log.New(io.Discard, "", 0) // the rejected handshakes are expected
 	ts.StartTLS()
 	t.Cleanup(ts.Close)
 	addr := ts.Listener.Addr().String()
