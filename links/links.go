@@ -1,0 +1,422 @@
+package links
+
+import (
+	"bytes"
+	"net/url"
+	"strconv"
+	"strings"
+
+	whatwg "github.com/nlnwa/whatwg-url/url"
+	"golang.org/x/net/html"
+)
+
+// Kind says what a link is for.
+type Kind uint8
+
+const (
+	// Nav is a link to another page: a[href], area[href], link rel=canonical and the like.
+	Nav Kind = iota
+	// Frame is frame[src] or iframe[src]: navigation for depth, marked apart.
+	Frame
+	// Requisite is a resource that replaying the page needs: images, stylesheets,
+	// scripts, media, fonts and images named in CSS.
+	Requisite
+	// Refresh is the target of <meta http-equiv="refresh">, to be treated like a redirect.
+	Refresh
+)
+
+func (k Kind) String() string {
+	switch k {
+	case Nav:
+		return "nav"
+	case Frame:
+		return "frame"
+	case Requisite:
+		return "requisite"
+	case Refresh:
+		return "refresh"
+	}
+	return "Kind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Link is one link of a page.
+type Link struct {
+	// URL is absolute (http or https), resolved the WHATWG way, without fragment, and
+	// otherwise not normalised.
+	URL string
+	// Kind is what the link is for.
+	Kind Kind
+	// Tag and Attr name where the link was found, lowercase: "a" and "href", "img" and
+	// "srcset", "style" and "" for a <style> block, "meta" and "content" for a refresh.
+	Tag, Attr string
+	// NoFollow is set when the element has rel="nofollow".
+	NoFollow bool
+}
+
+// Page is what Extract found in one page.
+type Page struct {
+	// Links in document order (first occurrence), at most Options.MaxLinks.
+	Links []Link
+	// Base is the document base URL the links were resolved against: the first
+	// <base href> resolved against the page URL, or the page URL. It is "" when the
+	// page URL is nil and the page has no usable <base href>.
+	Base string
+	// NoFollow and NoIndex are set by <meta name="robots" content="nofollow|noindex|none">.
+	NoFollow, NoIndex bool
+	// Truncated is set when MaxLinks cut the list short.
+	Truncated bool
+}
+
+// Defaults of Options.
+const (
+	DefaultMaxLinks   = 10000
+	DefaultMaxAttrLen = 32 << 10
+)
+
+// Options tune Extract. The zero value uses the defaults.
+type Options struct {
+	// MaxLinks is the most links returned for one page. Zero or less means
+	// DefaultMaxLinks (10,000).
+	MaxLinks int
+	// MaxAttrLen is the longest attribute value, <style> block or meta content read, in
+	// bytes; longer ones are skipped. Zero or less means DefaultMaxAttrLen (32 KiB).
+	MaxAttrLen int
+}
+
+// parser resolves references the WHATWG way; a stray '%' becomes "%25" so that every
+// URL returned parses with net/url too.
+var parser = whatwg.NewParser(whatwg.WithPercentEncodeSinglePercentSign())
+
+// Extract returns the links of the HTML page html (UTF-8) fetched from pageURL.
+// pageURL may be nil, in which case only absolute links (and those under an absolute
+// <base href>) are found. Extract never fails: malformed HTML yields what can be read.
+func Extract(pageURL *url.URL, html []byte, opts Options) Page {
+	if opts.MaxLinks <= 0 {
+		opts.MaxLinks = DefaultMaxLinks
+	}
+	if opts.MaxAttrLen <= 0 {
+		opts.MaxAttrLen = DefaultMaxAttrLen
+	}
+	var page *whatwg.Url
+	if pageURL != nil {
+		if u, err := parser.Parse(pageURL.String()); err == nil {
+			page = u
+		}
+	}
+	x := extractor{opts: opts}
+	x.scan(html)
+
+	base := page
+	if x.baseSet {
+		var b *whatwg.Url
+		var err error
+		if page != nil {
+			b, err = page.Parse(x.baseRef)
+		} else {
+			b, err = parser.Parse(x.baseRef)
+		}
+		if err == nil && isHTTP(b) {
+			base = b
+		}
+	}
+	var p Page
+	p.NoFollow, p.NoIndex = x.noFollow, x.noIndex
+	if base != nil {
+		p.Base = base.Href(true)
+	}
+	r := resolver{base: base, max: opts.MaxLinks, index: make(map[linkKey]int)}
+	for _, c := range x.cands {
+		if !r.add(c) {
+			p.Truncated = true
+			break
+		}
+	}
+	p.Links = r.links
+	return p
+}
+
+// candidate is a reference as written in the page, not yet resolved.
+type candidate struct {
+	ref       string
+	kind      Kind
+	tag, attr string
+	noFollow  bool
+}
+
+// extractor walks the tokens of a page and collects candidates.
+type extractor struct {
+	opts     Options
+	cands    []candidate
+	seen     map[linkKey]int // index in cands of each reference as written
+	baseRef  string
+	baseSet  bool
+	noFollow bool
+	noIndex  bool
+	// attrs of the current tag, reused.
+	attrs []attr
+}
+
+type attr struct{ key, val string }
+
+// full reports whether enough distinct references have been collected. Some are dropped
+// when resolved (bad URLs, two spellings of one URL), so the bound is above MaxLinks.
+func (x *extractor) full() bool { return len(x.cands) >= 4*x.opts.MaxLinks }
+
+func (x *extractor) scan(doc []byte) {
+	z := html.NewTokenizer(bytes.NewReader(doc))
+	inStyle := false
+	for !x.full() {
+		tt := z.Next()
+		switch tt {
+		case html.ErrorToken:
+			return // io.EOF or a tokenizer error: either way, done
+		case html.TextToken:
+			if inStyle {
+				if t := z.Text(); len(t) <= x.opts.MaxAttrLen {
+					x.css(t, "style", "")
+				}
+			}
+		case html.EndTagToken:
+			inStyle = false
+		case html.StartTagToken, html.SelfClosingTagToken:
+			name, hasAttr := z.TagName()
+			x.attrs = x.attrs[:0]
+			for hasAttr {
+				var k, v []byte
+				k, v, hasAttr = z.TagAttr()
+				if len(v) > x.opts.MaxAttrLen {
+					continue
+				}
+				x.attrs = append(x.attrs, attr{string(k), string(v)})
+			}
+			tag := string(name)
+			x.tag(tag)
+			inStyle = false
+			if tt == html.StartTagToken {
+				switch tag {
+				case "style":
+					inStyle = true
+				case "noscript", "noframes":
+					z.NextIsNotRawText()
+				}
+			}
+		}
+	}
+}
+
+// get returns the value of the attribute key of the current tag, and whether it is there.
+// The first occurrence wins, as in the HTML Standard.
+func (x *extractor) get(key string) (string, bool) {
+	for _, a := range x.attrs {
+		if a.key == key {
+			return a.val, true
+		}
+	}
+	return "", false
+}
+
+func (x *extractor) add(ref string, kind Kind, tag, attr string, noFollow bool) {
+	if x.full() || skipRef(ref) {
+		return
+	}
+	k := linkKey{ref, kind}
+	if i, dup := x.seen[k]; dup {
+		x.cands[i].noFollow = x.cands[i].noFollow && noFollow
+		return
+	}
+	if x.seen == nil {
+		x.seen = make(map[linkKey]int)
+	}
+	x.seen[k] = len(x.cands)
+	x.cands = append(x.cands, candidate{ref: ref, kind: kind, tag: tag, attr: attr, noFollow: noFollow})
+}
+
+// addAttr adds the value of attribute key, if present.
+func (x *extractor) addAttr(tag, key string, kind Kind, noFollow bool) {
+	if v, ok := x.get(key); ok {
+		x.add(v, kind, tag, key, noFollow)
+	}
+}
+
+// addSrcset adds every candidate URL of the srcset attribute key.
+func (x *extractor) addSrcset(tag, key string) {
+	if v, ok := x.get(key); ok {
+		srcset(v, func(ref string) { x.add(ref, Requisite, tag, key, false) })
+	}
+}
+
+// tag handles one start tag whose attributes are in x.attrs.
+func (x *extractor) tag(tag string) {
+	rel := relTokens(x)
+	nofollow := rel["nofollow"]
+	switch tag {
+	case "a", "area":
+		x.addAttr(tag, "href", Nav, nofollow)
+	case "base":
+		if v, ok := x.get("href"); ok && !x.baseSet {
+			x.baseRef, x.baseSet = v, true
+		}
+	case "frame", "iframe":
+		x.addAttr(tag, "src", Frame, false)
+	case "img":
+		x.addAttr(tag, "src", Requisite, false)
+		x.addSrcset(tag, "srcset")
+		x.addAttr(tag, "data-src", Requisite, false)
+		x.addSrcset(tag, "data-srcset")
+	case "source":
+		x.addAttr(tag, "src", Requisite, false)
+		x.addSrcset(tag, "srcset")
+	case "link":
+		switch {
+		case rel["stylesheet"], rel["icon"], rel["apple-touch-icon"], rel["apple-touch-icon-precomposed"],
+			rel["mask-icon"], rel["manifest"], rel["preload"], rel["modulepreload"]:
+			x.addAttr(tag, "href", Requisite, nofollow)
+		case rel["canonical"], rel["alternate"], rel["next"], rel["prev"]:
+			x.addAttr(tag, "href", Nav, nofollow)
+		}
+	case "script", "audio", "embed", "track":
+		x.addAttr(tag, "src", Requisite, false)
+	case "video":
+		x.addAttr(tag, "src", Requisite, false)
+		x.addAttr(tag, "poster", Requisite, false)
+	case "object":
+		x.addAttr(tag, "data", Requisite, false)
+	case "input":
+		if t, _ := x.get("type"); strings.EqualFold(strings.TrimSpace(t), "image") {
+			x.addAttr(tag, "src", Requisite, false)
+		}
+	case "image": // inside <svg>
+		x.addAttr(tag, "href", Requisite, false)
+		x.addAttr(tag, "xlink:href", Requisite, false)
+	case "meta":
+		x.meta()
+	}
+	x.addAttr(tag, "background", Requisite, false)
+	if v, ok := x.get("style"); ok {
+		x.css([]byte(v), tag, "style")
+	}
+}
+
+// relTokens returns the set of space-separated, lowercased rel values of the current tag.
+func relTokens(x *extractor) map[string]bool {
+	v, ok := x.get("rel")
+	if !ok || strings.TrimSpace(v) == "" {
+		return nil
+	}
+	m := make(map[string]bool, 2)
+	for _, f := range strings.Fields(strings.ToLower(v)) {
+		m[f] = true
+	}
+	return m
+}
+
+// meta handles <meta name=robots> and <meta http-equiv=refresh>.
+func (x *extractor) meta() {
+	content, ok := x.get("content")
+	if !ok {
+		return
+	}
+	if name, _ := x.get("name"); strings.EqualFold(strings.TrimSpace(name), "robots") {
+		for _, d := range strings.FieldsFunc(strings.ToLower(content), func(r rune) bool {
+			return r == ',' || r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\f'
+		}) {
+			switch d {
+			case "nofollow":
+				x.noFollow = true
+			case "noindex":
+				x.noIndex = true
+			case "none":
+				x.noFollow, x.noIndex = true, true
+			}
+		}
+	}
+	if eq, _ := x.get("http-equiv"); strings.EqualFold(strings.TrimSpace(eq), "refresh") {
+		if ref, ok := refreshURL(content); ok {
+			x.add(ref, Refresh, "meta", "content", false)
+		}
+	}
+}
+
+// css adds the url(...) and @import references of a stylesheet fragment.
+func (x *extractor) css(css []byte, tag, attr string) {
+	cssRefs(css, func(ref string) bool {
+		x.add(ref, Requisite, tag, attr, false)
+		return !x.full()
+	})
+}
+
+// skipRef reports whether ref can never be an http(s) link to another resource:
+// empty, fragment-only, or of a scheme the crawler does not fetch.
+func skipRef(ref string) bool {
+	ref = strings.TrimLeft(ref, " \t\n\r\f\x00")
+	if ref == "" || ref[0] == '#' {
+		return true
+	}
+	i := strings.IndexByte(ref, ':')
+	if i <= 0 || i > 10 {
+		return false
+	}
+	switch strings.ToLower(ref[:i]) {
+	case "javascript", "mailto", "tel", "data", "about", "blob", "sms", "callto", "skype", "whatsapp":
+		return true
+	}
+	return false
+}
+
+// linkKey identifies a link for de-duplication.
+type linkKey struct {
+	url  string
+	kind Kind
+}
+
+// resolver turns candidates into Links.
+type resolver struct {
+	base  *whatwg.Url
+	max   int
+	links []Link
+	index map[linkKey]int
+}
+
+// add resolves c and appends it; it returns false when the list is full.
+func (r *resolver) add(c candidate) bool {
+	abs, ok := resolve(r.base, c.ref)
+	if !ok {
+		return true
+	}
+	k := linkKey{abs, c.kind}
+	if i, dup := r.index[k]; dup {
+		r.links[i].NoFollow = r.links[i].NoFollow && c.noFollow
+		return true
+	}
+	if len(r.links) >= r.max {
+		return false
+	}
+	r.index[k] = len(r.links)
+	r.links = append(r.links, Link{URL: abs, Kind: c.kind, Tag: c.tag, Attr: c.attr, NoFollow: c.noFollow})
+	return true
+}
+
+// resolve resolves ref against base (nil: ref must be absolute) and returns the absolute
+// URL without fragment, if it is http(s) and net/url can parse it.
+func resolve(base *whatwg.Url, ref string) (string, bool) {
+	var u *whatwg.Url
+	var err error
+	if base != nil {
+		u, err = base.Parse(ref)
+	} else {
+		u, err = parser.Parse(ref)
+	}
+	if err != nil || !isHTTP(u) {
+		return "", false
+	}
+	s := u.Href(true)
+	if _, err := url.Parse(s); err != nil {
+		return "", false
+	}
+	return s, true
+}
+
+func isHTTP(u *whatwg.Url) bool {
+	s := u.Scheme()
+	return (s == "http" || s == "https") && u.Hostname() != ""
+}
