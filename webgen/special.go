@@ -65,7 +65,7 @@ type specServerDef struct {
 	pages               []specPageDef
 }
 
-func html(path string, links ...string) specPageDef {
+func htmlPage(path string, links ...string) specPageDef {
 	return specPageDef{path: path, kind: kindHTML, status: 200, links: links}
 }
 
@@ -79,22 +79,22 @@ var specialServers = func() []specServerDef {
 	query := specPageDef{path: "/", kind: kindHTML, status: 200, links: []string{"/list.php?id=1"}}
 	defs := []specServerDef{
 		{name: "robots-private", host: "th-robots.test", charset: "tis-620", decl: DeclHeaderMeta, robots: robotsPrivate, pages: []specPageDef{
-			html("/", "/a.html", "/private/1.html", "/private/2.html"),
-			html("/a.html", "/", "/private/1.html"),
-			html("/private/1.html", "/private/2.html"),
-			html("/private/2.html", "/"),
+			htmlPage("/", "/a.html", "/private/1.html", "/private/2.html"),
+			htmlPage("/a.html", "/", "/private/1.html"),
+			htmlPage("/private/1.html", "/private/2.html"),
+			htmlPage("/private/2.html", "/"),
 		}},
 		{name: "crawl-delay", host: "th-crawldelay.test", charset: "utf-8", decl: DeclHeaderMeta, robots: robotsDelay, pages: []specPageDef{
-			html("/", "/1.html"), html("/1.html", "/2.html"), html("/2.html", "/3.html"), html("/3.html", "/"),
+			htmlPage("/", "/1.html"), htmlPage("/1.html", "/2.html"), htmlPage("/2.html", "/3.html"), htmlPage("/3.html", "/"),
 		}},
 		{name: "robots-503", host: "th-robots503.test", charset: "utf-8", decl: DeclHeaderMeta, robots: robots503, pages: []specPageDef{
-			html("/", "/1.html"), html("/1.html", "/"),
+			htmlPage("/", "/1.html"), htmlPage("/1.html", "/"),
 		}},
 		{name: "robots-404", host: "th-norobots.test", charset: "windows-874", decl: DeclMeta, robots: robots404, pages: []specPageDef{
-			html("/", "/1.html", "/2.html"), html("/1.html", "/"), html("/2.html", "/1.html"),
+			htmlPage("/", "/1.html", "/2.html"), htmlPage("/1.html", "/"), htmlPage("/2.html", "/1.html"),
 		}},
 		{name: "redirects", host: "th-redirect.test", charset: "utf-8", decl: DeclHeaderMeta, pages: []specPageDef{
-			html("/", "/r301", "/r302", "/chain1", "/loop1", "/nope.html", "/broken.html", "/offsite"),
+			htmlPage("/", "/r301", "/r302", "/chain1", "/loop1", "/nope.html", "/broken.html", "/offsite"),
 			redirect("/r301", 301, "/target1.html"),
 			redirect("/r302", 302, "/target2.html"),
 			redirect("/chain1", 301, "/chain2"),
@@ -104,18 +104,18 @@ var specialServers = func() []specServerDef {
 			redirect("/offsite", 301, "http://th-norobots.test/2.html"),
 			{path: "/nope.html", kind: kindMissing, status: 404},
 			{path: "/broken.html", kind: kindHTML, status: 200, links: []string{"/"}, raw: []string{"http://[::1", "http://bad host/"}},
-			html("/target1.html", "/"), html("/target2.html", "/"), html("/final.html", "/"),
+			htmlPage("/target1.html", "/"), htmlPage("/target2.html", "/"), htmlPage("/final.html", "/"),
 		}},
 		{name: "query", host: "th-query.test", charset: "utf-8", decl: DeclHeaderMeta, pages: []specPageDef{query}},
 		{name: "calendar", host: "th-calendar.test", charset: "utf-8", decl: DeclHeaderMeta, pages: []specPageDef{
-			html("/", "/calendar/2026/11/"),
+			htmlPage("/", "/calendar/2026/11/"),
 			{path: "/calendar/2026/11/", kind: kindCalendar, status: 200},
 		}},
 		{name: "slow", host: "th-slow.test", charset: "utf-8", decl: DeclHeaderMeta, slow: true, pages: []specPageDef{
-			html("/", "/1.html", "/2.html"), html("/1.html", "/"), html("/2.html", "/"),
+			htmlPage("/", "/1.html", "/2.html"), htmlPage("/1.html", "/"), htmlPage("/2.html", "/"),
 		}},
 		{name: "odd", host: "th-odd.test", charset: "utf-8", decl: DeclHeaderMeta, pages: []specPageDef{
-			html("/", "/endless", "/malformed.html", "/chunked.html", "/gzip.html"),
+			htmlPage("/", "/endless", "/malformed.html", "/chunked.html", "/gzip.html"),
 			{path: "/endless", kind: kindEndless, status: 200},
 			{path: "/malformed.html", kind: kindMalformed, status: 200, links: []string{"/", "/chunked.html"}},
 			{path: "/chunked.html", kind: kindChunked, status: 200, links: []string{"/", "/gzip.html"}},
