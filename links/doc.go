@@ -50,7 +50,7 @@
 // Malformed HTML never makes Extract panic or fail: it extracts what the tokenizer can
 // see. Options.MaxLinks bounds the links of one page (default 10,000) and
 // Options.MaxAttrLen bounds the attribute values read (default 32 KiB); longer values are
-// ignored.
+// ignored. The work is linear in the size of the page.
 //
 // # Papers
 //

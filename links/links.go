@@ -59,7 +59,7 @@ type Page struct {
 	Links []Link
 	// Base is the document base URL the links were resolved against: the first
 	// <base href> resolved against the page URL, or the page URL. It is "" when the
-	// page URL is nil and the page has no usable <base href>.
+	// page URL is nil or not http(s) and the page has no usable <base href>.
 	Base string
 	// NoFollow and NoIndex are set by <meta name="robots" content="nofollow|noindex|none">.
 	NoFollow, NoIndex bool
@@ -78,8 +78,8 @@ type Options struct {
 	// MaxLinks is the most links returned for one page. Zero or less means
 	// DefaultMaxLinks (10,000).
 	MaxLinks int
-	// MaxAttrLen is the longest attribute value, <style> block or meta content read, in
-	// bytes; longer ones are skipped. Zero or less means DefaultMaxAttrLen (32 KiB).
+	// MaxAttrLen is the longest attribute value read, in bytes; longer ones are skipped.
+	// <style> blocks are not bounded by it. Zero or less means DefaultMaxAttrLen (32 KiB).
 	MaxAttrLen int
 }
 
@@ -88,7 +88,7 @@ type Options struct {
 var parser = whatwg.NewParser(whatwg.WithPercentEncodeSinglePercentSign())
 
 // Extract returns the links of the HTML page html (UTF-8) fetched from pageURL.
-// pageURL may be nil, in which case only absolute links (and those under an absolute
+// pageURL may be nil (or not http/https), in which case only absolute links (and those under an absolute
 // <base href>) are found. Extract never fails: malformed HTML yields what can be read.
 func Extract(pageURL *url.URL, html []byte, opts Options) Page {
 	if opts.MaxLinks <= 0 {
@@ -99,7 +99,7 @@ func Extract(pageURL *url.URL, html []byte, opts Options) Page {
 	}
 	var page *whatwg.Url
 	if pageURL != nil {
-		if u, err := parser.Parse(pageURL.String()); err == nil {
+		if u, err := parser.Parse(pageURL.String()); err == nil && isHTTP(u) {
 			page = u
 		}
 	}
@@ -172,9 +172,9 @@ func (x *extractor) scan(doc []byte) {
 			return // io.EOF or a tokenizer error: either way, done
 		case html.TextToken:
 			if inStyle {
-				if t := z.Text(); len(t) <= x.opts.MaxAttrLen {
-					x.css(t, "style", "")
-				}
+				// A <style> block is scanned whatever its size: the scan is linear,
+				// and inline stylesheets of 100 KB and more are common.
+				x.css(z.Text(), "style", "")
 			}
 		case html.EndTagToken:
 			inStyle = false

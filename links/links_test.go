@@ -391,3 +391,12 @@ func TestKindString(t *testing.T) {
 		}
 	}
 }
+
+func TestExtractLargeStyleBlock(t *testing.T) {
+	// A <style> block longer than MaxAttrLen is still read.
+	css := strings.Repeat(".x{color:red}\n", 5000) + "body{background:url(/late.png)}"
+	p := Extract(mustURL(t, "http://example.com/"), []byte("<style>"+css+"</style>"), Options{MaxAttrLen: 1024})
+	if got := format(p.Links); got != "requisite style. http://example.com/late.png\n" {
+		t.Errorf("large style block: got\n%s", got)
+	}
+}
