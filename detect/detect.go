@@ -195,9 +195,18 @@ type scored struct {
 	n       int
 }
 
-func (d *Detector) scoreTable(t *table, norm []byte) scored {
-	scores := make([]float32, len(t.profs))
-	n := t.score(norm, scores)
+// maxTrigrams caps the trigrams scored per table.
+const maxTrigrams = 3072
+
+func (d *Detector) scoreTable(t *table, norm []byte, limit int, early bool) scored {
+	var buf [256]float32
+	scores := buf[:0]
+	if len(t.profs) > len(buf) {
+		scores = make([]float32, len(t.profs))
+	} else {
+		scores = buf[:len(t.profs)]
+	}
+	n := t.score(norm, scores, limit, early)
 	bi := 0
 	for i, s := range scores {
 		if s > scores[bi] {
@@ -218,13 +227,14 @@ func (d *Detector) scoreTable(t *table, norm []byte) scored {
 }
 
 const (
-	minTrigrams = 8   // fewer scored trigrams than this: "und"
-	minFit      = 1.5 // mean gain per trigram below this: no profile fits, "und"
+	legacyCandidates = 5   // charsets scored in full after the high-byte ranking
+	minTrigrams      = 8   // fewer scored trigrams than this: "und"
+	minFit           = 1.5 // mean gain per trigram below this: no profile fits, "und"
 )
 
-func (d *Detector) scoreUTF8(text []byte) scored {
+func (d *Detector) scoreUTF8(text []byte, early bool) scored {
 	norm := normalize(make([]byte, 0, len(text)+2), text)
-	return d.scoreTable(d.tables["utf-8"], norm)
+	return d.scoreTable(d.tables["utf-8"], norm, maxTrigrams, early)
 }
 
 // plausible reports whether raw (with high bytes) can be text in cs:
@@ -298,22 +308,41 @@ func (d *Detector) Detect(body []byte, contentType string) Result {
 	var res Result
 	switch {
 	case high == 0:
-		best = d.scoreUTF8(x.raw)
+		best = d.scoreUTF8(x.raw, true)
 		res.Charset, res.Evidence = "windows-1252", "ascii+ngram"
 		if len(decl) > 0 {
 			res.Charset, res.Evidence = decl[0].charset, decl[0].source+"+ngram"
 		}
 	case utf8.Valid(x.raw):
-		best = d.scoreUTF8(x.raw)
+		best = d.scoreUTF8(x.raw, true)
 		res.Charset = "utf-8"
 	default:
 		best.score = math.Inf(-1)
-		for _, cs := range d.legacy {
-			if !d.plausible(cs, x.raw, high) {
-				continue
+		var hist [128]int
+		for _, b := range x.raw {
+			if b >= 0x80 {
+				hist[b-0x80]++
 			}
-			norm := normalize(make([]byte, 0, len(x.raw)+2), x.raw)
-			if s := d.scoreTable(d.tables[cs], norm); s.score > best.score {
+		}
+		// Rank the plausible charsets by their high bytes alone, then
+		// score the text against the profiles of the leading few.
+		type cand struct {
+			cs string
+			s  float32
+		}
+		var cands []cand
+		for _, cs := range d.legacy {
+			if d.plausible(cs, x.raw, high) {
+				cands = append(cands, cand{cs, d.tables[cs].highScore(&hist)})
+			}
+		}
+		sort.SliceStable(cands, func(i, j int) bool { return cands[i].s > cands[j].s })
+		if len(cands) > legacyCandidates {
+			cands = cands[:legacyCandidates]
+		}
+		norm := normalize(make([]byte, 0, len(x.raw)+2), x.raw)
+		for _, c := range cands {
+			if s := d.scoreTable(d.tables[c.cs], norm, maxTrigrams, false); s.score > best.score {
 				best = s
 			}
 		}
@@ -322,7 +351,7 @@ func (d *Detector) Detect(body []byte, contentType string) Result {
 			// The legacy profiles are thin; check the decoded text
 			// against the UTF-8 ones.
 			if txt, err := Decode(x.raw, best.charset); err == nil {
-				if s := d.scoreUTF8(txt); s.fit >= minFit {
+				if s := d.scoreUTF8(txt, true); s.fit >= minFit {
 					s.charset = best.charset
 					best = s
 				}
@@ -335,7 +364,7 @@ func (d *Detector) Detect(body []byte, contentType string) Result {
 			// No profile fits: let chardet name the charset.
 			if cs := chardetCharset(body); cs != "" {
 				if txt, err := Decode(x.raw, cs); err == nil {
-					best = d.scoreUTF8(txt)
+					best = d.scoreUTF8(txt, true)
 					best.charset = cs
 					res.Charset, res.Evidence = cs, "chardet+ngram"
 				}
@@ -353,7 +382,7 @@ func (d *Detector) Detect(body []byte, contentType string) Result {
 	}
 	// Numeric references carry the text when the page's own bytes do not.
 	if x.refs >= 8 && 3*x.refs > high {
-		if s := d.scoreUTF8(x.ncr); s.n >= minTrigrams && s.fit >= minFit {
+		if s := d.scoreUTF8(x.ncr, true); s.n >= minTrigrams && s.fit >= minFit {
 			best = s
 			res.Evidence += "+ncr"
 		}
@@ -386,13 +415,14 @@ func (d *Detector) fits(raw []byte, high int, decl, chosen string, best scored) 
 	// declaration must then fit strictly better.
 	m := margin(best.n)
 	if chosen == "utf-8" {
-		m = 0
+		m = -2
+		best = d.scoreUTF8(raw, false)
 	}
 	if t := d.tables[decl]; t != nil {
-		s := t.profsScore(d, raw)
+		s := t.profsScore(d, raw, best.n)
 		return s.score > best.score-m, s
 	}
-	sa, sb := d.scoreUTF8(a), d.scoreUTF8(b)
+	sa, sb := d.scoreUTF8(a, false), d.scoreUTF8(b, false)
 	if sa.score > sb.score-m {
 		sa.charset = decl
 		return true, sa
@@ -400,8 +430,8 @@ func (d *Detector) fits(raw []byte, high int, decl, chosen string, best scored) 
 	return false, best
 }
 
-func (t *table) profsScore(d *Detector, raw []byte) scored {
-	return d.scoreTable(t, normalize(make([]byte, 0, len(raw)+2), raw))
+func (t *table) profsScore(d *Detector, raw []byte, limit int) scored {
+	return d.scoreTable(t, normalize(make([]byte, 0, len(raw)+2), raw), limit, false)
 }
 
 // margin is how much worse (in log-likelihood) a declared charset may fit
@@ -418,7 +448,7 @@ func (d *Detector) decoded(body []byte, cs, source string) Result {
 		return res
 	}
 	x := extract(txt)
-	best := d.scoreUTF8(x.raw)
+	best := d.scoreUTF8(x.raw, true)
 	d.finish(&res, best)
 	return res
 }

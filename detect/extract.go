@@ -46,20 +46,21 @@ func extract(body []byte) extracted {
 		}
 		cur = block{r0: len(raw), n0: len(ncr)}
 	}
+	var nameBuf [16]byte
 	i := 0
 	for i < len(body) {
 		c := body[i]
 		switch {
 		case c == '<':
-			j, name, isEnd := scanTag(body, i)
-			if name == "" { // not a tag: literal '<'
+			j, nb, isEnd := scanTag(body, i, &nameBuf)
+			if len(nb) == 0 { // not a tag: literal '<'
 				raw = append(raw, '<')
 				ncr = append(ncr, '<')
 				i++
 				continue
 			}
 			tagEnd := j
-			switch name {
+			switch string(nb) {
 			case "!--":
 				if k := bytes.Index(body[i+4:], []byte("-->")); k >= 0 {
 					tagEnd = i + 4 + k + 3
@@ -68,14 +69,14 @@ func extract(body []byte) extracted {
 				}
 			case "script", "style", "noscript", "template", "svg", "textarea", "title":
 				if !isEnd {
-					tagEnd = skipRaw(body, j, name)
+					tagEnd = skipRaw(body, j, nb)
 				}
 			case "meta":
 				if l := metaCharset(body[i:j]); l != "" {
 					x.metas = append(x.metas, l)
 				}
 			}
-			if !inline[name] {
+			if !inline[string(nb)] {
 				endBlock()
 			}
 			i = tagEnd
@@ -137,11 +138,13 @@ func extract(body []byte) extracted {
 		if long >= 2*longBlock && weight(b) < longBlock {
 			continue
 		}
-		if len(x.raw) >= maxText {
+		if len(x.raw) >= maxText || len(x.ncr) >= maxText {
 			break
 		}
-		x.raw = append(append(x.raw, raw[b.r0:b.r1]...), '\n')
-		x.ncr = append(append(x.ncr, ncr[b.n0:b.n1]...), '\n')
+		r, n := raw[b.r0:b.r1], ncr[b.n0:b.n1]
+		r, n = r[:min(len(r), maxText-len(x.raw))], cutUTF8(n, maxText-len(x.ncr))
+		x.raw = append(append(x.raw, r...), '\n')
+		x.ncr = append(append(x.ncr, n...), '\n')
 	}
 	return x
 }
@@ -159,30 +162,34 @@ var inline = map[string]bool{
 }
 
 // scanTag parses the tag starting at body[i] == '<'. It returns the index
-// just past the tag, its lower-cased name ("" if this is not a tag,
-// "!--" for a comment) and whether it is an end tag.
-func scanTag(body []byte, i int) (end int, name string, isEnd bool) {
+// just past the tag, its lower-cased name in buf (empty if this is not a
+// tag, "!--" for a comment) and whether it is an end tag.
+func scanTag(body []byte, i int, buf *[16]byte) (end int, name []byte, isEnd bool) {
 	j := i + 1
 	if j < len(body) && body[j] == '/' {
 		isEnd = true
 		j++
 	}
 	if bytes.HasPrefix(body[j:], []byte("!--")) {
-		return j + 3, "!--", false
+		return j + 3, append(buf[:0], "!--"...), false
 	}
+	name = buf[:0]
 	start := j
-	for j < len(body) && j-start < 16 {
+	for j < len(body) && j-start < len(buf) {
 		c := body[j]
 		if (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9' && j > start) || c == '!' || c == '?' {
+			if c >= 'A' && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			name = append(name, c)
 			j++
 			continue
 		}
 		break
 	}
 	if j == start {
-		return i + 1, "", false
+		return i + 1, nil, false
 	}
-	name = string(bytes.ToLower(body[start:j]))
 	// Find the closing '>' outside quotes.
 	var q byte
 	for ; j < len(body); j++ {
@@ -204,14 +211,14 @@ func scanTag(body []byte, i int) (end int, name string, isEnd bool) {
 }
 
 // skipRaw returns the index past the end tag </name> at or after j.
-func skipRaw(body []byte, j int, name string) int {
+func skipRaw(body []byte, j int, name []byte) int {
 	for j < len(body) {
 		k := bytes.Index(body[j:], []byte("</"))
 		if k < 0 {
 			return len(body)
 		}
 		j += k + 2
-		if len(body)-j >= len(name) && bytes.EqualFold(body[j:j+len(name)], []byte(name)) {
+		if len(body)-j >= len(name) && bytes.EqualFold(body[j:j+len(name)], name) {
 			if e := bytes.IndexByte(body[j:], '>'); e >= 0 {
 				return j + e + 1
 			}
@@ -366,4 +373,15 @@ var named = map[string]rune{
 	"ugrave": 'ù', "uacute": 'ú', "ucirc": 'û', "uuml": 'ü', "yacute": 'ý', "szlig": 'ß',
 	"Agrave": 'À', "Aacute": 'Á', "Acirc": 'Â', "Auml": 'Ä', "Ccedil": 'Ç', "Eacute": 'É',
 	"Egrave": 'È', "Ouml": 'Ö', "Uuml": 'Ü', "Ntilde": 'Ñ', "Aring": 'Å', "Oslash": 'Ø',
+}
+
+// cutUTF8 shortens b to at most n bytes without splitting a character.
+func cutUTF8(b []byte, n int) []byte {
+	if len(b) <= n {
+		return b
+	}
+	for n > 0 && !utf8.RuneStart(b[n]) {
+		n--
+	}
+	return b[:n]
 }

@@ -214,6 +214,47 @@ type table struct {
 	pProf   []uint16
 	pDelta  []float32
 	shift   uint
+	lang    []int       // language index per profile (same ISO code, same index)
+	high    [][]float32 // per profile: log-probability of each byte >= 0x80 starting a trigram
+}
+
+// earlyMargin is the lead (in nats) after which scoring stops early.
+const earlyMargin = 60
+
+// decided reports whether, after n trigrams, one language leads by
+// earlyMargin. Floors are added at the end of score, so they are
+// accounted for here.
+func (t *table) decided(scores []float32, n int) bool {
+	best, bi := float32(-1e30), -1
+	for i, s := range scores {
+		if v := s + float32(n)*t.floors[i]; v > best {
+			best, bi = v, i
+		}
+	}
+	for i, s := range scores {
+		if t.lang[i] != t.lang[bi] && s+float32(n)*t.floors[i] > best-earlyMargin {
+			return false
+		}
+	}
+	return true
+}
+
+// highScore is the best log-likelihood, over the table's profiles, of a
+// histogram of bytes >= 0x80: a cheap first look at which charsets fit.
+func (t *table) highScore(hist *[128]int) float32 {
+	best := float32(-1e30)
+	for _, h := range t.high {
+		var s float32
+		for b, c := range hist {
+			if c > 0 {
+				s += float32(c) * h[b]
+			}
+		}
+		if s > best {
+			best = s
+		}
+	}
+	return best
 }
 
 func newTable(charset string, profs []*profile) *table {
@@ -232,6 +273,29 @@ func newTable(charset string, profs []*profile) *table {
 			}
 			postings[g] = append(postings[g], post{uint16(i), p.lp(j) - p.Floor})
 		}
+	}
+	langs := map[string]int{}
+	for _, p := range profs {
+		l, ok := langs[iso(p.Tag)]
+		if !ok {
+			l = len(langs)
+			langs[iso(p.Tag)] = l
+		}
+		t.lang = append(t.lang, l)
+		var mass [128]float64
+		total := 0.0
+		for j, g := range p.Grams {
+			if b := g >> 16; b >= 0x80 {
+				pr := math.Exp(float64(p.lp(j)))
+				mass[b-0x80] += pr
+				total += pr
+			}
+		}
+		h := make([]float32, 128)
+		for b := range h {
+			h[b] = float32(math.Log((mass[b] + 1e-4) / (total + 128e-4)))
+		}
+		t.high = append(t.high, h)
 	}
 	sort.Slice(grams, func(i, j int) bool { return grams[i] < grams[j] })
 	size := 1
@@ -268,12 +332,21 @@ func (t *table) slot(g uint32) uint32 {
 	return h
 }
 
-// score adds the log-likelihood of each trigram of norm (normalised
-// text) under every profile to scores, and returns the number of trigrams.
-func (t *table) score(norm []byte, scores []float32) int {
+// score adds the log-likelihood of the first limit trigrams of norm
+// (normalised text) under every profile to scores, and returns the number
+// of trigrams scored. With early set, it stops once one language leads
+// every other by earlyMargin.
+func (t *table) score(norm []byte, scores []float32, limit int, early bool) int {
 	n := 0
 	mask := uint32(len(t.keys) - 1)
-	for i := 0; i+3 <= len(norm); i++ {
+	end := len(norm) - 2
+	if end > limit {
+		end = limit
+	}
+	for i := 0; i < end; i++ {
+		if early && i > 0 && i%256 == 0 && t.decided(scores, i) {
+			break
+		}
 		g := uint32(norm[i])<<16 | uint32(norm[i+1])<<8 | uint32(norm[i+2])
 		n++
 		h := (g * 2654435761) >> t.shift

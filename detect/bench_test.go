@@ -1,0 +1,64 @@
+package detect
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// typicalPage builds a page of about 25 KB: head with scripts and styles,
+// navigation, 3 KB or so of running text in tag's language, and a footer.
+func typicalPage(tb testing.TB, tag, cs string) []byte {
+	by, _ := loadHeldOut(tb)
+	var sb strings.Builder
+	sb.WriteString("<!DOCTYPE html><html><head><meta charset=\"" + cs + "\"><title>page</title>\n")
+	for i := 0; i < 6; i++ {
+		fmt.Fprintf(&sb, "<script>function f%d(a,b){return a<b?a:b;} window.dataLayer=[];</script>\n", i)
+		sb.WriteString("<style>.nav li{display:inline;margin:0 1em}body{font-family:sans-serif}</style>\n")
+	}
+	sb.WriteString("</head><body>\n")
+	for i := 0; i < 4; i++ {
+		sb.WriteString(navEnglish)
+	}
+	sb.WriteString("<div class=\"content\"><p>")
+	sb.WriteString(pageText(by[tag], 1, 1200))
+	sb.WriteString("</p></div>\n")
+	for i := 0; i < 20; i++ {
+		fmt.Fprintf(&sb, "<div class=\"ad\" id=\"slot%d\" data-x=\"%d\"><a href=\"/x/%d\"><img src=\"/i/%d.png\" alt=\"\"></a></div>\n", i, i, i, i)
+	}
+	sb.WriteString(footerEnglish + "</body></html>")
+	b, err := encodeLegacy(sb.String(), cs)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return b
+}
+
+func BenchmarkDetect(b *testing.B) {
+	d, err := New(Options{Target: "th"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct{ tag, cs string }{
+		{"th", "utf-8"}, {"th", "windows-874"}, {"en", "utf-8"}, {"ru", "windows-1251"},
+		{"ja", "shift_jis"}, {"zh-Hans", "gbk"}, {"de", "windows-1252"},
+	} {
+		page := typicalPage(b, c.tag, c.cs)
+		b.Run(c.tag+"/"+c.cs, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(page)))
+			for b.Loop() {
+				d.Detect(page, "")
+			}
+		})
+	}
+}
+
+func BenchmarkNew(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := New(Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,239 @@
+package detect
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+)
+
+func newDetector(t testing.TB, o Options) *Detector {
+	t.Helper()
+	d, err := New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+const (
+	thaiText = "โดยที่การยอมรับนับถือเกียรติศักดิ์ประจำตัว และสิทธิเท่าเทียมกันและโอนมิได้ของบรรดาสมาชิกทั้งหลายแห่งครอบครัวมนุษย์เป็นหลักมูลเหตุแห่งอิสรภาพ ความยุติธรรม และสันติภาพในโลก"
+	ruText   = "Все люди рождаются свободными и равными в своем достоинстве и правах. Они наделены разумом и совестью и должны поступать в отношении друг друга в духе братства."
+	ukText   = "Всі люди народжуються вільними і рівними у своїй гідності та правах. Вони наділені розумом і совістю і повинні діяти у відношенні один до одного в дусі братерства."
+	enText   = "All human beings are born free and equal in dignity and rights. They are endowed with reason and conscience and should act towards one another in a spirit of brotherhood."
+	jaText   = "すべての人間は、生まれながらにして自由であり、かつ、尊厳と権利とについて平等である。人間は、理性と良心とを授けられており、互いに同胞の精神をもって行動しなければならない。"
+)
+
+func enc(t testing.TB, s, cs string) []byte {
+	t.Helper()
+	b, err := encodeLegacy(s, cs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func page(head string, body []byte) []byte {
+	return append(append([]byte("<html><head>"+head+"</head><body><p>"), body...), "</p></body></html>"...)
+}
+
+func TestDetect(t *testing.T) {
+	d := newDetector(t, Options{Target: "th"})
+	meta := func(cs string) string {
+		return `<meta http-equiv="Content-Type" content="text/html; charset=` + cs + `">`
+	}
+	cases := []struct {
+		name        string
+		body        []byte
+		contentType string
+		lang, cs    string
+		evidence    string
+		relevant    bool
+	}{
+		{"thai utf-8 no meta", page("", []byte(thaiText)), "", "th", "utf-8", "ngram", true},
+		{"thai tis-620 meta", page(meta("TIS-620"), enc(t, thaiText, "windows-874")), "", "th", "windows-874", "meta+ngram", true},
+		{"thai bytes, iso-8859-1 meta is noise", page(meta("ISO-8859-1"), enc(t, thaiText, "windows-874")), "", "th", "windows-874", "ngram", true},
+		{"thai bytes, utf-8 meta is wrong", page(meta("utf-8"), enc(t, thaiText, "windows-874")), "", "th", "windows-874", "meta-overridden:ngram", true},
+		{"last meta wins", page(meta("utf-8")+meta("windows-874"), enc(t, thaiText, "windows-874")), "", "th", "windows-874", "meta+ngram", true},
+		{"header disagrees with utf-8 page", page("", []byte(thaiText)), "text/html; charset=windows-1252", "th", "utf-8", "header-overridden:ngram", true},
+		{"header right, no meta", page("", enc(t, ruText, "koi8-r")), "text/html; charset=KOI8-R", "ru", "koi8-r", "header+ngram", false},
+		{"russian windows-1251", page("", enc(t, ruText, "windows-1251")), "", "ru", "windows-1251", "ngram", false},
+		{"ukrainian windows-1251", page("", enc(t, ukText, "windows-1251")), "", "uk", "windows-1251", "ngram", false},
+		{"russian koi8-r", page("", enc(t, ruText, "koi8-r")), "", "ru", "koi8-r", "ngram", false},
+		{"japanese shift_jis", page("", enc(t, jaText, "shift_jis")), "", "ja", "shift_jis", "ngram", false},
+		{"japanese euc-jp", page("", enc(t, jaText, "euc-jp")), "", "ja", "euc-jp", "ngram", false},
+		{"japanese iso-2022-jp", page("", enc(t, jaText, "iso-2022-jp")), "", "ja", "iso-2022-jp", "escape+ngram", false},
+		{"english ascii", page("", []byte(enText)), "", "en", "windows-1252", "ascii+ngram", false},
+		{"english ascii, declared utf-8", page(`<meta charset="utf-8">`, []byte(enText)), "", "en", "utf-8", "meta+ngram", false},
+		{"utf-8 bom", append([]byte{0xEF, 0xBB, 0xBF}, page("", []byte(thaiText))...), "", "th", "utf-8", "bom+ngram", true},
+		{"utf-16le bom", append([]byte{0xFF, 0xFE}, enc(t, string(page("", []byte(jaText))), "utf-16le")...), "", "ja", "utf-16le", "bom+ngram", false},
+		{"numeric references", page(meta("iso-8859-1"), []byte(ncrs(thaiText))), "", "th", "windows-1252", "ascii+ngram+ncr", true},
+		{"english menus around thai", page("", []byte(strings.Repeat("<li><a href=/>Home</a><li><a href=/x>About us</a><li>Contact\n", 5)+"<p>"+thaiText+"</p>"+strings.Repeat("<div>Copyright all rights reserved</div>", 3))), "", "th", "utf-8", "ngram", true},
+		{"script text ignored", page("<script>var s='"+strings.Repeat(enText, 3)+"';</script>", []byte(thaiText)), "", "th", "utf-8", "ngram", true},
+		{"too short", page("", []byte("OK")), "", "und", "windows-1252", "ascii+ngram", false},
+		{"empty", nil, "", "und", "windows-1252", "ascii+ngram", false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := d.Detect(c.body, c.contentType)
+			if r.Lang != c.lang || r.Charset != c.cs || r.Evidence != c.evidence || r.Relevant != c.relevant {
+				t.Errorf("got %+v, want lang %s charset %s evidence %s relevant %v", r, c.lang, c.cs, c.evidence, c.relevant)
+			}
+			if (r.Lang == "und") != (r.Confidence == 0) || r.Confidence < 0 || r.Confidence > 1 {
+				t.Errorf("confidence %v for lang %s", r.Confidence, r.Lang)
+			}
+		})
+	}
+}
+
+func ncrs(s string) string {
+	var sb strings.Builder
+	for _, r := range s {
+		if r < 0x80 {
+			sb.WriteRune(r)
+		} else {
+			sb.WriteString("&#" + itoa(int(r)) + ";")
+		}
+	}
+	return sb.String()
+}
+
+func itoa(n int) string {
+	var b []byte
+	for n > 0 || len(b) == 0 {
+		b = append([]byte{byte('0' + n%10)}, b...)
+		n /= 10
+	}
+	return string(b)
+}
+
+func TestRelevantByCharset(t *testing.T) {
+	d := newDetector(t, Options{TargetCharsets: []string{"TIS-620", "windows-874"}})
+	cases := []struct {
+		name string
+		body []byte
+		want bool
+	}{
+		{"thai in tis-620", page("", enc(t, thaiText, "windows-874")), true},
+		// The paper's META rule would call this Thai; the text does not confirm it.
+		{"english declared tis-620", page(`<meta charset="tis-620">`, []byte(enText)), false},
+		{"thai in utf-8 is not in the target charsets", page("", []byte(thaiText)), false},
+	}
+	for _, c := range cases {
+		if r := d.Detect(c.body, ""); r.Relevant != c.want {
+			t.Errorf("%s: relevant %v, want %v (%+v)", c.name, r.Relevant, c.want, r)
+		}
+	}
+}
+
+func TestNewOptions(t *testing.T) {
+	_, err := New(Options{Target: "Thai", TargetCharsets: []string{"no-such-charset"}})
+	if !errors.Is(err, ErrBadOptions) || !errors.Is(err, ErrUnknownCharset) {
+		t.Fatalf("err = %v, want ErrBadOptions and ErrUnknownCharset", err)
+	}
+	if !strings.Contains(err.Error(), "Thai") || !strings.Contains(err.Error(), "no-such-charset") {
+		t.Errorf("error %q does not name both problems", err)
+	}
+	if _, err := New(Options{Target: "xx"}); !errors.Is(err, ErrBadOptions) {
+		t.Errorf("unknown target language: err = %v", err)
+	}
+	if _, err := New(Options{profiles: []byte("junk")}); !errors.Is(err, ErrBadProfiles) {
+		t.Errorf("bad profiles: err = %v", err)
+	}
+	d := newDetector(t, Options{})
+	if n := len(d.Languages()); n < 60 {
+		t.Errorf("%d languages, want >= 60", n)
+	}
+}
+
+func TestDecode(t *testing.T) {
+	cases := []struct {
+		body    []byte
+		charset string
+		want    string
+		err     error
+	}{
+		{[]byte{0xC0, 0xD2, 0xC9, 0xD2}, "TIS-620", "ภาษา", nil},
+		{[]byte{0xC0, 0xD2, 0xC9, 0xD2}, "windows-874", "ภาษา", nil},
+		{[]byte("caf\xe9"), "iso-8859-1", "café", nil},
+		{[]byte("\xef\xbb\xbfhi"), "windows-1252", "hi", nil}, // the BOM wins
+		{[]byte("a\xffb"), "utf-8", "a\uFFFDb", nil},
+		{[]byte("x"), "", "x", nil},
+		{[]byte("x"), "klingon", "", ErrUnknownCharset},
+	}
+	for _, c := range cases {
+		got, err := Decode(c.body, c.charset)
+		if !errors.Is(err, c.err) || (err == nil && string(got) != c.want) {
+			t.Errorf("Decode(%q, %q) = %q, %v; want %q, %v", c.body, c.charset, got, err, c.want, c.err)
+		}
+	}
+}
+
+func TestMetaAndHeader(t *testing.T) {
+	metas := []struct {
+		tag, want string
+	}{
+		{`<meta charset="utf-8">`, "utf-8"},
+		{`<META HTTP-EQUIV="Content-Type" CONTENT="text/html; charset=TIS-620">`, "TIS-620"},
+		{`<meta content='text/html;charset=windows-874' http-equiv='content-type'>`, "windows-874"},
+		{`<meta charset=shift_jis>`, "shift_jis"},
+		{`<meta name="description" content="charset=x">`, ""},
+		{`<meta http-equiv="refresh" content="0; charset=x">`, ""},
+	}
+	for _, m := range metas {
+		x := extract([]byte("<html><head>" + m.tag + "</head><body>x</body></html>"))
+		got := ""
+		if len(x.metas) > 0 {
+			got = x.metas[len(x.metas)-1]
+		}
+		if got != m.want {
+			t.Errorf("%s: meta charset %q, want %q", m.tag, got, m.want)
+		}
+	}
+	headers := []struct{ ct, want string }{
+		{"text/html; charset=UTF-8", "UTF-8"},
+		{`text/html; charset="tis-620"`, "tis-620"},
+		{"text/html;charset=windows-874;", "windows-874"},
+		{"text/html", ""},
+		{"", ""},
+	}
+	for _, h := range headers {
+		if got := headerCharset(h.ct); got != h.want {
+			t.Errorf("headerCharset(%q) = %q, want %q", h.ct, got, h.want)
+		}
+	}
+}
+
+func TestExtract(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"<p>a &amp; b &lt;c&gt;</p>", "a & b <c>"},
+		{"<script>x<y</script><style>p{}</style><!-- c --><p>text</p>", "text"},
+		{"<p>one</p><p>one</p><p>two</p>", "one two"},
+		{"a < b", "a < b"},
+		{"<p>&#3627;&#x0E2B;</p>", ""},
+	}
+	for _, c := range cases {
+		x := extract([]byte(c.in))
+		if got := strings.Join(strings.Fields(string(x.raw)), " "); got != c.want {
+			t.Errorf("extract(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	x := extract([]byte("<p>&#3627;&#x0E2B;</p>"))
+	if !bytes.Contains(x.ncr, []byte("หห")) || x.refs != 2 {
+		t.Errorf("references: ncr %q refs %d", x.ncr, x.refs)
+	}
+}
+
+func TestProfilesRoundTrip(t *testing.T) {
+	ps, err := readProfiles(embeddedProfiles)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := writeProfiles(&buf, ps); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(buf.Bytes(), embeddedProfiles) {
+		t.Error("profiles do not round-trip")
+	}
+}
