@@ -550,7 +550,11 @@ func (q *Queue) Next(now time.Time) (*Lease, time.Duration, error) {
 // a site record that disagreed with the queue.
 func (q *Queue) lease(s *site) (*Lease, error) {
 	prefix := queuePrefix(s.name)
-	it := q.db.NewIterator(util.BytesPrefix(prefix), nil)
+	rng := util.BytesPrefix(prefix)
+	if s.floor != nil {
+		rng.Start = append(prefix[:len(prefix):len(prefix)], s.floor...)
+	}
+	it := q.db.NewIterator(rng, nil)
 	defer it.Release()
 	if !it.First() {
 		if err := it.Error(); err != nil {
@@ -561,6 +565,7 @@ func (q *Queue) lease(s *site) (*Lease, error) {
 		q.queued -= s.pending
 		q.active--
 		s.pending, s.high = 0, 0
+		s.floor = maxFloor
 		q.timed.push(s)
 		if err := q.db.Put(siteKey(tSite, s.name), encodeSite(s.record()), q.wo); err != nil {
 			return nil, dbErr(err)
@@ -598,6 +603,7 @@ func (q *Queue) lease(s *site) (*Lease, error) {
 	q.ready.remove(s)
 	s.pending, s.high = rec.pending, rec.high
 	s.leased = true
+	s.floor = append([]byte(nil), suffix...)
 	q.queued--
 	q.leases[s.name] = l
 	q.stats.Popped++
@@ -671,6 +677,7 @@ func (q *Queue) Return(l *Lease, notBefore time.Time) error {
 	d.unlease = true
 	d.setNB, d.notBefore = true, unixNano(notBefore)
 	d.pending++
+	d.lower(l.suffix[:])
 	if Priority(l.suffix[0]) == High {
 		d.high++
 	}
@@ -732,6 +739,7 @@ func (q *Queue) DropSite(site string) (int, error) {
 		total += n
 		q.stats.Dropped += int64(n)
 		if n < dropChunk {
+			s.floor = maxFloor
 			return total, nil
 		}
 	}

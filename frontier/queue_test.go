@@ -683,3 +683,45 @@ func TestClosed(t *testing.T) {
 		}
 	}
 }
+
+// TestPushBelowHead pushes entries that sort before the last leased one
+// and checks that they are served first (Next seeks past leased entries).
+func TestPushBelowHead(t *testing.T) {
+	dir := t.TempDir()
+	q := openDir(t, dir)
+	mustPush(t, q, ent("a", "d2", 2, Low), ent("a", "d3", 3, Low), ent("a", "d4", 4, Low))
+	steps := []struct {
+		push []Entry
+		want string
+	}{
+		{nil, "d2"},
+		{[]Entry{ent("a", "d1", 1, Low)}, "d1"},
+		{[]Entry{ent("a", "h5", 5, High), ent("a", "d0", 0, Low)}, "h5"},
+		{nil, "d0"},
+		{nil, "d3"},
+	}
+	for i, s := range steps {
+		mustPush(t, q, s.push...)
+		l := mustNext(t, q, t0)
+		if l.Entry.URL != "http://a/"+s.want {
+			t.Fatalf("step %d: leased %s, want %s", i, l.Entry.URL, s.want)
+		}
+		if err := q.Complete(l, Completion{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// After a drop and a restart the site still serves new work.
+	if n, err := q.DropSite("a"); n != 1 || err != nil {
+		t.Fatalf("DropSite = %d, %v", n, err)
+	}
+	mustPush(t, q, ent("a", "e9", 9, Low))
+	if err := q.Close(); err != nil {
+		t.Fatal(err)
+	}
+	q = openDir(t, dir)
+	defer q.Close()
+	mustPush(t, q, ent("a", "e8", 8, Low))
+	if got, want := drain(t, q, t0), []string{"http://a/e8", "http://a/e9"}; !slices.Equal(got, want) {
+		t.Errorf("after drop and restart: %q, want %q", got, want)
+	}
+}

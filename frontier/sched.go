@@ -1,5 +1,7 @@
 package frontier
 
+import "bytes"
+
 // site is the in-memory scheduling state of one site. A site that is not
 // leased sits in exactly one of the two heaps of the Queue:
 //
@@ -15,8 +17,24 @@ type site struct {
 	high      int64 // queued entries with Priority High
 	notBefore int64 // Unix nanoseconds; 0 means "now"
 	leased    bool
-	in        *siteHeap // heap holding the site, nil if none
-	idx       int       // index in that heap
+	// floor is a lower bound on the ordering suffixes of the site's queued
+	// keys, nil meaning none is known. Next seeks to it instead of to the
+	// start of the site, skipping the tombstones of leased entries, which
+	// otherwise pile up at the head of a breadth-first queue until LevelDB
+	// compacts them away.
+	floor []byte
+	in    *siteHeap // heap holding the site, nil if none
+	idx   int       // index in that heap
+}
+
+// maxFloor is the floor of a site known to be empty.
+var maxFloor = []byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}
+
+// lower lowers the floor of s to suffix if that is below it.
+func (s *site) lower(suffix []byte) {
+	if s.floor != nil && bytes.Compare(suffix, s.floor) < 0 {
+		s.floor = suffix
+	}
 }
 
 func (s *site) record() siteRecord {

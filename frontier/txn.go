@@ -1,6 +1,7 @@
 package frontier
 
 import (
+	"bytes"
 	"fmt"
 
 	"github.com/syndtr/goleveldb/leveldb"
@@ -26,6 +27,13 @@ type siteDelta struct {
 	setNB         bool
 	notBefore     int64
 	unlease       bool
+	floor         []byte // lowest ordering suffix added, nil if none
+}
+
+func (d *siteDelta) lower(suffix []byte) {
+	if d.floor == nil || bytes.Compare(suffix, d.floor) < 0 {
+		d.floor = suffix
+	}
 }
 
 func (q *Queue) begin() *txn {
@@ -83,10 +91,12 @@ func (t *txn) push(es []Entry) (int, error) {
 			continue
 		}
 		buf = encodeEntry(buf[:0], e)
-		t.b.Put(queueKey(e.Site, e.Priority, e.Depth, t.meta.seq), buf)
+		k := queueKey(e.Site, e.Priority, e.Depth, t.meta.seq)
+		t.b.Put(k, buf)
 		t.meta.seq++
 		d := t.delta(e.Site)
 		d.pending++
+		d.lower(k[len(k)-keySuffixLen:])
 		if e.Priority == High {
 			d.high++
 		}
@@ -151,8 +161,12 @@ func (t *txn) commit() error {
 		d := t.sites[name]
 		s := q.sites[name]
 		if s == nil {
-			s = &site{name: name, idx: -1}
+			// A site not held in memory has nothing queued.
+			s = &site{name: name, idx: -1, floor: maxFloor}
 			q.sites[name] = s
+		}
+		if d.floor != nil {
+			s.lower(d.floor)
 		}
 		wasActive := s.pending > 0 || s.leased
 		r := d.apply(s.record())
