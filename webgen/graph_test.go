@@ -2,6 +2,7 @@ package webgen
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"runtime"
 	"slices"
@@ -420,4 +421,25 @@ func BenchmarkDistances(b *testing.B) {
 	for b.Loop() {
 		g.Distances(seeds)
 	}
+}
+
+func FuzzCalendarPath(f *testing.F) {
+	f.Add("/calendar/2026/11/")
+	f.Add("/calendar/9999/12/")
+	f.Add("/calendar/+026/-1/")
+	f.Fuzz(func(t *testing.T, p string) {
+		y, m, ok := calendarPath(p)
+		if !ok {
+			return
+		}
+		if y < 2000 || y > 9999 || m < 1 || m > 12 {
+			t.Fatalf("calendarPath(%q) = %d, %d", p, y, m)
+		}
+		if got := fmt.Sprintf("/calendar/%04d/%02d/", y, m); got != p {
+			t.Fatalf("calendarPath(%q) accepted a non-canonical path (%s)", p, got)
+		}
+		if _, _, ok := calendarPath(calendarNext(y, m)); !ok {
+			t.Fatalf("next month of %q is not a calendar path", p)
+		}
+	})
 }
