@@ -57,6 +57,17 @@ func Build(dir string) (profiles, heldout []byte, err error) {
 			ps = append(ps, buildProfile(l.Tag, cs, b))
 		}
 	}
+	for _, f := range unknownScripts {
+		paras, err := udhrParagraphs(filepath.Join(dir, UDHRDir, f+".html"))
+		if err != nil {
+			return nil, nil, fmt.Errorf("build und: %w", err)
+		}
+		for _, p := range paras {
+			if heldOut(p.article) {
+				fmt.Fprintf(ew, "und\t%s\n", p.text)
+			}
+		}
+	}
 	if err := ew.Flush(); err != nil {
 		return nil, nil, err
 	}

@@ -337,26 +337,17 @@ func (d *Detector) Detect(body []byte, contentType string) Result {
 			}
 		}
 		sort.SliceStable(cands, func(i, j int) bool { return cands[i].s > cands[j].s })
-		if len(cands) > legacyCandidates {
-			cands = cands[:legacyCandidates]
-		}
 		norm := normalize(make([]byte, 0, len(x.raw)+2), x.raw)
-		for _, c := range cands {
+		for i, c := range cands {
+			if i >= legacyCandidates && best.fit >= minFit {
+				break // the rest only when the leaders fit badly
+			}
 			if s := d.scoreTable(d.tables[c.cs], norm, maxTrigrams, false); s.score > best.score {
 				best = s
 			}
 		}
 		res.Charset = best.charset
-		if best.charset != "" && best.fit < minFit {
-			// The legacy profiles are thin; check the decoded text
-			// against the UTF-8 ones.
-			if txt, err := Decode(x.raw, best.charset); err == nil {
-				if s := d.scoreUTF8(txt, true); s.fit >= minFit {
-					s.charset = best.charset
-					best = s
-				}
-			}
-		}
+		best = d.recheck(x.raw, best)
 	}
 	if high > 0 {
 		res.Evidence = "ngram"
@@ -391,6 +382,22 @@ func (d *Detector) Detect(body []byte, contentType string) Result {
 	return res
 }
 
+// recheck: legacy profiles are thin for short texts; when the best one
+// fits poorly, score the text decoded with its charset against the UTF-8
+// profiles instead.
+func (d *Detector) recheck(raw []byte, best scored) scored {
+	if best.charset == "" || best.fit >= minFit {
+		return best
+	}
+	if txt, err := Decode(raw, best.charset); err == nil {
+		if s := d.scoreUTF8(txt, true); s.fit >= minFit {
+			s.charset = best.charset
+			return s
+		}
+	}
+	return best
+}
+
 // fits reports whether the declared charset decl fits the text as well
 // as the charset chosen by the profiles, and the scores to use if so.
 func (d *Detector) fits(raw []byte, high int, decl, chosen string, best scored) (bool, scored) {
@@ -420,7 +427,7 @@ func (d *Detector) fits(raw []byte, high int, decl, chosen string, best scored) 
 	}
 	if t := d.tables[decl]; t != nil {
 		s := t.profsScore(d, raw, best.n)
-		return s.score > best.score-m, s
+		return s.score > best.score-m, d.recheck(raw, s)
 	}
 	sa, sb := d.scoreUTF8(a, false), d.scoreUTF8(b, false)
 	if sa.score > sb.score-m {

@@ -23,7 +23,7 @@ type extracted struct {
 	refs int
 }
 
-type block struct{ r0, r1, n0, n1 int }
+type block struct{ r0, r1, n0, n1, link, w int }
 
 // extract strips markup from an HTML (or plain text) document byte by
 // byte, without knowing its encoding: script, style and comments are
@@ -37,8 +37,13 @@ func extract(body []byte) extracted {
 	raw := make([]byte, 0, min(len(body), 64<<10))
 	ncr := make([]byte, 0, 256)
 	cur := block{}
+	inLink, linkStart := false, 0
 	endBlock := func() {
 		cur.r1, cur.n1 = len(raw), len(ncr)
+		if inLink {
+			cur.link += len(raw) - linkStart
+			linkStart = len(raw) + 1
+		}
 		if cur.r1 > cur.r0 {
 			blocks = append(blocks, cur)
 			raw = append(raw, ' ')
@@ -71,6 +76,11 @@ func extract(body []byte) extracted {
 				if !isEnd {
 					tagEnd = skipRaw(body, j, nb)
 				}
+			case "a":
+				if isEnd && inLink {
+					cur.link += len(raw) - linkStart
+				}
+				inLink, linkStart = !isEnd, len(raw)
 			case "meta":
 				if l := metaCharset(body[i:j]); l != "" {
 					x.metas = append(x.metas, l)
@@ -110,10 +120,11 @@ func extract(body []byte) extracted {
 	}
 	endBlock()
 
-	// Weigh blocks: drop repeats, and short ones when there is running text.
+	// Weigh blocks: drop repeats; drop navigation (mostly link text) when
+	// there is other text; drop short blocks when there is running text.
 	seen := make(map[uint64]bool, len(blocks))
 	keep := blocks[:0]
-	long := 0
+	long, other := 0, false
 	for _, b := range blocks {
 		t := bytes.TrimSpace(raw[b.r0:b.r1])
 		if len(t) == 0 && b.n1 == b.n0 {
@@ -127,7 +138,20 @@ func extract(body []byte) extracted {
 			continue
 		}
 		seen[k] = true
+		b.w = len(t)
+		for _, c := range t {
+			if c >= 0x80 {
+				b.w++
+			}
+		}
+		b.w = max(b.w, b.n1-b.n0)
 		keep = append(keep, b)
+		if nav(b) {
+			continue
+		}
+		if weight(b) >= minOther {
+			other = true
+		}
 		if weight(b) >= longBlock {
 			long += weight(b)
 		}
@@ -135,7 +159,7 @@ func extract(body []byte) extracted {
 	x.raw = make([]byte, 0, min(len(raw), maxText))
 	x.ncr = make([]byte, 0, min(len(ncr), maxText))
 	for _, b := range keep {
-		if long >= 2*longBlock && weight(b) < longBlock {
+		if (other && nav(b)) || (long >= longBlock && weight(b) < longBlock) {
 			continue
 		}
 		if len(x.raw) >= maxText || len(x.ncr) >= maxText {
@@ -149,7 +173,17 @@ func extract(body []byte) extracted {
 	return x
 }
 
-func weight(b block) int { return max(b.r1-b.r0, b.n1-b.n0) }
+// weight is a block's length in bytes, counting bytes >= 0x80 twice so
+// that a sentence in a single-byte legacy charset weighs about what it
+// does in UTF-8.
+func weight(b block) int { return b.w }
+
+// nav reports whether a block is mostly link text.
+func nav(b block) bool { return 2*b.link > b.r1-b.r0 }
+
+// minOther is the length from which a block of non-link text makes the
+// navigation blocks of a page droppable.
+const minOther = 16
 
 // inline elements do not end a text block.
 var inline = map[string]bool{
