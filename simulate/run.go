@@ -95,6 +95,12 @@ type Options struct {
 	// under it instead of in memory (storage.NewMemStorage). The directories
 	// are removed at the end.
 	DiskDir string
+	// WriteBufferMB is the frontier's LevelDB memtable size
+	// (frontier.Options.WriteBufferMB). Default: the frontier's default.
+	WriteBufferMB int
+	// Done, when non-nil, is called with each run's result as soon as it
+	// finishes (one call at a time), e.g. to save partial results.
+	Done func(*RunResult)
 	// Progress, when non-nil, receives a progress line per run every
 	// ProgressEvery pages and at its end.
 	Progress io.Writer
@@ -208,6 +214,8 @@ type RunResult struct {
 	Curve          []Sample
 	Miss           []MissPoint
 	Elapsed        time.Duration
+
+	crawled []bool // per page, for tests
 }
 
 // GraphStats describes the simulated web.
@@ -267,6 +275,11 @@ func run(ctx context.Context, w *web, opts Options) (*Results, error) {
 				return fmt.Errorf("simulate %s: %w", v.label(), err)
 			}
 			res.Runs[i] = *r
+			if opts.Done != nil {
+				progressMu.Lock()
+				opts.Done(r)
+				progressMu.Unlock()
+			}
 			return nil
 		})
 	}
@@ -290,7 +303,7 @@ func runOne(ctx context.Context, w *web, v Variant, opts Options, idx int, progr
 			return nil, err
 		}
 	}
-	fopts := &frontier.Options{}
+	fopts := &frontier.Options{WriteBufferMB: opts.WriteBufferMB}
 	dir := ""
 	if opts.DiskDir == "" {
 		st := storage.NewMemStorage()
@@ -514,6 +527,7 @@ func runOne(ctx context.Context, w *web, v Variant, opts Options, idx int, progr
 	r.Harvest = ratio(r.Targets, r.Pages)
 	r.Miss = missByDistance(w, crawled)
 	r.Elapsed = time.Since(start)
+	r.crawled = crawled
 	if opts.Progress != nil {
 		progress(opts.Progress, progressMu, r, w)
 	}

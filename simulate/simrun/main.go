@@ -8,6 +8,7 @@ import (
 	"runtime/pprof"
 	"strings"
 
+	"github.com/langcrawl/langcrawl/focus"
 	"github.com/langcrawl/langcrawl/simulate"
 	"github.com/langcrawl/langcrawl/webgen"
 )
@@ -22,6 +23,9 @@ func main() {
 	pa := flag.Float64("pa", -1, "")
 	home := flag.Float64("home", -1, "")
 	foreign := flag.Float64("foreign", -1, "")
+	order := flag.String("order", "", "explicit variant order")
+	decayEvery := flag.Int("decay-every", 20000, "")
+	wb := flag.Int("wb", 0, "")
 	prof := flag.String("cpuprofile", "", "")
 	flag.Parse()
 	if *prof != "" {
@@ -43,7 +47,29 @@ func main() {
 	if *foreign >= 0 {
 		p.TargetServerForeignShare = *foreign
 	}
-	cfg := simulate.Config{Params: p, OutDir: *out, Options: simulate.Options{DiskDir: *disk, Improvements: *imp, Parallel: *par}}
+	cfg := simulate.Config{Params: p, OutDir: *out, Options: simulate.Options{DiskDir: *disk, WriteBufferMB: *wb, Improvements: *imp, Parallel: *par}}
+	var done []simulate.RunResult
+	cfg.Options.Done = func(r *simulate.RunResult) {
+		done = append(done, *r)
+		if *out != "" {
+			part := &simulate.Results{Runs: done}
+			if err := part.WriteFiles(*out + "/partial"); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+			}
+		}
+	}
+	if *order != "" {
+		for _, s := range strings.Split(*order, ",") {
+			cfg.Options.Variants = append(cfg.Options.Variants, simulate.Variant{Strategy: s})
+		}
+		if *imp {
+			cfg.Options.Variants = append(cfg.Options.Variants,
+				simulate.Variant{Strategy: "conservative-server", Defer: true},
+				simulate.Variant{Strategy: "conservative-directory", Defer: true},
+				simulate.Variant{Strategy: "conservative-server", Decay: focus.Decay{Every: int64(*decayEvery), Min: 2}},
+			)
+		}
+	}
 	if *strats != "" {
 		cfg.Options.Strategies = strings.Split(*strats, ",")
 	}
