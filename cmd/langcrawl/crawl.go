@@ -90,6 +90,9 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 	client, err := fetch.New(fetch.Config{
 		UserAgent: cfg.UserAgent, ConnectTo: cfg.Network.ConnectTo, ConnectTimeout: cfg.Timeouts.Connect,
 		Timeout: cfg.Timeouts.Fetch, ReadTimeout: cfg.Timeouts.Read, MaxBodySize: cfg.MaxBodySize,
+		// Archives keep what a site serves even when its certificate does
+		// not verify; the verification error is recorded instead.
+		InsecureTLS: true,
 	})
 	if err != nil {
 		return snap, errors.Join(fmt.Errorf("fetch: %w", err), arc.Close(), q.Close())

@@ -1,0 +1,494 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httputil"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/nlnwa/gowarc"
+
+	"github.com/langcrawl/langcrawl/archive"
+	"github.com/langcrawl/langcrawl/config"
+	"github.com/langcrawl/langcrawl/webgen"
+)
+
+// The end-to-end tests crawl the built-in web over loopback with the real
+// wiring of `langcrawl crawl`, then judge the crawl by what was archived
+// (every WARC read back with gowarc, and with warcio.js) and by the
+// server's own request log.
+
+const e2eDelay = 30 * time.Millisecond
+
+// demoWeb is the generated web and its server, shared by the tests: the
+// server logs every hit, so each test starts its own.
+type demoWeb struct {
+	g    *webgen.Graph
+	srv  *webgen.Server
+	addr string
+}
+
+var (
+	graphOnce sync.Once
+	graph     *webgen.Graph
+	graphErr  error
+)
+
+func startWeb(t *testing.T) *demoWeb {
+	t.Helper()
+	graphOnce.Do(func() { graph, graphErr = webgen.Generate(webgen.DemoDefaults()) })
+	if graphErr != nil {
+		t.Fatal(graphErr)
+	}
+	s := webgen.NewServer(graph, webgen.ServerOptions{SlowDelay: 300 * time.Millisecond})
+	hs, ln, err := s.Listen("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go hs.Serve(ln)
+	t.Cleanup(func() { hs.Close() })
+	return &demoWeb{g: graph, srv: s, addr: ln.Addr().String()}
+}
+
+// profile writes a profile for the demo web and loads it.
+func (w *demoWeb) profile(t *testing.T, out string, extra string) *config.Config {
+	t.Helper()
+	var seeds strings.Builder
+	for _, s := range w.g.Seeds() {
+		fmt.Fprintf(&seeds, "  - %s\n", w.g.URL(s))
+	}
+	p := filepath.Join(t.TempDir(), "profile.yaml")
+	text := fmt.Sprintf(`seeds:
+%sout: %q
+user_agent: "langcrawl-test/1 (+https://example.org/test)"
+workers: 8
+delay: %s
+depth: 100
+max_pages_per_site: 300
+max_body_size: 1MiB
+timeouts: {connect: 2s, fetch: 5s, read: 2s}
+network:
+  connect_to:
+    "*": %s
+%s`, seeds.String(), out, e2eDelay, w.addr, extra)
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Load(p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+// expected computes, from the generator's ground truth, the graph pages a
+// crawl with no focusing and no depth cut must archive: everything
+// reachable from the seeds without passing through a robots-disallowed
+// page, a failing page, or a query page (the query rule keeps exactly one
+// of those, checked on its own).
+func (w *demoWeb) expected() map[string]bool {
+	want := map[string]bool{}
+	seen := map[int32]bool{}
+	queue := w.g.Seeds()
+	for _, s := range queue {
+		seen[s] = true
+	}
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		u := w.g.URL(p)
+		tr, _ := w.g.Truth(u)
+		if tr.Disallowed || strings.Contains(u, "?") {
+			continue
+		}
+		want[u] = true
+		if tr.Status != 200 && (tr.Status < 300 || tr.Status >= 400) {
+			continue
+		}
+		for _, l := range w.g.Links(p) {
+			if !seen[l] {
+				seen[l] = true
+				queue = append(queue, l)
+			}
+		}
+	}
+	return want
+}
+
+// warcRecords reads every record of every WARC file under dir with gowarc,
+// closed files and .open files left by a killed crawl alike; a record cut
+// short by the kill at the tail of an .open file is dropped.
+func warcRecords(t *testing.T, dir string) []archive.Record {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(dir, "*.warc.gz*"))
+	if len(files) == 0 {
+		t.Fatalf("no WARC files in %s", dir)
+	}
+	var all []archive.Record
+	for _, f := range files {
+		if strings.HasSuffix(f, ".open") {
+			all = append(all, readTolerant(t, f)...)
+			continue
+		}
+		recs, err := archive.ReadAll(f)
+		if err != nil {
+			t.Fatalf("read %s: %v", f, err)
+		}
+		if len(recs) == 0 || recs[0].Type != "warcinfo" {
+			t.Errorf("%s does not start with a warcinfo record", f)
+		}
+		all = append(all, recs...)
+	}
+	return all
+}
+
+func readTolerant(t *testing.T, path string) []archive.Record {
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r, err := gowarc.NewWarcFileReaderFromStream(f, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []archive.Record
+	for {
+		rec, _, _, err := r.Next()
+		if err != nil {
+			return out // io.EOF, or the record the kill cut short
+		}
+		rd, err := rec.Block().RawBytes()
+		if err != nil {
+			return out
+		}
+		block, err := io.ReadAll(rd)
+		if err != nil {
+			return out
+		}
+		out = append(out, archive.Record{Type: rec.Type().String(), TargetURI: rec.WarcHeader().Get(gowarc.WarcTargetURI),
+			ID: rec.WarcHeader().Get(gowarc.WarcRecordID), Block: block})
+	}
+}
+
+func responses(recs []archive.Record) map[string][]archive.Record {
+	m := map[string][]archive.Record{}
+	for _, r := range recs {
+		if r.Type == "response" {
+			m[r.TargetURI] = append(m[r.TargetURI], r)
+		}
+	}
+	return m
+}
+
+func TestCrawlArchivesTheWeb(t *testing.T) {
+	w := startWeb(t)
+	out := t.TempDir()
+	cfg := w.profile(t, out, "")
+	snap, err := runCrawl(context.Background(), cfg, io.Discard, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs := warcRecords(t, filepath.Join(out, warcDir))
+	resp := responses(recs)
+	hits := w.srv.Log() // before the subtests below add requests of their own
+
+	t.Run("every in-scope page once", func(t *testing.T) {
+		want := w.expected()
+		if len(want) < 300 {
+			t.Fatalf("only %d pages expected; the demo web should hold hundreds", len(want))
+		}
+		for u := range want {
+			if n := len(resp[u]); n != 1 {
+				t.Errorf("%s archived %d times, want 1", u, n)
+			}
+		}
+		for u, rs := range resp {
+			if len(rs) > 1 {
+				t.Errorf("%s archived %d times", u, len(rs))
+			}
+		}
+		queries := 0
+		for u := range resp {
+			if strings.Contains(u, "/list.php?") {
+				queries++
+			}
+		}
+		if queries != 1 {
+			t.Errorf("%d query URLs of /list.php archived, want 1 (one crawl per script)", queries)
+		}
+	})
+
+	t.Run("request and response paired", func(t *testing.T) {
+		ids := map[string]archive.Record{}
+		for _, r := range recs {
+			ids[r.ID] = r
+		}
+		for _, r := range recs {
+			if r.Type != "request" {
+				continue
+			}
+			peer, ok := ids[r.ConcurrentTo]
+			if !ok || peer.Type != "response" || peer.TargetURI != r.TargetURI {
+				t.Errorf("request %s: WARC-Concurrent-To %s is not its response", r.TargetURI, r.ConcurrentTo)
+			}
+		}
+		for _, r := range recs {
+			if r.Type == "warcinfo" {
+				continue
+			}
+			if r.WarcinfoID == "" {
+				t.Errorf("%s record for %s has no WARC-Warcinfo-ID", r.Type, r.TargetURI)
+			}
+			if (r.Type == "response" || r.Type == "request") && header(r, "WARC-IP-Address") == "" {
+				t.Errorf("%s record for %s has no WARC-IP-Address", r.Type, r.TargetURI)
+			}
+		}
+	})
+
+	t.Run("bytes as the server sent them", func(t *testing.T) {
+		client := &http.Client{
+			Transport: &http.Transport{DialContext: webgen.DialContext(w.addr), DisableCompression: true},
+			CheckRedirect: func(*http.Request, []*http.Request) error {
+				return http.ErrUseLastResponse
+			},
+		}
+		checked := 0
+		for u, rs := range resp {
+			if strings.Contains(u, "/endless") || strings.Contains(u, "th-slow.test") {
+				continue
+			}
+			req, _ := http.NewRequest("GET", u, nil)
+			req.Header.Set("Accept-Encoding", "gzip")
+			res, err := client.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			got, err := httpBody(rs[0].Block)
+			if err != nil {
+				t.Errorf("%s: %v", u, err)
+				continue
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("%s: archived body (%d bytes) differs from what the server sends (%d bytes)", u, len(got), len(want))
+			}
+			checked++
+		}
+		if checked < len(w.expected())/2 {
+			t.Errorf("compared only %d bodies", checked)
+		}
+	})
+
+	t.Run("robots-disallowed URLs never requested", func(t *testing.T) {
+		for _, h := range hits {
+			tr, ok := w.g.Truth("http://" + h.Host + h.URI)
+			if ok && tr.Disallowed {
+				t.Errorf("requested %s%s, which robots.txt disallows", h.Host, h.URI)
+			}
+		}
+		if snap.Robots == 0 {
+			t.Error("no URL was held back by robots.txt; the demo web links to disallowed pages")
+		}
+	})
+
+	t.Run("politeness from the server's clock", func(t *testing.T) {
+		byHost := map[string][]webgen.Hit{}
+		conns := map[uint64]bool{}
+		for _, h := range hits {
+			byHost[h.Host] = append(byHost[h.Host], h)
+			conns[h.ConnID] = true
+		}
+		n := 0
+		for host, hs := range byHost {
+			sort.Slice(hs, func(i, j int) bool { return hs[i].Start.Before(hs[j].Start) })
+			for i := 1; i < len(hs); i++ {
+				gap := hs[i].Start.Sub(hs[i-1].End)
+				if gap < e2eDelay {
+					t.Errorf("%s: %s started %s after %s ended; w is %s (or two connections at once)",
+						host, hs[i].URI, gap, hs[i-1].URI, e2eDelay)
+				}
+			}
+			n += len(hs)
+		}
+		if len(conns) >= n {
+			t.Errorf("%d connections for %d requests: keep-alive never reused a connection", len(conns), n)
+		}
+	})
+
+	t.Run("hostile server cases", func(t *testing.T) {
+		endless := resp["http://th-odd.test/endless"]
+		if len(endless) != 1 {
+			t.Fatalf("endless body archived %d times", len(endless))
+		}
+		if tr := header(endless[0], "WARC-Truncated"); tr != "length" {
+			t.Errorf("endless body: WARC-Truncated %q, want length", tr)
+		}
+		for _, u := range []string{"http://th-slow.test/2.html", "http://th-odd.test/gzip.html",
+			"http://th-redirect.test/final.html", "http://th-redirect.test/loop2", "http://th-odd.test/malformed.html"} {
+			if len(resp[u]) != 1 {
+				t.Errorf("%s not archived: the crawl did not get past a hostile case", u)
+			}
+		}
+	})
+
+	t.Run("warcio.js reads every record", func(t *testing.T) {
+		files, _ := filepath.Glob(filepath.Join(out, warcDir, "*.warc.gz"))
+		js := warcioRecords(t, files)
+		count := map[string]int{}
+		for _, r := range recs {
+			count[r.Type+" "+r.TargetURI]++
+		}
+		for _, r := range js {
+			if !r.BlockDigestOK {
+				t.Errorf("warcio.js: block digest mismatch in %s record for %s", r.Type, r.URI)
+			}
+			count[r.Type+" "+r.URI]--
+		}
+		for k, n := range count {
+			if n != 0 {
+				t.Errorf("gowarc and warcio.js disagree on %q by %d", k, n)
+			}
+		}
+	})
+}
+
+func header(r archive.Record, name string) string {
+	for _, f := range r.Headers {
+		if strings.EqualFold(f.Name, name) {
+			return f.Value
+		}
+	}
+	return ""
+}
+
+// httpBody returns the body of a raw HTTP response, with the chunked
+// transfer coding removed and the content coding kept.
+func httpBody(raw []byte) ([]byte, error) {
+	i := bytes.Index(raw, []byte("\r\n\r\n"))
+	if i < 0 {
+		return nil, errors.New("no end of headers")
+	}
+	head, body := raw[:i], raw[i+4:]
+	if bytes.Contains(bytes.ToLower(head), []byte("transfer-encoding: chunked")) {
+		return io.ReadAll(httputil.NewChunkedReader(bytes.NewReader(body)))
+	}
+	return body, nil
+}
+
+type jsRecord struct {
+	Type, URI     string
+	BlockDigestOK bool
+}
+
+// warcioRecords reads the files with tools/warccheck (warcio.js).
+// ./scripts/test installs it; without it this test fails and says so.
+func warcioRecords(t *testing.T, files []string) []jsRecord {
+	t.Helper()
+	tool, _ := filepath.Abs("../../tools/warccheck")
+	if _, err := os.Stat(filepath.Join(tool, "node_modules", "warcio")); err != nil {
+		t.Fatalf("warcio.js is not installed: run ./scripts/test (or npm install in tools/warccheck): %v", err)
+	}
+	cmd := exec.Command("node", append([]string{filepath.Join(tool, "check.mjs")}, files...)...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	outb, err := cmd.Output()
+	if err != nil && len(outb) == 0 {
+		t.Fatalf("warcio.js: %v\n%s", err, stderr.String())
+	}
+	var recs []jsRecord
+	sc := bufio.NewScanner(bytes.NewReader(outb))
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		var r jsRecord
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatalf("warcio.js output %q: %v", sc.Text(), err)
+		}
+		recs = append(recs, r)
+	}
+	return recs
+}
+
+// TestKillAndResume kills a crawl with SIGKILL part way, resumes it on the
+// same output directory, and checks that the two runs together archive
+// every in-scope page, fetching twice only what was in flight at the kill.
+func TestKillAndResume(t *testing.T) {
+	w := startWeb(t)
+	out := t.TempDir()
+	cfg := w.profile(t, out, "")
+	profile := filepath.Join(t.TempDir(), "p.yaml")
+	os.WriteFile(profile, []byte(cfg.YAML()), 0o644)
+
+	child := exec.Command(os.Args[0], "-test.run=^TestHelperCrawlProcess$")
+	child.Env = append(os.Environ(), "E2E_CHILD_PROFILE="+profile)
+	child.Stdout, child.Stderr = io.Discard, io.Discard
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Kill it once it has fetched a good part of the web.
+	deadline := time.Now().Add(60 * time.Second)
+	for len(w.srv.Log()) < 150 {
+		if time.Now().After(deadline) {
+			child.Process.Kill()
+			t.Fatalf("child crawl made only %d requests in 60s", len(w.srv.Log()))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	child.Process.Signal(syscall.SIGKILL)
+	child.Wait()
+	firstRun := len(w.srv.Log())
+
+	if _, err := runCrawl(context.Background(), cfg, io.Discard, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if len(w.srv.Log()) == firstRun {
+		t.Fatal("the resumed crawl fetched nothing")
+	}
+	resp := responses(warcRecords(t, filepath.Join(out, warcDir)))
+	for u := range w.expected() {
+		if len(resp[u]) == 0 {
+			t.Errorf("%s lost across the kill", u)
+		}
+	}
+	dups := 0
+	for u, rs := range resp {
+		// A new process fetches robots.txt afresh, as it should.
+		if len(rs) > 1 && !strings.HasSuffix(u, "/robots.txt") {
+			dups++
+			t.Logf("fetched twice (in flight at the kill?): %s", u)
+		}
+	}
+	if dups > cfg.Workers {
+		t.Errorf("%d URLs archived twice; only the %d in flight at the kill may be", dups, cfg.Workers)
+	}
+}
+
+// TestHelperCrawlProcess is the child crawl TestKillAndResume kills. It
+// does nothing unless run by that test.
+func TestHelperCrawlProcess(t *testing.T) {
+	profile := os.Getenv("E2E_CHILD_PROFILE")
+	if profile == "" {
+		return
+	}
+	cfg, err := config.Load(profile, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runCrawl(context.Background(), cfg, io.Discard, io.Discard)
+	time.Sleep(time.Minute) // the parent kills us before this ends
+}
