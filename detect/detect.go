@@ -227,7 +227,7 @@ func (d *Detector) scoreTable(t *table, norm []byte, limit int, early bool) scor
 }
 
 const (
-	legacyCandidates = 5   // charsets scored in full after the high-byte ranking
+	legacyCandidates = 3   // charsets scored in full after the high-byte ranking
 	minTrigrams      = 8   // fewer scored trigrams than this: "und"
 	minFit           = 1.5 // mean gain per trigram below this: no profile fits, "und"
 )
@@ -239,26 +239,49 @@ func (d *Detector) scoreUTF8(text []byte, early bool) scored {
 
 // plausible reports whether raw (with high bytes) can be text in cs:
 // nearly every non-ASCII byte must decode to a printable character.
-func (d *Detector) plausible(cs string, raw []byte, high int) bool {
+// hist is the histogram of the bytes >= 0x80 of raw. Multi-byte
+// charsets are checked on a prefix of plausiblePrefix bytes.
+func (d *Detector) plausible(cs string, raw []byte, high int, hist *[128]int) bool {
 	bad := 0
 	if vb := d.validByte[cs]; vb != nil {
-		for _, b := range raw {
-			if b >= 0x80 && !vb[b] {
-				bad++
+		for b, c := range hist {
+			if c > 0 && !vb[b+0x80] {
+				bad += c
 			}
 		}
-	} else {
-		e, err := htmlindex.Get(cs)
-		if err != nil {
-			return false
-		}
-		out, _, err := transform.Bytes(e.NewDecoder(), raw)
-		if err != nil {
-			return false
-		}
-		bad = bytes.Count(out, []byte("\uFFFD"))
+		return bad*50 <= high
 	}
+	e, err := htmlindex.Get(cs)
+	if err != nil {
+		return false
+	}
+	if len(raw) > plausiblePrefix {
+		raw = raw[:plausiblePrefix]
+		high = 0
+		for _, b := range raw {
+			if b >= 0x80 {
+				high++
+			}
+		}
+	}
+	out, _, err := transform.Bytes(e.NewDecoder(), raw)
+	if err != nil {
+		return false
+	}
+	bad = bytes.Count(out, []byte("\uFFFD"))
 	return bad*50 <= high
+}
+
+const plausiblePrefix = 2048
+
+func highHist(raw []byte) (hist [128]int, high int) {
+	for _, b := range raw {
+		if b >= 0x80 {
+			hist[b-0x80]++
+			high++
+		}
+	}
+	return hist, high
 }
 
 type declaration struct{ source, charset string }
@@ -298,12 +321,7 @@ func (d *Detector) Detect(body []byte, contentType string) Result {
 		}
 	}
 
-	high := 0
-	for _, b := range x.raw {
-		if b >= 0x80 {
-			high++
-		}
-	}
+	hist, high := highHist(x.raw)
 	var best scored
 	var res Result
 	switch {
@@ -318,12 +336,6 @@ func (d *Detector) Detect(body []byte, contentType string) Result {
 		res.Charset = "utf-8"
 	default:
 		best.score = math.Inf(-1)
-		var hist [128]int
-		for _, b := range x.raw {
-			if b >= 0x80 {
-				hist[b-0x80]++
-			}
-		}
 		// Rank the plausible charsets by their high bytes alone, then
 		// score the text against the profiles of the leading few.
 		type cand struct {
@@ -332,7 +344,7 @@ func (d *Detector) Detect(body []byte, contentType string) Result {
 		}
 		var cands []cand
 		for _, cs := range d.legacy {
-			if d.plausible(cs, x.raw, high) {
+			if d.plausible(cs, x.raw, high, &hist) {
 				cands = append(cands, cand{cs, d.tables[cs].highScore(&hist)})
 			}
 		}
@@ -404,7 +416,8 @@ func (d *Detector) fits(raw []byte, high int, decl, chosen string, best scored) 
 	if decl == chosen {
 		return true, best
 	}
-	if decl == "utf-8" || !d.plausible(decl, raw, high) {
+	hist, _ := highHist(raw)
+	if decl == "utf-8" || !d.plausible(decl, raw, high, &hist) {
 		if decl == "utf-8" {
 			return utf8.Valid(raw), best
 		}
