@@ -60,8 +60,15 @@ func headerCharset(contentType string) string {
 
 // charsetParam finds "charset=..." in a content attribute or header value.
 func charsetParam(s string) string {
-	ls := strings.ToLower(s)
-	i := strings.Index(ls, "charset")
+	// ASCII-only case folding keeps byte offsets (strings.ToLower would
+	// change the length of invalid UTF-8).
+	i := -1
+	for j := 0; j+len("charset") <= len(s); j++ {
+		if strings.EqualFold(s[j:j+len("charset")], "charset") {
+			i = j
+			break
+		}
+	}
 	if i < 0 {
 		return ""
 	}
