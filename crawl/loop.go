@@ -121,8 +121,8 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease) er
 	var meta []archive.Field
 	switch {
 	case res.Status >= 300 && res.Status < 400:
-		if loc := res.Header.Get("Location"); loc != "" {
-			found = append(found, links.Link{URL: loc, Kind: redirectKind, Tag: "http", Attr: "Location"})
+		if loc, err := u.Parse(res.Header.Get("Location")); err == nil && loc.String() != e.URL {
+			found = append(found, links.Link{URL: loc.String(), Kind: redirectKind, Tag: "http", Attr: "Location"})
 		}
 	case res.Status >= 200 && res.Status < 300 && isHTML(out.mime):
 		payload, perr := res.Payload(c.cfg.MaxParse)
@@ -174,7 +174,7 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease) er
 
 	// 8. Scope and focus decide each link (Nakahira site trees, Tamura
 	// steps 4.5-8), then the accepted ones are queued with the completion.
-	accepted, outlinks, err := c.decideLinks(e, src, out.relevant, found)
+	accepted, outlinks, err := c.decideLinks(e, key, src, out.relevant, found)
 	if err != nil {
 		return err
 	}
@@ -233,10 +233,16 @@ const redirectKind = links.Kind(255)
 // decideLinks turns the links found on a response into frontier entries.
 // It returns the accepted entries and one metadata "outlink" field per link
 // with the decision, so the WARC says why a link was or was not followed.
-func (c *Crawler) decideLinks(e frontier.Entry, src focus.Counts, relevant bool, found []links.Link) ([]frontier.Entry, []archive.Field, error) {
+func (c *Crawler) decideLinks(e frontier.Entry, key string, src focus.Counts, relevant bool, found []links.Link) ([]frontier.Entry, []archive.Field, error) {
 	var accepted []frontier.Entry
 	var fields []archive.Field
-	counts := map[string]focus.Counts{} // destination counters, looked up once per page
+	// Destination counters, looked up once per page. The page's own key
+	// already counts this page (steps 2-3), which the frontier stores
+	// only when the lease completes.
+	counts := map[string]focus.Counts{}
+	if key != "" {
+		counts[key] = src
+	}
 	now := c.cfg.Now()
 	prio := frontier.Low
 	if relevant {

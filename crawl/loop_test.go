@@ -1,0 +1,328 @@
+package crawl
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/syndtr/goleveldb/leveldb/storage"
+
+	"github.com/langcrawl/langcrawl/archive"
+	"github.com/langcrawl/langcrawl/detect"
+	"github.com/langcrawl/langcrawl/fetch"
+	"github.com/langcrawl/langcrawl/focus"
+	"github.com/langcrawl/langcrawl/frontier"
+	"github.com/langcrawl/langcrawl/politeness"
+	"github.com/langcrawl/langcrawl/scope"
+)
+
+// The engine's unit tests run the real data path over fakes: a web held in
+// a map, an archive that appends to a slice, a gate that allows everything
+// (except URLs with "private" in them), and a detector that reads the
+// language from a <html lang> attribute. The frontier is the real one on
+// memory storage.
+
+type fakeWeb map[string]string // URL -> raw HTTP response
+
+func page(lang string, links ...string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, `<html lang="%s"><body>`, lang)
+	for _, l := range links {
+		if strings.HasPrefix(l, "img:") {
+			fmt.Fprintf(&b, `<img src="%s">`, strings.TrimPrefix(l, "img:"))
+			continue
+		}
+		fmt.Fprintf(&b, `<a href="%s">x</a>`, l)
+	}
+	b.WriteString("</body></html>")
+	body := b.String()
+	return fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: %d\r\n\r\n%s", len(body), body)
+}
+
+func redirectTo(loc string) string {
+	return "HTTP/1.1 301 Moved\r\nLocation: " + loc + "\r\nContent-Length: 0\r\n\r\n"
+}
+
+type fakeFetcher struct {
+	web fakeWeb
+	mu  sync.Mutex
+	got []string
+}
+
+func (f *fakeFetcher) Do(_ context.Context, _, rawURL string, _ http.Header) (*fetch.Result, error) {
+	f.mu.Lock()
+	f.got = append(f.got, rawURL)
+	f.mu.Unlock()
+	raw, ok := f.web[rawURL]
+	if !ok {
+		if strings.Contains(rawURL, "down.test") {
+			return nil, errors.New("dial tcp: connection refused")
+		}
+		raw = "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n"
+	}
+	i := strings.Index(raw, "\r\n\r\n") + 4
+	res := &fetch.Result{URL: rawURL, IP: "127.0.0.1", Started: time.Now(), RawRequest: []byte("GET / HTTP/1.1\r\n\r\n"),
+		RawResponse: []byte(raw), BodyOffset: i, Header: http.Header{}}
+	fmt.Sscanf(raw, "HTTP/1.1 %d", &res.Status)
+	for _, line := range strings.Split(raw[:i-4], "\r\n")[1:] {
+		k, v, _ := strings.Cut(line, ": ")
+		res.Header.Add(k, v)
+	}
+	return res, nil
+}
+
+type fakeArchive struct {
+	mu      sync.Mutex
+	urls    []string
+	meta    map[string][]archive.Field
+	failing bool
+}
+
+func (a *fakeArchive) WriteExchange(ex *archive.Exchange) (archive.Ref, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.failing {
+		return archive.Ref{}, errors.New("archive: write x.warc.gz.open: no space left on device")
+	}
+	a.urls = append(a.urls, ex.URL)
+	return archive.Ref{ResponseID: "<urn:uuid:" + ex.URL + ">"}, nil
+}
+
+func (a *fakeArchive) WriteMetadata(target, _ string, _ time.Time, f []archive.Field) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.meta == nil {
+		a.meta = map[string][]archive.Field{}
+	}
+	a.meta[target] = f
+	return nil
+}
+
+type fakeGate struct{}
+
+func (fakeGate) Check(_ context.Context, u *url.URL, _ time.Time) (politeness.Decision, error) {
+	if strings.Contains(u.Path, "private") {
+		return politeness.Decision{Reason: "robots: disallowed"}, nil
+	}
+	return politeness.Decision{Allowed: true}, nil
+}
+func (fakeGate) Acquire(context.Context, string) (func(time.Time), error) {
+	return func(time.Time) {}, nil
+}
+func (fakeGate) Delay(string) time.Duration { return 0 }
+
+// fakeDetector reads <html lang="xx">; the target is "th".
+type fakeDetector struct{}
+
+func (fakeDetector) Detect(body []byte, _ string) detect.Result {
+	s := string(body)
+	i := strings.Index(s, `lang="`)
+	if i < 0 {
+		return detect.Result{Lang: "und", Charset: "utf-8"}
+	}
+	lang := s[i+6 : i+8]
+	return detect.Result{Lang: lang, Charset: "utf-8", Confidence: 1, Relevant: lang == "th", Evidence: "fake"}
+}
+
+type harness struct {
+	q   *frontier.Queue
+	f   *fakeFetcher
+	a   *fakeArchive
+	c   *Crawler
+	run func() (string, error)
+}
+
+func newHarness(t *testing.T, web fakeWeb, cfg Config, seeds ...string) *harness {
+	t.Helper()
+	q, err := frontier.Open("", &frontier.Options{Storage: storage.NewMemStorage()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { q.Close() })
+	h := &harness{q: q, f: &fakeFetcher{web: web}, a: &fakeArchive{}}
+	if cfg.Workers == 0 {
+		cfg.Workers = 1 // deterministic order
+	}
+	cfg.Requisites = true
+	h.c, err = New(cfg, Parts{Queue: q, Archive: h.a, Fetcher: h.f, Gate: fakeGate{}, Detector: fakeDetector{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.c.Seed(seeds); err != nil {
+		t.Fatal(err)
+	}
+	h.run = func() (string, error) { return h.c.Run(context.Background()) }
+	return h
+}
+
+func (h *harness) fetched(u string) bool {
+	for _, g := range h.f.got {
+		if g == u {
+			return true
+		}
+	}
+	return false
+}
+
+func TestDepthAndTrees(t *testing.T) {
+	web := fakeWeb{
+		"http://a.test/":         page("th", "/1", "http://www.a.test/sub", "http://b.test/", "img:/logo.png"),
+		"http://a.test/1":        page("th", "/2", "img:/deep.png"),
+		"http://a.test/2":        page("th", "/3"),
+		"http://a.test/3":        page("th"),
+		"http://www.a.test/sub":  page("th"),
+		"http://b.test/":         page("th", "/x"),
+		"http://b.test/x":        page("th", "/y"),
+		"http://b.test/y":        page("th"),
+		"http://a.test/logo.png": "HTTP/1.1 200 OK\r\nContent-Type: image/png\r\nContent-Length: 1\r\n\r\nP",
+		"http://a.test/deep.png": "HTTP/1.1 200 OK\r\nContent-Type: image/png\r\nContent-Length: 1\r\n\r\nP",
+	}
+	h := newHarness(t, web, Config{Scope: scope.Decider{MaxDepth: 2}}, "http://a.test/")
+	if _, err := h.run(); err != nil {
+		t.Fatal(err)
+	}
+	for u, want := range map[string]bool{
+		"http://a.test/1":        true,  // depth 1
+		"http://a.test/2":        true,  // depth 2, the limit
+		"http://a.test/3":        false, // depth 3
+		"http://www.a.test/sub":  true,  // a subdomain is internal: depth 1
+		"http://b.test/":         true,  // external: a new tree at depth 0
+		"http://b.test/y":        true,  // depth 2 in b.test's own tree
+		"http://a.test/logo.png": true,  // requisite
+		"http://a.test/deep.png": true,  // requisite of a depth-1 page stays at depth 1
+	} {
+		if h.fetched(u) != want {
+			t.Errorf("fetched %s = %v, want %v", u, !want, want)
+		}
+	}
+}
+
+func TestQueryRuleRedirectsAndFailures(t *testing.T) {
+	web := fakeWeb{
+		"http://a.test/":              page("th", "/list.php?id=1", "/list.php?id=2", "/old", "/private/x", "http://down.test/", "http://[bad"),
+		"http://a.test/list.php?id=1": page("th", "/list.php?id=3"),
+		"http://a.test/list.php?id=2": page("th"),
+		"http://a.test/old":           redirectTo("/new"),
+		"http://a.test/new":           page("th"),
+	}
+	h := newHarness(t, web, Config{Scope: scope.Decider{QueryRule: true}}, "http://a.test/")
+	reason, err := h.run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if reason != StopDone {
+		t.Errorf("stopped because %q", reason)
+	}
+	queries := 0
+	for _, g := range h.f.got {
+		if strings.Contains(g, "list.php") {
+			queries++
+		}
+	}
+	if queries != 1 {
+		t.Errorf("%d list.php URLs fetched, want 1 per script", queries)
+	}
+	if !h.fetched("http://a.test/new") {
+		t.Error("redirect target not fetched")
+	}
+	if h.fetched("http://a.test/private/x") {
+		t.Error("robots-disallowed URL fetched")
+	}
+	if !h.fetched("http://down.test/") {
+		t.Error("unreachable host not attempted")
+	}
+	s := h.c.Stats()
+	if s.Failed != 1 || s.Robots != 1 {
+		t.Errorf("failed %d, robots %d; want 1 and 1", s.Failed, s.Robots)
+	}
+	var outlinks []string
+	for _, f := range h.a.meta["http://a.test/"] {
+		if f.Name == "outlink" {
+			outlinks = append(outlinks, f.Value)
+		}
+	}
+	if len(outlinks) != 5 || !strings.Contains(strings.Join(outlinks, "\n"), "list.php?id=2 L a/@href rejected:scope:query-rule") {
+		t.Errorf("metadata outlinks do not record every link and why one was rejected:\n%s", strings.Join(outlinks, "\n"))
+	}
+}
+
+// TestConservativeServer follows Tamura Fig. 3 with step 4.5: an
+// undecided server's irrelevant pages may not open unvisited servers, and
+// a server that turns irrelevant after T+1 pages gives up its queue.
+func TestConservativeServer(t *testing.T) {
+	web := fakeWeb{
+		"http://th.test/":  page("th", "http://en.test/", "http://th2.test/"),
+		"http://th2.test/": page("th"),
+		// en.test: English pages linking to each other and to new servers.
+		"http://en.test/":  page("en", "/1", "/2", "/3", "/4", "/5", "http://new.test/"),
+		"http://en.test/1": page("en"),
+		"http://en.test/2": page("en"),
+		"http://en.test/3": page("en"),
+		"http://en.test/4": page("en"),
+		"http://en.test/5": page("en"),
+		"http://new.test/": page("th"),
+	}
+	pol, err := focus.New(focus.Config{Strategy: focus.ConservativeServer, Tolerance: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, web, Config{Focus: pol}, "http://th.test/")
+	if _, err := h.run(); err != nil {
+		t.Fatal(err)
+	}
+	if !h.fetched("http://th2.test/") || !h.fetched("http://en.test/") {
+		t.Error("links from a relevant page to unvisited servers must be followed")
+	}
+	if h.fetched("http://new.test/") {
+		t.Error("step 4.5: an irrelevant page on an undecided server opened an unvisited server")
+	}
+	n := 0
+	for _, g := range h.f.got {
+		if strings.HasPrefix(g, "http://en.test/") {
+			n++
+		}
+	}
+	if n != 3 {
+		t.Errorf("fetched %d pages of en.test, want T+1 = 3 before it is irrelevant", n)
+	}
+	c, _ := h.q.Counts("en.test")
+	if c.Downloaded != 3 || c.Relevant != 0 {
+		t.Errorf("en.test counters N_a=%d N_r=%d, want 3 and 0", c.Downloaded, c.Relevant)
+	}
+}
+
+func TestArchiveFailureStopsTheCrawl(t *testing.T) {
+	web := fakeWeb{"http://a.test/": page("th", "/1"), "http://a.test/1": page("th")}
+	h := newHarness(t, web, Config{}, "http://a.test/")
+	h.a.failing = true
+	_, err := h.run()
+	if err == nil || !strings.Contains(err.Error(), "no space left") || !strings.Contains(err.Error(), "http://a.test/") {
+		t.Fatalf("err = %v, want the disk error naming the URL", err)
+	}
+	// The URL stays in flight, so a resumed crawl fetches it again.
+	if st := h.q.Stats(); st.InFlight != 1 {
+		t.Errorf("in flight %d, want 1", st.InFlight)
+	}
+}
+
+func TestMaxPages(t *testing.T) {
+	web := fakeWeb{"http://a.test/": page("th", "/1", "/2", "/3"), "http://a.test/1": page("th"),
+		"http://a.test/2": page("th"), "http://a.test/3": page("th")}
+	h := newHarness(t, web, Config{MaxPages: 2}, "http://a.test/")
+	reason, err := h.run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if reason != StopPages || len(h.f.got) != 2 {
+		t.Errorf("stopped with %q after %d fetches, want %q after 2", reason, len(h.f.got), StopPages)
+	}
+	if st := h.q.Stats(); st.Queued != 2 || st.InFlight != 0 {
+		t.Errorf("frontier holds %d queued, %d in flight; want the 2 unfetched URLs queued for a later run", st.Queued, st.InFlight)
+	}
+}
