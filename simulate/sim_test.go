@@ -218,3 +218,22 @@ func BenchmarkRunConservative(b *testing.B) {
 	}
 	b.ReportMetric(float64(pages)/float64(b.N), "pages/op")
 }
+
+func TestChartLabels(t *testing.T) {
+	var b bytes.Buffer
+	c := chart{title: "t", xlabel: "x", ylabel: "y", percent: true, series: []series{{name: "a", x: []float64{0, 1e6}, y: []float64{0, 0.6}}}}
+	if err := c.write(&b); err != nil {
+		t.Fatal(err)
+	}
+	if err := wellFormed(b.Bytes()); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{">60%<", ">1M<", ">0%<"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("chart lacks label %s", want)
+		}
+	}
+	if strings.Contains(b.String(), "0000000") {
+		t.Errorf("chart has an unrounded label")
+	}
+}

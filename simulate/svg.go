@@ -56,11 +56,11 @@ func fmtNum(v float64) string {
 	a := math.Abs(v)
 	switch {
 	case a >= 1e6:
-		return strconv.FormatFloat(v/1e6, 'f', -1, 64) + "M"
+		return strconv.FormatFloat(math.Round(v/1e6*1e6)/1e6, 'f', -1, 64) + "M"
 	case a >= 1e3:
-		return strconv.FormatFloat(v/1e3, 'f', -1, 64) + "k"
+		return strconv.FormatFloat(math.Round(v/1e3*1e6)/1e6, 'f', -1, 64) + "k"
 	}
-	return strconv.FormatFloat(v, 'f', -1, 64)
+	return strconv.FormatFloat(math.Round(v*1e6)/1e6, 'f', -1, 64)
 }
 
 func (c *chart) write(w io.Writer) error {
@@ -129,7 +129,7 @@ func (c *chart) write(w io.Writer) error {
 	for _, y := range yticks {
 		label := fmtNum(y)
 		if c.percent {
-			label = strconv.FormatFloat(100*y, 'f', -1, 64) + "%"
+			label = strconv.FormatFloat(math.Round(100*y*1e6)/1e6, 'f', -1, 64) + "%"
 		}
 		fmt.Fprintf(&b, `<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#ddd"/>`, padL, py(y), padL+plotW, py(y))
 		fmt.Fprintf(&b, `<text x="%d" y="%.1f" text-anchor="end">%s</text>`+"\n", padL-6, py(y)+4, label)
