@@ -1,0 +1,379 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/langcrawl/langcrawl/config"
+	"github.com/langcrawl/langcrawl/webgen"
+)
+
+// The crawl benchmark runs `langcrawl crawl` with its real wiring over a
+// generated web of 1,000 servers on loopback, with w=0. The same web is
+// served to wget by scripts/bench (see TestBenchServe), so BENCHMARKS.md
+// can compare the two on one machine in one run.
+//
+//	go test -run XXX -bench BenchmarkCrawlLoopback -benchtime=1x ./cmd/langcrawl/
+
+var (
+	benchServers = flag.Int("crawlbench.servers", 1000, "servers in the web of BenchmarkCrawlLoopback")
+	benchPages   = flag.Float64("crawlbench.pages", 10, "mean pages per server in the web of BenchmarkCrawlLoopback")
+	benchWorkers = flag.Int("crawlbench.workers", 64, "crawl workers in BenchmarkCrawlLoopback")
+)
+
+// serveEnv names the environment variable that turns TestBenchServe into
+// the long-running server scripts/bench points wget at. Its value is a
+// directory for the files described at serveBench.
+const serveEnv = "LANGCRAWL_BENCH_SERVE"
+
+// benchParams returns the benchmark web: the demo web's shape with
+// servers servers of small pages (a few kB each), and none of the special
+// hosts, so that no slow host or endless body holds the crawl up.
+func benchParams(servers int, meanPages float64) webgen.Params {
+	p := webgen.DemoDefaults()
+	p.Servers = servers
+	p.MeanPagesPerServer = meanPages
+	p.MaxPagesPerServer = 200
+	p.Special = false
+	p.CoverDecl = false
+	p.Seeds = 3
+	return p
+}
+
+// benchSeeds returns the graph's seeds plus every server's home page, so
+// that the whole web is reachable whatever the link graph.
+func benchSeeds(g *webgen.Graph) []string {
+	var seeds []string
+	seen := map[string]bool{}
+	add := func(u string) {
+		if !seen[u] {
+			seen[u] = true
+			seeds = append(seeds, u)
+		}
+	}
+	for _, s := range g.Seeds() {
+		add(g.URL(s))
+	}
+	for s := range int32(g.NumServers()) {
+		add(g.URL(g.Server(s).First))
+	}
+	return seeds
+}
+
+// reachable counts the pages a complete crawl from seeds must fetch: every
+// page reachable over links, 404s included (the generated servers have no
+// robots.txt exclusions, redirects or query pages).
+func reachable(g *webgen.Graph, seeds []string) int {
+	seen := map[int32]bool{}
+	var queue []int32
+	for _, u := range seeds {
+		if p, ok := g.Lookup(u); ok && !seen[p] {
+			seen[p] = true
+			queue = append(queue, p)
+		}
+	}
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		if g.Page(p).Status != http.StatusOK {
+			continue
+		}
+		for _, l := range g.Links(p) {
+			if !seen[l] {
+				seen[l] = true
+				queue = append(queue, l)
+			}
+		}
+	}
+	return len(seen)
+}
+
+// writeBenchProfile writes the seeds file and a crawl profile for the
+// benchmark web served at addr into dir, and returns the profile's path.
+// The crawl has w=0, no focusing, no depth cut that the web can reach, and
+// the default WARC settings (gzip records, 1 GB files).
+func writeBenchProfile(dir, out, addr string, seeds []string, workers int) (string, error) {
+	seedsFile := filepath.Join(dir, "seeds.txt")
+	if err := os.WriteFile(seedsFile, []byte(strings.Join(seeds, "\n")+"\n"), 0o644); err != nil {
+		return "", fmt.Errorf("write seeds: %w", err)
+	}
+	text := fmt.Sprintf(`seeds_file: %q
+out: %q
+user_agent: "langcrawl-bench/1 (+https://example.org/bench)"
+workers: %d
+delay: 0s
+depth: 1000
+max_pages_per_site: 100000
+max_body_size: 1MiB
+timeouts: {connect: 5s, fetch: 30s, read: 10s}
+network:
+  connect_to:
+    "*": %s
+`, seedsFile, out, workers, addr)
+	p := filepath.Join(dir, "profile.yaml")
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		return "", fmt.Errorf("write profile: %w", err)
+	}
+	return p, nil
+}
+
+// BenchmarkCrawlLoopback crawls a web of -crawlbench.servers servers
+// (1,000) on one loopback server with w=0 and -crawlbench.workers workers
+// (64), archiving to gzipped WARCs in a temporary directory, and reports
+// pages/s and MB/s (raw HTTP responses as archived, headers included).
+// Each iteration is a whole crawl into a fresh directory; run it with
+// -benchtime=1x. The server runs in the same process and shares its CPUs.
+func BenchmarkCrawlLoopback(b *testing.B) {
+	g, err := webgen.Generate(benchParams(*benchServers, *benchPages))
+	if err != nil {
+		b.Fatal(err)
+	}
+	hs, ln, err := webgen.NewServer(g, webgen.ServerOptions{}).Listen("127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	go hs.Serve(ln)
+	b.Cleanup(func() { hs.Close() })
+	seeds := benchSeeds(g)
+	want := reachable(g, seeds)
+
+	var (
+		pages, bytes int64
+		elapsed      time.Duration
+	)
+	b.ReportAllocs()
+	for b.Loop() {
+		dir := b.TempDir()
+		p, err := writeBenchProfile(dir, filepath.Join(dir, "out"), ln.Addr().String(), seeds, *benchWorkers)
+		if err != nil {
+			b.Fatal(err)
+		}
+		cfg, err := config.Load(p, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		start := time.Now()
+		snap, err := runCrawl(context.Background(), cfg, io.Discard, io.Discard)
+		elapsed += time.Since(start)
+		if err != nil {
+			b.Fatal(err)
+		}
+		// A fast crawl that stopped early would flatter the rate.
+		if snap.Pages < int64(want) {
+			b.Fatalf("archived %d pages; %d are reachable from the seeds", snap.Pages, want)
+		}
+		if snap.Failed > 0 {
+			b.Fatalf("%d fetches failed on loopback", snap.Failed)
+		}
+		pages += snap.Pages
+		bytes += snap.Bytes
+	}
+	b.ReportMetric(float64(pages)/elapsed.Seconds(), "pages/s")
+	b.ReportMetric(float64(bytes)/1e6/elapsed.Seconds(), "MB/s")
+	b.ReportMetric(float64(pages)/float64(b.N), "pages/op")
+}
+
+// serveBench serves web g on 127.0.0.1 and writes into dir:
+//
+//   - addr: the listener's host:port, written last, once the server is up;
+//   - seeds.txt: the seed URLs, one a line (wget -i takes it as is);
+//   - profile.yaml: a langcrawl profile for the web, writing to dir/langcrawl.
+//
+// Each value received on mark makes it write dir/stats: "requests N bytes M"
+// for every request and body byte the server answered so far, written to a
+// temporary file and renamed, so a reader never sees half of it. It
+// returns, closing the server, when ctx is done.
+func serveBench(ctx context.Context, g *webgen.Graph, dir string, mark <-chan os.Signal) error {
+	srv := webgen.NewServer(g, webgen.ServerOptions{})
+	hs, ln, err := srv.Listen("127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	go hs.Serve(ln)
+	defer hs.Close()
+	addr := ln.Addr().String()
+	if _, err := writeBenchProfile(dir, filepath.Join(dir, "langcrawl"), addr, benchSeeds(g), *benchWorkers); err != nil {
+		return err
+	}
+	if err := writeFileAtomic(filepath.Join(dir, "addr"), addr+"\n"); err != nil {
+		return err
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-mark:
+			var n, bytes int64
+			for _, h := range srv.Log() {
+				n++
+				bytes += h.Bytes
+			}
+			if err := writeFileAtomic(filepath.Join(dir, "stats"), fmt.Sprintf("requests %d bytes %d\n", n, bytes)); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+func writeFileAtomic(path, text string) error {
+	if err := os.WriteFile(path+".tmp", []byte(text), 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(path+".tmp", path); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+// TestBenchServe checks the setup scripts/bench relies on to point wget at
+// the benchmark web: a request in absolute form, as a client sends to its
+// HTTP proxy, reaches the right generated host, and the stats file counts
+// it. With LANGCRAWL_BENCH_SERVE=dir set it is instead that server: it
+// serves the 1,000-server benchmark web until SIGTERM or SIGINT, writing
+// dir/stats on each SIGUSR1 (see serveBench). scripts/bench runs it so.
+func TestBenchServe(t *testing.T) {
+	if dir := os.Getenv(serveEnv); dir != "" {
+		g, err := webgen.Generate(benchParams(*benchServers, *benchPages))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
+		defer stop()
+		mark := make(chan os.Signal, 1)
+		signal.Notify(mark, syscall.SIGUSR1)
+		defer signal.Stop(mark)
+		if err := serveBench(ctx, g, dir, mark); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+
+	g, err := webgen.Generate(benchParams(5, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	mark := make(chan os.Signal)
+	var serveErr error
+	done := make(chan struct{})
+	go func() { serveErr = serveBench(ctx, g, dir, mark); close(done) }()
+	defer func() {
+		cancel()
+		<-done
+		if serveErr != nil {
+			t.Error(serveErr)
+		}
+	}()
+	addr := waitFile(t, filepath.Join(dir, "addr"), done)
+
+	seeds := readLines(t, filepath.Join(dir, "seeds.txt"))
+	if len(seeds) < g.NumServers() {
+		t.Fatalf("%d seeds for %d servers: every home page must be a seed", len(seeds), g.NumServers())
+	}
+	cfg, err := config.Load(filepath.Join(dir, "profile.yaml"), nil)
+	if err != nil {
+		t.Fatalf("profile for the benchmark web: %v", err)
+	}
+	if cfg.Delay != 0 || cfg.Focus.Language != "" || len(cfg.Seeds) != len(seeds) {
+		t.Errorf("profile: delay %s, focus %q, %d seeds; want 0s, none, %d", cfg.Delay, cfg.Focus.Language, len(cfg.Seeds), len(seeds))
+	}
+
+	proxy, _ := url.Parse("http://" + strings.TrimSpace(addr))
+	client := &http.Client{Transport: &http.Transport{Proxy: http.ProxyURL(proxy), DisableCompression: true}}
+	defer client.CloseIdleConnections()
+	var body int64
+	for _, s := range seeds {
+		res, err := client.Get(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, _ := io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+		if res.StatusCode != http.StatusOK {
+			t.Errorf("GET %s through the server as proxy: %s", s, res.Status)
+		}
+		if ct := res.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/html") {
+			t.Errorf("GET %s: Content-Type %q, want an HTML home page", s, ct)
+		}
+		body += n
+	}
+	res, err := client.Get("http://no-such-host.test/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusNotFound {
+		t.Errorf("unknown host answered %s, want 404: the server is not routing on the request's host", res.Status)
+	}
+
+	os.Remove(filepath.Join(dir, "stats"))
+	select {
+	case mark <- syscall.SIGUSR1:
+	case <-done:
+		t.Fatal("server stopped before the mark")
+	}
+	stats := waitFile(t, filepath.Join(dir, "stats"), done)
+	var n, bytes int64
+	if _, err := fmt.Sscanf(stats, "requests %d bytes %d", &n, &bytes); err != nil {
+		t.Fatalf("stats %q: %v", stats, err)
+	}
+	if n != int64(len(seeds))+1 {
+		t.Errorf("stats count %d requests, want %d", n, len(seeds)+1)
+	}
+	if bytes < body {
+		t.Errorf("stats count %d body bytes, the client read %d", bytes, body)
+	}
+}
+
+// waitFile waits for path to appear and returns its content, failing if
+// the server goroutine ends first.
+func waitFile(t *testing.T, path string, done <-chan struct{}) string {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if b, err := os.ReadFile(path); err == nil {
+			return string(b)
+		}
+		select {
+		case <-done:
+			t.Fatalf("server stopped before writing %s", path)
+		case <-time.After(5 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s not written in 10s", path)
+		}
+	}
+}
+
+func readLines(t *testing.T, path string) []string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var lines []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if l := strings.TrimSpace(sc.Text()); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return lines
+}
