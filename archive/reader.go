@@ -49,7 +49,9 @@ func ReadAll(path string) ([]Record, error) {
 	rd, err := gowarc.NewWarcFileReader(path, 0,
 		gowarc.WithSkipParseBlock(),
 		gowarc.WithSpecViolationPolicy(gowarc.ErrWarn),
-		gowarc.WithSyntaxErrorPolicy(gowarc.ErrWarn),
+		// ErrFail, not ErrWarn: under ErrWarn gowarc v1.6.0 loops forever
+		// on a record cut short (its warc-fields parser retries at EOF).
+		gowarc.WithSyntaxErrorPolicy(gowarc.ErrFail),
 		gowarc.WithFixDigest(false),
 		gowarc.WithFixContentLength(false),
 		gowarc.WithFixSyntaxErrors(false),

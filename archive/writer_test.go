@@ -704,3 +704,27 @@ func TestConcurrentWrites(t *testing.T) {
 		}
 	}
 }
+
+func TestReadAllCorruptTail(t *testing.T) {
+	for _, compress := range []bool{true, false} {
+		t.Run(fmt.Sprintf("compress=%v", compress), func(t *testing.T) {
+			cfg := testConfig(t)
+			cfg.Compress = compress
+			w := newWriter(t, cfg)
+			ref, err := w.WriteExchange(&Exchange{URL: "http://a.th/", RawResponse: response("hello")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			w.Close()
+			b, _ := os.ReadFile(ref.File)
+			cut := append(b, b[ref.Offset:ref.Offset+ref.Length/2]...) // half a record more
+			if err := os.WriteFile(ref.File, cut, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			// gowarc under ErrWarn would loop here until the test times out.
+			if _, err := ReadAll(ref.File); err == nil || !strings.Contains(err.Error(), ref.File) {
+				t.Errorf("ReadAll of a cut file: %v", err)
+			}
+		})
+	}
+}
