@@ -57,10 +57,10 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease) er
 	}
 
 	// 1. Focus: skip a URL whose server turned irrelevant after it was
-	// queued (Tamura section 4.1). Requisites are exempt: they were
-	// queued for a page that must replay.
+	// queued (Tamura section 4.1). Requisites of relevant pages (queued at
+	// high priority) are exempt: those pages must replay.
 	key := c.focusKey(u)
-	if key != "" && !e.Requisite {
+	if key != "" && !(e.Requisite && e.Priority == frontier.High) {
 		n, err := c.p.Queue.Counts(key)
 		if err != nil {
 			return fmt.Errorf("frontier counts %s: %w", key, err)
@@ -174,7 +174,10 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease) er
 
 	// 8. Scope and focus decide each link (Nakahira site trees, Tamura
 	// steps 4.5-8), then the accepted ones are queued with the completion.
-	accepted, outlinks, err := c.decideLinks(e, key, src, out.relevant, found)
+	// A stylesheet's requisites inherit the standing of the page it was
+	// queued for.
+	linkRelevant := out.relevant || (!out.page && e.Priority == frontier.High)
+	accepted, outlinks, err := c.decideLinks(e, key, src, linkRelevant, found)
 	if err != nil {
 		return err
 	}
@@ -326,8 +329,8 @@ func (c *Crawler) decideLink(e frontier.Entry, src focus.Counts, relevant bool, 
 			}
 		}
 	}
-	if ln.Kind == links.Requisite {
-		entry.Priority = frontier.High // a page is only whole with its requisites
+	if ln.Kind == links.Requisite && relevant {
+		entry.Priority = frontier.High // a relevant page is only whole with its requisites
 	}
 	// Nakahira 2.2: one URL per script among URLs differing only in
 	// their query. The script is claimed only once the link is accepted.
