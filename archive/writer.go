@@ -274,6 +274,9 @@ func warcDate(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 // response record into the current file, rotating first if the file has
 // reached MaxSize. It returns where the response went.
 func (w *Writer) WriteExchange(ex *Exchange) (Ref, error) {
+	if ex.URL == "" {
+		return Ref{}, fmt.Errorf("archive: exchange without URL")
+	}
 	if err := checkTruncated(ex.Truncated); err != nil {
 		return Ref{}, fmt.Errorf("archive: write %s: %w", ex.URL, err)
 	}

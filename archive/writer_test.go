@@ -324,6 +324,12 @@ func TestTruncated(t *testing.T) {
 	if !errors.Is(err, ErrTruncated) {
 		t.Errorf("bad reason: err %v, want ErrTruncated", err)
 	}
+	if _, err := w.WriteExchange(&Exchange{RawResponse: response("x")}); err == nil {
+		t.Error("exchange without URL accepted")
+	}
+	if _, err := w.WriteExchange(&Exchange{URL: "http://a.th/%zz", RawResponse: response("x")}); err == nil || !strings.Contains(err.Error(), "%zz") {
+		t.Errorf("unparsable URL: %v", err)
+	}
 }
 
 func TestMetadata(t *testing.T) {
