@@ -190,6 +190,7 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease) er
 		archive.Field{Name: "via", Value: e.Via},
 		archive.Field{Name: "hopsFromSeed", Value: e.Hops},
 		archive.Field{Name: "depth", Value: strconv.Itoa(e.Depth)},
+		archive.Field{Name: "tree", Value: e.Tree},
 		archive.Field{Name: "fetchTimeMs", Value: strconv.FormatInt(res.Duration.Milliseconds(), 10)},
 	)
 	if d := out.det; d != nil {
