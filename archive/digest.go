@@ -15,7 +15,7 @@ func sha1Digest(h hash.Hash) string {
 }
 
 // BlockDigest returns the WARC-Block-Digest value for a block: "sha1:" and
-// the base32 SHA-1 of every byte (WARC 1.1 section 5.8).
+// the base32 SHA-1 of every byte (WARC 1.1, WARC-Block-Digest).
 func BlockDigest(block []byte) string {
 	h := sha1.New()
 	h.Write(block)

@@ -18,36 +18,35 @@
 // is the name of the crawling machine. A file carries the suffix ".open"
 // while it is being written, and is renamed (after fsync) when it is closed
 // by [Writer.Rotate] or [Writer.Close]. A file is rotated once it has reached
-// Config.MaxSize, checked before each exchange (WARC 1.1 appendix C advises
-// 1 GB files), so an exchange is never split over two files and a file may
+// Config.MaxSize (default 1 GB, the customary size), checked before each
+// exchange, so an exchange is never split over two files and a file may
 // exceed MaxSize by one exchange plus its metadata.
 //
-// With Config.Compress each record is its own gzip member (WARC 1.1 annex
-// D.2, "record-at-time compression"), so a reader can seek to any record's
-// offset. Without it files are named .warc and hold plain records.
+// With Config.Compress each record is its own gzip member (the
+// "record-at-time compression" of the WARC 1.1 GZIP annex), so a reader can
+// seek to any record's offset. Without it files are named .warc and hold plain records.
 //
 // # Records
 //
-// Every file starts with a warcinfo record (section 6.1, application/warc-fields)
+// Every file starts with a warcinfo record (section 6.2, application/warc-fields)
 // describing the software, the host, the operator, the user agent, the
 // robots policy and the resolved crawl profile. Every other record carries
-// WARC-Warcinfo-ID pointing at the warcinfo record of its own file
-// (section 5.13).
+// WARC-Warcinfo-ID pointing at the warcinfo record of its own file.
 //
 // [Writer.WriteExchange] writes a request record and a response record
-// (sections 6.3 and 6.4, application/http;msgtype=request|response) whose
+// (sections 6.5 and 6.3, application/http;msgtype=request|response) whose
 // blocks are the bytes that went over the wire, verbatim. The two are linked
-// both ways by WARC-Concurrent-To (section 5.7). [Writer.WriteMetadata]
+// both ways by WARC-Concurrent-To. [Writer.WriteMetadata]
 // writes a metadata record (section 6.6) that refers to a response, and
 // [Writer.WriteRevisit] writes a revisit record (section 6.7) for a page that
 // was unchanged on a re-crawl.
 //
 // # Digests
 //
-// WARC-Block-Digest (section 5.8) is the SHA-1 of the whole block, written as
+// WARC-Block-Digest is the SHA-1 of the whole block, written as
 // "sha1:" and base32, as gowarc computes it.
 //
-// WARC-Payload-Digest (section 5.9) follows WARC 1.1 section 6.3.2: the
+// WARC-Payload-Digest follows WARC 1.1 section 6.3.2: the
 // payload of an HTTP response is its entity-body "with any transfer-encoding
 // removed". The digest is therefore taken over the body after undoing
 // Transfer-Encoding: chunked (chunk sizes, extensions and trailers are not
@@ -59,15 +58,15 @@
 // The same rule applies to request bodies.
 //
 // This is the reading that the IIPC settled in warc-specifications issue 22
-// and that Heritrix adopted in 2026 (heritrix3 PR 770): two responses that
+// and that Heritrix is moving to (heritrix3 issue 769, PR 770): two responses that
 // differ only in their chunk boundaries get the same payload digest, which is
 // what identical-payload-digest revisits on re-crawls rely on. It is not what
 // every tool does. Python warcio's `warcio check`, and gowarc's own
 // validation, digest the stored body with its chunk framing still in it
 // (warcio issues 74 and 75, still open), so they report a payload digest
 // mismatch on chunked responses written by this package; block digests, and
-// payload digests of unchunked bodies, agree everywhere. pywb does not check
-// digests: it only compares the CDXJ "digest" values with each other, so
+// payload digests of unchunked bodies, agree everywhere. pywb, as far as we
+// know, does not check digests: it only compares the CDXJ "digest" values with each other, so
 // replay and deduplication work either way. warcio.js does not check them
 // either. Set Config.RawPayloadDigest to digest the stored body instead, for
 // archives that must pass `warcio check` unchanged. [ReadAll] validates by

@@ -21,7 +21,7 @@ import (
 // Defaults for Config fields left at their zero value.
 const (
 	DefaultPrefix        = "langcrawl"
-	DefaultMaxSize int64 = 1_000_000_000 // 1 GB, as WARC 1.1 annex C suggests
+	DefaultMaxSize int64 = 1_000_000_000 // 1 GB
 
 	// IndexName is the name of the CDXJ index the Writer keeps in Config.Dir.
 	IndexName = "index.cdxj"
@@ -35,7 +35,7 @@ const (
 	ProfileServerNotModified      = "http://netpreserve.org/warc/1.1/revisit/server-not-modified"
 )
 
-// Values of Exchange.Truncated (WARC 1.1 section 5.13, WARC-Truncated).
+// Values of Exchange.Truncated (the WARC 1.1 WARC-Truncated field).
 const (
 	TruncatedLength      = "length"
 	TruncatedTime        = "time"
@@ -457,7 +457,7 @@ func checkTruncated(reason string) error {
 }
 
 // checkField rejects fields that would break the warc-fields syntax
-// (WARC 1.1 section 4: field-name is a token; values hold no line breaks).
+// (WARC 1.1 named fields: a field-name is an HTTP token; values hold no line breaks here).
 func checkField(f Field) error {
 	if f.Name == "" {
 		return fmt.Errorf("%w: empty name", ErrField)
