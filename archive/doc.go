@@ -24,7 +24,8 @@
 //
 // With Config.Compress each record is its own gzip member (the
 // "record-at-time compression" of the WARC 1.1 GZIP annex), so a reader can
-// seek to any record's offset. Without it files are named .warc and hold plain records.
+// seek to any record's offset. Without it files are named .warc and hold
+// plain records.
 //
 // # Records
 //
@@ -58,19 +59,20 @@
 // The same rule applies to request bodies.
 //
 // This is the reading that the IIPC settled in warc-specifications issue 22
-// and that Heritrix is moving to (heritrix3 issue 769, PR 770): two responses that
-// differ only in their chunk boundaries get the same payload digest, which is
-// what identical-payload-digest revisits on re-crawls rely on. It is not what
-// every tool does. Python warcio's `warcio check`, and gowarc's own
+// and that Heritrix is moving to (heritrix3 issue 769, PR 770): two
+// responses that differ only in their chunk boundaries get the same
+// payload digest, which is what identical-payload-digest revisits on
+// re-crawls rely on. It is not what every tool does. Python warcio's `warcio check`, and gowarc's own
 // validation, digest the stored body with its chunk framing still in it
 // (warcio issues 74 and 75, still open), so they report a payload digest
 // mismatch on chunked responses written by this package; block digests, and
 // payload digests of unchunked bodies, agree everywhere. pywb, as far as we
-// know, does not check digests: it only compares the CDXJ "digest" values with each other, so
-// replay and deduplication work either way. warcio.js does not check them
-// either. Set Config.RawPayloadDigest to digest the stored body instead, for
-// archives that must pass `warcio check` unchanged. [ReadAll] validates by
-// the same rule the Writer used, and so reports any mismatch.
+// know, does not check digests: it only compares CDXJ "digest" values with
+// each other, so replay and deduplication work either way. warcio.js does
+// not check them either. Set Config.RawPayloadDigest to digest the stored
+// body instead, for archives that must pass `warcio check` unchanged.
+// [ReadAll] accepts a payload digest made by either rule and reports any
+// other.
 //
 // # Index
 //
