@@ -62,10 +62,11 @@
 // and that Heritrix is moving to (heritrix3 issue 769, PR 770): two
 // responses that differ only in their chunk boundaries get the same
 // payload digest, which is what identical-payload-digest revisits on
-// re-crawls rely on. It is not what every tool does. Python warcio's `warcio check`, and gowarc's own
-// validation, digest the stored body with its chunk framing still in it
-// (warcio issues 74 and 75, still open), so they report a payload digest
-// mismatch on chunked responses written by this package; block digests, and
+// re-crawls rely on. It is not what every tool does. Python warcio's
+// `warcio check`, and gowarc's own validation, digest the stored body with
+// its chunk framing still in it (warcio issues 74 and 75, still open), so
+// they report a payload digest mismatch on chunked responses written by this
+// package; block digests, and
 // payload digests of unchunked bodies, agree everywhere. pywb, as far as we
 // know, does not check digests: it only compares CDXJ "digest" values with
 // each other, so replay and deduplication work either way. warcio.js does
