@@ -83,6 +83,10 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 		Dir: filepath.Join(cfg.Out, warcDir), Prefix: cfg.WARC.Prefix, MaxSize: cfg.WARC.MaxSize,
 		Compress: cfg.WARC.Compress, Software: software(), Operator: cfg.Operator,
 		UserAgent: cfg.UserAgent, Robots: cfg.Robots.Policy, Profile: profileText,
+		// Payload digests as warcio computes and checks them (the body as
+		// stored, chunk framing included), so `warcio check` passes and
+		// pywb's indexes agree; see the archive package documentation.
+		RawPayloadDigest: true,
 	})
 	if err != nil {
 		return snap, errors.Join(fmt.Errorf("archive: %w", err), q.Close())

@@ -355,8 +355,9 @@ func TestCrawlArchivesTheWeb(t *testing.T) {
 			count[r.Type+" "+r.TargetURI]++
 		}
 		for _, r := range js {
-			if !r.BlockDigestOK {
-				t.Errorf("warcio.js: block digest mismatch in %s record for %s", r.Type, r.URI)
+			if !r.BlockDigestOK || !r.PayloadDigestOK {
+				t.Errorf("warcio.js: digest mismatch (block ok %v, payload ok %v) in %s record for %s",
+					r.BlockDigestOK, r.PayloadDigestOK, r.Type, r.URI)
 			}
 			count[r.Type+" "+r.URI]--
 		}
@@ -392,8 +393,8 @@ func httpBody(raw []byte) ([]byte, error) {
 }
 
 type jsRecord struct {
-	Type, URI     string
-	BlockDigestOK bool
+	Type, URI                      string
+	BlockDigestOK, PayloadDigestOK bool
 }
 
 // warcioRecords reads the files with tools/warccheck (warcio.js).

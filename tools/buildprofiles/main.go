@@ -1,9 +1,18 @@
 // Command buildprofiles builds the language/charset profiles that package
-// detect embeds, and its held-out evaluation text, from the corpora that
+// detect embeds, and its two evaluation texts (held-out UDHR articles and
+// held-out message catalogues), from the corpora that
 // detect/corpora/fetch.sh downloads.
 //
 //	detect/corpora/fetch.sh            # fills detect/corpora/cache
-//	go run ./tools/buildprofiles       # writes detect/profiles.bin.gz and detect/testdata/heldout.txt.gz
+//	go run ./tools/buildprofiles       # writes detect/profiles.bin.gz and detect/testdata/*.txt.gz
+//
+// With -udhr-only the profiles are trained on the UDHR alone: the baseline
+// that the out-of-domain evaluation compares the shipped profiles with.
+// Write those somewhere else (-profiles) and point the evaluation tests at
+// them with LANGCRAWL_PROFILES:
+//
+//	go run ./tools/buildprofiles -udhr-only -profiles /tmp/udhr.bin.gz
+//	LANGCRAWL_PROFILES=/tmp/udhr.bin.gz go test ./detect -run Evaluation -v
 package main
 
 import (
@@ -18,24 +27,37 @@ import (
 func main() {
 	corpora := flag.String("corpora", "detect/corpora/cache", "directory fetch.sh filled")
 	out := flag.String("out", "detect", "directory of package detect")
+	profiles := flag.String("profiles", "", "write the profiles here instead of `FILE` out/"+detect.ProfilesFile+"; the evaluation texts are then not written")
+	udhrOnly := flag.Bool("udhr-only", false, "train on the UDHR alone, without the message catalogues")
 	flag.Parse()
-	if err := run(*corpora, *out); err != nil {
+	if err := run(*corpora, *out, *profiles, detect.BuildOptions{UDHROnly: *udhrOnly}); err != nil {
 		fmt.Fprintln(os.Stderr, "buildprofiles:", err)
 		os.Exit(1)
 	}
 }
 
-func run(corpora, out string) error {
-	profiles, heldout, err := detect.Build(corpora)
+func run(corpora, out, profiles string, opts detect.BuildOptions) error {
+	b, err := detect.Build(corpora, opts)
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(out, detect.ProfilesFile), profiles, 0o644); err != nil {
-		return err
+	files := []struct {
+		path string
+		data []byte
+	}{
+		{filepath.Join(out, detect.ProfilesFile), b.Profiles},
+		{filepath.Join(out, detect.HeldOutFile), b.HeldOut},
+		{filepath.Join(out, detect.CatalogueEvalFile), b.CatalogueEval},
 	}
-	if err := os.WriteFile(filepath.Join(out, detect.HeldOutFile), heldout, 0o644); err != nil {
-		return err
+	if profiles != "" {
+		files = files[:1]
+		files[0].path = profiles
 	}
-	fmt.Printf("wrote %s (%d bytes) and %s (%d bytes)\n", detect.ProfilesFile, len(profiles), detect.HeldOutFile, len(heldout))
+	for _, f := range files {
+		if err := os.WriteFile(f.path, f.data, 0o644); err != nil {
+			return fmt.Errorf("write %s: %w", f.path, err)
+		}
+		fmt.Printf("wrote %s (%d bytes)\n", f.path, len(f.data))
+	}
 	return nil
 }

@@ -1,6 +1,7 @@
 // check.mjs reads WARC files with warcio.js, an independent reader, and
 // prints one JSON object per record: its type, target URI, record IDs, the
-// HTTP status of responses, and whether WARC-Block-Digest matches the block.
+// HTTP status of responses, and whether WARC-Block-Digest and
+// WARC-Payload-Digest match, computed the way warcio computes them.
 // langcrawl's end-to-end tests compare this with what gowarc reads.
 //
 // usage: node check.mjs FILE.warc.gz...
@@ -31,17 +32,26 @@ for (const file of process.argv.slice(2)) {
     const want = record.warcBlockDigest || "";
     const got = "sha1:" + base32(createHash("sha1").update(block).digest());
     let status = 0;
-    if (record.warcType === "response") {
+    let payloadOK = true;
+    if (record.warcType === "response" || record.warcType === "request") {
       const line = Buffer.from(block.subarray(0, 64)).toString("latin1").split("\r\n")[0];
-      status = parseInt(line.split(" ")[1], 10) || 0;
+      if (record.warcType === "response") status = parseInt(line.split(" ")[1], 10) || 0;
+      // warcio digests the payload as stored: everything after the HTTP
+      // headers, transfer coding included.
+      const end = Buffer.from(block).indexOf("\r\n\r\n");
+      const pd = record.warcPayloadDigest;
+      if (pd && end >= 0) {
+        const p = "sha1:" + base32(createHash("sha1").update(block.subarray(end + 4)).digest());
+        payloadOK = pd.toUpperCase() === p.toUpperCase();
+      }
     }
     const ok = want.toUpperCase() === got.toUpperCase();
-    if (!ok) failed = true;
+    if (!ok || !payloadOK) failed = true;
     console.log(JSON.stringify({
       file, type: record.warcType, uri: record.warcTargetURI || "",
       id: record.warcHeader("WARC-Record-ID") || "",
       concurrentTo: record.warcHeader("WARC-Concurrent-To") || "",
-      length: block.length, status, blockDigestOK: ok,
+      length: block.length, status, blockDigestOK: ok, payloadDigestOK: payloadOK,
     }));
   }
 }
