@@ -192,6 +192,7 @@ type Writer struct {
 	opts    []gowarc.WarcRecordOption
 	marsh   gowarc.Marshaler
 	gz      *gzip.Writer
+	copy    *copier
 	cur     *warcFile
 	serial  int
 	files   []string
@@ -620,8 +621,12 @@ func (w *Writer) emit(recs ...gowarc.WarcRecord) ([]int64, error) {
 }
 
 func (w *Writer) marshal(out io.Writer, r gowarc.WarcRecord) error {
+	if w.copy == nil {
+		w.copy = &copier{buf: make([]byte, 32<<10)}
+	}
 	if !w.cfg.Compress {
-		_, _, err := w.marsh.Marshal(out, r, 0)
+		w.copy.w = out
+		_, _, err := w.marsh.Marshal(w.copy, r, 0)
 		return err
 	}
 	if w.gz == nil {
@@ -629,10 +634,40 @@ func (w *Writer) marshal(out io.Writer, r gowarc.WarcRecord) error {
 	} else {
 		w.gz.Reset(out)
 	}
-	if _, _, err := w.marsh.Marshal(w.gz, r, 0); err != nil {
+	w.copy.w = w.gz
+	if _, _, err := w.marsh.Marshal(w.copy, r, 0); err != nil {
 		return err
 	}
 	return w.gz.Close()
+}
+
+// copier gives gowarc's io.Copy a ReaderFrom with a buffer kept across
+// records, instead of a new 32 KB buffer per record.
+type copier struct {
+	w   io.Writer
+	buf []byte
+}
+
+func (c *copier) Write(p []byte) (int, error) { return c.w.Write(p) }
+
+func (c *copier) ReadFrom(r io.Reader) (int64, error) {
+	var n int64
+	for {
+		k, rerr := r.Read(c.buf)
+		if k > 0 {
+			m, werr := c.w.Write(c.buf[:k])
+			n += int64(m)
+			if werr != nil {
+				return n, werr
+			}
+		}
+		if rerr == io.EOF {
+			return n, nil
+		}
+		if rerr != nil {
+			return n, rerr
+		}
+	}
 }
 
 // fail handles a failed write: it cuts the file back to start, closes it
