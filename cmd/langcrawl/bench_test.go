@@ -29,7 +29,7 @@ import (
 
 var (
 	benchServers = flag.Int("crawlbench.servers", 1000, "servers in the web of BenchmarkCrawlLoopback")
-	benchPages   = flag.Float64("crawlbench.pages", 10, "mean pages per server in the web of BenchmarkCrawlLoopback")
+	benchPages   = flag.Float64("crawlbench.pages", 6, "mean pages per server in the web of BenchmarkCrawlLoopback")
 	benchWorkers = flag.Int("crawlbench.workers", 64, "crawl workers in BenchmarkCrawlLoopback")
 )
 
