@@ -1,0 +1,273 @@
+package report
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/nlnwa/gowarc"
+	"go.yaml.in/yaml/v3"
+)
+
+// Field is one name: value line of a warc-fields block.
+type Field struct{ Name, Value string }
+
+// ParseFields parses a warc-fields block (WARC 1.1 section 6.3): lines of
+// "Name: value" ended by CRLF (a bare LF is accepted too). A line without a
+// colon is skipped; folded continuation lines (starting with a space or a
+// tab) are joined to the field before them with one space.
+func ParseFields(block []byte) []Field {
+	var out []Field
+	for len(block) > 0 {
+		line := block
+		if i := bytes.IndexByte(block, '\n'); i >= 0 {
+			line, block = block[:i], block[i+1:]
+		} else {
+			block = nil
+		}
+		line = bytes.TrimSuffix(line, []byte("\r"))
+		if len(line) == 0 {
+			continue
+		}
+		if (line[0] == ' ' || line[0] == '\t') && len(out) > 0 {
+			out[len(out)-1].Value += " " + string(bytes.TrimSpace(line))
+			continue
+		}
+		name, value, ok := bytes.Cut(line, []byte(":"))
+		if !ok {
+			continue
+		}
+		out = append(out, Field{Name: string(bytes.TrimSpace(name)), Value: string(bytes.TrimSpace(value))})
+	}
+	return out
+}
+
+// Outlink is one "outlink" field of a metadata record.
+type Outlink struct {
+	URL string // absolute URL as found
+	// Hop is how the link leads from the page: "L" a link, "E" an embed
+	// (page requisite), "R" a redirect.
+	Hop string
+	// Context is where it was found, "a/@href", "img/@src", "http/@Location".
+	Context string
+	// Rejected is why the crawler did not follow it, "" when it did.
+	Rejected string
+}
+
+// ParseOutlink parses the value of an outlink field:
+//
+//	<absolute URL> <hop L|E|R> <tag>/@<attr>[ rejected:<reason>]
+//
+// The reason may hold spaces. It returns false for a value without a URL
+// and a hop.
+func ParseOutlink(v string) (Outlink, bool) {
+	u, rest, ok := strings.Cut(strings.TrimSpace(v), " ")
+	if !ok || u == "" {
+		return Outlink{}, false
+	}
+	hop, rest, _ := strings.Cut(strings.TrimLeft(rest, " "), " ")
+	if hop == "" {
+		return Outlink{}, false
+	}
+	ctx, rest, _ := strings.Cut(strings.TrimLeft(rest, " "), " ")
+	o := Outlink{URL: u, Hop: hop, Context: ctx}
+	if r, ok := strings.CutPrefix(strings.TrimSpace(rest), "rejected:"); ok {
+		o.Rejected = r
+	}
+	return o, true
+}
+
+// Profile is what the report reads of OUT/profile.yaml: the keys that say
+// how pages were judged and how deep trees were crawled.
+type Profile struct {
+	Language  string // focus.language; "" when focusing was off
+	Strategy  string // focus.strategy
+	Tolerance int    // focus.tolerance, T
+	Depth     int    // depth limit per site tree
+	Found     bool   // profile.yaml was read
+}
+
+// defaultTolerance is config's default for focus.tolerance, used when the
+// profile does not say.
+const defaultTolerance = 10
+
+func readProfile(path string) (Profile, error) {
+	p := Profile{Tolerance: defaultTolerance}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return p, err
+	}
+	var y struct {
+		Depth *int `yaml:"depth"`
+		Focus struct {
+			Language  string `yaml:"language"`
+			Strategy  string `yaml:"strategy"`
+			Tolerance *int   `yaml:"tolerance"`
+		} `yaml:"focus"`
+	}
+	if err := yaml.Unmarshal(data, &y); err != nil {
+		return p, fmt.Errorf("parse %s: %w", path, err)
+	}
+	p.Found = true
+	p.Language, p.Strategy = y.Focus.Language, y.Focus.Strategy
+	if y.Focus.Tolerance != nil {
+		p.Tolerance = *y.Focus.Tolerance
+	}
+	if y.Depth != nil {
+		p.Depth = *y.Depth
+	}
+	return p, nil
+}
+
+// maxMetadataBlock bounds the metadata block read into memory; a page with
+// more outlinks than fit is counted with the ones that do.
+const maxMetadataBlock = 64 << 20
+
+// metaRecord is one metadata record: its target URI, date and fields.
+type metaRecord struct {
+	URI    string
+	Date   time.Time
+	Fields []Field
+}
+
+// readWARC streams the metadata records of one WARC file to visit, reading
+// no other record's block. It stops at the first record it cannot read and
+// returns the error with the offset; for a file being written, or left by a
+// crash (.open), that is the cut record at its tail.
+func readWARC(path string, visit func(metaRecord)) (records int, err error) {
+	rd, err := gowarc.NewWarcFileReader(path, 0,
+		gowarc.WithSkipParseBlock(),
+		gowarc.WithSpecViolationPolicy(gowarc.ErrIgnore),
+		// ErrFail: under ErrWarn gowarc v1.6.0 loops forever on a record
+		// cut short (see archive.ReadAll).
+		gowarc.WithSyntaxErrorPolicy(gowarc.ErrFail),
+		gowarc.WithUnknownRecordTypePolicy(gowarc.ErrIgnore),
+		gowarc.WithFixDigest(false),
+		gowarc.WithFixContentLength(false),
+		gowarc.WithFixSyntaxErrors(false),
+		gowarc.WithAddMissingDigest(false),
+		gowarc.WithAddMissingContentLength(false),
+		gowarc.WithAddMissingRecordId(false),
+	)
+	if err != nil {
+		return 0, fmt.Errorf("open %s: %w", path, err)
+	}
+	defer rd.Close()
+	for {
+		wr, off, _, err := rd.Next()
+		if errors.Is(err, io.EOF) && wr == nil {
+			return records, nil
+		}
+		if err != nil {
+			return records, fmt.Errorf("%s at offset %d: %w", path, off, err)
+		}
+		records++
+		if wr.Type() != gowarc.Metadata {
+			continue
+		}
+		h := wr.WarcHeader()
+		raw, err := wr.Block().RawBytes()
+		if err != nil {
+			return records, fmt.Errorf("%s at offset %d: %w", path, off, err)
+		}
+		block, err := io.ReadAll(io.LimitReader(raw, maxMetadataBlock))
+		if err != nil {
+			return records, fmt.Errorf("%s at offset %d: %w", path, off, err)
+		}
+		date, _ := time.Parse(time.RFC3339Nano, h.Get(gowarc.WarcDate))
+		visit(metaRecord{URI: h.Get(gowarc.WarcTargetURI), Date: date, Fields: ParseFields(block)})
+	}
+}
+
+// LogLine is one line of crawl.log, in Heritrix's column order: time,
+// status, size, URL, hop path, via, MIME type, worker, fetch start and
+// duration, payload digest, source, annotations.
+type LogLine struct {
+	Time        time.Time
+	Status      int
+	Size        int64
+	URL         string
+	Hops, Via   string
+	MIME        string
+	Annotations []string
+}
+
+// ParseLogLine parses one crawl.log line. Columns hold "-" when empty.
+// Annotations are split on commas; a piece that does not start like an
+// annotation (a lowercase word) is part of the one before it, so an error
+// text with commas stays whole.
+func ParseLogLine(line string) (LogLine, error) {
+	f := strings.Fields(line)
+	if len(f) < 10 {
+		return LogLine{}, fmt.Errorf("%w: %d columns", ErrLogLine, len(f))
+	}
+	var l LogLine
+	var err error
+	if l.Time, err = time.Parse(time.RFC3339Nano, f[0]); err != nil {
+		return LogLine{}, fmt.Errorf("%w: time %q", ErrLogLine, f[0])
+	}
+	if l.Status, err = strconv.Atoi(f[1]); err != nil {
+		return LogLine{}, fmt.Errorf("%w: status %q", ErrLogLine, f[1])
+	}
+	if f[2] != "-" {
+		if l.Size, err = strconv.ParseInt(f[2], 10, 64); err != nil {
+			return LogLine{}, fmt.Errorf("%w: size %q", ErrLogLine, f[2])
+		}
+	}
+	undash := func(s string) string {
+		if s == "-" {
+			return ""
+		}
+		return s
+	}
+	l.URL, l.Hops, l.Via, l.MIME = f[3], undash(f[4]), undash(f[5]), undash(f[6])
+	if len(f) > 11 {
+		for _, a := range strings.Split(strings.Join(f[11:], " "), ",") {
+			if n := len(l.Annotations); n > 0 && !startsAnnotation(a) {
+				l.Annotations[n-1] += "," + a
+				continue
+			}
+			if a != "" && a != "-" {
+				l.Annotations = append(l.Annotations, a)
+			}
+		}
+	}
+	return l, nil
+}
+
+func startsAnnotation(s string) bool {
+	return s != "" && s[0] >= 'a' && s[0] <= 'z'
+}
+
+// readLog calls visit for each line of crawl.log it can parse and returns
+// how many it could not.
+func readLog(path string, visit func(LogLine)) (bad int, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	for sc.Scan() {
+		if strings.TrimSpace(sc.Text()) == "" {
+			continue
+		}
+		l, err := ParseLogLine(sc.Text())
+		if err != nil {
+			bad++
+			continue
+		}
+		visit(l)
+	}
+	if err := sc.Err(); err != nil {
+		return bad, fmt.Errorf("read %s: %w", path, err)
+	}
+	return bad, nil
+}

@@ -1,0 +1,533 @@
+package report
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/langcrawl/langcrawl/focus"
+	"github.com/langcrawl/langcrawl/scope"
+)
+
+// Sentinel errors.
+var (
+	// ErrNoWARC: the output directory holds no WARC file to read.
+	ErrNoWARC = errors.New("report: no WARC files")
+	// ErrLogLine: a crawl.log line that does not have the expected columns.
+	ErrLogLine = errors.New("report: bad crawl.log line")
+)
+
+// Output layout of a crawl directory, as `langcrawl crawl` writes it.
+const (
+	WARCDir     = "warcs"
+	LogFile     = "logs/crawl.log"
+	ProfileFile = "profile.yaml"
+	// Dir is where WriteFiles puts the report by default: OUT/report.
+	Dir = "report"
+)
+
+// StatusOff is the server status shown when the crawl did not focus on a
+// language: Tamura's statuses need a target.
+const StatusOff = "n/a (focusing off)"
+
+// Server is one row of the per-server table (Tamura et al. 2007, section
+// 4.1).
+type Server struct {
+	Host     string // host, with a port when not the scheme's default
+	Pages    int    // N_a: HTML pages fetched
+	Relevant int    // N_r: of those, pages in the target language
+	// Status is relevant, undecided or irrelevant under the tolerance of
+	// Report.Tolerance, or StatusOff.
+	Status string
+	// First and Last are the earliest and latest fetch start of any record
+	// of this host (pages, redirects and requisites alike).
+	First, Last time.Time
+}
+
+// HarvestPoint is the cumulative harvest rate after Pages HTML pages.
+type HarvestPoint struct {
+	Pages    int       // HTML pages crawled so far
+	Relevant int       // of those, in the target language
+	Time     time.Time // fetch start of the Pages-th page
+}
+
+// Rate is Relevant/Pages.
+func (p HarvestPoint) Rate() float64 { return ratio(p.Relevant, p.Pages) }
+
+// Language is one row of the languages table.
+type Language struct {
+	Code  string // as identified, "" when unknown
+	Pages int
+	Share float64 // of all HTML pages
+	// Charsets counts the pages of this language by detected charset.
+	Charsets map[string]int
+}
+
+// DepthLevel is one depth level of Nakahira et al. (2008), Figs. 1 and 3.
+type DepthLevel struct {
+	Depth int
+	Pages int // HTML pages at this depth
+	// NewExternal counts the distinct external URLs first found at this
+	// depth: found on a page at this depth and on none shallower.
+	NewExternal int
+	CumPages    int // pages at depth <= Depth
+	CumExternal int // distinct external URLs found at depth <= Depth
+	// LoadRate is CumPages over all pages: the load of a crawl with depth
+	// limit Depth against this crawl's.
+	LoadRate float64
+	// CaptureRate is CumExternal over all distinct external URLs.
+	CaptureRate float64
+}
+
+// TreeDepth is one bar of Nakahira et al. (2008), Fig. 2.
+type TreeDepth struct {
+	MaxDepth int // deepest HTML page of a site tree
+	Trees    int // site trees whose deepest page is at MaxDepth
+}
+
+// StatusCount counts crawl.log lines with one status code.
+type StatusCount struct {
+	Code    int
+	Meaning string
+	Count   int
+	Bytes   int64
+}
+
+// Count is a name and how often it occurred.
+type Count struct {
+	Name  string
+	Count int
+}
+
+// Report is what a crawl did, read from its output directory. Build fills
+// it; the Write methods only read it, so a Report may be written from
+// several goroutines at once, but SetTolerance must not run alongside them.
+type Report struct {
+	Out     string  // the crawl's output directory
+	Profile Profile // from OUT/profile.yaml
+	// Tolerance is the T the server statuses are judged with: the
+	// profile's, unless SetTolerance changed it.
+	Tolerance int
+
+	WARCFiles     int // WARC files read
+	OpenFiles     int // of those, .open files (being written or left by a crash)
+	Records       int // WARC records read
+	MetaRecords   int // metadata records read
+	DuplicateURLs int // metadata records for a URL seen before (a resumed or repeated crawl); counted once
+	Pages         int // HTML pages (metadata records with a language)
+	Relevant      int // of those, in the target language
+
+	Servers   []Server       // by Pages, most first, then host
+	Harvest   []HarvestPoint // in crawl order; thinned to at most about 2000 points
+	Languages []Language     // by Pages, most first
+	Depths    []DepthLevel   // depth 0 to the deepest page
+	// ExternalURLs counts the distinct external URLs (Nakahira 2.1: links
+	// to a host outside the page's site tree) found on HTML pages.
+	ExternalURLs int
+	SiteTrees    int
+	TreeDepths   []TreeDepth // by MaxDepth, 0 to the deepest
+
+	LogLines    int           // crawl.log lines read
+	BadLogLines int           // crawl.log lines that could not be parsed
+	Statuses    []StatusCount // by code
+	Annotations []Count       // crawl.log annotations by kind, most first
+
+	// Warnings lists what could not be read: a missing profile or log, a
+	// WARC file that stops at a damaged record.
+	Warnings []string
+}
+
+// maxHarvestPoints bounds the harvest series kept in memory.
+const maxHarvestPoints = 2000
+
+// accumulator gathers the measures while the records stream by.
+type accumulator struct {
+	r        *Report
+	seen     map[string]bool
+	servers  map[string]*Server
+	langs    map[string]*Language
+	depth    map[int]int
+	external map[string]int // canonical URL -> shallowest depth it was found at
+	trees    map[string]int // tree -> deepest page
+	step     int            // harvest sampling step
+	last     HarvestPoint
+	status   map[int]*StatusCount
+	ann      map[string]int
+}
+
+// Build reads the crawl output directory out: its profile.yaml, every WARC
+// file in out/warcs (closed files and .open files alike, stopping at a cut
+// record) and out/logs/crawl.log. It never opens out/frontier, so it works
+// while a crawl runs. It returns ErrNoWARC when there is no WARC file;
+// anything else it cannot read becomes a Warning.
+//
+// Pages are taken in file-name order, then in record order, which is the
+// order in which the crawl finished them. A URL with more than one metadata
+// record counts once, with its first record.
+func Build(out string) (*Report, error) {
+	if fi, err := os.Stat(out); err != nil {
+		return nil, fmt.Errorf("report: %w", err)
+	} else if !fi.IsDir() {
+		return nil, fmt.Errorf("report: %s is not a directory", out)
+	}
+	r := &Report{Out: out}
+	prof, err := readProfile(filepath.Join(out, ProfileFile))
+	if err != nil {
+		r.warn("profile: %v; assuming focusing off and T = %d", err, defaultTolerance)
+	}
+	r.Profile, r.Tolerance = prof, prof.Tolerance
+
+	files, err := warcFiles(filepath.Join(out, WARCDir))
+	if err != nil {
+		return nil, err
+	}
+	a := &accumulator{r: r, seen: map[string]bool{}, servers: map[string]*Server{}, langs: map[string]*Language{},
+		depth: map[int]int{}, external: map[string]int{}, trees: map[string]int{}, step: 1,
+		status: map[int]*StatusCount{}, ann: map[string]int{}}
+	for _, f := range files {
+		open := strings.HasSuffix(f, ".open")
+		if open {
+			r.OpenFiles++
+		}
+		n, err := readWARC(f, a.add)
+		r.Records += n
+		if err != nil {
+			if open {
+				r.warn("%s: read up to a cut record (a file being written or left by a crash): %v", filepath.Base(f), err)
+			} else {
+				r.warn("%s: damaged; records after the first bad one are not counted: %v", filepath.Base(f), err)
+			}
+		}
+	}
+	r.WARCFiles = len(files)
+	a.finish()
+
+	bad, err := readLog(filepath.Join(out, LogFile), a.addLog)
+	r.BadLogLines = bad
+	if err != nil {
+		r.warn("crawl.log: %v", err)
+	}
+	a.finishLog()
+	return r, nil
+}
+
+// warcFiles lists the WARC files of dir, sorted by name.
+func warcFiles(dir string) ([]string, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("%w in %s: %w", ErrNoWARC, dir, err)
+	}
+	var files []string
+	for _, e := range ents {
+		n := e.Name()
+		if e.Type().IsRegular() && (strings.HasSuffix(n, ".warc") || strings.HasSuffix(n, ".warc.gz") ||
+			strings.HasSuffix(n, ".warc.open") || strings.HasSuffix(n, ".warc.gz.open")) {
+			files = append(files, filepath.Join(dir, n))
+		}
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("%w in %s", ErrNoWARC, dir)
+	}
+	sort.Strings(files)
+	return files, nil
+}
+
+func (r *Report) warn(format string, args ...any) {
+	r.Warnings = append(r.Warnings, fmt.Sprintf(format, args...))
+}
+
+// add takes one metadata record.
+func (a *accumulator) add(m metaRecord) {
+	r := a.r
+	r.MetaRecords++
+	if a.seen[m.URI] {
+		r.DuplicateURLs++
+		return
+	}
+	a.seen[m.URI] = true
+	u, err := url.Parse(m.URI)
+	if err != nil || u.Host == "" {
+		return
+	}
+	host := scope.SiteKey(u)
+	s := a.servers[host]
+	if s == nil {
+		s = &Server{Host: host}
+		a.servers[host] = s
+	}
+	if !m.Date.IsZero() {
+		if s.First.IsZero() || m.Date.Before(s.First) {
+			s.First = m.Date
+		}
+		if m.Date.After(s.Last) {
+			s.Last = m.Date
+		}
+	}
+
+	var depth, tree, lang, charset string
+	var relevant, html bool
+	var links []Outlink
+	for _, f := range m.Fields {
+		switch f.Name {
+		case "depth":
+			depth = f.Value
+		case "tree":
+			tree = f.Value
+		case "language":
+			lang, html = f.Value, true
+		case "charset":
+			charset = f.Value
+		case "relevant":
+			relevant = f.Value == "true"
+		case "outlink":
+			if o, ok := ParseOutlink(f.Value); ok {
+				links = append(links, o)
+			}
+		}
+	}
+	if !html {
+		return // a redirect, an error page or a requisite
+	}
+	relevant = relevant && r.Profile.Language != ""
+	s.Pages++
+	r.Pages++
+	if relevant {
+		s.Relevant++
+		r.Relevant++
+	}
+	l := a.langs[lang]
+	if l == nil {
+		l = &Language{Code: lang, Charsets: map[string]int{}}
+		a.langs[lang] = l
+	}
+	l.Pages++
+	l.Charsets[charset]++
+
+	a.last = HarvestPoint{Pages: r.Pages, Relevant: r.Relevant, Time: m.Date}
+	if r.Pages%a.step == 0 {
+		r.Harvest = append(r.Harvest, a.last)
+		if len(r.Harvest) > maxHarvestPoints {
+			a.step *= 2
+			kept := r.Harvest[:0]
+			for _, p := range r.Harvest {
+				if p.Pages%a.step == 0 {
+					kept = append(kept, p)
+				}
+			}
+			r.Harvest = kept
+		}
+	}
+
+	d, err := strconv.Atoi(depth)
+	if err != nil || d < 0 {
+		return // no depth: not part of a site tree
+	}
+	if tree == "" {
+		tree = scope.RegisteredDomain(u.Hostname())
+	}
+	a.depth[d]++
+	if md, ok := a.trees[tree]; !ok || d > md {
+		a.trees[tree] = d
+	}
+	for _, o := range links {
+		if o.Hop != "L" {
+			continue
+		}
+		cu, err := scope.Canonicalize(o.URL)
+		if err != nil || scope.Internal(tree, cu.Hostname()) {
+			continue
+		}
+		k := cu.String()
+		if md, ok := a.external[k]; !ok || d < md {
+			a.external[k] = d
+		}
+	}
+}
+
+// finish turns the maps into the sorted tables.
+func (a *accumulator) finish() {
+	r := a.r
+	if n := len(r.Harvest); r.Pages > 0 && (n == 0 || r.Harvest[n-1].Pages != r.Pages) {
+		r.Harvest = append(r.Harvest, a.last)
+	}
+	for _, s := range a.servers {
+		r.Servers = append(r.Servers, *s)
+	}
+	slices.SortFunc(r.Servers, func(x, y Server) int {
+		return cmp.Or(cmp.Compare(y.Pages, x.Pages), strings.Compare(x.Host, y.Host))
+	})
+	r.SetTolerance(r.Tolerance)
+
+	for _, l := range a.langs {
+		l.Share = ratio(l.Pages, r.Pages)
+		r.Languages = append(r.Languages, *l)
+	}
+	slices.SortFunc(r.Languages, func(x, y Language) int {
+		return cmp.Or(cmp.Compare(y.Pages, x.Pages), strings.Compare(x.Code, y.Code))
+	})
+
+	maxDepth := -1
+	for d := range a.depth {
+		maxDepth = max(maxDepth, d)
+	}
+	newExt := map[int]int{}
+	for _, d := range a.external {
+		newExt[d]++
+	}
+	r.ExternalURLs = len(a.external)
+	total := 0
+	for _, n := range a.depth {
+		total += n
+	}
+	cumP, cumE := 0, 0
+	for d := 0; d <= maxDepth; d++ {
+		cumP += a.depth[d]
+		cumE += newExt[d]
+		r.Depths = append(r.Depths, DepthLevel{Depth: d, Pages: a.depth[d], NewExternal: newExt[d],
+			CumPages: cumP, CumExternal: cumE, LoadRate: ratio(cumP, total), CaptureRate: ratio(cumE, r.ExternalURLs)})
+	}
+
+	r.SiteTrees = len(a.trees)
+	byMax := map[int]int{}
+	for _, d := range a.trees {
+		byMax[d]++
+	}
+	for d := 0; d <= maxDepth; d++ {
+		r.TreeDepths = append(r.TreeDepths, TreeDepth{MaxDepth: d, Trees: byMax[d]})
+	}
+}
+
+// SetTolerance judges every server again under tolerance t (Tamura et al.
+// 2007, section 4.1): relevant when N_r > 0, undecided when N_r = 0 and
+// N_a <= t, irrelevant otherwise. When the crawl did not focus on a
+// language every status is StatusOff.
+func (r *Report) SetTolerance(t int) {
+	r.Tolerance = t
+	for i := range r.Servers {
+		s := &r.Servers[i]
+		if r.Profile.Language == "" {
+			s.Status = StatusOff
+			continue
+		}
+		s.Status = focus.StatusOf(focus.Counts{Downloaded: int64(s.Pages), Relevant: int64(s.Relevant)}, t).String()
+	}
+}
+
+// Server returns the row of host, and false if no record of it was read.
+func (r *Report) Server(host string) (Server, bool) {
+	for _, s := range r.Servers {
+		if s.Host == host {
+			return s, true
+		}
+	}
+	return Server{}, false
+}
+
+// StatusCounts counts the servers by status.
+func (r *Report) StatusCounts() map[string]int {
+	m := map[string]int{}
+	for _, s := range r.Servers {
+		m[s.Status]++
+	}
+	return m
+}
+
+// statusMeaning explains crawl.log codes: Heritrix's negative codes as the
+// engine writes them, and HTTP status texts.
+func statusMeaning(code int) string {
+	switch code {
+	case -2:
+		return "connect failed"
+	case -3:
+		return "connection lost"
+	case -4:
+		return "timeout"
+	case -61:
+		return "robots.txt unreadable"
+	case -5002:
+		return "per-site page budget reached"
+	case -5003:
+		return "server judged irrelevant (skipped)"
+	case -9998:
+		return "disallowed by robots.txt"
+	}
+	if t := http.StatusText(code); t != "" {
+		return t
+	}
+	return "other"
+}
+
+// annotationKind folds an annotation into a kind: "lang:" and "charset:"
+// are dropped (the languages table has them); free text after "err:" or
+// "robots:" is cut to its last part, which names the failure without the
+// URL ("err:connection refused").
+func annotationKind(a string) string {
+	a = strings.TrimSpace(a)
+	if strings.HasPrefix(a, "lang:") || strings.HasPrefix(a, "charset:") {
+		return ""
+	}
+	name, rest, ok := strings.Cut(a, ":")
+	if !ok || !strings.ContainsAny(rest, " ") {
+		return a
+	}
+	if name == "robots" {
+		// "robots: disallowed by http://h/robots.txt for ua"
+		f := strings.Fields(rest)
+		return "robots:" + f[0]
+	}
+	if i := strings.LastIndex(rest, ": "); i >= 0 {
+		rest = rest[i+2:]
+	}
+	rest = strings.TrimSpace(rest)
+	if len(rest) > 60 {
+		rest = rest[:60]
+	}
+	return name + ":" + rest
+}
+
+func (a *accumulator) addLog(l LogLine) {
+	r := a.r
+	r.LogLines++
+	sc := a.status[l.Status]
+	if sc == nil {
+		sc = &StatusCount{Code: l.Status, Meaning: statusMeaning(l.Status)}
+		a.status[l.Status] = sc
+	}
+	sc.Count++
+	sc.Bytes += l.Size
+	for _, an := range l.Annotations {
+		if k := annotationKind(an); k != "" {
+			a.ann[k]++
+		}
+	}
+}
+
+func (a *accumulator) finishLog() {
+	r := a.r
+	for _, sc := range a.status {
+		r.Statuses = append(r.Statuses, *sc)
+	}
+	slices.SortFunc(r.Statuses, func(x, y StatusCount) int { return cmp.Compare(x.Code, y.Code) })
+	for k, n := range a.ann {
+		r.Annotations = append(r.Annotations, Count{Name: k, Count: n})
+	}
+	slices.SortFunc(r.Annotations, func(x, y Count) int {
+		return cmp.Or(cmp.Compare(y.Count, x.Count), strings.Compare(x.Name, y.Name))
+	})
+}
+
+func ratio(n, d int) float64 {
+	if d == 0 {
+		return 0
+	}
+	return float64(n) / float64(d)
+}

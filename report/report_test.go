@@ -1,0 +1,575 @@
+package report
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/langcrawl/langcrawl/archive"
+)
+
+var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// page is one fetch of the synthetic crawl: an exchange and its metadata.
+type page struct {
+	url      string
+	depth    int
+	tree     string // "" leaves the field out
+	lang     string // "" for a record without language fields
+	charset  string
+	relevant bool
+	outlinks []string
+}
+
+func (p page) fields() []archive.Field {
+	f := []archive.Field{{Name: "via", Value: "-"}, {Name: "hopsFromSeed", Value: strings.Repeat("L", p.depth)},
+		{Name: "depth", Value: fmt.Sprint(p.depth)}}
+	if p.tree != "" {
+		f = append(f, archive.Field{Name: "tree", Value: p.tree})
+	}
+	f = append(f, archive.Field{Name: "fetchTimeMs", Value: "12"})
+	if p.lang != "" {
+		f = append(f,
+			archive.Field{Name: "charset", Value: p.charset},
+			archive.Field{Name: "language", Value: p.lang},
+			archive.Field{Name: "languageConfidence", Value: "0.900"},
+			archive.Field{Name: "languageEvidence", Value: "ngram"},
+			archive.Field{Name: "relevant", Value: fmt.Sprint(p.relevant)},
+			archive.Field{Name: "focusKey", Value: "x"},
+			archive.Field{Name: "focusStatus", Value: "undecided"})
+	}
+	for _, o := range p.outlinks {
+		f = append(f, archive.Field{Name: "outlink", Value: o})
+	}
+	return f
+}
+
+// writeWARC writes pages, one minute apart from start, into a WARC file in
+// dir and returns its path and the offset of each page's first record.
+func writeWARC(t testing.TB, dir string, start time.Time, pages []page) string {
+	t.Helper()
+	now := start
+	w, err := archive.NewWriter(archive.Config{Dir: dir, Compress: true, Hostname: "test", Software: "report-test",
+		Now: func() time.Time { return now }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range pages {
+		date := start.Add(time.Duration(i) * time.Minute)
+		body := "<html>page</html>"
+		resp := "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: " + fmt.Sprint(len(body)) + "\r\n\r\n" + body
+		ref, err := w.WriteExchange(&archive.Exchange{URL: p.url, IP: "127.0.0.1", Date: date,
+			RawRequest:  []byte("GET / HTTP/1.1\r\nHost: x\r\n\r\n"),
+			RawResponse: []byte(resp), BodyOffset: len(resp) - len(body)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.WriteMetadata(p.url, ref.ResponseID, date, p.fields()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.warc.gz"))
+	for _, f := range files {
+		if strings.Contains(f, start.Format("20060102150405")) {
+			return f
+		}
+	}
+	t.Fatalf("no WARC file for %s in %v", start, files)
+	return ""
+}
+
+// firstCrawl is the closed file of the synthetic crawl; see the expected
+// values in TestBuild.
+var firstCrawl = []page{
+	{url: "http://a.test/", depth: 0, tree: "a.test", lang: "th", charset: "tis-620", relevant: true, outlinks: []string{
+		"http://a.test/1 L a/@href",
+		"http://www.a.test/2 L a/@href",
+		"http://b.test/ L a/@href",
+		"http://a.test/img.png E img/@src",
+		"http://c.test/x L a/@href rejected:focus:irrelevant-server",
+	}},
+	{url: "http://a.test/img.png", depth: 0, tree: "a.test"},
+	{url: "http://a.test/old", depth: 1, tree: "a.test", outlinks: []string{"http://a.test/1 R http/@Location"}},
+	{url: "http://a.test/1", depth: 1, tree: "a.test", lang: "en", charset: "utf-8", outlinks: []string{
+		"http://b.test/ L a/@href",
+		"http://d.test/p L a/@href rejected:seen",
+		"http://a.test/3 L a/@href",
+	}},
+	{url: "http://www.a.test/2", depth: 1, tree: "a.test", lang: "th", charset: "utf-8", relevant: true, outlinks: []string{
+		"http://e.test/logo.png E img/@src",
+	}},
+	{url: "http://a.test/3", depth: 2, tree: "a.test", lang: "th", charset: "tis-620", relevant: true, outlinks: []string{
+		"http://f.test/ L a/@href",
+		"http://B.TEST:80/ L a/@href",
+		"http://a.test/4 L a/@href rejected:scope:depth 3, limit 2",
+	}},
+	{url: "http://b.test/", depth: 0, tree: "b.test", lang: "en", charset: "utf-8", outlinks: []string{"http://a.test/ L a/@href"}},
+	{url: "http://b.test/x", depth: 1, tree: "b.test", lang: "en", charset: "iso-8859-1"},
+	{url: "http://b.test/y", depth: 1, lang: "fr", charset: "utf-8"}, // no tree field: RegisteredDomain of the host
+	{url: "http://c.test/", depth: 0, tree: "c.test", lang: "en", charset: "utf-8", outlinks: []string{"http://www.c.test/z L a/@href"}},
+}
+
+// secondRun is the .open file of a resumed crawl: a page already archived
+// (counted once), a new one, and a last one that the crash cut short.
+var secondRun = []page{
+	{url: "http://c.test/", depth: 0, tree: "c.test", lang: "en", charset: "utf-8"},
+	{url: "http://d.test/", depth: 0, tree: "d.test", lang: "ko", charset: "euc-kr", outlinks: []string{"mailto:x@d.test L a/@href"}},
+	{url: "http://g.test/", depth: 0, tree: "g.test", lang: "th", charset: "utf-8", relevant: true},
+}
+
+const crawlLog = `2026-01-01T00:00:01.000Z   200       1000 http://a.test/ - - text/html #001 20260101000000000+12 sha1:AAA - lang:th,charset:tis-620
+2026-01-01T00:00:02.000Z   200        500 http://a.test/1 L http://a.test/ text/html #002 20260101000100000+12 sha1:BBB - truncated:length,lang:en,charset:utf-8
+2026-01-01T00:00:03.000Z   404        100 http://a.test/missing L http://a.test/ text/html #001 20260101000200000+3 sha1:CCC - -
+2026-01-01T00:00:04.000Z    -2          0 http://h.test/ L http://a.test/ - #003 - - - err:dial tcp 127.0.0.1:1: connect: connection refused
+2026-01-01T00:00:05.000Z -9998          0 http://b.test/private L http://b.test/ - #001 - - - robots: disallowed by http://b.test/robots.txt for langcrawl
+2026-01-01T00:00:06.000Z -5003          0 http://b.test/z L http://b.test/ - #002 - - - focus:irrelevant-server
+garbage line
+2026-01-01T00:00:07.000Z   200        250 http://b.test/ - - text/html #001 20260101000300000+5 sha1:DDD - lang:en,charset:utf-8
+
+2026-01-01T00:00:08.000Z   200        250 http://c.test/ - - text/html #001 20260101000400000+5 sha1:EEE - lang:en,charset:utf-8
+`
+
+// buildCrawlDir writes a crawl output directory: profile, one closed WARC
+// file, one .open file cut inside its last record, and crawl.log.
+func buildCrawlDir(t testing.TB, profile string) string {
+	t.Helper()
+	out := t.TempDir()
+	warcs := filepath.Join(out, WARCDir)
+	writeWARC(t, warcs, t0, firstCrawl)
+	second := writeWARC(t, filepath.Join(out, "tmp"), t0.Add(time.Hour), secondRun)
+	recs, err := archive.ReadAll(second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Cut inside the last record (g.test's metadata): it must not count.
+	last := recs[len(recs)-1]
+	if last.TargetURI != "http://g.test/" || last.Type != "metadata" {
+		t.Fatalf("last record is %s %s", last.Type, last.TargetURI)
+	}
+	cut := last.Offset + (int64(len(data))-last.Offset)/2
+	if err := os.WriteFile(filepath.Join(warcs, filepath.Base(second)+".open"), data[:cut], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(filepath.Join(out, "tmp")); err != nil {
+		t.Fatal(err)
+	}
+	if profile != "" {
+		if err := os.WriteFile(filepath.Join(out, ProfileFile), []byte(profile), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(out, "logs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(out, LogFile), []byte(crawlLog), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+const thaiProfile = `depth: 2
+focus:
+  language: th
+  strategy: conservative-server
+  tolerance: 2
+  charsets: []
+out: /somewhere
+`
+
+func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
+
+func TestBuild(t *testing.T) {
+	out := buildCrawlDir(t, thaiProfile)
+	r, err := Build(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	t.Run("totals", func(t *testing.T) {
+		for _, c := range []struct {
+			name      string
+			got, want int
+		}{
+			{"WARCFiles", r.WARCFiles, 2},
+			{"OpenFiles", r.OpenFiles, 1},
+			// closed: warcinfo + 10 × (request, response, metadata);
+			// open: warcinfo + 2 × 3 + request and response of g.test.
+			{"Records", r.Records, 31 + 9},
+			{"MetaRecords", r.MetaRecords, 12},
+			{"DuplicateURLs", r.DuplicateURLs, 1},
+			{"Pages", r.Pages, 9},
+			{"Relevant", r.Relevant, 3},
+			{"ExternalURLs", r.ExternalURLs, 5},
+			{"SiteTrees", r.SiteTrees, 4},
+			{"LogLines", r.LogLines, 8},
+			{"BadLogLines", r.BadLogLines, 1},
+			{"Tolerance", r.Tolerance, 2},
+			{"Profile.Depth", r.Profile.Depth, 2},
+		} {
+			if c.got != c.want {
+				t.Errorf("%s = %d, want %d", c.name, c.got, c.want)
+			}
+		}
+		if r.Profile.Language != "th" || r.Profile.Strategy != "conservative-server" {
+			t.Errorf("profile %+v", r.Profile)
+		}
+		if len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0], ".open") || !strings.Contains(r.Warnings[0], "cut record") {
+			t.Errorf("warnings %q, want one about the cut .open file", r.Warnings)
+		}
+	})
+
+	t.Run("servers", func(t *testing.T) {
+		type row struct {
+			host            string
+			pages, relevant int
+			status          string
+			first, last     time.Time
+		}
+		want := []row{ // by pages, then host
+			{"a.test", 3, 2, "relevant", t0, t0.Add(5 * time.Minute)}, // img.png and /old date it too
+			{"b.test", 3, 0, "irrelevant", t0.Add(6 * time.Minute), t0.Add(8 * time.Minute)},
+			{"c.test", 1, 0, "undecided", t0.Add(9 * time.Minute), t0.Add(9 * time.Minute)},
+			{"d.test", 1, 0, "undecided", t0.Add(time.Hour + time.Minute), t0.Add(time.Hour + time.Minute)},
+			{"www.a.test", 1, 1, "relevant", t0.Add(4 * time.Minute), t0.Add(4 * time.Minute)},
+		}
+		var got []row
+		for _, s := range r.Servers {
+			got = append(got, row{s.Host, s.Pages, s.Relevant, s.Status, s.First, s.Last})
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("servers\n got %v\nwant %v", got, want)
+		}
+	})
+
+	t.Run("harvest", func(t *testing.T) {
+		want := [][2]int{{1, 1}, {2, 1}, {3, 2}, {4, 3}, {5, 3}, {6, 3}, {7, 3}, {8, 3}, {9, 3}}
+		var got [][2]int
+		for _, h := range r.Harvest {
+			got = append(got, [2]int{h.Pages, h.Relevant})
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("harvest %v, want %v", got, want)
+		}
+		if n := len(r.Harvest); n > 0 && (!r.Harvest[n-1].Time.Equal(t0.Add(time.Hour+time.Minute)) || !near(r.Harvest[n-1].Rate(), 1.0/3)) {
+			t.Errorf("last harvest point %+v rate %v", r.Harvest[n-1], r.Harvest[n-1].Rate())
+		}
+	})
+
+	t.Run("languages", func(t *testing.T) {
+		want := []Language{
+			{Code: "en", Pages: 4, Share: 4.0 / 9, Charsets: map[string]int{"utf-8": 3, "iso-8859-1": 1}},
+			{Code: "th", Pages: 3, Share: 3.0 / 9, Charsets: map[string]int{"tis-620": 2, "utf-8": 1}},
+			{Code: "fr", Pages: 1, Share: 1.0 / 9, Charsets: map[string]int{"utf-8": 1}},
+			{Code: "ko", Pages: 1, Share: 1.0 / 9, Charsets: map[string]int{"euc-kr": 1}},
+		}
+		if !reflect.DeepEqual(r.Languages, want) {
+			t.Errorf("languages\n got %+v\nwant %+v", r.Languages, want)
+		}
+	})
+
+	t.Run("depth levels", func(t *testing.T) {
+		want := []DepthLevel{
+			{Depth: 0, Pages: 4, NewExternal: 3, CumPages: 4, CumExternal: 3, LoadRate: 4.0 / 9, CaptureRate: 3.0 / 5},
+			{Depth: 1, Pages: 4, NewExternal: 1, CumPages: 8, CumExternal: 4, LoadRate: 8.0 / 9, CaptureRate: 4.0 / 5},
+			{Depth: 2, Pages: 1, NewExternal: 1, CumPages: 9, CumExternal: 5, LoadRate: 1, CaptureRate: 1},
+		}
+		if !reflect.DeepEqual(r.Depths, want) {
+			t.Errorf("depths\n got %+v\nwant %+v", r.Depths, want)
+		}
+		wantTrees := []TreeDepth{{0, 2}, {1, 1}, {2, 1}} // c, d; b; a
+		if !reflect.DeepEqual(r.TreeDepths, wantTrees) {
+			t.Errorf("tree depths %+v, want %+v", r.TreeDepths, wantTrees)
+		}
+		wantAdv := []Advice{{Target: 0.8, Depth: 1, Load: 8.0 / 9, Capture: 0.8}, {Target: 1, Depth: 2, Load: 1, Capture: 1}}
+		if adv := r.DepthAdvice(); !reflect.DeepEqual(adv, wantAdv) {
+			t.Errorf("advice %+v, want %+v", adv, wantAdv)
+		}
+	})
+
+	t.Run("crawl.log", func(t *testing.T) {
+		want := []StatusCount{
+			{-9998, "disallowed by robots.txt", 1, 0},
+			{-5003, "server judged irrelevant (skipped)", 1, 0},
+			{-2, "connect failed", 1, 0},
+			{200, "OK", 4, 2000},
+			{404, "Not Found", 1, 100},
+		}
+		if !reflect.DeepEqual(r.Statuses, want) {
+			t.Errorf("statuses\n got %+v\nwant %+v", r.Statuses, want)
+		}
+		wantAnn := []Count{{"err:connection refused", 1}, {"focus:irrelevant-server", 1}, {"robots:disallowed", 1}, {"truncated:length", 1}}
+		if !reflect.DeepEqual(r.Annotations, wantAnn) {
+			t.Errorf("annotations %+v, want %+v", r.Annotations, wantAnn)
+		}
+	})
+}
+
+func TestSetTolerance(t *testing.T) {
+	r, err := Build(buildCrawlDir(t, thaiProfile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		tol  int
+		want map[string]string
+	}{
+		{0, map[string]string{"a.test": "relevant", "b.test": "irrelevant", "c.test": "irrelevant", "www.a.test": "relevant"}},
+		{2, map[string]string{"a.test": "relevant", "b.test": "irrelevant", "c.test": "undecided", "www.a.test": "relevant"}},
+		{3, map[string]string{"a.test": "relevant", "b.test": "undecided", "c.test": "undecided", "www.a.test": "relevant"}},
+	} {
+		r.SetTolerance(tc.tol)
+		for host, want := range tc.want {
+			s, ok := r.Server(host)
+			if !ok || s.Status != want {
+				t.Errorf("T=%d: %s status %q (found %v), want %q", tc.tol, host, s.Status, ok, want)
+			}
+		}
+	}
+	var md bytes.Buffer
+	if err := r.WriteMarkdown(&md); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(md.String(), "tolerance T = 3 (the crawl ran with T = 2)") {
+		t.Errorf("markdown does not say the tolerance was changed:\n%s", md.String())
+	}
+}
+
+func TestFocusingOff(t *testing.T) {
+	for name, profile := range map[string]string{
+		"no language": "depth: 2\nfocus:\n  language: \"\"\n  tolerance: 10\n",
+		"no profile":  "",
+	} {
+		t.Run(name, func(t *testing.T) {
+			r, err := Build(buildCrawlDir(t, profile))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Relevant != 0 {
+				t.Errorf("Relevant = %d with focusing off", r.Relevant)
+			}
+			for _, s := range r.Servers {
+				if s.Status != StatusOff || s.Relevant != 0 {
+					t.Errorf("%s: status %q, N_r %d", s.Host, s.Status, s.Relevant)
+				}
+			}
+			if r.Pages != 9 || r.ExternalURLs != 5 {
+				t.Errorf("pages %d, external %d: the measures that need no focus changed", r.Pages, r.ExternalURLs)
+			}
+			warnedProfile := false
+			for _, w := range r.Warnings {
+				warnedProfile = warnedProfile || strings.HasPrefix(w, "profile:")
+			}
+			if warnedProfile != (profile == "") {
+				t.Errorf("warnings %q", r.Warnings)
+			}
+			var md bytes.Buffer
+			if err := r.WriteMarkdown(&md); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(md.String(), "Focusing: **off**") {
+				t.Error("markdown does not say focusing was off")
+			}
+		})
+	}
+}
+
+func TestDamagedClosedFile(t *testing.T) {
+	out := t.TempDir()
+	warcs := filepath.Join(out, WARCDir)
+	f := writeWARC(t, warcs, t0, firstCrawl)
+	data, _ := os.ReadFile(f)
+	// Cut the file in its middle, leaving the .warc.gz name: the pages
+	// before the cut count, and a warning names the file.
+	if err := os.WriteFile(f, data[:len(data)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Build(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Pages == 0 || r.Pages >= 8 {
+		t.Errorf("%d pages from half a file of 8", r.Pages)
+	}
+	var damaged, noLog bool
+	for _, w := range r.Warnings {
+		damaged = damaged || (strings.Contains(w, "damaged") && strings.Contains(w, filepath.Base(f)))
+		noLog = noLog || strings.HasPrefix(w, "crawl.log:")
+	}
+	if !damaged || !noLog {
+		t.Errorf("warnings %q: want the damaged file and the missing crawl.log", r.Warnings)
+	}
+}
+
+func TestBuildErrors(t *testing.T) {
+	empty := t.TempDir()
+	os.MkdirAll(filepath.Join(empty, WARCDir), 0o755)
+	for name, dir := range map[string]string{
+		"no warcs dir":   t.TempDir(),
+		"empty warcs":    empty,
+		"does not exist": filepath.Join(t.TempDir(), "nope"),
+	} {
+		_, err := Build(dir)
+		if err == nil {
+			t.Errorf("%s: no error", name)
+		}
+		if name != "does not exist" && !errors.Is(err, ErrNoWARC) {
+			t.Errorf("%s: %v, want ErrNoWARC", name, err)
+		}
+	}
+}
+
+func readCSV(t *testing.T, path string) [][]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return rows
+}
+
+func TestWriteFiles(t *testing.T) {
+	out := buildCrawlDir(t, thaiProfile)
+	r, err := Build(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(out, Dir)
+	if err := r.WriteFiles(dir); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		file string
+		rows [][]string // expected rows after the header; nil: only count
+		n    int
+	}{
+		{FileServers, [][]string{
+			{"a.test", "3", "2", "relevant", "2026-01-01T00:00:00Z", "2026-01-01T00:05:00Z"},
+			{"b.test", "3", "0", "irrelevant", "2026-01-01T00:06:00Z", "2026-01-01T00:08:00Z"},
+			{"c.test", "1", "0", "undecided", "2026-01-01T00:09:00Z", "2026-01-01T00:09:00Z"},
+			{"d.test", "1", "0", "undecided", "2026-01-01T01:01:00Z", "2026-01-01T01:01:00Z"},
+			{"www.a.test", "1", "1", "relevant", "2026-01-01T00:04:00Z", "2026-01-01T00:04:00Z"},
+		}, 5},
+		{FileLimitCSV, [][]string{
+			{"0", "0.444444", "0.600000", "4", "3"},
+			{"1", "0.888889", "0.800000", "8", "4"},
+			{"2", "1.000000", "1.000000", "9", "5"},
+		}, 3},
+		{FileDepthCSV, [][]string{{"0", "4", "4", "3", "3"}, {"1", "4", "8", "1", "4"}, {"2", "1", "9", "1", "5"}}, 3},
+		{FileTreesCSV, [][]string{{"0", "2"}, {"1", "1"}, {"2", "1"}}, 3},
+		{FileLanguages, [][]string{
+			{"en", "4", "0.444444", "utf-8 3, iso-8859-1 1"},
+			{"th", "3", "0.333333", "tis-620 2, utf-8 1"},
+			{"fr", "1", "0.111111", "utf-8 1"},
+			{"ko", "1", "0.111111", "euc-kr 1"},
+		}, 4},
+		{FileHarvestCSV, nil, 9},
+		{FileStatusCSV, nil, 5},
+		{FileAnnotations, nil, 4},
+	} {
+		rows := readCSV(t, filepath.Join(dir, c.file))
+		if len(rows)-1 != c.n {
+			t.Errorf("%s: %d rows, want %d", c.file, len(rows)-1, c.n)
+			continue
+		}
+		if c.rows != nil && !reflect.DeepEqual(rows[1:], c.rows) {
+			t.Errorf("%s:\n got %q\nwant %q", c.file, rows[1:], c.rows)
+		}
+	}
+	for _, name := range []string{FileHarvestSVG, FileDepthSVG, FileTreesSVG, FileLimitSVG} {
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := wellFormed(data); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	svg, _ := os.ReadFile(filepath.Join(dir, FileLimitSVG))
+	for _, l := range []string{">L=0<", ">L=1<", ">L=2<"} {
+		if !bytes.Contains(svg, []byte(l)) {
+			t.Errorf("%s has no point label %s", FileLimitSVG, l)
+		}
+	}
+	md, err := os.ReadFile(filepath.Join(dir, FileMarkdown))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"depth 1 keeps 80% of the external URLs at 88.9% of the load.",
+		"depth 2 keeps 100% of the external URLs at 100% of the load.",
+		"| a.test | 3 | 2 | relevant |",
+		"2 relevant, 2 undecided, 1 irrelevant",
+		"| th | 3 | 33.3% | tis-620 2, utf-8 1 |",
+		"| -2 | connect failed | 1 | 0 |",
+		"| harvest rate | 33.3% |",
+		"stopped at depth 2",
+	} {
+		if !bytes.Contains(md, []byte(want)) {
+			t.Errorf("report.md lacks %q", want)
+		}
+	}
+}
+
+func wellFormed(data []byte) error {
+	dec := xml.NewDecoder(bytes.NewReader(data))
+	for {
+		_, err := dec.Token()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// The harvest series is thinned to a bounded number of points that still
+// end at the last page.
+func TestHarvestThinning(t *testing.T) {
+	r := &Report{Profile: Profile{Language: "th"}}
+	a := &accumulator{r: r, seen: map[string]bool{}, servers: map[string]*Server{}, langs: map[string]*Language{},
+		depth: map[int]int{}, external: map[string]int{}, trees: map[string]int{}, step: 1,
+		status: map[int]*StatusCount{}, ann: map[string]int{}}
+	const n = 5*maxHarvestPoints + 3
+	for i := 1; i <= n; i++ {
+		a.add(metaRecord{URI: fmt.Sprintf("http://h.test/%d", i), Fields: []Field{{"depth", "0"},
+			{"language", "th"}, {"relevant", fmt.Sprint(i%3 == 0)}}})
+	}
+	a.finish()
+	if len(r.Harvest) > maxHarvestPoints+1 || len(r.Harvest) < maxHarvestPoints/2 {
+		t.Errorf("%d harvest points for %d pages", len(r.Harvest), n)
+	}
+	for i, p := range r.Harvest {
+		if p.Relevant != p.Pages/3 {
+			t.Errorf("point %d: %d relevant of %d, want %d", i, p.Relevant, p.Pages, p.Pages/3)
+		}
+		if i > 0 && p.Pages <= r.Harvest[i-1].Pages {
+			t.Errorf("point %d not after point %d", i, i-1)
+		}
+	}
+	if last := r.Harvest[len(r.Harvest)-1]; last.Pages != n {
+		t.Errorf("last point at %d pages, want %d", last.Pages, n)
+	}
+}

@@ -1,0 +1,387 @@
+package report
+
+import (
+	"bufio"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/langcrawl/langcrawl/plot"
+)
+
+// TopServers is how many servers the markdown table shows; servers.csv
+// has them all.
+const TopServers = 25
+
+// Files written by WriteFiles, in the order the markdown lists them.
+const (
+	FileMarkdown    = "report.md"
+	FileServers     = "servers.csv"
+	FileHarvestCSV  = "harvest.csv"
+	FileHarvestSVG  = "harvest.svg"
+	FileLanguages   = "languages.csv"
+	FileDepthCSV    = "depth-levels.csv" // Nakahira Fig. 1
+	FileDepthSVG    = "depth-levels.svg"
+	FileTreesCSV    = "site-trees.csv" // Nakahira Fig. 2
+	FileTreesSVG    = "site-trees.svg"
+	FileLimitCSV    = "depth-limit.csv" // Nakahira Fig. 3
+	FileLimitSVG    = "depth-limit.svg"
+	FileStatusCSV   = "status.csv"
+	FileAnnotations = "annotations.csv"
+)
+
+// CaptureTargets are the external-URL capture rates the depth-limit advice
+// names a depth for.
+var CaptureTargets = []float64{0.8, 0.9, 0.95, 1}
+
+// Advice is the shallowest depth limit that keeps at least Target of the
+// external URLs, and the load it costs.
+type Advice struct {
+	Target  float64
+	Depth   int
+	Load    float64 // LoadRate at Depth
+	Capture float64 // CaptureRate at Depth
+}
+
+// DepthAdvice returns, for each of CaptureTargets, the shallowest depth
+// limit whose capture rate reaches it (Nakahira et al. 2008, section 3.3).
+// Targets that lead to the same depth are given once, with the highest
+// target. It returns nil when no external URL was found.
+func (r *Report) DepthAdvice() []Advice {
+	if r.ExternalURLs == 0 {
+		return nil
+	}
+	var out []Advice
+	for _, t := range CaptureTargets {
+		for _, d := range r.Depths {
+			if d.CaptureRate >= t-1e-12 {
+				a := Advice{Target: t, Depth: d.Depth, Load: d.LoadRate, Capture: d.CaptureRate}
+				if n := len(out); n > 0 && out[n-1].Depth == d.Depth {
+					out[n-1] = a
+				} else {
+					out = append(out, a)
+				}
+				break
+			}
+		}
+	}
+	return out
+}
+
+// Sentence says an Advice in words: "depth 5 keeps 95% of the external URLs
+// at 60% of the load".
+func (a Advice) Sentence() string {
+	return fmt.Sprintf("depth %d keeps %s of the external URLs at %s of the load", a.Depth, pct(a.Capture), pct(a.Load))
+}
+
+func pct(f float64) string {
+	s := strconv.FormatFloat(100*f, 'f', 1, 64)
+	return strings.TrimSuffix(s, ".0") + "%"
+}
+
+func fmtTime(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339)
+}
+
+// WriteMarkdown writes the summary as markdown to w.
+func (r *Report) WriteMarkdown(w io.Writer) error {
+	b := bufio.NewWriter(w)
+	p := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
+	p("# Crawl report: %s\n\n", r.Out)
+	if r.Profile.Language == "" {
+		p("Focusing: **off** (no target language), so pages have no relevance and servers no status.\n")
+	} else {
+		p("Target language: **%s**, strategy %s, tolerance T = %d", r.Profile.Language, orDash(r.Profile.Strategy), r.Tolerance)
+		if r.Tolerance != r.Profile.Tolerance {
+			p(" (the crawl ran with T = %d)", r.Profile.Tolerance)
+		}
+		p(".\n")
+	}
+	if r.Profile.Found {
+		p("Depth limit per site tree: %d.\n", r.Profile.Depth)
+	}
+	p("\n| measure | value |\n|---|---|\n")
+	p("| WARC files read | %d (%d open) |\n", r.WARCFiles, r.OpenFiles)
+	p("| WARC records | %d |\n", r.Records)
+	p("| HTML pages | %d |\n", r.Pages)
+	if r.Profile.Language != "" {
+		p("| target-language pages | %d |\n", r.Relevant)
+		p("| harvest rate | %s |\n", pct(ratio(r.Relevant, r.Pages)))
+	}
+	p("| servers | %d |\n", len(r.Servers))
+	p("| site trees | %d |\n", r.SiteTrees)
+	p("| distinct external URLs | %d |\n", r.ExternalURLs)
+	p("| URLs archived more than once | %d |\n", r.DuplicateURLs)
+	p("| crawl.log lines | %d |\n", r.LogLines)
+	if len(r.Warnings) > 0 {
+		p("\nWarnings:\n\n")
+		for _, w := range r.Warnings {
+			p("- %s\n", w)
+		}
+	}
+
+	p("\n## Servers\n\n")
+	if r.Profile.Language != "" {
+		sc := r.StatusCounts()
+		p("Status under T = %d (Tamura et al. 2007, 4.1: relevant if N_r > 0, undecided if N_r = 0 and N_a <= T, irrelevant otherwise): "+
+			"%d relevant, %d undecided, %d irrelevant.", r.Tolerance, sc["relevant"], sc["undecided"], sc["irrelevant"])
+		if strings.Contains(r.Profile.Strategy, "directory") {
+			p(" The crawl judged directories, not servers; this table sums them by server.")
+		}
+		p("\n\n")
+	}
+	n := min(len(r.Servers), TopServers)
+	p("The %d servers with the most HTML pages (all %d in %s):\n\n", n, len(r.Servers), FileServers)
+	p("| host | N_a | N_r | status | first fetch | last fetch |\n|---|---:|---:|---|---|---|\n")
+	for _, s := range r.Servers[:n] {
+		p("| %s | %d | %d | %s | %s | %s |\n", mdEsc(s.Host), s.Pages, s.Relevant, s.Status, fmtTime(s.First), fmtTime(s.Last))
+	}
+
+	if r.Profile.Language != "" && len(r.Harvest) > 0 {
+		p("\n## Harvest rate\n\nCumulative share of target-language pages among the HTML pages crawled so far (%s, %s):\n\n",
+			FileHarvestCSV, FileHarvestSVG)
+		p("| pages crawled | target pages | harvest rate |\n|---:|---:|---:|\n")
+		for _, h := range harvestCheckpoints(r.Harvest) {
+			p("| %d | %d | %s |\n", h.Pages, h.Relevant, pct(h.Rate()))
+		}
+	}
+
+	p("\n## Languages\n\n| language | pages | share | charsets |\n|---|---:|---:|---|\n")
+	for _, l := range r.Languages {
+		p("| %s | %d | %s | %s |\n", mdEsc(orUnknown(l.Code)), l.Pages, pct(l.Share), mdEsc(charsetList(l.Charsets)))
+	}
+
+	p("\n## Depth levels (Nakahira et al. 2008, Fig. 1)\n\n")
+	p("Pages and distinct external URLs by depth level in their site tree (%s, %s):\n\n", FileDepthCSV, FileDepthSVG)
+	p("| depth | pages | cumulative pages | new external URLs | cumulative external URLs |\n|---:|---:|---:|---:|---:|\n")
+	for _, d := range r.Depths {
+		p("| %d | %d | %d | %d | %d |\n", d.Depth, d.Pages, d.CumPages, d.NewExternal, d.CumExternal)
+	}
+	p("\n## Site trees by deepest page (Fig. 2)\n\n")
+	p("%d site trees (%s, %s):\n\n| deepest page | site trees |\n|---:|---:|\n", r.SiteTrees, FileTreesCSV, FileTreesSVG)
+	for _, t := range r.TreeDepths {
+		p("| %d | %d |\n", t.MaxDepth, t.Trees)
+	}
+	p("\n## Choosing a depth limit (Fig. 3)\n\n")
+	p("For each depth limit L, the load (pages at depth <= L over all pages) and the capture rate ")
+	p("(distinct external URLs found at depth <= L over all of them) (%s, %s):\n\n", FileLimitCSV, FileLimitSVG)
+	p("| depth limit | load | external URLs captured |\n|---:|---:|---:|\n")
+	for _, d := range r.Depths {
+		p("| %d | %s | %s |\n", d.Depth, pct(d.LoadRate), pct(d.CaptureRate))
+	}
+	if adv := r.DepthAdvice(); len(adv) > 0 {
+		p("\n")
+		for _, a := range adv {
+			p("- %s.\n", a.Sentence())
+		}
+		if r.Profile.Found && r.Profile.Depth > 0 && len(r.Depths) > 0 && r.Depths[len(r.Depths)-1].Depth >= r.Profile.Depth {
+			p("\n100%% is this crawl, which stopped at depth %d: deeper pages were not seen, so the rates are upper bounds.\n", r.Profile.Depth)
+		}
+	} else {
+		p("\nNo external URL was found.\n")
+	}
+
+	p("\n## Fetch outcomes (crawl.log)\n\n")
+	if r.LogLines == 0 {
+		p("No crawl.log lines.\n")
+	} else {
+		p("%d lines", r.LogLines)
+		if r.BadLogLines > 0 {
+			p(", %d unreadable", r.BadLogLines)
+		}
+		p(" (%s):\n\n| status | meaning | count | bytes |\n|---:|---|---:|---:|\n", FileStatusCSV)
+		for _, s := range r.Statuses {
+			p("| %d | %s | %d | %d |\n", s.Code, s.Meaning, s.Count, s.Bytes)
+		}
+		if len(r.Annotations) > 0 {
+			p("\nAnnotations (%s):\n\n| annotation | count |\n|---|---:|\n", FileAnnotations)
+			for _, a := range r.Annotations[:min(len(r.Annotations), 20)] {
+				p("| %s | %d |\n", mdEsc(a.Name), a.Count)
+			}
+		}
+	}
+	if err := b.Flush(); err != nil {
+		return fmt.Errorf("report: write markdown: %w", err)
+	}
+	return nil
+}
+
+// harvestCheckpoints picks about ten points of the harvest series, the
+// last one included.
+func harvestCheckpoints(h []HarvestPoint) []HarvestPoint {
+	if len(h) <= 10 {
+		return h
+	}
+	var out []HarvestPoint
+	for i := 1; i <= 10; i++ {
+		out = append(out, h[i*len(h)/10-1])
+	}
+	return out
+}
+
+func charsetList(m map[string]int) string {
+	type kv struct {
+		k string
+		v int
+	}
+	var l []kv
+	for k, v := range m {
+		l = append(l, kv{orUnknown(k), v})
+	}
+	slices.SortFunc(l, func(a, b kv) int {
+		if a.v != b.v {
+			return b.v - a.v
+		}
+		return strings.Compare(a.k, b.k)
+	})
+	var parts []string
+	for _, e := range l {
+		parts = append(parts, fmt.Sprintf("%s %d", e.k, e.v))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "(unknown)"
+	}
+	return s
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func mdEsc(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
+
+// WriteFiles writes the markdown summary, the CSV tables and the SVG charts
+// into dir (created if needed), usually OUT/report. Files of the same names
+// are replaced.
+func (r *Report) WriteFiles(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	write := func(name string, fn func(io.Writer) error) error {
+		f, err := os.Create(filepath.Join(dir, name))
+		if err != nil {
+			return fmt.Errorf("report: %w", err)
+		}
+		err = fn(f)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return fmt.Errorf("report: write %s: %w", name, err)
+		}
+		return nil
+	}
+	csvOf := func(header []string, rows [][]string) func(io.Writer) error {
+		return func(w io.Writer) error {
+			cw := csv.NewWriter(w)
+			cw.Write(header)
+			cw.WriteAll(rows) // flushes
+			return cw.Error()
+		}
+	}
+	itoa := strconv.Itoa
+	ftoa := func(f float64) string { return strconv.FormatFloat(f, 'f', 6, 64) }
+
+	var servers, harvest, langs, depths, trees, limits, statuses, anns [][]string
+	for _, s := range r.Servers {
+		servers = append(servers, []string{s.Host, itoa(s.Pages), itoa(s.Relevant), s.Status, fmtTime(s.First), fmtTime(s.Last)})
+	}
+	for _, h := range r.Harvest {
+		harvest = append(harvest, []string{itoa(h.Pages), itoa(h.Relevant), ftoa(h.Rate()), fmtTime(h.Time)})
+	}
+	for _, l := range r.Languages {
+		langs = append(langs, []string{l.Code, itoa(l.Pages), ftoa(l.Share), charsetList(l.Charsets)})
+	}
+	for _, d := range r.Depths {
+		depths = append(depths, []string{itoa(d.Depth), itoa(d.Pages), itoa(d.CumPages), itoa(d.NewExternal), itoa(d.CumExternal)})
+		limits = append(limits, []string{itoa(d.Depth), ftoa(d.LoadRate), ftoa(d.CaptureRate), itoa(d.CumPages), itoa(d.CumExternal)})
+	}
+	for _, t := range r.TreeDepths {
+		trees = append(trees, []string{itoa(t.MaxDepth), itoa(t.Trees)})
+	}
+	for _, s := range r.Statuses {
+		statuses = append(statuses, []string{itoa(s.Code), s.Meaning, itoa(s.Count), strconv.FormatInt(s.Bytes, 10)})
+	}
+	for _, a := range r.Annotations {
+		anns = append(anns, []string{a.Name, itoa(a.Count)})
+	}
+	charts := r.Charts()
+	return errors.Join(
+		write(FileMarkdown, r.WriteMarkdown),
+		write(FileServers, csvOf([]string{"host", "html_pages", "target_pages", "status", "first_fetch", "last_fetch"}, servers)),
+		write(FileHarvestCSV, csvOf([]string{"pages", "target_pages", "harvest_rate", "time"}, harvest)),
+		write(FileHarvestSVG, charts.Harvest.WriteSVG),
+		write(FileLanguages, csvOf([]string{"language", "pages", "share", "charsets"}, langs)),
+		write(FileDepthCSV, csvOf([]string{"depth", "pages", "cumulative_pages", "new_external_urls", "cumulative_external_urls"}, depths)),
+		write(FileDepthSVG, charts.Depths.WriteSVG),
+		write(FileTreesCSV, csvOf([]string{"max_depth", "site_trees"}, trees)),
+		write(FileTreesSVG, charts.Trees.WriteSVG),
+		write(FileLimitCSV, csvOf([]string{"depth_limit", "load_rate", "capture_rate", "pages", "external_urls"}, limits)),
+		write(FileLimitSVG, charts.Limit.WriteSVG),
+		write(FileStatusCSV, csvOf([]string{"status", "meaning", "count", "bytes"}, statuses)),
+		write(FileAnnotations, csvOf([]string{"annotation", "count"}, anns)),
+	)
+}
+
+// Charts are the report's SVG charts.
+type Charts struct {
+	Harvest plot.Chart // cumulative harvest rate against pages crawled
+	Depths  plot.Chart // Nakahira Fig. 1
+	Trees   plot.Chart // Nakahira Fig. 2
+	Limit   plot.Chart // Nakahira Fig. 3
+}
+
+// Charts builds the charts from the report.
+func (r *Report) Charts() Charts {
+	var c Charts
+	hs := plot.Series{Name: "harvest rate"}
+	if r.Profile.Language != "" {
+		hs.Name = "harvest rate (" + r.Profile.Language + ")"
+	}
+	for _, h := range r.Harvest {
+		hs.X = append(hs.X, float64(h.Pages))
+		hs.Y = append(hs.Y, h.Rate())
+	}
+	c.Harvest = plot.Chart{Title: "Cumulative harvest rate", XLabel: "HTML pages crawled", YLabel: "target-language pages / HTML pages",
+		Percent: true, Series: []plot.Series{hs}}
+
+	pages := plot.Series{Name: "pages", Markers: true}
+	ext := plot.Series{Name: "external URLs", Markers: true}
+	limit := plot.Series{Name: "depth limit", Markers: true}
+	for _, d := range r.Depths {
+		x := float64(d.Depth)
+		pages.X, pages.Y = append(pages.X, x), append(pages.Y, float64(d.CumPages))
+		ext.X, ext.Y = append(ext.X, x), append(ext.Y, float64(d.CumExternal))
+		limit.X, limit.Y = append(limit.X, d.LoadRate), append(limit.Y, d.CaptureRate)
+		limit.Labels = append(limit.Labels, "L="+strconv.Itoa(d.Depth))
+	}
+	c.Depths = plot.Chart{Title: "Pages and external URLs by depth level (Nakahira Fig. 1)", XLabel: "depth level",
+		YLabel: "cumulative count", Series: []plot.Series{pages, ext}}
+	c.Limit = plot.Chart{Title: "External-URL capture rate against load (Nakahira Fig. 3)", XLabel: "load rate",
+		YLabel: "external URLs captured", Percent: true, XPercent: true, Series: []plot.Series{limit}}
+
+	trees := plot.Series{Name: "site trees", Markers: true}
+	for _, t := range r.TreeDepths {
+		trees.X, trees.Y = append(trees.X, float64(t.MaxDepth)), append(trees.Y, float64(t.Trees))
+	}
+	c.Trees = plot.Chart{Title: "Site trees by deepest page (Nakahira Fig. 2)", XLabel: "deepest depth level reached",
+		YLabel: "site trees", Series: []plot.Series{trees}}
+	return c
+}
