@@ -79,6 +79,15 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 	if err != nil {
 		return snap, fmt.Errorf("open frontier in %s (is another crawl using this directory?): %w", cfg.Out, err)
 	}
+	// WARC files a crash left open: keep their whole records, close them.
+	recovered, err := archive.Recover(filepath.Join(cfg.Out, warcDir))
+	if err != nil {
+		return snap, errors.Join(fmt.Errorf("recover WARC files: %w", err), q.Close())
+	}
+	for _, f := range recovered {
+		fmt.Fprintf(stderr, "closed %s, left open by an earlier crash\n", f)
+		log.Info("recovered WARC file", "file", f)
+	}
 	arc, err := archive.NewWriter(archive.Config{
 		Dir: filepath.Join(cfg.Out, warcDir), Prefix: cfg.WARC.Prefix, MaxSize: cfg.WARC.MaxSize,
 		Compress: cfg.WARC.Compress, Software: software(), Operator: cfg.Operator,
