@@ -23,8 +23,9 @@ const (
 // priority (1), depth (4), sequence (8).
 const keySuffixLen = 1 + 4 + 8
 
-// errCorrupt reports a record that cannot be decoded.
-var errCorrupt = errors.New("frontier: corrupt record")
+// ErrCorrupt is wrapped by errors about a stored record that cannot be
+// decoded: a damaged database or one written by an incompatible version.
+var ErrCorrupt = errors.New("frontier: corrupt record")
 
 type urlHash [16]byte
 
@@ -88,7 +89,7 @@ type decoder struct {
 
 func (d *decoder) fail() {
 	if d.err == nil {
-		d.err = errCorrupt
+		d.err = ErrCorrupt
 	}
 	d.b = nil
 }
@@ -161,7 +162,7 @@ func encodeEntry(b []byte, e *Entry) []byte {
 func decodeEntry(b []byte, site string) (Entry, error) {
 	d := decoder{b: b}
 	if v := d.byte(); v != 1 && d.err == nil {
-		return Entry{}, fmt.Errorf("%w: entry version %d", errCorrupt, v)
+		return Entry{}, fmt.Errorf("%w: entry version %d", ErrCorrupt, v)
 	}
 	e := Entry{Site: site}
 	e.URL = d.string()
@@ -223,7 +224,7 @@ func encodeHistory(h *History) []byte {
 func decodeHistory(b []byte) (History, error) {
 	d := decoder{b: b}
 	if v := d.byte(); v != 1 && d.err == nil {
-		return History{}, fmt.Errorf("%w: history version %d", errCorrupt, v)
+		return History{}, fmt.Errorf("%w: history version %d", ErrCorrupt, v)
 	}
 	var h History
 	h.Fetched = d.time()

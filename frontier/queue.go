@@ -338,7 +338,7 @@ func (q *Queue) load() error {
 		val := it.Value()
 		if len(val) < keySuffixLen {
 			it.Release()
-			return fmt.Errorf("read lease of %s: %w", name, errCorrupt)
+			return fmt.Errorf("read lease of %s: %w", name, ErrCorrupt)
 		}
 		k := append(queuePrefix(name), val[:keySuffixLen]...)
 		b.Delete(it.Key())
@@ -574,7 +574,7 @@ func (q *Queue) lease(s *site) (*Lease, error) {
 	}
 	key := it.Key()
 	if len(key) != len(prefix)+keySuffixLen {
-		return nil, fmt.Errorf("queue key %q: %w", key, errCorrupt)
+		return nil, fmt.Errorf("queue key %q: %w", key, ErrCorrupt)
 	}
 	suffix := key[len(prefix):]
 	e, err := decodeEntry(it.Value(), s.name)
