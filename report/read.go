@@ -36,7 +36,9 @@ func ParseFields(block []byte) []Field {
 			continue
 		}
 		if (line[0] == ' ' || line[0] == '\t') && len(out) > 0 {
-			out[len(out)-1].Value += " " + string(bytes.TrimSpace(line))
+			if more := bytes.TrimSpace(line); len(more) > 0 {
+				out[len(out)-1].Value = strings.TrimSpace(out[len(out)-1].Value + " " + string(more))
+			}
 			continue
 		}
 		name, value, ok := bytes.Cut(line, []byte(":"))
@@ -76,7 +78,7 @@ func ParseOutlink(v string) (Outlink, bool) {
 		return Outlink{}, false
 	}
 	ctx, rest, _ := strings.Cut(strings.TrimLeft(rest, " "), " ")
-	o := Outlink{URL: u, Hop: hop, Context: ctx}
+	o := Outlink{URL: u, Hop: hop, Context: strings.TrimSpace(ctx)}
 	if r, ok := strings.CutPrefix(strings.TrimSpace(rest), "rejected:"); ok {
 		o.Rejected = r
 	}
