@@ -162,6 +162,7 @@ type accumulator struct {
 	last     HarvestPoint
 	status   map[int]*StatusCount
 	ann      map[string]int
+	canon    map[string]canonURL // outlink as found -> canonical form
 }
 
 // Build reads the crawl output directory out: its profile.yaml, every WARC
@@ -192,7 +193,7 @@ func Build(out string) (*Report, error) {
 	}
 	a := &accumulator{r: r, seen: map[string]bool{}, servers: map[string]*Server{}, langs: map[string]*Language{},
 		depth: map[int]int{}, external: map[string]int{}, trees: map[string]int{}, step: 1,
-		status: map[int]*StatusCount{}, ann: map[string]int{}}
+		status: map[int]*StatusCount{}, ann: map[string]int{}, canon: map[string]canonURL{}}
 	for _, f := range files {
 		open := strings.HasSuffix(f, ".open")
 		if open {
@@ -342,15 +343,62 @@ func (a *accumulator) add(m metaRecord) {
 		if o.Hop != "L" {
 			continue
 		}
-		cu, err := scope.Canonicalize(o.URL)
-		if err != nil || scope.Internal(tree, cu.Hostname()) {
+		if h, ok := plainHost(o.URL); ok && scope.Internal(tree, h) {
+			continue // most links: internal, no need to canonicalise
+		}
+		c, ok := a.canon[o.URL]
+		if !ok {
+			if cu, err := scope.Canonicalize(o.URL); err == nil {
+				c = canonURL{key: cu.String(), host: cu.Hostname()}
+			}
+			if len(a.canon) >= maxCanonCache {
+				clear(a.canon)
+			}
+			a.canon[o.URL] = c
+		}
+		if c.key == "" || scope.Internal(tree, c.host) {
 			continue
 		}
-		k := cu.String()
-		if md, ok := a.external[k]; !ok || d < md {
-			a.external[k] = d
+		if md, ok := a.external[c.key]; !ok || d < md {
+			a.external[c.key] = d
 		}
 	}
+}
+
+// canonURL is a canonicalised outlink; key is "" for one that could not be.
+type canonURL struct{ key, host string }
+
+// maxCanonCache bounds the cache of canonicalised outlinks.
+const maxCanonCache = 100_000
+
+// plainHost returns the host of an absolute http(s) URL when it is plain
+// lowercase ASCII (letters, digits, dots, hyphens) with no user info, so
+// that canonicalisation would not change it; ok is false otherwise.
+func plainHost(u string) (string, bool) {
+	rest, ok := strings.CutPrefix(u, "http://")
+	if !ok {
+		if rest, ok = strings.CutPrefix(u, "https://"); !ok {
+			return "", false
+		}
+	}
+	end := strings.IndexAny(rest, "/?#")
+	if end < 0 {
+		end = len(rest)
+	}
+	host := rest[:end]
+	if i := strings.LastIndexByte(host, ':'); i >= 0 {
+		host = host[:i] // a port; an IPv6 literal fails the check below
+	}
+	if host == "" || host[len(host)-1] == '.' {
+		return "", false
+	}
+	for i := 0; i < len(host); i++ {
+		c := host[i]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '.' || c == '-') {
+			return "", false
+		}
+	}
+	return host, true
 }
 
 // finish turns the maps into the sorted tables.

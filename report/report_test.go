@@ -551,7 +551,7 @@ func TestHarvestThinning(t *testing.T) {
 	r := &Report{Profile: Profile{Language: "th"}}
 	a := &accumulator{r: r, seen: map[string]bool{}, servers: map[string]*Server{}, langs: map[string]*Language{},
 		depth: map[int]int{}, external: map[string]int{}, trees: map[string]int{}, step: 1,
-		status: map[int]*StatusCount{}, ann: map[string]int{}}
+		status: map[int]*StatusCount{}, ann: map[string]int{}, canon: map[string]canonURL{}}
 	const n = 5*maxHarvestPoints + 3
 	for i := 1; i <= n; i++ {
 		a.add(metaRecord{URI: fmt.Sprintf("http://h.test/%d", i), Fields: []Field{{"depth", "0"},
