@@ -1,0 +1,58 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/langcrawl/langcrawl/report"
+)
+
+func init() { extraCommands = append(extraCommands, reportCmd) }
+
+func reportCmd() *cobra.Command {
+	var out string
+	var tolerance int
+	cmd := &cobra.Command{
+		Use:   "report [--out DIR] [--tolerance T]",
+		Short: "Summarise a crawl from its output directory: servers, harvest rate, languages, depth curves",
+		Long: `Read a crawl's output directory (profile.yaml, the WARC files, .open ones
+included, and logs/crawl.log; never the frontier, so it works while the
+crawl runs), print a markdown summary on stdout, and write report.md, CSV
+tables and SVG charts into DIR/report/: per-server status under the
+tolerance T, the harvest rate over time, the languages found, and
+Nakahira's curves (pages and external URLs by depth level, site trees by
+deepest page, and external-URL capture against load by depth limit).`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			r, err := report.Build(out)
+			if errors.Is(err, report.ErrNoWARC) || errors.Is(err, fs.ErrNotExist) {
+				return fmt.Errorf("%w: %w", errUsage, err)
+			}
+			if err != nil {
+				return err
+			}
+			if cmd.Flags().Changed("tolerance") {
+				if tolerance < 0 {
+					return fmt.Errorf("%w: --tolerance %d is negative", errUsage, tolerance)
+				}
+				r.SetTolerance(tolerance)
+			}
+			dir := filepath.Join(out, report.Dir)
+			if err := r.WriteFiles(dir); err != nil {
+				return err
+			}
+			if err := r.WriteMarkdown(cmd.OutOrStdout()); err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.ErrOrStderr(), "report written to %s\n", dir)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&out, "out", "./crawl", "the crawl's output directory")
+	cmd.Flags().IntVar(&tolerance, "tolerance", 0, "judge servers with this tolerance T instead of the crawl's focus.tolerance")
+	return cmd
+}
