@@ -41,11 +41,18 @@ const serveEnv = "LANGCRAWL_BENCH_SERVE"
 // benchParams returns the benchmark web: the demo web's shape with
 // servers servers of small pages (a few kB each), and none of the special
 // hosts, so that no slow host or endless body holds the crawl up.
+//
+// It has no dead links. wget, given many start URLs, runs one recursive
+// retrieval per start URL and remembers only the URLs it fetched with
+// success, so it asks for every 404 URL once per start URL it can reach
+// it from: with 1,000 seeds and 2% dead links it made over 90,000 requests
+// for 612 dead URLs. That measures a quirk of wget, not archiving speed.
 func benchParams(servers int, meanPages float64) webgen.Params {
 	p := webgen.DemoDefaults()
 	p.Servers = servers
 	p.MeanPagesPerServer = meanPages
 	p.MaxPagesPerServer = 200
+	p.DeadLinkShare = 0
 	p.Special = false
 	p.CoverDecl = false
 	p.Seeds = 3
@@ -73,7 +80,7 @@ func benchSeeds(g *webgen.Graph) []string {
 }
 
 // reachable counts the pages a complete crawl from seeds must fetch: every
-// page reachable over links, 404s included (the generated servers have no
+// page reachable over links, 404s included (the benchmark web has no
 // robots.txt exclusions, redirects or query pages).
 func reachable(g *webgen.Graph, seeds []string) int {
 	seen := map[int32]bool{}
