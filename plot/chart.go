@@ -26,7 +26,9 @@ type Series struct {
 	Name string
 	X, Y []float64
 	// Labels, when not nil, holds one text per point, drawn beside it
-	// ("" draws none). Labelled points survive downsampling.
+	// ("" draws none). Labelled points survive downsampling. A label whose
+	// point lies within 14 pixels of the last label drawn is left out, so
+	// a cluster of points shows its first label only.
 	Labels []string
 	// Markers draws a dot on every point drawn.
 	Markers bool
@@ -62,6 +64,7 @@ var palette = []string{
 const (
 	padL, padR, padT, padB = 80, 250, 40, 56
 	legendRow              = 18
+	labelGap               = 14 // pixels between the points of two labels
 )
 
 // NiceStep returns a round step (1, 2, 2.5 or 5 times a power of ten) that
@@ -282,12 +285,14 @@ func (c *Chart) WriteSVG(w io.Writer) error {
 		if len(idx) > 0 {
 			fmt.Fprintf(&b, `<polyline fill="none" stroke="%s" stroke-width="1.8" points="%s"/>`+"\n", col, pts.String())
 		}
+		lastLX, lastLY := math.Inf(-1), math.Inf(-1) // where the last label went
 		for k, j := range idx {
 			// A dot on every point with Markers, else on the last one.
 			if s.Markers || k == len(idx)-1 {
 				fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="3" fill="%s"/>`+"\n", px(s.X[j]), py(s.Y[j]), col)
 			}
-			if s.Labels != nil && s.Labels[j] != "" {
+			if s.Labels != nil && s.Labels[j] != "" && math.Hypot(px(s.X[j])-lastLX, py(s.Y[j])-lastLY) >= labelGap {
+				lastLX, lastLY = px(s.X[j]), py(s.Y[j])
 				fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" font-size="10" fill="%s">%s</text>`+"\n", px(s.X[j])+5, py(s.Y[j])-5, col, esc(s.Labels[j]))
 			}
 		}

@@ -95,9 +95,10 @@ func TestAnnotationKind(t *testing.T) {
 		"truncated:length":        "truncated:length",
 		"max-pages-per-site":      "max-pages-per-site",
 		"focus:irrelevant-server": "focus:irrelevant-server",
-		"err:dial tcp 127.0.0.1:80: connect: connection refused": "err:connection refused",
-		"robots: disallowed by http://a.test/robots.txt for ua":  "robots:disallowed",
-		"err:" + strings.Repeat("x y", 40):                       "err:" + strings.Repeat("x y", 40)[:60],
+		"err:dial tcp 127.0.0.1:80: connect: connection refused":                             "err:connection refused",
+		"robots: disallowed by http://a.test/robots.txt for ua":                              "robots:disallowed",
+		"robots: http://a.test/robots.txt returned 503, disallow until 2026-11-22T02:00:19Z": "robots:returned 503",
+		"err:" + strings.Repeat("x y", 40):                                                   "err:" + strings.Repeat("x y", 40)[:60],
 	} {
 		if got := annotationKind(in); got != want {
 			t.Errorf("annotationKind(%q) = %q, want %q", in, got, want)

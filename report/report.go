@@ -516,8 +516,8 @@ func statusMeaning(code int) string {
 
 // annotationKind folds an annotation into a kind: "lang:" and "charset:"
 // are dropped (the languages table has them); free text after "err:" or
-// "robots:" is cut to its last part, which names the failure without the
-// URL ("err:connection refused").
+// "robots:" is cut to the words that name the failure without the URL
+// ("err:connection refused", "robots:returned 503").
 func annotationKind(a string) string {
 	a = strings.TrimSpace(a)
 	if strings.HasPrefix(a, "lang:") || strings.HasPrefix(a, "charset:") {
@@ -528,9 +528,20 @@ func annotationKind(a string) string {
 		return a
 	}
 	if name == "robots" {
-		// "robots: disallowed by http://h/robots.txt for ua"
-		f := strings.Fields(rest)
-		return "robots:" + f[0]
+		// "robots: disallowed by http://h/robots.txt for ua",
+		// "robots: http://h/robots.txt returned 503, disallow until ...":
+		// the words before the first comma, without URLs, up to "by".
+		head, _, _ := strings.Cut(rest, ",")
+		var words []string
+		for _, w := range strings.Fields(head) {
+			if w == "by" || w == "for" {
+				break
+			}
+			if !strings.Contains(w, "://") {
+				words = append(words, w)
+			}
+		}
+		return "robots:" + strings.Join(words, " ")
 	}
 	if i := strings.LastIndex(rest, ": "); i >= 0 {
 		rest = rest[i+2:]

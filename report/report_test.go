@@ -524,7 +524,7 @@ func TestWriteFiles(t *testing.T) {
 		"| th | 3 | 33.3% | tis-620 2, utf-8 1 |",
 		"| -2 | connect failed | 1 | 0 |",
 		"| harvest rate | 33.3% |",
-		"stopped at depth 2",
+		"which had a depth limit of 2",
 	} {
 		if !bytes.Contains(md, []byte(want)) {
 			t.Errorf("report.md lacks %q", want)

@@ -185,7 +185,8 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 			p("- %s.\n", a.Sentence())
 		}
 		if r.Profile.Found && r.Profile.Depth > 0 && len(r.Depths) > 0 && r.Depths[len(r.Depths)-1].Depth >= r.Profile.Depth {
-			p("\n100%% is this crawl, which stopped at depth %d: deeper pages were not seen, so the rates are upper bounds.\n", r.Profile.Depth)
+			p("\n100%% is this crawl, which had a depth limit of %d: both rates are shares of what it fetched and found, "+
+				"not of what a crawl without the limit would.\n", r.Profile.Depth)
 		}
 	} else {
 		p("\nNo external URL was found.\n")
