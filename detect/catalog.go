@@ -189,7 +189,7 @@ func cleanMessage(s string) string {
 // ("%s", "%1$d", "%-10.3lf", "%%"), or 1 for a lone '%'.
 func printfLen(s string) int {
 	i := 1
-	for i < len(s) && strings.IndexByte("0123456789$#'-+ .*", s[i]) >= 0 {
+	for i < len(s) && strings.IndexByte("0123456789$#'-+.*", s[i]) >= 0 {
 		i++
 	}
 	for i < len(s) && strings.IndexByte("hlLqjzt", s[i]) >= 0 {
@@ -204,9 +204,9 @@ func printfLen(s string) int {
 // catalogueText returns the cleaned messages of one catalogue for one
 // locale ("C" for the msgids), in file order. A translation equal to its
 // msgid is an untranslated copy and is skipped; so is one whose letters
-// are mostly not in script (a class from scriptClass; "" for any). A
-// missing file gives no messages.
-func catalogueText(dir string, c catalogue, locale, script string) ([]string, error) {
+// are mostly not in class (from scriptClass; "" for any). A missing file
+// gives no messages.
+func catalogueText(dir string, c catalogue, locale, class string) ([]string, error) {
 	if locale == "C" {
 		return catalogueIDs(dir, c)
 	}
@@ -228,7 +228,7 @@ func catalogueText(dir string, c catalogue, locale, script string) ([]string, er
 			continue
 		}
 		t := cleanMessage(m.Str)
-		if t == "" || script != "" && !inScript(t, script) {
+		if t == "" || class != "" && !inScript(t, class) {
 			continue
 		}
 		out = append(out, t)
@@ -271,23 +271,38 @@ func catalogueIDs(dir string, c catalogue) ([]string, error) {
 // scriptClass returns the script of a letter, with the scripts that
 // East Asian languages mix (Han, kana, Hangul, Bopomofo) as one class.
 func scriptClass(r rune) string {
-	for _, c := range []string{"Han", "Hiragana", "Katakana", "Hangul", "Bopomofo"} {
-		if unicode.Is(unicode.Scripts[c], r) {
-			return "CJK"
-		}
+	if r < 0x80 {
+		return "Latin"
 	}
-	for _, n := range scriptNames {
-		if unicode.Is(unicode.Scripts[n], r) {
-			return n
+	for _, s := range scripts {
+		if unicode.Is(s.table, r) {
+			return s.class
 		}
 	}
 	return "other"
 }
 
-var scriptNames = []string{"Latin", "Cyrillic", "Greek", "Arabic", "Hebrew", "Thai", "Lao",
-	"Devanagari", "Bengali", "Gurmukhi", "Gujarati", "Tamil", "Telugu", "Kannada", "Malayalam",
-	"Sinhala", "Khmer", "Myanmar", "Tibetan", "Georgian", "Armenian", "Ethiopic", "Thaana",
-	"Cherokee", "Canadian_Aboriginal"}
+// script is a Unicode script table and the class scriptClass gives it.
+type script struct {
+	class string
+	table *unicode.RangeTable
+}
+
+var scripts = func() []script {
+	var out []script
+	for _, n := range []string{"Latin", "Cyrillic", "Han", "Hiragana", "Katakana", "Hangul", "Bopomofo",
+		"Greek", "Arabic", "Hebrew", "Thai", "Lao", "Devanagari", "Bengali", "Gurmukhi", "Gujarati",
+		"Tamil", "Telugu", "Kannada", "Malayalam", "Sinhala", "Khmer", "Myanmar", "Tibetan", "Georgian",
+		"Armenian", "Ethiopic", "Thaana", "Cherokee", "Canadian_Aboriginal"} {
+		class := n
+		switch n {
+		case "Han", "Hiragana", "Katakana", "Hangul", "Bopomofo":
+			class = "CJK"
+		}
+		out = append(out, script{class, unicode.Scripts[n]})
+	}
+	return out
+}()
 
 // mainScript returns the script class of most of the first 500 letters
 // of text.
@@ -313,13 +328,13 @@ func mainScript(text string) string {
 }
 
 // inScript reports whether at least half the letters of s are in the
-// script class script.
-func inScript(s, script string) bool {
+// script class class.
+func inScript(s, class string) bool {
 	n, in := 0, 0
 	for _, r := range s {
 		if unicode.IsLetter(r) {
 			n++
-			if scriptClass(r) == script {
+			if scriptClass(r) == class {
 				in++
 			}
 		}

@@ -357,7 +357,10 @@ func (d *Detector) Detect(body []byte, contentType string) Result {
 			if i >= legacyCandidates && best.fit >= minFit {
 				break // the rest only when the leaders fit badly
 			}
-			if s := d.scoreTable(d.tables[c.cs], norm, maxTrigrams, false); s.score > best.score {
+			// A charset whose profiles fit the text beats one whose do
+			// not; among equals, the higher likelihood wins.
+			s := d.scoreTable(d.tables[c.cs], norm, maxTrigrams, false)
+			if sf, bf := s.fit >= minFit, best.fit >= minFit; sf && !bf || sf == bf && s.score > best.score {
 				best = s
 			}
 		}
