@@ -313,8 +313,8 @@ func TestEvaluation(t *testing.T) {
 	by, tags := loadHeldOut(t)
 	r := evaluate(t, evalDetector(t), evalSet(t, by, tags))
 	// Floors, set a little under a measured run (see README-section.md).
-	// Measured 0.9724 / 0.9979 / 1 / 1 over 95 tags.
-	checkFloors(t, r, 0.97, 0.995, 0.995, 0.99, 90)
+	// Measured 0.9840 / 0.9981 / 1 / 1 over 95 tags.
+	checkFloors(t, r, 0.98, 0.995, 0.995, 0.99, 90)
 }
 
 // TestEvaluationCatalogue measures the detector on pages built from the
@@ -325,7 +325,8 @@ func TestEvaluationCatalogue(t *testing.T) {
 	by, tags := loadEvalText(t, CatalogueEvalFile)
 	r := evaluate(t, evalDetector(t), evalSet(t, by, tags))
 	// Floors, set a little under a measured run (see README-section.md).
-	// Measured 0.9460 / 0.9928 / 1 / 1 over 88 tags.
+	// Measured 0.9458 / 0.9935 / 1 / 1 over 88 tags; profiles trained on
+	// the UDHR alone measure 0.8447 / 0.9942 / 1 / 1 and fail.
 	checkFloors(t, r, 0.94, 0.99, 0.995, 0.99, 85)
 }
 
