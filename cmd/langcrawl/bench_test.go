@@ -5,12 +5,17 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"html"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -206,26 +211,67 @@ func cpuTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// serveBench serves web g on 127.0.0.1 and writes into dir:
+// startHost serves the one start page of the wget comparison, which links
+// to every seed. wget, given many start URLs, runs one recursive retrieval
+// for each, and in each one reads back from disk every page it already
+// has in order to follow its links again: with 1,000 start URLs that is
+// quadratic, and it had not finished after minutes on 9,000 pages. One
+// start page makes it a single recursion.
+const startHost = "start.test"
+
+// startPage wraps next, answering for startHost itself: "/" is an HTML
+// page that links to each seed, anything else there is 404.
+func startPage(seeds []string, next http.Handler) http.Handler {
+	var page strings.Builder
+	page.WriteString("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>start</title></head><body>\n")
+	for _, u := range seeds {
+		fmt.Fprintf(&page, "<a href=\"%s\">%s</a><br>\n", html.EscapeString(u), html.EscapeString(u))
+	}
+	page.WriteString("</body></html>\n")
+	body := []byte(page.String())
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		host, _, err := net.SplitHostPort(r.Host)
+		if err != nil {
+			host = r.Host
+		}
+		if !strings.EqualFold(host, startHost) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		if r.URL.Path != "/" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+		w.Write(body)
+	})
+}
+
+// serveBench serves web g on 127.0.0.1, with startHost in front of it,
+// and writes into dir:
 //
 //   - addr: the listener's host:port, written last, once the server is up;
-//   - seeds.txt: the seed URLs, one a line (wget -i takes it as is);
-//   - profile.yaml: a langcrawl profile for the web, writing to dir/langcrawl.
+//   - seeds.txt: the one seed, http://start.test/ (wget -i takes it as is);
+//   - profile.yaml: a langcrawl profile for the web with that seed,
+//     writing to dir/langcrawl.
 //
 // Each value received on mark makes it write dir/stats: "requests N bytes M"
-// for every request and body byte the server answered so far, written to a
-// temporary file and renamed, so a reader never sees half of it. It
-// returns, closing the server, when ctx is done.
+// for every request and body byte the web's hosts answered so far (the
+// start page is not counted), written to a temporary file and renamed, so
+// a reader never sees half of it. It returns, closing the server, when ctx
+// is done.
 func serveBench(ctx context.Context, g *webgen.Graph, dir string, mark <-chan os.Signal) error {
 	srv := webgen.NewServer(g, webgen.ServerOptions{})
 	hs, ln, err := srv.Listen("127.0.0.1:0")
 	if err != nil {
 		return err
 	}
+	hs.Handler = startPage(benchSeeds(g), hs.Handler)
 	go hs.Serve(ln)
 	defer hs.Close()
 	addr := ln.Addr().String()
-	if _, err := writeBenchProfile(dir, filepath.Join(dir, "langcrawl"), addr, benchSeeds(g), *benchWorkers); err != nil {
+	if _, err := writeBenchProfile(dir, filepath.Join(dir, "langcrawl"), addr, []string{"http://" + startHost + "/"}, *benchWorkers); err != nil {
 		return err
 	}
 	if err := writeFileAtomic(filepath.Join(dir, "addr"), addr+"\n"); err != nil {
@@ -259,9 +305,9 @@ func writeFileAtomic(path, text string) error {
 }
 
 // TestBenchServe checks the setup scripts/bench relies on to point wget at
-// the benchmark web: a request in absolute form, as a client sends to its
-// HTTP proxy, reaches the right generated host, and the stats file counts
-// it. With LANGCRAWL_BENCH_SERVE=dir set it is instead that server: it
+// the benchmark web: requests in absolute form, as a client sends them to
+// its HTTP proxy, reach the start page and the right generated hosts, the
+// start page links to every seed, and the stats file counts the requests. With LANGCRAWL_BENCH_SERVE=dir set it is instead that server: it
 // serves the 1,000-server benchmark web until SIGTERM or SIGINT, writing
 // dir/stats on each SIGUSR1 (see serveBench). scripts/bench runs it so.
 func TestBenchServe(t *testing.T) {
@@ -300,43 +346,62 @@ func TestBenchServe(t *testing.T) {
 	}()
 	addr := waitFile(t, filepath.Join(dir, "addr"), done)
 
-	seeds := readLines(t, filepath.Join(dir, "seeds.txt"))
-	if len(seeds) < g.NumServers() {
-		t.Fatalf("%d seeds for %d servers: every home page must be a seed", len(seeds), g.NumServers())
+	start := readLines(t, filepath.Join(dir, "seeds.txt"))
+	if len(start) != 1 || start[0] != "http://"+startHost+"/" {
+		t.Fatalf("seeds.txt holds %q, want the start page alone", start)
 	}
 	cfg, err := config.Load(filepath.Join(dir, "profile.yaml"), nil)
 	if err != nil {
 		t.Fatalf("profile for the benchmark web: %v", err)
 	}
-	if cfg.Delay != 0 || cfg.Focus.Language != "" || len(cfg.Seeds) != len(seeds) {
-		t.Errorf("profile: delay %s, focus %q, %d seeds; want 0s, none, %d", cfg.Delay, cfg.Focus.Language, len(cfg.Seeds), len(seeds))
+	if cfg.Delay != 0 || cfg.Focus.Language != "" || !slices.Equal(cfg.Seeds, start) {
+		t.Errorf("profile: delay %s, focus %q, seeds %q; want 0s, none, %q", cfg.Delay, cfg.Focus.Language, cfg.Seeds, start)
 	}
 
 	proxy, _ := url.Parse("http://" + strings.TrimSpace(addr))
 	client := &http.Client{Transport: &http.Transport{Proxy: http.ProxyURL(proxy), DisableCompression: true}}
 	defer client.CloseIdleConnections()
-	var body int64
-	for _, s := range seeds {
-		res, err := client.Get(s)
+	get := func(u string) (*http.Response, []byte) {
+		t.Helper()
+		res, err := client.Get(u)
 		if err != nil {
 			t.Fatal(err)
 		}
-		n, _ := io.Copy(io.Discard, res.Body)
+		b, err := io.ReadAll(res.Body)
 		res.Body.Close()
+		if err != nil {
+			t.Fatalf("GET %s: %v", u, err)
+		}
+		return res, b
+	}
+
+	// The start page links to every home page, through the proxy form.
+	res, page := get(start[0])
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s through the server as proxy: %s", start[0], res.Status)
+	}
+	var seeds []string
+	for _, m := range regexp.MustCompile(`href="([^"]+)"`).FindAllSubmatch(page, -1) {
+		seeds = append(seeds, html.UnescapeString(string(m[1])))
+	}
+	if want := benchSeeds(g); !slices.Equal(seeds, want) {
+		t.Fatalf("start page links to %q, want %q", seeds, want)
+	}
+	if res, _ := get("http://" + startHost + "/robots.txt"); res.StatusCode != http.StatusNotFound {
+		t.Errorf("start host robots.txt: %s, want 404", res.Status)
+	}
+	var body int64
+	for _, s := range seeds {
+		res, b := get(s)
 		if res.StatusCode != http.StatusOK {
 			t.Errorf("GET %s through the server as proxy: %s", s, res.Status)
 		}
 		if ct := res.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/html") {
 			t.Errorf("GET %s: Content-Type %q, want an HTML home page", s, ct)
 		}
-		body += n
+		body += int64(len(b))
 	}
-	res, err := client.Get("http://no-such-host.test/")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res.Body.Close()
-	if res.StatusCode != http.StatusNotFound {
+	if res, _ = get("http://no-such-host.test/"); res.StatusCode != http.StatusNotFound {
 		t.Errorf("unknown host answered %s, want 404: the server is not routing on the request's host", res.Status)
 	}
 
