@@ -49,12 +49,13 @@ for spec in "${debs[@]}"; do
 			get "$pkg" || { echo "fetch.sh: apt-get download $pkg failed" >&2; exit 1; }
 		fi
 	fi
-	rm -rf "$dest"
+	rm -rf "$dest" "$dest.tmp"
 	mkdir -p "$dest.tmp"
 	dpkg-deb -x "$tmp"/*.deb "$dest.tmp"
 	find "$dest.tmp" -type f ! -name '*.mo' ! -path "*/doc/$pkg/copyright" -delete
 	find "$dest.tmp" -type l -delete
-	echo "$spec" >"$dest.tmp/.version"
+	echo "$spec" >"$dest.tmp/.version"                               # what was asked for
+	dpkg-deb -f "$tmp"/*.deb Version >"$dest.tmp/.deb-version"       # what was unpacked
 	mv "$dest.tmp" "$dest"
 	rm -rf "$tmp"
 done
