@@ -25,6 +25,7 @@ func main() {
 	foreign := flag.Float64("foreign", -1, "")
 	order := flag.String("order", "", "explicit variant order")
 	decayEvery := flag.Int("decay-every", 20000, "")
+	statsOnly := flag.Bool("stats", false, "print the graph's figures and exit")
 	wb := flag.Int("wb", 0, "")
 	prof := flag.String("cpuprofile", "", "")
 	flag.Parse()
@@ -46,6 +47,18 @@ func main() {
 	}
 	if *foreign >= 0 {
 		p.TargetServerForeignShare = *foreign
+	}
+	if *statsOnly {
+		g, err := webgen.Generate(p)
+		if err != nil {
+			panic(err)
+		}
+		res, err := simulate.Run(context.Background(), g, simulate.Options{MaxPages: 1, Strategies: []string{"perfect"}})
+		if err != nil {
+			panic(err)
+		}
+		fmt.Printf("%+v\n", res.Graph)
+		return
 	}
 	cfg := simulate.Config{Params: p, OutDir: *out, Options: simulate.Options{DiskDir: *disk, WriteBufferMB: *wb, Improvements: *imp, Parallel: *par}}
 	var done []simulate.RunResult
