@@ -291,7 +291,15 @@ func Load(profile string, fs *pflag.FlagSet) (*Config, error) {
 		c.SeedsFile = path
 		c.Seeds = append(c.Seeds, seeds...)
 	}
-	errs = append(errs, c.Validate())
+	// A key that did not parse is reported once, not again by Validate.
+	if verr := c.Validate(); verr != nil {
+		for _, e := range strings.Split(verr.Error(), "\n") {
+			key, _, _ := strings.Cut(e, ":")
+			if !p.failed[key] {
+				errs = append(errs, errors.New(e))
+			}
+		}
+	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
@@ -344,12 +352,17 @@ func unknownKeys(profile string) []error {
 
 // parser reads typed values from viper and collects one error per bad key.
 type parser struct {
-	v    *viper.Viper
-	errs []error
+	v      *viper.Viper
+	errs   []error
+	failed map[string]bool
 }
 
 func (p *parser) fail(name string, val any, want string) {
 	p.errs = append(p.errs, fmt.Errorf("%s: %v is not %s", name, val, want))
+	if p.failed == nil {
+		p.failed = map[string]bool{}
+	}
+	p.failed[name] = true
 }
 
 func (p *parser) str(name string) string {

@@ -56,6 +56,11 @@ func TestBadProfileNamesEveryKey(t *testing.T) {
 			t.Errorf("error does not mention %q:\n%s", key, msg)
 		}
 	}
+	for _, key := range []string{"warc.max_size:", "workers:", "delay:"} {
+		if n := strings.Count(msg, key); n != 1 {
+			t.Errorf("%s reported %d times, want once:\n%s", key, n, msg)
+		}
+	}
 }
 
 func TestPrecedence(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -35,10 +36,16 @@ func run(args []string) int {
 	ctx, stop := interrupts()
 	defer stop()
 	if err := root.ExecuteContext(ctx); err != nil {
-		fmt.Fprintln(os.Stderr, "langcrawl:", err)
 		if errors.Is(err, errUsage) {
+			// One problem a line, each naming the key or URL to fix.
+			msg := strings.TrimPrefix(err.Error(), errUsage.Error()+": ")
+			fmt.Fprintln(os.Stderr, "langcrawl: cannot start; fix these and run again:")
+			for _, line := range strings.Split(msg, "\n") {
+				fmt.Fprintln(os.Stderr, "  "+line)
+			}
 			return 2
 		}
+		fmt.Fprintln(os.Stderr, "langcrawl:", err)
 		return 1
 	}
 	return 0
