@@ -38,6 +38,7 @@ type server struct {
 	host     string
 	lang     uint8
 	target   bool
+	hub      bool // receives the links from target servers to non-target servers (Params.HubShare)
 	dirs     bool
 	decl     Decl
 	charset  string
@@ -509,6 +510,24 @@ func (g *Graph) generateLinks(rng *rand.Rand) {
 		return s.nPrimary
 	})
 	anyServer := newPicker(g, 0, func(s *server) int32 { return s.nMissing })
+	// With a hub pool, links leaving target servers for non-target servers
+	// go to hubs only, and their dead links to hubs or target servers.
+	var hubs, deadFromTarget *picker
+	if p.HubShare > 0 {
+		g.pickHubs(rng)
+		hubs = newPicker(g, p.HubPreferentialShare, func(s *server) int32 {
+			if s.hub {
+				return s.nPrimary
+			}
+			return 0
+		})
+		deadFromTarget = newPicker(g, 0, func(s *server) int32 {
+			if s.hub || s.target {
+				return s.nMissing
+			}
+			return 0
+		})
+	}
 	inTarget := make([]int32, len(g.servers)) // inter-server in-links per target server
 
 	// The portal is the home page of the largest target server; in a demo
@@ -569,7 +588,11 @@ func (g *Graph) generateLinks(rng *rand.Rand) {
 				switch {
 				case dead:
 					ds = si
-					if !deadHere && !anyServer.empty() {
+					switch {
+					case deadHere:
+					case s.target && deadFromTarget != nil && !deadFromTarget.empty():
+						ds = deadFromTarget.pick(rng, -1)
+					case !anyServer.empty():
 						ds = anyServer.pick(rng, -1)
 					}
 					if t := &g.servers[ds]; t.nMissing > 0 {
@@ -587,6 +610,11 @@ func (g *Graph) generateLinks(rng *rand.Rand) {
 							t := &g.servers[ds]
 							dst = g.interPage(rng, t, 0, t.nPrimary)
 						}
+					}
+				case s.target && !useForeign && hubs != nil && !hubs.empty():
+					if ds = hubs.pick(rng, si); ds >= 0 {
+						t := &g.servers[ds]
+						dst = g.interPageHome(rng, t, p.HubHomeLinkShare)
 					}
 				case useForeign && !foreign.empty():
 					if ds = foreign.pick(rng, si); ds >= 0 {
@@ -665,6 +693,33 @@ func (g *Graph) intra(rng *rand.Rand, s *server, self int32, lo, hi int32) int32
 		dst = s.first + lo + (k+1)%size
 	}
 	return dst
+}
+
+// pickHubs marks round(HubShare × non-target servers) non-target servers,
+// at least one, as hubs, drawn uniformly.
+func (g *Graph) pickHubs(rng *rand.Rand) {
+	var cand []int32
+	for i := range g.servers {
+		if s := &g.servers[i]; !s.target && s.special == nil {
+			cand = append(cand, int32(i))
+		}
+	}
+	if len(cand) == 0 {
+		return
+	}
+	n := min(max(int(math.Round(g.p.HubShare*float64(len(cand)))), 1), len(cand))
+	for _, k := range rng.Perm(len(cand))[:n] {
+		g.servers[cand[k]].hub = true
+	}
+}
+
+// interPageHome picks the home page of t with chance home, else a random
+// page in its main language.
+func (g *Graph) interPageHome(rng *rand.Rand, t *server, home float64) int32 {
+	if rng.Float64() < home {
+		return t.first
+	}
+	return t.first + rng.Int32N(t.nPrimary)
 }
 
 // interPage picks the home page or a random page in [lo, hi) of server t.

@@ -443,3 +443,75 @@ func FuzzCalendarPath(f *testing.F) {
 		}
 	})
 }
+
+// TestHubPool checks Params.HubShare: the inter-server links from target
+// servers to non-target servers (dead ones included) land on the hub pool
+// only, the pool has the configured size, preferential attachment makes a
+// few hubs take most of them, and HubShare = 0 spreads them over many more
+// servers.
+func TestHubPool(t *testing.T) {
+	g := mid(t)
+	nonTarget, nHubs := 0, 0
+	for i := range g.servers {
+		s := &g.servers[i]
+		if !s.target && s.special == nil {
+			nonTarget++
+			if s.hub {
+				nHubs++
+			}
+		}
+	}
+	if want := int(math.Round(g.p.HubShare * float64(nonTarget))); nHubs != want {
+		t.Fatalf("%d hubs, want %d (HubShare %v of %d)", nHubs, want, g.p.HubShare, nonTarget)
+	}
+	dests := func(g *Graph) (map[int32]int, int) {
+		in := map[int32]int{}
+		n := 0
+		for i := int32(0); i < int32(g.NumPages()); i++ {
+			si := g.PageServer(i)
+			if !g.servers[si].target {
+				continue
+			}
+			for _, d := range g.Links(i) {
+				ds := g.PageServer(d)
+				if ds != si && !g.servers[ds].target {
+					in[ds]++
+					n++
+				}
+			}
+		}
+		return in, n
+	}
+	in, n := dests(g)
+	if n == 0 {
+		t.Fatal("no links from target servers to non-target servers")
+	}
+	counts := make([]int, 0, len(in))
+	for s, c := range in {
+		if !g.servers[s].hub {
+			t.Fatalf("server %s gets %d links from target servers but is not a hub", g.servers[s].host, c)
+		}
+		counts = append(counts, c)
+	}
+	slices.Sort(counts)
+	slices.Reverse(counts)
+	top := 0
+	for _, c := range counts[:max(len(counts)/10, 1)] {
+		top += c
+	}
+	if share := float64(top) / float64(n); share < 0.3 {
+		t.Errorf("the top tenth of hubs gets %.1f%% of the links, want >= 30%%", 100*share)
+	}
+
+	p := midParams()
+	p.HubShare = 0
+	flat, err := Generate(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inFlat, _ := dests(flat)
+	if len(inFlat) < 5*len(in) {
+		t.Errorf("without hubs %d non-target servers get links from target servers, with hubs %d: want at least 5 times as many", len(inFlat), len(in))
+	}
+	t.Logf("hubs %d, linked %d (flat web: %d); %d links, top tenth %d", nHubs, len(in), len(inFlat), n, top)
+}

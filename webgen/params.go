@@ -45,7 +45,11 @@ type Params struct {
 	// (Tamura §2.3: 4.6%).
 	TargetServerShare float64
 	// TargetServerForeignShare is the share of pages of a target server that
-	// are in ForeignLang (default 0.2). The home page is always in TargetLang.
+	// are in ForeignLang. The home page is always in TargetLang. Default
+	// 0.177, from Tamura Table 4: 7.17M links leave non-Thai pages on Thai
+	// servers (1.54M + 5.63M) and 33.41M leave Thai pages (23.98M + 9.43M);
+	// with the same out-degree for both, non-Thai pages are
+	// 7.17 / (7.17 + 33.41) = 17.7% of the pages on Thai servers.
 	TargetServerForeignShare float64
 	// LangDirShare is the share of target servers that keep their pages in a
 	// directory per language (/th/, /en/) (default 0.3).
@@ -64,6 +68,25 @@ type Params struct {
 	// attachment, giving hubs); otherwise the server is drawn in proportion
 	// to its size (default 0.5).
 	PreferentialShare float64
+	// HubShare is the share of non-target servers ("hubs") that receive the
+	// inter-server links leaving target servers for non-target servers,
+	// dead ones included. 0 lets those links go to any non-target server.
+	// Tables 4 and 5 give the language shares of links but not how
+	// concentrated their destinations are; on the real web links from a
+	// national web to foreign servers pile up on a few popular servers
+	// (portals, search engines, software vendors, standards bodies), the
+	// in-degree of servers being heavy-tailed (Broder et al. 2000). Default
+	// 0.01: about 950 hubs for 4,600 target servers on the simulator web, a
+	// fifth of a hub per target server. This is an assumption, not a figure
+	// of the paper; simulate/RESULTS.md shows how the results move with it.
+	HubShare float64
+	// HubPreferentialShare is PreferentialShare inside the hub pool: the
+	// chance that a link to a hub copies the hub of an earlier such link, so
+	// that a few hubs get most links (default 0.8).
+	HubPreferentialShare float64
+	// HubHomeLinkShare is HomeLinkShare for links to hubs: popular servers
+	// are mostly linked by their home page (default 0.6).
+	HubHomeLinkShare float64
 	// DeadLinkShare is the share of links that point at pages that do not
 	// exist (404) (default 0.02).
 	DeadLinkShare float64
@@ -120,11 +143,14 @@ func SimulatorDefaults() Params {
 		OtherLangWeights:             []float64{44, 8, 8, 5, 6, 6, 6, 6, 4, 4, 1},
 		ForeignLang:                  "en",
 		TargetServerShare:            0.046,
-		TargetServerForeignShare:     0.2,
+		TargetServerForeignShare:     0.177,
 		LangDirShare:                 0.3,
 		MeanOutDegree:                6.7,
 		HomeLinkShare:                0.3,
 		PreferentialShare:            0.5,
+		HubShare:                     0.01,
+		HubPreferentialShare:         0.8,
+		HubHomeLinkShare:             0.6,
 		DeadLinkShare:                0.02,
 		TargetToTarget:               0.718,
 		TargetToTargetInter:          0.16,
@@ -157,6 +183,12 @@ func DemoDefaults() Params {
 	p.Seeds = 2
 	p.Special = true
 	p.CoverDecl = true
+	// The demo web keeps the generator's first shape, which its end-to-end
+	// floors were measured on: a fifth foreign pages on target servers, and
+	// links from target servers to any non-target server (20 non-target
+	// servers are too few for a hub pool).
+	p.TargetServerForeignShare = 0.2
+	p.HubShare = 0
 	return p
 }
 
@@ -231,6 +263,9 @@ func (p *Params) validate() error {
 		{"HomeLinkShare", p.HomeLinkShare},
 		{"PreferentialShare", p.PreferentialShare},
 		{"DeadLinkShare", p.DeadLinkShare},
+		{"HubShare", p.HubShare},
+		{"HubPreferentialShare", p.HubPreferentialShare},
+		{"HubHomeLinkShare", p.HubHomeLinkShare},
 		{"TargetToTarget", p.TargetToTarget},
 		{"TargetToTargetInter", p.TargetToTargetInter},
 		{"TargetToOtherInter", p.TargetToOtherInter},
