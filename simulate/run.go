@@ -106,6 +106,10 @@ type Options struct {
 	Progress io.Writer
 	// ProgressEvery defaults to 250,000 pages.
 	ProgressEvery int64
+
+	// checkMirror makes each run compare its in-memory mirrors of the seen
+	// set and the counters with the frontier at the end (tests only).
+	checkMirror bool
 }
 
 func (o *Options) variants(numPages int) ([]Variant, error) {
@@ -326,18 +330,36 @@ func runOne(ctx context.Context, w *web, v Variant, opts Options, idx int, progr
 	}
 	defer q.Close()
 
+	// queued mirrors the frontier's seen set per page, so that step 6
+	// (Decide's destVisited) is answered without a LevelDB lookup; counts
+	// mirrors the focus counters the frontier keeps under Tally, which only
+	// this run writes. Both are exact: opts.checkMirror verifies them
+	// against the frontier in the tests.
+	queued := make([]bool, w.numPages)
+	counts := map[string]focus.Counts{}
 	for _, s := range w.seeds {
+		if queued[s] {
+			continue
+		}
+		queued[s] = true
 		if _, err := q.Push(w.entry(s, 0, frontier.High)); err != nil {
 			return nil, fmt.Errorf("push seed: %w", err)
 		}
 	}
 	serverPolicy := pol != nil && pol.Strategy().ServerBased()
+	dirPolicy := serverPolicy && pol.Strategy() == focus.ConservativeDirectory
 	dropSites := pol != nil && (pol.Strategy() == focus.AggressiveServer || pol.Strategy() == focus.ConservativeServer)
 	crawled := make([]bool, w.numPages)
 	accessed := make([]bool, len(w.host))
 	deferred := map[string][]int32{}
 	var deferredNow int64
 	var links []frontier.Entry
+	enqueue := func(d int32, depth int, pr frontier.Priority) {
+		if !queued[d] {
+			queued[d] = true
+			links = append(links, w.entry(d, depth, pr))
+		}
+	}
 	sample := func() {
 		st := q.Stats()
 		r.Curve = append(r.Curve, Sample{
@@ -375,17 +397,16 @@ func runOne(ctx context.Context, w *web, v Variant, opts Options, idx int, progr
 				accessed[s] = true
 				r.Servers++
 			}
-			var c frontier.Completion
-			c.NotBefore = t0
+			links = links[:0]
 			if ok && w.kind[p] == kindRedirect {
 				r.Redirects++
 				for _, d := range w.links(p) {
-					c.Links = append(c.Links, w.entry(d, l.Entry.Depth, l.Entry.Priority))
+					enqueue(d, l.Entry.Depth, l.Entry.Priority)
 				}
 			} else {
 				r.Dead++
 			}
-			if err := q.Complete(l, c); err != nil {
+			if err := q.Complete(l, frontier.Completion{NotBefore: t0, Links: links}); err != nil {
 				return nil, fmt.Errorf("complete %s: %w", l.Entry.URL, err)
 			}
 			continue
@@ -397,14 +418,10 @@ func runOne(ctx context.Context, w *web, v Variant, opts Options, idx int, progr
 		var src focus.Counts
 		if pol != nil {
 			cur = pol.At(r.Pages)
-			key = cur.Key(w.host[srv], w.dirKeyIf(p, serverPolicy && pol.Strategy() == focus.ConservativeDirectory))
+			key = cur.Key(w.host[srv], w.dirKeyIf(p, dirPolicy))
 		}
 		if key != "" {
-			c, err := q.Counts(key)
-			if err != nil {
-				return nil, fmt.Errorf("counts %s: %w", key, err)
-			}
-			src = focus.Counts(c)
+			src = counts[key]
 			if cur.Skip(src) { // section 4.1: skipped at fetch time
 				r.Skipped++
 				if err := q.Complete(l, frontier.Completion{NotBefore: t0}); err != nil {
@@ -415,9 +432,7 @@ func runOne(ctx context.Context, w *web, v Variant, opts Options, idx int, progr
 		}
 		// "Download" the page: steps 1-3 of Fig. 3.
 		r.Pages++
-		if !crawled[p] {
-			crawled[p] = true
-		}
+		crawled[p] = true
 		if rel {
 			r.Targets++
 		}
@@ -441,27 +456,23 @@ func runOne(ctx context.Context, w *web, v Variant, opts Options, idx int, progr
 			}
 			if perfect {
 				if w.useful[d] {
-					links = append(links, w.entry(d, depth, frontier.High))
+					enqueue(d, depth, frontier.High)
 				}
 				continue
 			}
 			var dest focus.Counts
 			if key != "" {
-				dkey := cur.Key(w.host[w.server[d]], w.dirKeyIf(d, pol.Strategy() == focus.ConservativeDirectory))
+				dkey := cur.Key(w.host[w.server[d]], w.dirKeyIf(d, dirPolicy))
 				if dkey == key {
 					dest = after
 				} else {
-					c, err := q.Counts(dkey)
-					if err != nil {
-						return nil, fmt.Errorf("counts %s: %w", dkey, err)
-					}
-					dest = focus.Counts(c)
+					dest = counts[dkey]
 				}
 			}
-			vd := cur.Decide(rel, after, dest, false)
+			vd := cur.Decide(rel, after, dest, queued[d])
 			switch {
 			case vd.Enqueue:
-				links = append(links, w.entry(d, depth, prio(vd.High)))
+				enqueue(d, depth, prio(vd.High))
 			case vd.Defer:
 				deferred[key] = append(deferred[key], d)
 				deferredNow++
@@ -472,23 +483,15 @@ func runOne(ctx context.Context, w *web, v Variant, opts Options, idx int, progr
 		drop := false
 		if key != "" {
 			tally = []frontier.Tally{{Key: key, Relevant: rel}}
+			counts[key] = after
 			before, now := cur.Status(src), cur.Status(after)
 			if before != focus.Relevant && now == focus.Relevant {
 				// Improvement: re-process the links deferred while undecided.
 				for _, d := range deferred[key] {
-					dkey := cur.Key(w.host[w.server[d]], w.dirKeyIf(d, pol.Strategy() == focus.ConservativeDirectory))
-					var dest focus.Counts
-					if dkey == key {
-						dest = after
-					} else {
-						c, err := q.Counts(dkey)
-						if err != nil {
-							return nil, fmt.Errorf("counts %s: %w", dkey, err)
-						}
-						dest = focus.Counts(c)
-					}
-					if vd := cur.Decide(false, after, dest, false); vd.Enqueue {
-						links = append(links, w.entry(d, depth, prio(vd.High)))
+					dkey := cur.Key(w.host[w.server[d]], w.dirKeyIf(d, dirPolicy))
+					dest := counts[dkey]
+					if vd := cur.Decide(false, after, dest, queued[d]); vd.Enqueue {
+						enqueue(d, depth, prio(vd.High))
 						r.Reprocessed++
 					}
 				}
@@ -519,6 +522,11 @@ func runOne(ctx context.Context, w *web, v Variant, opts Options, idx int, progr
 		}
 		if opts.Progress != nil && r.Pages%opts.ProgressEvery == 0 {
 			progress(opts.Progress, progressMu, r, w)
+		}
+	}
+	if opts.checkMirror {
+		if err := checkMirror(q, queued, counts, w); err != nil {
+			return nil, err
 		}
 	}
 	sample()
@@ -595,4 +603,29 @@ func missByDistance(w *web, crawled []bool) []MissPoint {
 		out[d] = MissPoint{Distance: d, Targets: ct, Missed: cm, Ratio: ratio(cm, ct)}
 	}
 	return out
+}
+
+// checkMirror verifies that the run's mirrors agree with the frontier: every
+// page marked queued is in the frontier's seen set and no other is, and
+// every counter equals the frontier's.
+func checkMirror(q *frontier.Queue, queued []bool, counts map[string]focus.Counts, w *web) error {
+	for p, want := range queued {
+		got, err := q.Seen(w.url(int32(p)))
+		if err != nil {
+			return err
+		}
+		if got != want {
+			return fmt.Errorf("mirror: page %s: frontier seen %v, mirror %v", w.url(int32(p)), got, want)
+		}
+	}
+	for k, c := range counts {
+		fc, err := q.Counts(k)
+		if err != nil {
+			return err
+		}
+		if focus.Counts(fc) != c {
+			return fmt.Errorf("mirror: counts %s: frontier %+v, mirror %+v", k, fc, c)
+		}
+	}
+	return nil
 }

@@ -13,7 +13,7 @@ import (
 func crawledSet(t *testing.T, w *web, v Variant) (map[string]bool, *RunResult) {
 	t.Helper()
 	var mu sync.Mutex
-	r, err := runOne(context.Background(), w, v, Options{SampleEvery: 1, ProgressEvery: 1 << 40}, 0, &mu)
+	r, err := runOne(context.Background(), w, v, Options{SampleEvery: 1, ProgressEvery: 1 << 40, checkMirror: true}, 0, &mu)
 	if err != nil {
 		t.Fatalf("%s: %v", v.label(), err)
 	}

@@ -31,7 +31,7 @@ func smallGraph(t testing.TB) *webgen.Graph {
 // checks the paper's qualitative findings (Tamura 5.2, 5.3).
 func TestPaperFindingsSmall(t *testing.T) {
 	g := smallGraph(t)
-	res, err := Run(context.Background(), g, Options{})
+	res, err := Run(context.Background(), g, Options{checkMirror: true})
 	if err != nil {
 		t.Fatal(err)
 	}
