@@ -43,7 +43,7 @@
 // queue size (frontier Stats().Queued, Fig. 7) and servers accessed (Fig. 8).
 // At the end: the cumulative miss ratio by distance from the seeds, using
 // webgen's Graph.Distances (Fig. 4). Results.WriteFiles writes them as
-// summary.csv, curves.csv, miss.csv, five hand-written SVG line charts, and
+// summary.csv, curves.csv, miss.csv, five SVG line charts drawn with package plot, and
 // results.md, which puts the final figures beside the paper's findings and
 // the goals for the default strategy.
 //

@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"github.com/langcrawl/langcrawl/focus"
+	"github.com/langcrawl/langcrawl/plot"
 )
 
 // Files written by WriteFiles.
@@ -74,30 +75,30 @@ func (r *Results) WriteFiles(dir string) error {
 
 func (r *Results) plot(title, ylabel string, percent, logY bool, y func(Sample) float64) func(io.Writer) error {
 	return func(w io.Writer) error {
-		c := chart{title: title, xlabel: "pages crawled", ylabel: ylabel, percent: percent, logY: logY}
+		c := plot.Chart{Title: title, XLabel: "pages crawled", YLabel: ylabel, Percent: percent, LogY: logY}
 		for _, run := range r.Runs {
-			s := series{name: run.Name}
+			s := plot.Series{Name: run.Name}
 			for _, p := range run.Curve {
-				s.x = append(s.x, float64(p.Pages))
-				s.y = append(s.y, y(p))
+				s.X = append(s.X, float64(p.Pages))
+				s.Y = append(s.Y, y(p))
 			}
-			c.series = append(c.series, s)
+			c.Series = append(c.Series, s)
 		}
-		return c.write(w)
+		return c.WriteSVG(w)
 	}
 }
 
 func (r *Results) plotMiss(w io.Writer) error {
-	c := chart{title: "Cumulative target-page miss ratio (Tamura Fig. 4)", xlabel: "distance from the seeds", ylabel: "miss ratio", percent: true}
+	c := plot.Chart{Title: "Cumulative target-page miss ratio (Tamura Fig. 4)", XLabel: "distance from the seeds", YLabel: "miss ratio", Percent: true}
 	for _, run := range r.Runs {
-		s := series{name: run.Name}
+		s := plot.Series{Name: run.Name, Markers: true}
 		for _, m := range run.Miss {
-			s.x = append(s.x, float64(m.Distance))
-			s.y = append(s.y, m.Ratio)
+			s.X = append(s.X, float64(m.Distance))
+			s.Y = append(s.Y, m.Ratio)
 		}
-		c.series = append(c.series, s)
+		c.Series = append(c.Series, s)
 	}
-	return c.write(w)
+	return c.WriteSVG(w)
 }
 
 func ftoa(f float64) string { return strconv.FormatFloat(f, 'f', 6, 64) }

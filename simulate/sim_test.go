@@ -219,21 +219,34 @@ func BenchmarkRunConservative(b *testing.B) {
 	b.ReportMetric(float64(pages)/float64(b.N), "pages/op")
 }
 
-func TestChartLabels(t *testing.T) {
-	var b bytes.Buffer
-	c := chart{title: "t", xlabel: "x", ylabel: "y", percent: true, series: []series{{name: "a", x: []float64{0, 1e6}, y: []float64{0, 0.6}}}}
-	if err := c.write(&b); err != nil {
+// TestWriteFilesCharts checks that every chart WriteFiles draws (with
+// package plot) is well-formed SVG naming every variant, and that the
+// percent charts are labelled in percent.
+func TestWriteFilesCharts(t *testing.T) {
+	g := smallGraph(t)
+	res, err := Run(context.Background(), g, Options{Strategies: []string{"hard-focused", "conservative-server"}})
+	if err != nil {
 		t.Fatal(err)
 	}
-	if err := wellFormed(b.Bytes()); err != nil {
+	dir := t.TempDir()
+	if err := res.WriteFiles(dir); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{">60%<", ">1M<", ">0%<"} {
-		if !strings.Contains(b.String(), want) {
-			t.Errorf("chart lacks label %s", want)
+	for _, f := range []string{FileMissSVG, FileCoverage, FileHarvest, FileQueue, FileServers} {
+		b, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	if strings.Contains(b.String(), "0000000") {
-		t.Errorf("chart has an unrounded label")
+		if err := wellFormed(b); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+		for _, run := range res.Runs {
+			if !bytes.Contains(b, []byte(run.Name)) {
+				t.Errorf("%s does not name %s", f, run.Name)
+			}
+		}
+		if percent := f != FileQueue && f != FileServers; percent != strings.Contains(string(b), "%<") {
+			t.Errorf("%s: percent labels %v, want %v", f, !percent, percent)
+		}
 	}
 }
