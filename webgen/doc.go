@@ -24,7 +24,14 @@
 // Table 5's 87.4%. Page counts per server are lognormal (heavy-tailed);
 // inter-server links go to a server in proportion to its size or, with
 // Params.PreferentialShare, copy an earlier link's server (preferential
-// attachment), which makes hubs. Half of the intra-server links go to one of
+// attachment), which makes hubs. Tables 4 and 5 give the shares of links
+// but not how concentrated their destinations are: with Params.HubShare
+// (default 1%), the links that leave target servers for non-target servers
+// all go to a small pool of popular non-target servers, with strong
+// preferential attachment and mostly to their home pages, as links from a
+// national web to foreign servers pile up on a few portals and vendors on
+// the real web. The share of foreign pages on target servers (17.7%) is
+// derived from Table 4's link counts (see Params). Half of the intra-server links go to one of
 // the next few pages, so sites are deep, like the site trees of Nakahira,
 // Hoshino and Mikami 2008, "Low-load server crawler". Some links point at
 // pages that answer 404, and a share of target servers keep their pages in
