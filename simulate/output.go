@@ -79,6 +79,9 @@ func (r *Results) plot(title, ylabel string, percent, logY bool, y func(Sample) 
 		for _, run := range r.Runs {
 			s := plot.Series{Name: run.Name}
 			for _, p := range run.Curve {
+				if p.Pages == 0 && percent {
+					continue // harvest over no pages is undefined; both percent curves start at the first sample
+				}
 				s.X = append(s.X, float64(p.Pages))
 				s.Y = append(s.Y, y(p))
 			}
