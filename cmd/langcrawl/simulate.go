@@ -72,8 +72,8 @@ default strategy. The same --seed and sizes give the same web and results.`,
 	f.StringSliceVar(&cfg.Options.Strategies, "strategies", nil,
 		"strategies to run, comma-separated: perfect, bfs, hard-focused, soft-focused, aggressive-server, conservative-server, conservative-directory (default all)")
 	f.IntSliceVar(&cfg.Options.Tolerances, "tolerances", nil, "values of the tolerance T, comma-separated; each server-based strategy runs once per value (default 10)")
-	f.BoolVar(&cfg.Options.Improvements, "improvements", false,
-		"also run the improvements on the paper beside conservative filtering: deferred links (+defer) and a falling tolerance (+decay)")
+	f.BoolVar(&cfg.Options.Improvements, "improvements", true,
+		"also run the improvements on the paper beside conservative filtering: deferred links (+defer) and a tolerance falling to 5 (+decay); --improvements=false runs the paper's strategies only")
 	f.Int64Var(&cfg.Options.SampleEvery, "sample-every", 0, "pages crawled between two points of the curves (default: pages in the web / 500, at least 100)")
 	f.Int64Var(&cfg.Options.MaxPages, "max-pages", 0, "stop each strategy after this many pages (default 0: until its frontier is empty)")
 	f.IntVar(&cfg.Options.Parallel, "parallel", 0, "strategies simulated at once, each with its own in-memory frontier (default: the number of CPUs)")
