@@ -62,8 +62,8 @@
 //
 // # Improvements on the paper
 //
-// Both are off by default and are kept only where the simulator (package
-// simulate, results in simulate/RESULTS.md) shows they help.
+// Both are off in the zero Config; see the end of this section for what the
+// simulator measured.
 //
 //   - Deferred links (Config.Defer). Section 4.2 names deferring link
 //     extraction from undecided servers as the alternative to step 4.5, and
@@ -72,11 +72,21 @@
 //     that step 4.5 would reject gets Verdict.Defer instead; the caller keeps
 //     it under the source key and calls Decide again when that key turns
 //     relevant (it drops them when the key turns irrelevant).
+//
 //   - Decaying tolerance (Config.Decay). Section 5.2 observes that starting
 //     strict and ending lax raised the overall harvest rate and suggests a
 //     tolerance that falls as the crawl proceeds. [Policy.At] returns the
 //     policy in force after a given number of pages were crawled:
 //     T(n) = max(Decay.Min, T - n/Decay.Every).
+//
+// The simulator (package simulate, results in simulate/RESULTS.md, on the
+// default 2.3-million-page web) finds that Defer does not help: it
+// re-processed 340 of 25,000 deferred links and found no target page more,
+// so leave it off. A decaying tolerance helps with a floor of 5: falling by
+// one every 22,972 pages to 5 (and [RecommendedDecay], every 25,000 pages)
+// raised conservative-server's harvest rate from 79.87% to about 80.6% with
+// the same coverage (99.91%), queue and servers, while a floor of 2 cost
+// 0.74 points of coverage.
 //
 // Nakahira's depth limit and query rule are applied by the engine (package
 // scope) before and independently of these decisions.

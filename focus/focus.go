@@ -118,6 +118,12 @@ type Decay struct {
 	Min   int   // floor of the tolerance; default 0
 }
 
+// RecommendedDecay is the decaying tolerance the simulator supports (see the
+// package documentation): T falls by one every 25,000 pages crawled, down to
+// 5 (Tamura 5.2: T "must be greater than 5"). It is not applied by default;
+// a profile or caller sets Config.Decay to it.
+var RecommendedDecay = Decay{Every: 25_000, Min: 5}
+
 // Config selects and tunes a strategy. The zero Config is the default:
 // conservative-server, T = 10, no improvements.
 type Config struct {

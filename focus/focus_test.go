@@ -298,3 +298,21 @@ func BenchmarkDecide(b *testing.B) {
 		i++
 	}
 }
+
+// TestRecommendedDecay checks that RecommendedDecay is a valid Config.Decay
+// for the default tolerance and falls to its floor of 5, not below.
+func TestRecommendedDecay(t *testing.T) {
+	p, err := New(Config{Decay: RecommendedDecay})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		crawled int64
+		want    int
+	}{{0, 10}, {24_999, 10}, {25_000, 9}, {125_000, 5}, {10_000_000, 5}} {
+		q := p.At(c.crawled)
+		if got := q.Tolerance(); got != c.want {
+			t.Errorf("At(%d).Tolerance() = %d, want %d", c.crawled, got, c.want)
+		}
+	}
+}
