@@ -98,6 +98,10 @@ type Focus struct {
 	Charsets  []string `yaml:"charsets"`
 	Strategy  string   `yaml:"strategy"`
 	Tolerance int      `yaml:"tolerance"`
+	// DecayEvery and Floor make the tolerance fall by one every DecayEvery
+	// HTML pages, down to Floor (Tamura 5.2; 0 turns it off).
+	DecayEvery int `yaml:"tolerance_decay_every"`
+	Floor      int `yaml:"tolerance_floor"`
 }
 
 // Metrics configures the Prometheus endpoint.
@@ -148,6 +152,8 @@ var Keys = []key{
 	{"focus.charsets", []string{}, "charsets that also define the target (text must confirm), e.g. [tis-620, windows-874]"},
 	{"focus.strategy", "conservative-server", "bfs, hard-focused, soft-focused, aggressive-server, conservative-server or conservative-directory"},
 	{"focus.tolerance", 10, "tolerance T: irrelevant pages allowed per server before it is irrelevant"},
+	{"focus.tolerance_decay_every", 25000, "lower T by one every this many HTML pages (Tamura 5.2; 0: T stays fixed)"},
+	{"focus.tolerance_floor", 5, "T never falls below this"},
 	{"metrics.listen", "", "address for the Prometheus /metrics endpoint (empty: off)"},
 }
 
@@ -262,6 +268,8 @@ func Load(profile string, fs *pflag.FlagSet) (*Config, error) {
 	c.Focus.Charsets = p.strs("focus.charsets")
 	c.Focus.Strategy = p.str("focus.strategy")
 	c.Focus.Tolerance = p.integer("focus.tolerance")
+	c.Focus.DecayEvery = p.integer("focus.tolerance_decay_every")
+	c.Focus.Floor = p.integer("focus.tolerance_floor")
 	c.Metrics.Listen = p.str("metrics.listen")
 	errs = append(errs, p.errs...)
 
@@ -659,8 +667,14 @@ func (c *Config) Validate() error {
 	if !okStrategy {
 		bad("focus.strategy", "%q must be one of %s", c.Focus.Strategy, strings.Join(strategies, ", "))
 	}
-	if c.Focus.Tolerance < 0 {
-		bad("focus.tolerance", "%d must not be negative", c.Focus.Tolerance)
+	if c.Focus.Tolerance < 1 {
+		bad("focus.tolerance", "%d must be at least 1", c.Focus.Tolerance)
+	}
+	if c.Focus.DecayEvery < 0 {
+		bad("focus.tolerance_decay_every", "%d must not be negative (0: no decay)", c.Focus.DecayEvery)
+	}
+	if c.Focus.Floor < 0 || c.Focus.Floor > c.Focus.Tolerance {
+		bad("focus.tolerance_floor", "%d must be between 0 and focus.tolerance (%d)", c.Focus.Floor, c.Focus.Tolerance)
 	}
 	if len(c.Focus.Charsets) > 0 && c.Focus.Language == "" {
 		bad("focus.charsets", "set focus.language too; the text must confirm a charset-defined target")

@@ -126,7 +126,7 @@ func validBase() *Config {
 		UserAgent: "x/1 (+https://l.example/c)", Workers: 1, Depth: 8, MaxPagesPerSite: 10, MaxBodySize: 1 << 20,
 		Timeouts: Timeouts{time.Second, time.Second, time.Second}, Robots: Robots{Policy: "obey"},
 		Scope: Scope{MaxURLLength: 1, MaxPathSegments: 1, MaxRepeatedSegment: 1, MaxQueryParams: 1},
-		Focus: Focus{Strategy: "bfs"},
+		Focus: Focus{Strategy: "bfs", Tolerance: 10},
 	}
 }
 

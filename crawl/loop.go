@@ -59,13 +59,14 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease) er
 	// 1. Focus: skip a URL whose server turned irrelevant after it was
 	// queued (Tamura section 4.1). Requisites of relevant pages (queued at
 	// high priority) are exempt: those pages must replay.
+	pol := c.policy()
 	key := c.focusKey(u)
 	if key != "" && !(e.Requisite && e.Priority == frontier.High) {
 		n, err := c.p.Queue.Counts(key)
 		if err != nil {
 			return fmt.Errorf("frontier counts %s: %w", key, err)
 		}
-		if c.cfg.Focus.Skip(focus.Counts(n)) {
+		if pol.Skip(focus.Counts(n)) {
 			return c.finish(l, worker, outcome{status: codeFocusSkip, annot: []string{"focus:irrelevant-server"}}, frontier.Completion{})
 		}
 	}
@@ -177,7 +178,7 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease) er
 	// A stylesheet's requisites inherit the standing of the page it was
 	// queued for.
 	linkRelevant := out.relevant || (!out.page && e.Priority == frontier.High)
-	accepted, outlinks, err := c.decideLinks(e, key, src, linkRelevant, found)
+	accepted, outlinks, err := c.decideLinks(pol, e, key, src, linkRelevant, found)
 	if err != nil {
 		return err
 	}
@@ -204,7 +205,7 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease) er
 		if key != "" {
 			meta = append(meta,
 				archive.Field{Name: "focusKey", Value: key},
-				archive.Field{Name: "focusStatus", Value: c.cfg.Focus.Status(src).String()},
+				archive.Field{Name: "focusStatus", Value: pol.Status(src).String()},
 			)
 		}
 	}
@@ -220,8 +221,9 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease) er
 
 	// 11. A server that just turned irrelevant gives up its queue
 	// (Tamura 4.1); the directory variant skips at fetch time instead.
-	if out.page && key == e.Site && !out.relevant && c.cfg.Focus.Status(src) == focus.Irrelevant &&
-		src.Downloaded == int64(c.cfg.Focus.Tolerance())+1 {
+	before := focus.Counts{Downloaded: src.Downloaded - 1, Relevant: src.Relevant}
+	if out.page && key == e.Site && !out.relevant && pol.Status(src) == focus.Irrelevant &&
+		pol.Status(before) != focus.Irrelevant {
 		n, err := c.p.Queue.DropSite(e.Site)
 		if err != nil {
 			return fmt.Errorf("frontier drop %s: %w", e.Site, err)
@@ -237,7 +239,7 @@ const redirectKind = links.Kind(255)
 // decideLinks turns the links found on a response into frontier entries.
 // It returns the accepted entries and one metadata "outlink" field per link
 // with the decision, so the WARC says why a link was or was not followed.
-func (c *Crawler) decideLinks(e frontier.Entry, key string, src focus.Counts, relevant bool, found []links.Link) ([]frontier.Entry, []archive.Field, error) {
+func (c *Crawler) decideLinks(pol *focus.Policy, e frontier.Entry, key string, src focus.Counts, relevant bool, found []links.Link) ([]frontier.Entry, []archive.Field, error) {
 	var accepted []frontier.Entry
 	var fields []archive.Field
 	// Destination counters, looked up once per page. The page's own key
@@ -256,7 +258,7 @@ func (c *Crawler) decideLinks(e frontier.Entry, key string, src focus.Counts, re
 		if ln.Kind == links.Requisite && !c.cfg.Requisites {
 			continue
 		}
-		entry, why, err := c.decideLink(e, src, relevant, prio, ln, counts, now)
+		entry, why, err := c.decideLink(pol, e, src, relevant, prio, ln, counts, now)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -275,7 +277,7 @@ func (c *Crawler) decideLinks(e frontier.Entry, key string, src focus.Counts, re
 
 // decideLink applies scope (Nakahira) and focus (Tamura) to one link. It
 // returns the entry to queue, or why the link was rejected.
-func (c *Crawler) decideLink(e frontier.Entry, src focus.Counts, relevant bool, prio frontier.Priority,
+func (c *Crawler) decideLink(pol *focus.Policy, e frontier.Entry, src focus.Counts, relevant bool, prio frontier.Priority,
 	ln links.Link, counts map[string]focus.Counts, now time.Time) (frontier.Entry, string, error) {
 	hop := hopOf(ln.Kind)
 	var d scope.Decision
@@ -300,7 +302,7 @@ func (c *Crawler) decideLink(e frontier.Entry, src focus.Counts, relevant bool, 
 		entry.Priority = e.Priority
 		entry.Requisite = e.Requisite
 	}
-	if c.cfg.Focus != nil && ln.Kind != redirectKind {
+	if pol != nil && ln.Kind != redirectKind {
 		dk := c.focusKey(d.URL)
 		var dest focus.Counts
 		if dk != "" {
@@ -316,9 +318,9 @@ func (c *Crawler) decideLink(e frontier.Entry, src focus.Counts, relevant bool, 
 		}
 		var v focus.Verdict
 		if ln.Kind == links.Requisite {
-			v = c.cfg.Focus.Requisite(relevant, src, dest, false)
+			v = pol.Requisite(relevant, src, dest, false)
 		} else {
-			v = c.cfg.Focus.Decide(relevant, src, dest, false)
+			v = pol.Decide(relevant, src, dest, false)
 		}
 		if !v.Enqueue {
 			return entry, "focus:" + v.Reason, nil
@@ -345,6 +347,17 @@ func (c *Crawler) decideLink(e frontier.Entry, src focus.Counts, relevant bool, 
 		}
 	}
 	return entry, "", nil
+}
+
+// policy is the focusing policy in force now: with a falling tolerance
+// (Tamura 5.2) it depends on how many pages were crawled. nil when the crawl
+// is not focused.
+func (c *Crawler) policy() *focus.Policy {
+	if c.cfg.Focus == nil {
+		return nil
+	}
+	p := c.cfg.Focus.At(c.stats.html.Load())
+	return &p
 }
 
 // focusKey is the counter key of u under the focusing strategy, "" when

@@ -126,7 +126,10 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 	}
 	var policy *focus.Policy
 	if cfg.Focus.Language != "" {
-		policy, err = focus.New(focus.Config{Strategy: focus.Strategy(cfg.Focus.Strategy), Tolerance: cfg.Focus.Tolerance})
+		policy, err = focus.New(focus.Config{
+			Strategy: focus.Strategy(cfg.Focus.Strategy), Tolerance: cfg.Focus.Tolerance,
+			Decay: focus.Decay{Every: int64(cfg.Focus.DecayEvery), Min: cfg.Focus.Floor},
+		})
 		if err != nil {
 			return snap, errors.Join(err, arc.Close(), q.Close())
 		}
