@@ -14,7 +14,11 @@
 // lease the next URL, skip it if its server turned irrelevant
 // (focus.Policy.Skip), count it (steps 1-3, as a frontier Tally), decide each
 // link with focus.Policy.Decide (steps 4.5-8), and complete the lease with
-// the accepted links. When a server turns irrelevant its queue is dropped
+// the accepted links. Step 6 (links to pages already seen) and the counters
+// are answered from exact in-memory mirrors of the frontier's seen set and
+// counters, which only the run writes, so that the frontier's LevelDB is
+// not read once per link; the tests check the mirrors against the
+// frontier. When a server turns irrelevant its queue is dropped
 // with frontier DropSite (server strategies) or skipped at lease time
 // (directory strategy, whose key is finer than the frontier's site). Links
 // deferred by the Defer improvement are kept in memory under their source
