@@ -326,3 +326,41 @@ func TestMaxPages(t *testing.T) {
 		t.Errorf("frontier holds %d queued, %d in flight; want the 2 unfetched URLs queued for a later run", st.Queued, st.InFlight)
 	}
 }
+
+// TestFallingTolerance checks that the engine applies the tolerance in
+// force after the pages crawled so far (Tamura 5.2): with T falling fast,
+// an English server is given up after fewer pages than T+1.
+func TestFallingTolerance(t *testing.T) {
+	web := fakeWeb{
+		"http://th.test/": page("th", "http://en.test/"),
+		"http://en.test/": page("en", "/1", "/2", "/3", "/4", "/5", "/6"),
+	}
+	for i := 1; i <= 6; i++ {
+		web[fmt.Sprintf("http://en.test/%d", i)] = page("en")
+	}
+	for _, c := range []struct {
+		decay focus.Decay
+		want  int
+	}{
+		{focus.Decay{}, 4},                 // T = 3 throughout: T+1 pages
+		{focus.Decay{Every: 1, Min: 1}, 2}, // T = 3 - pages crawled, at least 1
+	} {
+		pol, err := focus.New(focus.Config{Strategy: focus.ConservativeServer, Tolerance: 3, Decay: c.decay})
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := newHarness(t, web, Config{Focus: pol}, "http://th.test/")
+		if _, err := h.run(); err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, g := range h.f.got {
+			if strings.HasPrefix(g, "http://en.test/") {
+				n++
+			}
+		}
+		if n != c.want {
+			t.Errorf("decay %+v: fetched %d pages of en.test, want %d", c.decay, n, c.want)
+		}
+	}
+}
