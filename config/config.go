@@ -270,6 +270,9 @@ func Load(profile string, fs *pflag.FlagSet) (*Config, error) {
 	c.Focus.Tolerance = p.integer("focus.tolerance")
 	c.Focus.DecayEvery = p.integer("focus.tolerance_decay_every")
 	c.Focus.Floor = p.integer("focus.tolerance_floor")
+	if !explicit(v, "focus.tolerance_floor") && c.Focus.Floor > c.Focus.Tolerance {
+		c.Focus.Floor = c.Focus.Tolerance // the default floor never lifts a small T
+	}
 	c.Metrics.Listen = p.str("metrics.listen")
 	errs = append(errs, p.errs...)
 
@@ -312,6 +315,13 @@ func Load(profile string, fs *pflag.FlagSet) (*Config, error) {
 		return nil, err
 	}
 	return c, nil
+}
+
+// explicit reports whether the operator set key in the profile or the
+// environment, rather than leaving it to its default.
+func explicit(v *viper.Viper, key string) bool {
+	_, env := os.LookupEnv("LANGCRAWL_" + strings.ToUpper(strings.ReplaceAll(key, ".", "_")))
+	return env || v.InConfig(internal(key))
 }
 
 // unknownKeys reads the profile once more as plain YAML and names every key

@@ -159,3 +159,20 @@ func TestYAMLRoundTrip(t *testing.T) {
 		t.Errorf("round trip differs:\n%s\n---\n%s", c.YAML(), c2.YAML())
 	}
 }
+
+func TestDefaultFloorFollowsSmallTolerance(t *testing.T) {
+	dir := t.TempDir()
+	prof := filepath.Join(dir, "p.yaml")
+	os.WriteFile(prof, []byte("seeds: [http://a.test/]\nuser_agent: \"x/1 (+https://lib.example/c)\"\nfocus: {language: th, tolerance: 3}\n"), 0o644)
+	c, err := Load(prof, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Focus.Floor != 3 {
+		t.Errorf("focus.tolerance_floor = %d, want the default 5 capped at T = 3", c.Focus.Floor)
+	}
+	os.WriteFile(prof, []byte("seeds: [http://a.test/]\nuser_agent: \"x/1 (+https://lib.example/c)\"\nfocus: {language: th, tolerance: 3, tolerance_floor: 4}\n"), 0o644)
+	if _, err := Load(prof, nil); err == nil || !strings.Contains(err.Error(), "focus.tolerance_floor") {
+		t.Errorf("an explicit floor above T was accepted: %v", err)
+	}
+}
