@@ -2,6 +2,7 @@ package archive
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -190,9 +191,8 @@ type Writer struct {
 	mu      sync.Mutex
 	cfg     Config
 	opts    []gowarc.WarcRecordOption
-	marsh   gowarc.Marshaler
-	gz      *gzip.Writer
-	copy    *copier
+	marsh   gowarc.Marshaler // stateless, shared by all coders
+	coders  sync.Pool        // of *coder: records are encoded outside mu
 	cur     *warcFile
 	serial  int
 	files   []string
@@ -251,10 +251,18 @@ func NewWriter(cfg Config) (*Writer, error) {
 		},
 		marsh:   gowarc.NewMarshaler(),
 		create:  createFile,
-		newUUID: func() string { return "<urn:uuid:" + uuid.NewString() + ">" },
+		newUUID: func() string {
+			uuidMu.Lock()
+			defer uuidMu.Unlock()
+			return "<urn:uuid:" + uuid.NewString() + ">"
+		},
 	}
 	return w, nil
 }
+
+// uuidMu serialises gowarc's record builder set-up with UUID generation;
+// see Writer.build.
+var uuidMu sync.Mutex
 
 func createFile(path string) (file, error) {
 	return os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
@@ -281,8 +289,6 @@ func (w *Writer) WriteExchange(ex *Exchange) (Ref, error) {
 	if err := checkTruncated(ex.Truncated); err != nil {
 		return Ref{}, fmt.Errorf("archive: write %s: %w", ex.URL, err)
 	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
 	date := ex.Date
 	if date.IsZero() {
 		date = w.cfg.Now()
@@ -324,8 +330,6 @@ func (w *Writer) WriteRevisit(rv *Revisit) (Ref, error) {
 	case profile == ProfileIdenticalPayloadDigest && rv.PayloadDigest == "":
 		return Ref{}, fmt.Errorf("archive: revisit %s: identical-payload-digest needs PayloadDigest", rv.URL)
 	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
 	date := rv.Date
 	if date.IsZero() {
 		date = w.cfg.Now()
@@ -360,21 +364,15 @@ func (w *Writer) WriteRevisit(rv *Revisit) (Ref, error) {
 }
 
 // writeExchange writes an optional request record and then the main record
-// as one unit: both land in the same file, or neither does. Called with
-// w.mu held.
+// as one unit: both land in the same file, or neither does. The records are
+// built, digested and compressed outside w.mu, so that several workers
+// encode at once; only the append to the file is serialised. If the file
+// was rotated meanwhile, the records are encoded again for the new file's
+// warcinfo record.
 func (w *Writer) writeExchange(url string, rawReq []byte, ip string, date time.Time, reqID, mainID string,
 	typ gowarc.RecordType, h header, block []byte, line *cdxLine, ref *Ref) error {
-	if err := w.ready(); err != nil {
-		return fmt.Errorf("archive: write %s: %w", url, err)
-	}
-	recs := make([]gowarc.WarcRecord, 0, 2)
-	defer func() {
-		for _, r := range recs {
-			r.Close()
-		}
-	}()
+	var rh header
 	if rawReq != nil {
-		rh := header{}
 		rh.add(gowarc.WarcRecordID, reqID)
 		rh.add(gowarc.WarcDate, warcDate(date))
 		rh.add(gowarc.WarcTargetURI, url)
@@ -382,29 +380,59 @@ func (w *Writer) writeExchange(url string, rawReq []byte, ip string, date time.T
 		rh.add(gowarc.WarcConcurrentTo, mainID)
 		rh.add(gowarc.ContentType, "application/http;msgtype=request")
 		rh.add(gowarc.WarcPayloadDigest, PayloadDigest(rawReq, 0, false, w.cfg.RawPayloadDigest))
-		r, err := w.build(gowarc.Request, rh, rawReq)
+	}
+	for {
+		cur, err := w.current(true)
 		if err != nil {
-			return fmt.Errorf("archive: request record for %s: %w", url, err)
+			return fmt.Errorf("archive: write %s: %w", url, err)
 		}
-		recs = append(recs, r)
+		var parts []part
+		if rawReq != nil {
+			parts = append(parts, part{gowarc.Request, rh, rawReq})
+		}
+		parts = append(parts, part{typ, h, block})
+		enc, err := w.encode(cur.warcinfoID, parts...)
+		if err != nil {
+			return fmt.Errorf("archive: %s record for %s: %w", typ, url, err)
+		}
+		w.mu.Lock()
+		if w.cur != cur && !w.closed {
+			w.mu.Unlock()
+			continue // rotated while we encoded
+		}
+		if w.closed {
+			w.mu.Unlock()
+			return fmt.Errorf("archive: write %s: %w", url, ErrClosed)
+		}
+		offs, err := w.emit(enc)
+		if err != nil {
+			w.mu.Unlock()
+			return err
+		}
+		last := len(offs) - 1
+		ref.File = w.cur.final
+		ref.Offset = offs[last]
+		ref.Length = w.cur.size - offs[last]
+		line.Offset, line.Length, line.Filename = ref.Offset, ref.Length, filepath.Base(ref.File)
+		w.cur.index = line.appendTo(w.cur.index)
+		w.stats.Exchanges++
+		w.mu.Unlock()
+		return nil
 	}
-	r, err := w.build(typ, h, block)
-	if err != nil {
-		return fmt.Errorf("archive: %s record for %s: %w", typ, url, err)
+}
+
+// current returns the open file, opening one (and, with rotate, rotating a
+// full one) first.
+func (w *Writer) current(rotate bool) (*warcFile, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var err error
+	if rotate {
+		err = w.ready()
+	} else {
+		err = w.ensureFile()
 	}
-	recs = append(recs, r)
-	offs, err := w.emit(recs...)
-	if err != nil {
-		return err
-	}
-	last := len(offs) - 1
-	ref.File = w.cur.final
-	ref.Offset = offs[last]
-	ref.Length = w.cur.size - offs[last]
-	line.Offset, line.Length, line.Filename = ref.Offset, ref.Length, filepath.Base(ref.File)
-	w.cur.index = line.appendTo(w.cur.index)
-	w.stats.Exchanges++
-	return nil
+	return w.cur, err
 }
 
 // WriteMetadata writes a metadata record (application/warc-fields) about
@@ -423,16 +451,11 @@ func (w *Writer) WriteMetadata(targetURI, refersTo string, date time.Time, field
 		b.WriteString(f.Value)
 		b.WriteString("\r\n")
 	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
 	if date.IsZero() {
 		date = w.cfg.Now()
 	}
 	if refersTo != "" && !strings.HasPrefix(refersTo, "<") {
 		refersTo = "<" + refersTo + ">"
-	}
-	if err := w.ensureFile(); err != nil {
-		return fmt.Errorf("archive: metadata for %s: %w", targetURI, err)
 	}
 	h := header{}
 	h.add(gowarc.WarcRecordID, w.newUUID())
@@ -440,13 +463,29 @@ func (w *Writer) WriteMetadata(targetURI, refersTo string, date time.Time, field
 	h.add(gowarc.WarcTargetURI, targetURI)
 	h.add(gowarc.WarcRefersTo, refersTo)
 	h.add(gowarc.ContentType, gowarc.ApplicationWarcFields)
-	r, err := w.build(gowarc.Metadata, h, []byte(b.String()))
-	if err != nil {
-		return fmt.Errorf("archive: metadata record for %s: %w", targetURI, err)
+	block := []byte(b.String())
+	for {
+		cur, err := w.current(false)
+		if err != nil {
+			return fmt.Errorf("archive: metadata for %s: %w", targetURI, err)
+		}
+		enc, err := w.encode(cur.warcinfoID, part{gowarc.Metadata, h, block})
+		if err != nil {
+			return fmt.Errorf("archive: metadata record for %s: %w", targetURI, err)
+		}
+		w.mu.Lock()
+		if w.cur != cur && !w.closed {
+			w.mu.Unlock()
+			continue
+		}
+		if w.closed {
+			w.mu.Unlock()
+			return fmt.Errorf("archive: metadata for %s: %w", targetURI, ErrClosed)
+		}
+		_, err = w.emit(enc)
+		w.mu.Unlock()
+		return err
 	}
-	defer r.Close()
-	_, err = w.emit(r)
-	return err
 }
 
 func checkTruncated(reason string) error {
@@ -476,14 +515,19 @@ func checkField(f Field) error {
 }
 
 // build makes a gowarc record with the given header fields and block, and
-// the WARC-Warcinfo-ID of the current file.
-func (w *Writer) build(typ gowarc.RecordType, h header, block []byte) (gowarc.WarcRecord, error) {
+// WARC-Warcinfo-ID warcinfoID (not on the warcinfo record itself).
+func (w *Writer) build(typ gowarc.RecordType, h header, block []byte, warcinfoID string) (gowarc.WarcRecord, error) {
+	// gowarc v1.6.0 writes a global of package uuid (EnableRandPool) in
+	// every NewRecordBuilder; uuidMu keeps that write apart from the reads
+	// of concurrent builders and ID generators.
+	uuidMu.Lock()
 	rb := gowarc.NewRecordBuilder(typ, w.opts...)
+	uuidMu.Unlock()
 	for _, f := range h {
 		rb.AddWarcHeader(f[0], f[1])
 	}
 	if typ != gowarc.Warcinfo {
-		rb.AddWarcHeader(gowarc.WarcWarcinfoID, w.cur.warcinfoID)
+		rb.AddWarcHeader(gowarc.WarcWarcinfoID, warcinfoID)
 	}
 	if _, err := rb.Write(block); err != nil {
 		rb.Close()
@@ -546,13 +590,12 @@ func (w *Writer) ensureFile() error {
 	h.add(gowarc.WarcDate, warcDate(now))
 	h.add(gowarc.WarcFilename, name)
 	h.add(gowarc.ContentType, gowarc.ApplicationWarcFields)
-	r, err := w.build(gowarc.Warcinfo, h, w.warcinfoBlock())
+	enc, err := w.encode("", part{gowarc.Warcinfo, h, w.warcinfoBlock()})
 	if err != nil {
 		w.abandon()
 		return fmt.Errorf("archive: warcinfo record for %s: %w", final, err)
 	}
-	defer r.Close()
-	_, err = w.emit(r)
+	_, err = w.emit(enc)
 	return err
 }
 
@@ -593,52 +636,98 @@ func fileSafe(s string) string {
 	}, s)
 }
 
-// emit writes records to the current file and returns their offsets. It
-// writes all of them or none: after a failed write the file is cut back to
-// where it was, closed and renamed, and the error names the file.
-func (w *Writer) emit(recs ...gowarc.WarcRecord) ([]int64, error) {
+// part is one record to build: its type, header fields and block.
+type part struct {
+	typ   gowarc.RecordType
+	h     header
+	block []byte
+}
+
+// encoded holds records marshalled (and, with Compress, gzipped one member
+// a record) in memory, ready to append to a file.
+type encoded struct {
+	data  []byte
+	sizes []int64
+}
+
+// coder is the reusable state of encode.
+type coder struct {
+	buf  bytes.Buffer
+	gz   *gzip.Writer
+	copy copier
+}
+
+// encode builds the parts with WARC-Warcinfo-ID warcinfoID and marshals
+// them. It runs without w.mu.
+func (w *Writer) encode(warcinfoID string, parts ...part) (encoded, error) {
+	c, _ := w.coders.Get().(*coder)
+	if c == nil {
+		c = &coder{copy: copier{buf: make([]byte, 32<<10)}}
+	}
+	defer w.coders.Put(c)
+	c.buf.Reset()
+	var enc encoded
+	for _, p := range parts {
+		r, err := w.build(p.typ, p.h, p.block, warcinfoID)
+		if err != nil {
+			return encoded{}, err
+		}
+		before := c.buf.Len()
+		err = w.marshal(c, r)
+		r.Close()
+		if err != nil {
+			return encoded{}, err
+		}
+		enc.sizes = append(enc.sizes, int64(c.buf.Len()-before))
+	}
+	enc.data = bytes.Clone(c.buf.Bytes())
+	return enc, nil
+}
+
+// emit appends encoded records to the current file and returns their
+// offsets. It writes all of them or none: after a failed write the file is
+// cut back to where it was, closed and renamed, and the error names the
+// file. Called with w.mu held.
+func (w *Writer) emit(enc encoded) ([]int64, error) {
 	cf := w.cur
 	start := cf.size
-	offs := make([]int64, 0, len(recs))
-	cw := &countWriter{w: cf.bw}
-	var err error
-	for _, r := range recs {
-		offs = append(offs, start+cw.n)
-		if err = w.marshal(cw, r); err != nil {
-			break
-		}
+	offs := make([]int64, 0, len(enc.sizes))
+	off := start
+	for _, n := range enc.sizes {
+		offs = append(offs, off)
+		off += n
 	}
+	_, err := cf.bw.Write(enc.data)
 	if err == nil {
 		err = cf.bw.Flush()
 	}
 	if err != nil {
 		return nil, w.fail(start, err)
 	}
-	cf.size += cw.n
-	w.stats.Bytes += cw.n
-	w.stats.Records += int64(len(recs))
+	n := int64(len(enc.data))
+	cf.size += n
+	w.stats.Bytes += n
+	w.stats.Records += int64(len(enc.sizes))
 	return offs, nil
 }
 
-func (w *Writer) marshal(out io.Writer, r gowarc.WarcRecord) error {
-	if w.copy == nil {
-		w.copy = &copier{buf: make([]byte, 32<<10)}
-	}
+// marshal writes r into c.buf, as one gzip member when Compress is on.
+func (w *Writer) marshal(c *coder, r gowarc.WarcRecord) error {
 	if !w.cfg.Compress {
-		w.copy.w = out
-		_, _, err := w.marsh.Marshal(w.copy, r, 0)
+		c.copy.w = &c.buf
+		_, _, err := w.marsh.Marshal(&c.copy, r, 0)
 		return err
 	}
-	if w.gz == nil {
-		w.gz = gzip.NewWriter(out)
+	if c.gz == nil {
+		c.gz = gzip.NewWriter(&c.buf)
 	} else {
-		w.gz.Reset(out)
+		c.gz.Reset(&c.buf)
 	}
-	w.copy.w = w.gz
-	if _, _, err := w.marsh.Marshal(w.copy, r, 0); err != nil {
+	c.copy.w = c.gz
+	if _, _, err := w.marsh.Marshal(&c.copy, r, 0); err != nil {
 		return err
 	}
-	return w.gz.Close()
+	return c.gz.Close()
 }
 
 // copier gives gowarc's io.Copy a ReaderFrom with a buffer kept across
