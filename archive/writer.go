@@ -249,8 +249,8 @@ func NewWriter(cfg Config) (*Writer, error) {
 			gowarc.WithSyntaxErrorPolicy(gowarc.ErrFail),
 			gowarc.WithUnknownRecordTypePolicy(gowarc.ErrFail),
 		},
-		marsh:   gowarc.NewMarshaler(),
-		create:  createFile,
+		marsh:  gowarc.NewMarshaler(),
+		create: createFile,
 		newUUID: func() string {
 			uuidMu.Lock()
 			defer uuidMu.Unlock()
