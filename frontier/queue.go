@@ -117,39 +117,8 @@ type Counts struct {
 	Relevant   int64 // N_r: relevant pages among them
 }
 
-// Status is the identification status of a server (Tamura et al. 4.1).
-type Status uint8
-
-// Server statuses.
-const (
-	Undecided  Status = iota // N_r = 0 and N_a <= T
-	Relevant                 // N_r > 0
-	Irrelevant               // N_r = 0 and N_a > T
-)
-
-func (s Status) String() string {
-	switch s {
-	case Undecided:
-		return "undecided"
-	case Relevant:
-		return "relevant"
-	case Irrelevant:
-		return "irrelevant"
-	}
-	return fmt.Sprintf("Status(%d)", uint8(s))
-}
-
-// Status classifies the counters with tolerance t, the number of irrelevant
-// pages allowed before a server without relevant pages is irrelevant.
-func (c Counts) Status(t int64) Status {
-	switch {
-	case c.Relevant > 0:
-		return Relevant
-	case c.Downloaded <= t:
-		return Undecided
-	}
-	return Irrelevant
-}
+// The status these counters give a server, with a tolerance T, is package
+// focus's to judge (focus.StatusOf); the frontier only keeps the counts.
 
 // History is what the last fetch of a URL left for incremental re-crawls.
 type History struct {

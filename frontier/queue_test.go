@@ -474,26 +474,6 @@ func TestCountsAndHistory(t *testing.T) {
 	}
 }
 
-func TestStatus(t *testing.T) {
-	tests := []struct {
-		c    Counts
-		tol  int64
-		want Status
-	}{
-		{Counts{0, 0}, 10, Undecided},
-		{Counts{10, 0}, 10, Undecided},
-		{Counts{11, 0}, 10, Irrelevant},
-		{Counts{11, 1}, 10, Relevant},
-		{Counts{1, 1}, 0, Relevant},
-		{Counts{1, 0}, 0, Irrelevant},
-	}
-	for _, tc := range tests {
-		if got := tc.c.Status(tc.tol); got != tc.want {
-			t.Errorf("%+v.Status(%d) = %v, want %v", tc.c, tc.tol, got, tc.want)
-		}
-	}
-}
-
 func TestEntryRoundTrip(t *testing.T) {
 	q := openMem(t)
 	in := Entry{
