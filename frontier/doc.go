@@ -36,7 +36,7 @@
 // queue stores these counters under an opaque key chosen by the caller (a
 // host, or host/dir/) and bumps them in the same LevelDB batch that completes
 // the lease, so a crash can never count a page twice or not at all.
-// Counts.Status applies the tolerance. When a server turns irrelevant the
+// Package focus applies the tolerance. When a server turns irrelevant the
 // caller removes its queued URLs with DropSite.
 //
 // # Storage layout and crash safety
