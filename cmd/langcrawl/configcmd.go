@@ -14,10 +14,9 @@ func configCmd() *cobra.Command {
 		Short: "Print the resolved configuration: flags over LANGCRAWL_* environment over profile over defaults",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			profile, _ := cmd.Flags().GetString("profile")
-			cfg, err := config.Load(profile, cmd.Flags())
+			cfg, err := loadConfig(cmd)
 			if err != nil {
-				return fmt.Errorf("%w: %w", errUsage, err)
+				return err
 			}
 			_, err = fmt.Fprint(cmd.OutOrStdout(), cfg.YAML())
 			return err

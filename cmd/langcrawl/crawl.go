@@ -34,10 +34,9 @@ func crawlCmd() *cobra.Command {
 		Short: "Crawl from seed URLs into WARC files; run again on the same --out to resume",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			profile, _ := cmd.Flags().GetString("profile")
-			cfg, err := config.Load(profile, cmd.Flags())
+			cfg, err := loadConfig(cmd)
 			if err != nil {
-				return fmt.Errorf("%w: %w", errUsage, err)
+				return err
 			}
 			_, err = runCrawl(cmd.Context(), cfg, cmd.OutOrStdout(), cmd.ErrOrStderr())
 			return err
@@ -45,6 +44,17 @@ func crawlCmd() *cobra.Command {
 	}
 	config.AddFlags(cmd.Flags())
 	return cmd
+}
+
+// loadConfig resolves the configuration from --profile and the other
+// flags of cmd; a bad one is a usage error.
+func loadConfig(cmd *cobra.Command) (*config.Config, error) {
+	profile, _ := cmd.Flags().GetString("profile")
+	cfg, err := config.Load(profile, cmd.Flags())
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", errUsage, err)
+	}
+	return cfg, nil
 }
 
 // Output layout under cfg.Out.
