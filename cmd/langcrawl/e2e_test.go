@@ -401,24 +401,8 @@ func TestKillAndResume(t *testing.T) {
 	w := startWeb(t)
 	out := t.TempDir()
 	cfg := w.profile(t, out, "")
-	profile := filepath.Join(t.TempDir(), "p.yaml")
-	os.WriteFile(profile, []byte(cfg.YAML()), 0o644)
-
-	child := exec.Command(os.Args[0], "-test.run=^TestHelperLangcrawl$")
-	child.Env = append(os.Environ(), "E2E_CHILD_ARGS=crawl --profile "+profile)
-	child.Stdout, child.Stderr = io.Discard, io.Discard
-	if err := child.Start(); err != nil {
-		t.Fatal(err)
-	}
 	// Kill it once it has fetched a good part of the web.
-	deadline := time.Now().Add(60 * time.Second)
-	for len(w.srv.Log()) < 150 {
-		if time.Now().After(deadline) {
-			child.Process.Kill()
-			t.Fatalf("child crawl made only %d requests in 60s", len(w.srv.Log()))
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	child := w.crawlInChild(t, cfg, io.Discard)
 	child.Process.Signal(syscall.SIGKILL)
 	child.Wait()
 	firstRun := len(w.srv.Log())
@@ -456,24 +440,8 @@ func TestInterruptDrains(t *testing.T) {
 	w := startWeb(t)
 	out := t.TempDir()
 	cfg := w.profile(t, out, "")
-	profile := filepath.Join(t.TempDir(), "p.yaml")
-	os.WriteFile(profile, []byte(cfg.YAML()), 0o644)
-
-	child := exec.Command(os.Args[0], "-test.run=^TestHelperLangcrawl$")
-	child.Env = append(os.Environ(), "E2E_CHILD_ARGS=crawl --profile "+profile)
 	var stdout bytes.Buffer
-	child.Stdout, child.Stderr = &stdout, io.Discard
-	if err := child.Start(); err != nil {
-		t.Fatal(err)
-	}
-	deadline := time.Now().Add(60 * time.Second)
-	for len(w.srv.Log()) < 150 {
-		if time.Now().After(deadline) {
-			child.Process.Kill()
-			t.Fatalf("child crawl made only %d requests in 60s", len(w.srv.Log()))
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	child := w.crawlInChild(t, cfg, &stdout)
 	child.Process.Signal(os.Interrupt)
 	err := child.Wait()
 	if err != nil {
@@ -494,6 +462,31 @@ func TestInterruptDrains(t *testing.T) {
 			t.Errorf("%s archived %d times across the interrupt, want 1", u, len(resp[u]))
 		}
 	}
+}
+
+// crawlInChild starts `langcrawl crawl` with cfg in a child process and
+// returns once the child has made 150 requests, a good part of the web.
+func (w *demoWeb) crawlInChild(t *testing.T, cfg *config.Config, stdout io.Writer) *exec.Cmd {
+	t.Helper()
+	profile := filepath.Join(t.TempDir(), "p.yaml")
+	if err := os.WriteFile(profile, []byte(cfg.YAML()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	child := exec.Command(os.Args[0], "-test.run=^TestHelperLangcrawl$")
+	child.Env = append(os.Environ(), "E2E_CHILD_ARGS=crawl --profile "+profile)
+	child.Stdout, child.Stderr = stdout, io.Discard
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for len(w.srv.Log()) < 150 {
+		if time.Now().After(deadline) {
+			child.Process.Kill()
+			t.Fatalf("child crawl made only %d requests in 60s", len(w.srv.Log()))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return child
 }
 
 // TestHelperLangcrawl runs the langcrawl command line with the arguments
