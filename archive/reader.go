@@ -46,19 +46,7 @@ func (r *Record) Header(name string) string {
 // wrapped with the file, offset and record id, on the first mismatch, and
 // any syntax or spec violation gowarc reports.
 func ReadAll(path string) ([]Record, error) {
-	rd, err := gowarc.NewWarcFileReader(path, 0,
-		gowarc.WithSkipParseBlock(),
-		gowarc.WithSpecViolationPolicy(gowarc.ErrWarn),
-		// ErrFail, not ErrWarn: under ErrWarn gowarc v1.6.0 loops forever
-		// on a record cut short (its warc-fields parser retries at EOF).
-		gowarc.WithSyntaxErrorPolicy(gowarc.ErrFail),
-		gowarc.WithFixDigest(false),
-		gowarc.WithFixContentLength(false),
-		gowarc.WithFixSyntaxErrors(false),
-		gowarc.WithAddMissingDigest(false),
-		gowarc.WithAddMissingContentLength(false),
-		gowarc.WithAddMissingRecordId(false),
-	)
+	rd, err := NewReader(path, true)
 	if err != nil {
 		return nil, fmt.Errorf("archive: read %s: %w", path, err)
 	}
@@ -84,6 +72,32 @@ func ReadAll(path string) ([]Record, error) {
 		}
 		out = append(out, rec)
 	}
+}
+
+// NewReader opens a WARC file, compressed or not, for reading its records
+// as they are stored: gowarc fixes nothing, adds nothing, and does not parse
+// blocks. A syntax error ends the reading (under ErrWarn, gowarc v1.6.0
+// loops forever on a record cut short: its warc-fields parser retries at
+// EOF). With spec, violations of the WARC specification are reported in
+// each record's validation; without it they are ignored. The caller closes
+// the reader.
+func NewReader(path string, spec bool) (*gowarc.WarcFileReader, error) {
+	policy := gowarc.ErrIgnore
+	if spec {
+		policy = gowarc.ErrWarn
+	}
+	return gowarc.NewWarcFileReader(path, 0,
+		gowarc.WithSkipParseBlock(),
+		gowarc.WithSpecViolationPolicy(policy),
+		gowarc.WithSyntaxErrorPolicy(gowarc.ErrFail),
+		gowarc.WithUnknownRecordTypePolicy(policy),
+		gowarc.WithFixDigest(false),
+		gowarc.WithFixContentLength(false),
+		gowarc.WithFixSyntaxErrors(false),
+		gowarc.WithAddMissingDigest(false),
+		gowarc.WithAddMissingContentLength(false),
+		gowarc.WithAddMissingRecordId(false),
+	)
 }
 
 func toRecord(wr gowarc.WarcRecord, off int64) (Record, error) {

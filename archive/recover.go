@@ -8,8 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
-
-	"github.com/nlnwa/gowarc"
 )
 
 // Recover closes the files a crashed Writer left with the ".open" suffix in
@@ -76,12 +74,7 @@ func scanWhole(path, name string) (int64, []byte, error) {
 	if err != nil {
 		return 0, nil, fmt.Errorf("archive: recover %s: %w", path, err)
 	}
-	rd, err := gowarc.NewWarcFileReader(path, 0,
-		gowarc.WithSkipParseBlock(),
-		gowarc.WithSpecViolationPolicy(gowarc.ErrWarn),
-		gowarc.WithSyntaxErrorPolicy(gowarc.ErrFail), // see ReadAll
-		gowarc.WithFixDigest(false),
-	)
+	rd, err := NewReader(path, true)
 	if err != nil {
 		return 0, nil, fmt.Errorf("archive: recover %s: %w", path, err)
 	}

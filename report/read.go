@@ -13,6 +13,8 @@ import (
 
 	"github.com/nlnwa/gowarc"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/langcrawl/langcrawl/archive"
 )
 
 // Field is one name: value line of a warc-fields block.
@@ -143,20 +145,7 @@ type metaRecord struct {
 // returns the error with the offset; for a file being written, or left by a
 // crash (.open), that is the cut record at its tail.
 func readWARC(path string, visit func(metaRecord)) (records int, err error) {
-	rd, err := gowarc.NewWarcFileReader(path, 0,
-		gowarc.WithSkipParseBlock(),
-		gowarc.WithSpecViolationPolicy(gowarc.ErrIgnore),
-		// ErrFail: under ErrWarn gowarc v1.6.0 loops forever on a record
-		// cut short (see archive.ReadAll).
-		gowarc.WithSyntaxErrorPolicy(gowarc.ErrFail),
-		gowarc.WithUnknownRecordTypePolicy(gowarc.ErrIgnore),
-		gowarc.WithFixDigest(false),
-		gowarc.WithFixContentLength(false),
-		gowarc.WithFixSyntaxErrors(false),
-		gowarc.WithAddMissingDigest(false),
-		gowarc.WithAddMissingContentLength(false),
-		gowarc.WithAddMissingRecordId(false),
-	)
+	rd, err := archive.NewReader(path, false)
 	if err != nil {
 		return 0, fmt.Errorf("open %s: %w", path, err)
 	}
