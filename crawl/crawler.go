@@ -66,7 +66,6 @@ type Config struct {
 	Requisites      bool          // fetch page requisites so pages replay
 	Scope           scope.Decider // depth limit, query rule, trap guards
 	Focus           *focus.Policy // nil: no focusing (every page counts as relevant)
-	UserAgent       string
 	// MaxParse bounds how much of a decoded body is parsed for links and
 	// language; default 8 MiB.
 	MaxParse int64

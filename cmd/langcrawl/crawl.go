@@ -152,7 +152,7 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 
 	c, err := crawl.New(crawl.Config{
 		Workers: cfg.Workers, MaxPages: cfg.MaxPages, MaxTime: cfg.MaxTime, MaxPagesPerSite: cfg.MaxPagesPerSite,
-		Requisites: cfg.Scope.Requisites, Focus: policy, UserAgent: cfg.UserAgent,
+		Requisites: cfg.Scope.Requisites, Focus: policy,
 		Scope: scope.Decider{
 			MaxDepth:  cfg.Depth,
 			QueryRule: cfg.Scope.OneQueryPerScript,
