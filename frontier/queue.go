@@ -595,14 +595,10 @@ func (q *Queue) Complete(l *Lease, c Completion) error {
 	}
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if q.db == nil {
-		return ErrClosed
+	t, err := q.endLease(l)
+	if err != nil {
+		return err
 	}
-	if q.leases[l.site] != l {
-		return fmt.Errorf("%w: %s", ErrUnknownLease, l.Entry.URL)
-	}
-	t := q.begin()
-	t.b.Delete(siteKey(tInflight, l.site))
 	d := t.delta(l.site)
 	d.unlease = true
 	d.setNB, d.notBefore = true, unixNano(c.NotBefore)
@@ -623,6 +619,20 @@ func (q *Queue) Complete(l *Lease, c Completion) error {
 	return nil
 }
 
+// endLease checks that l is outstanding and starts the batch that ends it
+// by deleting its in-flight record. Called with q.mu held.
+func (q *Queue) endLease(l *Lease) (*txn, error) {
+	if q.db == nil {
+		return nil, ErrClosed
+	}
+	if q.leases[l.site] != l {
+		return nil, fmt.Errorf("%w: %s", ErrUnknownLease, l.Entry.URL)
+	}
+	t := q.begin()
+	t.b.Delete(siteKey(tInflight, l.site))
+	return t, nil
+}
+
 // Return puts a leased entry back in its site queue at its original place,
 // which is the head unless more urgent entries arrived meanwhile; use it to
 // drain leases on shutdown or to retry later. The site becomes eligible
@@ -633,14 +643,10 @@ func (q *Queue) Return(l *Lease, notBefore time.Time) error {
 	}
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if q.db == nil {
-		return ErrClosed
+	t, err := q.endLease(l)
+	if err != nil {
+		return err
 	}
-	if q.leases[l.site] != l {
-		return fmt.Errorf("%w: %s", ErrUnknownLease, l.Entry.URL)
-	}
-	t := q.begin()
-	t.b.Delete(siteKey(tInflight, l.site))
 	t.b.Put(append(queuePrefix(l.site), l.suffix[:]...), l.value)
 	d := t.delta(l.site)
 	d.unlease = true
