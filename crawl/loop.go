@@ -61,14 +61,18 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease) er
 	// high priority) are exempt: those pages must replay.
 	pol := c.policy()
 	key := c.focusKey(u)
-	if key != "" && !(e.Requisite && e.Priority == frontier.High) {
+	// The key's counters, read once: the site lease keeps them still
+	// until this URL completes.
+	var counts focus.Counts
+	if key != "" {
 		n, err := c.p.Queue.Counts(key)
 		if err != nil {
 			return fmt.Errorf("frontier counts %s: %w", key, err)
 		}
-		if pol.Skip(focus.Counts(n)) {
-			return c.finish(l, worker, outcome{status: codeFocusSkip, annot: []string{"focus:irrelevant-server"}}, frontier.Completion{})
-		}
+		counts = focus.Counts(n)
+	}
+	if key != "" && !(e.Requisite && e.Priority == frontier.High) && pol.Skip(counts) {
+		return c.finish(l, worker, outcome{status: codeFocusSkip, annot: []string{"focus:irrelevant-server"}}, frontier.Completion{})
 	}
 
 	// 2. The per-site page budget, a trap guard.
@@ -161,11 +165,7 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease) er
 	// directory.
 	var src focus.Counts
 	if out.page && key != "" {
-		n, err := c.p.Queue.Counts(key)
-		if err != nil {
-			return fmt.Errorf("frontier counts %s: %w", key, err)
-		}
-		src = focus.Counts(n)
+		src = counts
 		src.Downloaded++
 		if out.relevant {
 			src.Relevant++
