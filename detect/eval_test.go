@@ -231,6 +231,7 @@ func evaluate(t *testing.T, d *Detector, pages []evalPage) evalResult {
 	byLang := map[string]*tally{}
 	var tp, fp, fn, mtp, mfp, mfn int
 	var failures []string
+	confusion := map[string]map[string]int{} // true language -> detected language -> misses
 	for _, p := range pages {
 		r := d.Detect(p.body, p.contentType)
 		want := iso(p.tag)
@@ -243,6 +244,12 @@ func evaluate(t *testing.T, d *Detector, pages []evalPage) evalResult {
 			if okC {
 				tl.cs++
 			}
+		}
+		if !okL {
+			if confusion[want] == nil {
+				confusion[want] = map[string]int{}
+			}
+			confusion[want][r.Lang]++
 		}
 		if (!okL || !okC) && len(failures) < 40 {
 			failures = append(failures, fmt.Sprintf("%s: got %s/%s (%s, %.3f)", p.name, r.Lang, r.Charset, r.Evidence, r.Confidence))
@@ -275,9 +282,10 @@ func evaluate(t *testing.T, d *Detector, pages []evalPage) evalResult {
 	}
 	for _, l := range keys(byLang) {
 		if x := byLang[l]; x.lang < x.n {
-			t.Logf("language %-3s pages %4d  lang %.4f  charset %.4f", l, x.n, ratio(x.lang, x.n), ratio(x.cs, x.n))
+			t.Logf("language %-3s pages %4d  lang %.4f  charset %.4f  misses to %s", l, x.n, ratio(x.lang, x.n), ratio(x.cs, x.n), confusionList(confusion[l]))
 		}
 	}
+	t.Logf("misses by detected language: %s", confusionList(missesTo(confusion)))
 	res := evalResult{pages: all.n, languages: len(byLang), lang: ratio(all.lang, all.n), charset: ratio(all.cs, all.n),
 		thaiP: ratio(tp, tp+fp), thaiR: ratio(tp, tp+fn)}
 	t.Logf("pages %d languages %d: language accuracy %.4f, charset accuracy %.4f", res.pages, res.languages, res.lang, res.charset)
@@ -328,6 +336,43 @@ func TestEvaluationCatalogue(t *testing.T) {
 	// Measured 0.9458 / 0.9935 / 1 / 1 over 88 tags; profiles trained on
 	// the UDHR alone measure 0.8447 / 0.9942 / 1 / 1 and fail.
 	checkFloors(t, r, 0.94, 0.99, 0.995, 0.99, 85)
+}
+
+// confusionList formats detected-language counts, most first: "da 4, nb 2".
+func confusionList(m map[string]int) string {
+	type lc struct {
+		lang string
+		n    int
+	}
+	var l []lc
+	for k, n := range m {
+		l = append(l, lc{k, n})
+	}
+	sort.Slice(l, func(i, j int) bool {
+		if l[i].n != l[j].n {
+			return l[i].n > l[j].n
+		}
+		return l[i].lang < l[j].lang
+	})
+	var sb strings.Builder
+	for i, x := range l {
+		if i > 0 {
+			sb.WriteString(", ")
+		}
+		fmt.Fprintf(&sb, "%s %d", x.lang, x.n)
+	}
+	return sb.String()
+}
+
+// missesTo sums a confusion matrix by detected language: where misses go.
+func missesTo(confusion map[string]map[string]int) map[string]int {
+	out := map[string]int{}
+	for _, row := range confusion {
+		for got, n := range row {
+			out[got] += n
+		}
+	}
+	return out
 }
 
 func get(m map[string]*tally, k string) *tally {
