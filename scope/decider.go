@@ -12,8 +12,8 @@ const DefaultMaxDepth = 8
 
 // Decider ties canonicalisation, site trees, the depth limit, the trap guards and the
 // query rule together for the engine. The zero Decider uses DefaultRules, a depth limit
-// of DefaultMaxDepth and no query rule. It keeps no state and is safe for concurrent use;
-// the seen set, and so the query rule's memory, belongs to the engine.
+// of DefaultMaxDepth and no query rule. Apart from its optional Cache it keeps no state;
+// it is safe for concurrent use. The seen set, and so the query rule's memory, belongs to the engine.
 type Decider struct {
 	// Rules are the trap guards.
 	Rules Rules
@@ -23,6 +23,8 @@ type Decider struct {
 	// QueryRule turns on one crawl per script (Nakahira et al. 2008, section 2.2):
 	// Decision.QueryKey is then set for query URLs.
 	QueryRule bool
+	// Cache, when not nil, remembers recent canonicalisations (see Cache).
+	Cache *Cache
 }
 
 // Decision is what Decider.Decide says about one link.
@@ -48,7 +50,7 @@ type Decision struct {
 // Decide canonicalises the absolute URL link found on a page at depth parentDepth of
 // the site tree tree, and decides on it.
 func (d Decider) Decide(tree string, parentDepth int, link string) Decision {
-	u, err := Canonicalize(link)
+	u, err := d.Cache.Canonicalize(link)
 	if err != nil {
 		return Decision{Reject: err.Error()}
 	}

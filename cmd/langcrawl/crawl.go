@@ -156,6 +156,7 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 		Scope: scope.Decider{
 			MaxDepth:  cfg.Depth,
 			QueryRule: cfg.Scope.OneQueryPerScript,
+			Cache:     scope.NewCache(0),
 			Rules: scope.Rules{MaxURLLength: cfg.Scope.MaxURLLength, MaxPathSegments: cfg.Scope.MaxPathSegments,
 				MaxRepeatedSegment: cfg.Scope.MaxRepeatedSegment, MaxQueryParams: cfg.Scope.MaxQueryParams},
 		},
