@@ -350,7 +350,9 @@ func (c *Client) exchange(ctx context.Context, pc *persistConn, reused bool, req
 		return nil, reused && retryable(err), fmt.Errorf("write request: %w", err)
 	}
 
-	br := bufio.NewReaderSize(rec, 16<<10)
+	br := readers.Get().(*bufio.Reader)
+	br.Reset(rec)
+	defer func() { br.Reset(nil); readers.Put(br) }()
 	var resp *http.Response
 	headStart := 0
 	for range 8 { // skip interim 1xx responses, keeping their bytes
@@ -423,10 +425,17 @@ func (c *Client) exchange(ctx context.Context, pc *persistConn, reused bool, req
 	return res, false, nil
 }
 
+// readers holds the buffered readers of exchange and rawHeader: one
+// allocation of 16 KiB per response was the client's largest.
+var readers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 16<<10) }}
+
 // rawHeader re-reads the header block as received: http.ReadResponse drops
 // Transfer-Encoding and, for chunked bodies, Content-Length from resp.Header.
 func rawHeader(block []byte, fallback http.Header) http.Header {
-	tp := textproto.NewReader(bufio.NewReader(bytes.NewReader(block)))
+	br := readers.Get().(*bufio.Reader)
+	br.Reset(bytes.NewReader(block))
+	defer func() { br.Reset(nil); readers.Put(br) }()
+	tp := textproto.NewReader(br)
 	if _, err := tp.ReadLine(); err != nil {
 		return fallback
 	}

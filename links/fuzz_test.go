@@ -121,3 +121,50 @@ func BenchmarkExtractCSS(b *testing.B) {
 		}
 	}
 }
+
+// FuzzFastResolve checks that fastResolve, where it answers, answers as the
+// WHATWG parser does.
+func FuzzFastResolve(f *testing.F) {
+	for _, s := range []string{"page.html", "../a/b?x=1&y=2", "./", "..", ".", "?", "?a", "a?", "a/../../..",
+		"/abs/path", "a//b", "x/./y/../z?q=1;2,3+4@5", "~user", "a?b?c", "../../../x", "..a", ".a/..b"} {
+		f.Add("http://h.test/dir/page.html?old=1", s)
+		f.Add("https://h.test:8443/", s)
+	}
+	f.Add("http://h.test", "a")
+	f.Add("http://0.0.0.0//", "..//") // empty segments: WHATWG keeps them
+	f.Add("http://h.test/a//b/c", "../x")
+	f.Fuzz(func(t *testing.T, base, ref string) {
+		b, err := parser.Parse(base)
+		if err != nil || !isHTTP(b) {
+			return
+		}
+		got, ok := fastResolve(fastBase(b), ref)
+		if !ok {
+			return
+		}
+		want, wok := resolve(b, ref)
+		if !wok || got != want {
+			t.Fatalf("base %q ref %q: fast %q, WHATWG %q (ok %v)", b.Href(true), ref, got, want, wok)
+		}
+	})
+}
+
+// TestFastResolveAnswers makes sure the fast path is taken for plain
+// references, so that FuzzFastResolve tests something.
+func TestFastResolveAnswers(t *testing.T) {
+	b, _ := parser.Parse("http://h.test/dir/page.html")
+	fb := fastBase(b)
+	if fb == nil {
+		t.Fatal("no fast base for a plain URL")
+	}
+	for _, ref := range []string{"next.html", "../up?x=1", "?q"} {
+		if _, ok := fastResolve(fb, ref); !ok {
+			t.Errorf("%q: fast path not taken", ref)
+		}
+	}
+	for _, ref := range []string{"http://other.test/", "#top", "a b", "%41", "//h/x", "a\\b", ""} {
+		if _, ok := fastResolve(fb, ref); ok {
+			t.Errorf("%q: fast path taken", ref)
+		}
+	}
+}
