@@ -36,6 +36,17 @@ type Built struct {
 	Profiles      []byte // ProfilesFile
 	HeldOut       []byte // HeldOutFile: held-out UDHR paragraphs, "tag\ttext" lines, gzip
 	CatalogueEval []byte // CatalogueEvalFile: held-out catalogue text, same format
+	// Train says how much text each language's profiles were trained on,
+	// in the order of the language list.
+	Train []TrainStats
+}
+
+// TrainStats is the training text of one language tag, in bytes of UTF-8
+// (before the UDHR is counted twice).
+type TrainStats struct {
+	Tag       string
+	UDHR      int // UDHR training articles
+	Catalogue int // catalogue messages, at most maxCatalogueTrain
 }
 
 // Build reads the corpora under dir (see corpora/fetch.sh) and returns the
@@ -46,8 +57,13 @@ type Built struct {
 // options give the same bytes.
 func Build(dir string, opts BuildOptions) (*Built, error) {
 	var ps []*profile
+	var stats []TrainStats
 	heldout, hw := newEvalWriter()
 	cateval, cw := newEvalWriter()
+	skip, err := evalIDs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("build: evaluation msgids: %w", err)
+	}
 	for _, l := range languages {
 		var train strings.Builder
 		for _, f := range l.UDHR {
@@ -69,8 +85,12 @@ func Build(dir string, opts BuildOptions) (*Built, error) {
 		var trainMsgs, evalLines [][]string
 		for _, c := range catalogues {
 			var msgs []string
+			var drop map[string]bool
+			if !c.Eval {
+				drop = skip
+			}
 			for _, loc := range catalogueLocales(l.Tag) {
-				m, err := catalogueText(dir, c, loc, script)
+				m, err := catalogueText(dir, c, loc, script, drop)
 				if err != nil {
 					return nil, fmt.Errorf("build %s: %w", l.Tag, err)
 				}
@@ -104,8 +124,11 @@ func Build(dir string, opts BuildOptions) (*Built, error) {
 			// The UDHR text counts twice: with it once, the catalogues'
 			// larger share cost 1.2 points of language accuracy on the
 			// held-out UDHR and did no better on held-out catalogues.
+			stats = append(stats, TrainStats{Tag: l.Tag, UDHR: train.Len(), Catalogue: cat.Len()})
 			train.WriteString(train.String())
 			train.WriteString(cat.String())
+		} else {
+			stats = append(stats, TrainStats{Tag: l.Tag, UDHR: train.Len()})
 		}
 		for _, cs := range append([]string{"utf-8"}, l.Charsets...) {
 			b, err := encodeLegacy(train.String(), cs)
@@ -129,7 +152,10 @@ func Build(dir string, opts BuildOptions) (*Built, error) {
 	for _, loc := range unknownCatalogueLocales {
 		var lines [][]string
 		for _, c := range catalogues {
-			msgs, err := catalogueText(dir, c, loc, "")
+			if !c.Eval {
+				continue // only held-out text evaluates
+			}
+			msgs, err := catalogueText(dir, c, loc, "", nil)
 			if err != nil {
 				return nil, fmt.Errorf("build und: %w", err)
 			}
@@ -139,8 +165,7 @@ func Build(dir string, opts BuildOptions) (*Built, error) {
 			fmt.Fprintf(cw, "und\t%s\n", line)
 		}
 	}
-	out := &Built{}
-	var err error
+	out := &Built{Train: stats}
 	if out.HeldOut, err = heldout.close(); err != nil {
 		return nil, fmt.Errorf("build: held-out text: %w", err)
 	}

@@ -26,7 +26,15 @@ type catalogue struct {
 // catalogues lists the message catalogues the builder reads. Whole
 // catalogues, not single messages, are held out for evaluation, so that
 // near-duplicate messages ("Cannot open %s" / "Cannot open file %s") of
-// one program never sit on both sides of the split.
+// one program never sit on both sides of the split. Besides, a training
+// message whose msgid is also a msgid of an evaluation catalogue ("Audio
+// DVD", "Width", the accessibility role names that GTK repeats) is
+// dropped (evalIDs). Catalogues that embed the evaluation text wholesale
+// are not listed at all: iso_3166-2 and iso_3166-3 (subdivisions and
+// former countries: country names again), gnome-control-center's
+// timezones (cities and countries), xkb-data (keyboard layouts named
+// after countries and languages), libgweather (places), gtk40 (GTK 4
+// carries gdk-pixbuf's loader messages).
 var catalogues = []catalogue{
 	{"libgtk2.0-common", "gtk20", false},
 	{"libgtk2.0-common", "gtk20-properties", false},
@@ -35,6 +43,20 @@ var catalogues = []catalogue{
 	{"iso-codes", "iso_639-2", false},
 	{"iso-codes", "iso_4217", false},
 	{"iso-codes", "iso_15924", false},
+	{"nautilus-data", "nautilus", false},
+	{"gnome-control-center-data", "gnome-control-center-2.0", false},
+	{"gnome-desktop3-data", "gnome-desktop-3.0", false},
+	{"gnome-menus", "gnome-menus", false},
+	{"mate-desktop-common", "mate-desktop", false},
+	{"cinnamon-l10n", "cinnamon", false},
+	{"cinnamon-l10n", "cinnamon-control-center", false},
+	{"cinnamon-l10n", "cinnamon-session", false},
+	{"cinnamon-l10n", "cinnamon-settings-daemon", false},
+	{"cinnamon-l10n", "nemo", false},
+	{"dpkg", "dpkg", false},
+	{"apt", "apt", false},
+	{"debconf-i18n", "debconf", false},
+	{"tar", "tar", false},
 	{"libgdk-pixbuf2.0-common", "gdk-pixbuf", true},
 	{"at-spi2-common", "at-spi2-core", true},
 	{"shared-mime-info", "shared-mime-info", true},
@@ -70,7 +92,7 @@ var unknownCatalogueLocales = []string{"dv", "chr", "iu"}
 const (
 	evalLineRunes     = 80    // evaluation messages are packed into lines of at least this many characters
 	maxEvalLines      = 48    // per language, in the catalogue evaluation text
-	maxCatalogueTrain = 48000 // bytes of catalogue training text per language, at most
+	maxCatalogueTrain = 96000 // bytes of catalogue training text per language, at most
 )
 
 // moMagic is the gettext .mo magic number.
@@ -204,11 +226,12 @@ func printfLen(s string) int {
 // catalogueText returns the cleaned messages of one catalogue for one
 // locale ("C" for the msgids), in file order. A translation equal to its
 // msgid is an untranslated copy and is skipped; so is one whose letters
-// are mostly not in class (from scriptClass; "" for any). A missing file
+// are mostly not in class (from scriptClass; "" for any), and one whose
+// cleaned, lower-cased msgid is in skip (nil for none). A missing file
 // gives no messages.
-func catalogueText(dir string, c catalogue, locale, class string) ([]string, error) {
+func catalogueText(dir string, c catalogue, locale, class string, skip map[string]bool) ([]string, error) {
 	if locale == "C" {
-		return catalogueIDs(dir, c)
+		return catalogueIDs(dir, c, skip)
 	}
 	path := filepath.Join(dir, DebDir, c.Package, "usr/share/locale", locale, "LC_MESSAGES", c.Domain+".mo")
 	data, err := os.ReadFile(path)
@@ -224,7 +247,7 @@ func catalogueText(dir string, c catalogue, locale, class string) ([]string, err
 	}
 	var out []string
 	for _, m := range msgs {
-		if m.Str == m.ID {
+		if m.Str == m.ID || skip[idKey(m.ID)] {
 			continue
 		}
 		t := cleanMessage(m.Str)
@@ -236,11 +259,21 @@ func catalogueText(dir string, c catalogue, locale, class string) ([]string, err
 	return out, nil
 }
 
+// idKey is how msgids are compared between catalogues: cleaned and
+// lower-cased.
+func idKey(id string) string { return strings.ToLower(cleanMessage(id)) }
+
+// catalogueMOs returns the .mo files of catalogue c, one per locale, in
+// sorted order.
+func catalogueMOs(dir string, c catalogue) ([]string, error) {
+	return filepath.Glob(filepath.Join(dir, DebDir, c.Package, "usr/share/locale/*/LC_MESSAGES", c.Domain+".mo"))
+}
+
 // catalogueIDs returns the cleaned msgids of a catalogue: the union over
 // every locale, sorted, so the English text does not depend on which
-// locale translated what.
-func catalogueIDs(dir string, c catalogue) ([]string, error) {
-	locs, err := filepath.Glob(filepath.Join(dir, DebDir, c.Package, "usr/share/locale/*/LC_MESSAGES", c.Domain+".mo"))
+// locale translated what. Msgids whose idKey is in skip are left out.
+func catalogueIDs(dir string, c catalogue, skip map[string]bool) ([]string, error) {
+	locs, err := catalogueMOs(dir, c)
 	if err != nil {
 		return nil, err
 	}
@@ -255,7 +288,7 @@ func catalogueIDs(dir string, c catalogue) ([]string, error) {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 		for _, m := range msgs {
-			if t := cleanMessage(m.ID); t != "" {
+			if t := cleanMessage(m.ID); t != "" && !skip[strings.ToLower(t)] {
 				seen[t] = true
 			}
 		}
@@ -266,6 +299,38 @@ func catalogueIDs(dir string, c catalogue) ([]string, error) {
 	}
 	sort.Strings(out)
 	return out, nil
+}
+
+// evalIDs returns the idKeys of every msgid of the evaluation catalogues,
+// over all their locales: training messages with one of them are dropped,
+// so that no evaluation message is trained on through another catalogue.
+func evalIDs(dir string) (map[string]bool, error) {
+	ids := map[string]bool{}
+	for _, c := range catalogues {
+		if !c.Eval {
+			continue
+		}
+		locs, err := catalogueMOs(dir, c)
+		if err != nil {
+			return nil, err
+		}
+		for _, path := range locs {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return nil, err
+			}
+			msgs, err := parseMO(data)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", path, err)
+			}
+			for _, m := range msgs {
+				if k := idKey(m.ID); k != "" {
+					ids[k] = true
+				}
+			}
+		}
+	}
+	return ids, nil
 }
 
 // scriptClass returns the script of a letter, with the scripts that

@@ -29,6 +29,16 @@ debs=(
 	at-spi2-common=2.46.0-5
 	shared-mime-info=2.2-1
 	iso-codes=4.15.0-1
+	nautilus-data=43.2-1
+	gnome-control-center-data=1:43.6-2~deb12u1
+	gnome-desktop3-data=43.2-2
+	gnome-menus=3.36.0-1.1
+	mate-desktop-common=1.26.0-2
+	cinnamon-l10n=5.6.1-2
+	dpkg=1.21.23
+	apt=2.6.2
+	debconf-i18n=1.5.82
+	tar=1.34+dfsg-1.2+deb12u1
 )
 updated=""
 for spec in "${debs[@]}"; do

@@ -29,17 +29,23 @@ func main() {
 	out := flag.String("out", "detect", "directory of package detect")
 	profiles := flag.String("profiles", "", "write the profiles here instead of `FILE` out/"+detect.ProfilesFile+"; the evaluation texts are then not written")
 	udhrOnly := flag.Bool("udhr-only", false, "train on the UDHR alone, without the message catalogues")
+	verbose := flag.Bool("v", false, "print how much training text each language has")
 	flag.Parse()
-	if err := run(*corpora, *out, *profiles, detect.BuildOptions{UDHROnly: *udhrOnly}); err != nil {
+	if err := run(*corpora, *out, *profiles, detect.BuildOptions{UDHROnly: *udhrOnly}, *verbose); err != nil {
 		fmt.Fprintln(os.Stderr, "buildprofiles:", err)
 		os.Exit(1)
 	}
 }
 
-func run(corpora, out, profiles string, opts detect.BuildOptions) error {
+func run(corpora, out, profiles string, opts detect.BuildOptions, verbose bool) error {
 	b, err := detect.Build(corpora, opts)
 	if err != nil {
 		return err
+	}
+	if verbose {
+		for _, s := range b.Train {
+			fmt.Printf("train %-8s udhr %6d  catalogue %6d bytes\n", s.Tag, s.UDHR, s.Catalogue)
+		}
 	}
 	files := []struct {
 		path string
