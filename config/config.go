@@ -132,7 +132,7 @@ var Keys = []key{
 	{"workers", 16, "parallel fetches r in all"},
 	{"delay", "1s", "delay w between two requests to one site"},
 	{"depth", 8, "depth limit per site tree (Nakahira: 8)"},
-	{"max_pages_per_site", 10000, "stop taking pages from one site after this many"},
+	{"max_pages_per_site", 10000, "stop taking pages from one site after this many (counted across restarts)"},
 	{"max_pages", 0, "stop the crawl after this many pages (0: no limit)"},
 	{"max_time", "0s", "stop the crawl after this long (0: no limit)"},
 	{"max_body_size", "100MiB", "truncate bodies above this size (WARC-Truncated: length)"},

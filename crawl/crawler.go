@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -90,8 +89,9 @@ type Crawler struct {
 	p     Parts
 	stats Stats
 
-	siteMu    sync.Mutex
-	sitePages map[string]int // fetches per site this run, for MaxPagesPerSite
+	// pagesBefore is the HTML pages of earlier runs on the same frontier:
+	// with this run's, the count on which the focusing tolerance falls.
+	pagesBefore int64
 
 	fetched atomic.Int64 // fetches started, for MaxPages
 }
@@ -113,7 +113,7 @@ func New(cfg Config, p Parts) (*Crawler, error) {
 	if p.Log == nil {
 		p.Log = slog.New(slog.DiscardHandler)
 	}
-	return &Crawler{cfg: cfg, p: p, sitePages: map[string]int{}, stats: newStats()}, nil
+	return &Crawler{cfg: cfg, p: p, pagesBefore: p.Queue.Stats().Pages, stats: newStats()}, nil
 }
 
 // Seed canonicalises the seed URLs and queues each as the start of its own
@@ -218,21 +218,6 @@ func (c *Crawler) worker(work, inflight context.Context, id int, stop context.Ca
 			return err
 		}
 	}
-}
-
-// countSite counts one fetch against the site's budget and reports whether
-// the site is over it.
-func (c *Crawler) countSite(site string) bool {
-	if c.cfg.MaxPagesPerSite <= 0 {
-		return false
-	}
-	c.siteMu.Lock()
-	defer c.siteMu.Unlock()
-	if c.sitePages[site] >= c.cfg.MaxPagesPerSite {
-		return true
-	}
-	c.sitePages[site]++
-	return false
 }
 
 // Stats returns a snapshot of the crawl's counters.

@@ -75,8 +75,10 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease) er
 		return c.finish(l, worker, outcome{status: codeFocusSkip, annot: []string{"focus:irrelevant-server"}}, frontier.Completion{})
 	}
 
-	// 2. The per-site page budget, a trap guard.
-	if !e.Requisite && c.countSite(e.Site) {
+	// 2. The per-site page budget, a trap guard. The frontier keeps the
+	// count (finish marks every page past this point), so it holds across
+	// restarts; one lease per site keeps it exact.
+	if !e.Requisite && c.cfg.MaxPagesPerSite > 0 && l.SiteBudget >= int64(c.cfg.MaxPagesPerSite) {
 		return c.finish(l, worker, outcome{status: codeSiteBudget, annot: []string{"max-pages-per-site"}}, frontier.Completion{})
 	}
 
@@ -356,7 +358,7 @@ func (c *Crawler) policy() *focus.Policy {
 	if c.cfg.Focus == nil {
 		return nil
 	}
-	p := c.cfg.Focus.At(c.stats.html.Load())
+	p := c.cfg.Focus.At(c.pagesBefore + c.stats.html.Load())
 	return &p
 }
 
@@ -371,6 +373,8 @@ func (c *Crawler) focusKey(u *url.URL) string {
 
 // finish completes the lease and records the outcome.
 func (c *Crawler) finish(l *frontier.Lease, worker int, out outcome, done frontier.Completion) error {
+	done.Budget = !l.Entry.Requisite && out.status != codeFocusSkip && out.status != codeSiteBudget
+	done.Page = out.page
 	if err := c.p.Queue.Complete(l, done); err != nil {
 		return fmt.Errorf("frontier complete %s: %w", l.Entry.URL, err)
 	}

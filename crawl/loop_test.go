@@ -364,3 +364,73 @@ func TestFallingTolerance(t *testing.T) {
 		}
 	}
 }
+
+// TestSiteBudgetAcrossRuns: max pages per site counts the pages of earlier
+// runs on the same frontier, and requisites are not counted.
+func TestSiteBudgetAcrossRuns(t *testing.T) {
+	web := fakeWeb{
+		"http://a.test/":         page("th", "/1", "/2", "/3", "/4", "img:/logo.png"),
+		"http://a.test/1":        page("th", "img:/one.png"),
+		"http://a.test/2":        page("th"),
+		"http://a.test/3":        page("th"),
+		"http://a.test/4":        page("th"),
+		"http://a.test/logo.png": "HTTP/1.1 200 OK\r\nContent-Type: image/png\r\nContent-Length: 1\r\n\r\nP",
+		"http://a.test/one.png":  "HTTP/1.1 200 OK\r\nContent-Type: image/png\r\nContent-Length: 1\r\n\r\nP",
+	}
+	h := newHarness(t, web, Config{MaxPagesPerSite: 3, MaxPages: 2}, "http://a.test/")
+	if reason, err := h.run(); err != nil || reason != StopPages {
+		t.Fatalf("first run: %q, %v", reason, err)
+	}
+	first := len(h.f.got)
+	// A second run, as after a restart: a new Crawler on the same frontier.
+	c2, err := New(Config{Workers: 1, Requisites: true, MaxPagesPerSite: 3}, Parts{Queue: h.q, Archive: h.a, Fetcher: h.f, Gate: fakeGate{}, Detector: fakeDetector{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c2.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	pages := 0
+	for _, g := range h.f.got {
+		if !strings.HasSuffix(g, ".png") {
+			pages++
+		}
+	}
+	if pages != 3 {
+		t.Errorf("fetched %d pages of a.test over two runs (%d in the first), want the budget of 3: %v", pages, first, h.f.got)
+	}
+	if !h.fetched("http://a.test/one.png") {
+		t.Error("a requisite of a budgeted page was not fetched")
+	}
+	if s := c2.Stats(); s.Skipped == 0 {
+		t.Errorf("second run skipped nothing over budget: %+v", s)
+	}
+}
+
+// TestDecayCountsEarlierRuns: the falling tolerance counts the HTML pages
+// of earlier runs on the same frontier, so a restart does not raise it.
+func TestDecayCountsEarlierRuns(t *testing.T) {
+	web := fakeWeb{
+		"http://a.test/":  page("th", "/1", "/2"),
+		"http://a.test/1": page("th"),
+		"http://a.test/2": page("th"),
+	}
+	pol, err := focus.New(focus.Config{Strategy: focus.ConservativeServer, Tolerance: 10, Decay: focus.Decay{Every: 1, Min: 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, web, Config{Focus: pol}, "http://a.test/")
+	if _, err := h.run(); err != nil {
+		t.Fatal(err)
+	}
+	if got := h.c.policy().Tolerance(); got != 7 {
+		t.Fatalf("after 3 pages: tolerance %d, want 7", got)
+	}
+	c2, err := New(Config{Focus: pol}, Parts{Queue: h.q, Archive: h.a, Fetcher: h.f, Gate: fakeGate{}, Detector: fakeDetector{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c2.policy().Tolerance(); got != 7 {
+		t.Fatalf("a new run on the same frontier starts at tolerance %d, want 7", got)
+	}
+}

@@ -184,18 +184,23 @@ type siteRecord struct {
 	pending   int64
 	high      int64
 	notBefore int64 // Unix nanoseconds; 0 means no delay
+	budget    int64 // pages counted against the site's budget (Completion.Budget)
 }
 
 func encodeSite(r siteRecord) []byte {
 	b := make([]byte, 0, 24)
 	b = binary.AppendUvarint(b, uint64(r.pending))
 	b = binary.AppendUvarint(b, uint64(r.high))
-	return binary.AppendVarint(b, r.notBefore)
+	b = binary.AppendVarint(b, r.notBefore)
+	return binary.AppendUvarint(b, uint64(r.budget))
 }
 
 func decodeSite(b []byte) (siteRecord, error) {
 	d := decoder{b: b}
 	r := siteRecord{pending: int64(d.uvarint()), high: int64(d.uvarint()), notBefore: d.varint()}
+	if len(d.b) > 0 { // absent in frontiers written before the budget was kept
+		r.budget = int64(d.uvarint())
+	}
 	return r, d.err
 }
 
@@ -237,18 +242,23 @@ func decodeHistory(b []byte) (History, error) {
 
 // meta holds the queue-wide counters that survive a restart.
 type meta struct {
-	seq  uint64 // next insertion sequence
-	seen int64  // URLs in the seen set
+	seq   uint64 // next insertion sequence
+	seen  int64  // URLs in the seen set
+	pages int64  // completions with Completion.Page, over all runs
 }
 
 func encodeMeta(m meta) []byte {
-	b := make([]byte, 0, 20)
+	b := make([]byte, 0, 30)
 	b = binary.AppendUvarint(b, m.seq)
-	return binary.AppendUvarint(b, uint64(m.seen))
+	b = binary.AppendUvarint(b, uint64(m.seen))
+	return binary.AppendUvarint(b, uint64(m.pages))
 }
 
 func decodeMeta(b []byte) (meta, error) {
 	d := decoder{b: b}
 	m := meta{seq: d.uvarint(), seen: int64(d.uvarint())}
+	if len(d.b) > 0 { // absent in frontiers written before pages were counted
+		m.pages = int64(d.uvarint())
+	}
 	return m, d.err
 }

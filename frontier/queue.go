@@ -86,6 +86,11 @@ func (e *Entry) validate() error {
 // next Open.
 type Lease struct {
 	Entry Entry
+	// SiteBudget is how many pages of the entry's site were counted
+	// against its budget (Completion.Budget) before this lease, over all
+	// runs. A site has one lease at a time, so it cannot change until
+	// this lease ends.
+	SiteBudget int64
 
 	site   string
 	suffix [keySuffixLen]byte // ordering suffix of its queue key
@@ -103,6 +108,14 @@ type Completion struct {
 	Tally []Tally
 	// History, when non-nil, is stored as the fetch history of the lease's URL.
 	History *History
+	// Budget counts the page against its site's budget (Lease.SiteBudget),
+	// the crawl's max-pages-per-site trap guard, which so holds across
+	// restarts.
+	Budget bool
+	// Page counts the completion in Stats.Pages, a count kept across
+	// restarts (the crawl counts the HTML pages it downloaded, on which
+	// its focusing tolerance falls).
+	Page bool
 }
 
 // Tally bumps the counters under Key: N_a by one and, if Relevant, N_r by one.
@@ -141,6 +154,7 @@ type Stats struct {
 	Pushed    int64 // entries added by Push, PushMany and Complete
 	Popped    int64 // leases handed out by Next
 	Completed int64 // leases completed
+	Pages     int64 // completions with Completion.Page, over all runs (the others count this run)
 	Returned  int64 // leases returned
 	Dropped   int64 // entries removed by DropSite
 	Recovered int64 // in-flight leases put back by Open
@@ -285,7 +299,7 @@ func (q *Queue) load() error {
 			it.Release()
 			return fmt.Errorf("read site %s: %w", name, err)
 		}
-		s := &site{name: name, pending: r.pending, high: r.high, notBefore: r.notBefore, idx: -1}
+		s := &site{name: name, pending: r.pending, high: r.high, notBefore: r.notBefore, budget: r.budget, idx: -1}
 		q.sites[name] = s
 		q.queued += s.pending
 		if s.pending > 0 {
@@ -465,10 +479,14 @@ func (q *Queue) Next(now time.Time) (*Lease, time.Duration, error) {
 			q.ready.push(s)
 			continue
 		}
-		b.Delete(siteKey(tSite, s.name))
+		if s.budget == 0 {
+			// A site that counted pages against its budget keeps its
+			// record, so that the budget holds if it comes back.
+			b.Delete(siteKey(tSite, s.name))
+		}
 		forget = append(forget, s)
 	}
-	if len(forget) > 0 {
+	if b.Len() > 0 {
 		// Without a lease to write along, the deletes are written alone;
 		// losing them is harmless, Open would forget the sites again.
 		if err := q.db.Write(b, q.wo); err != nil {
@@ -477,9 +495,9 @@ func (q *Queue) Next(now time.Time) (*Lease, time.Duration, error) {
 			}
 			return nil, 0, fmt.Errorf("frontier: next: %w", dbErr(err))
 		}
-		for _, s := range forget {
-			delete(q.sites, s.name)
-		}
+	}
+	for _, s := range forget {
+		delete(q.sites, s.name)
 	}
 
 	for s := q.ready.top(); s != nil; s = q.ready.top() {
@@ -550,7 +568,7 @@ func (q *Queue) lease(s *site) (*Lease, error) {
 	if err != nil {
 		return nil, fmt.Errorf("queue key %q: %w", key, err)
 	}
-	l := &Lease{Entry: e, site: s.name, value: append([]byte(nil), it.Value()...)}
+	l := &Lease{Entry: e, SiteBudget: s.budget, site: s.name, value: append([]byte(nil), it.Value()...)}
 	copy(l.suffix[:], suffix)
 
 	rec := s.record()
@@ -602,6 +620,13 @@ func (q *Queue) Complete(l *Lease, c Completion) error {
 	d := t.delta(l.site)
 	d.unlease = true
 	d.setNB, d.notBefore = true, unixNano(c.NotBefore)
+	if c.Budget {
+		d.budget++
+	}
+	if c.Page {
+		t.meta.pages++
+		t.dirty = true
+	}
 	if _, err := t.push(c.Links); err != nil {
 		return fmt.Errorf("frontier: complete %s: %w", l.Entry.URL, err)
 	}
@@ -790,6 +815,7 @@ func (q *Queue) Stats() Stats {
 	st.Sites = q.active
 	st.Known = int64(len(q.sites))
 	st.Seen = q.meta.seen
+	st.Pages = q.meta.pages
 	return st
 }
 

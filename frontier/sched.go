@@ -16,6 +16,7 @@ type site struct {
 	pending   int64 // queued entries, not counting the leased one
 	high      int64 // queued entries with Priority High
 	notBefore int64 // Unix nanoseconds; 0 means "now"
+	budget    int64 // pages counted against the site's budget, over all runs
 	leased    bool
 	// floor is a lower bound on the ordering suffixes of the site's queued
 	// keys, nil meaning none is known. Next seeks to it instead of to the
@@ -38,7 +39,7 @@ func (s *site) lower(suffix []byte) {
 }
 
 func (s *site) record() siteRecord {
-	return siteRecord{pending: s.pending, high: s.high, notBefore: s.notBefore}
+	return siteRecord{pending: s.pending, high: s.high, notBefore: s.notBefore, budget: s.budget}
 }
 
 // lengthLess orders ready sites: any High work first, then the most pending

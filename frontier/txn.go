@@ -2,6 +2,7 @@ package frontier
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 
 	"github.com/syndtr/goleveldb/leveldb"
@@ -27,6 +28,7 @@ type siteDelta struct {
 	setNB         bool
 	notBefore     int64
 	unlease       bool
+	budget        int64
 	floor         []byte // lowest ordering suffix added, nil if none
 }
 
@@ -140,11 +142,26 @@ func (t *txn) tally(ts []Tally) error {
 // the changes in memory.
 func (t *txn) commit() error {
 	q := t.q
+	stored := make(map[string]siteRecord) // records of sites not held in memory
 	for _, name := range t.order {
 		d := t.sites[name]
 		var r siteRecord
 		if s := q.sites[name]; s != nil {
 			r = s.record()
+		} else {
+			// A forgotten site keeps its record only for its budget.
+			v, err := q.db.Get(siteKey(tSite, name), nil)
+			switch {
+			case errors.Is(err, leveldb.ErrNotFound):
+			case err != nil:
+				return dbErr(err)
+			default:
+				if r, err = decodeSite(v); err != nil {
+					return fmt.Errorf("read site %s: %w", name, err)
+				}
+				r.pending, r.high = 0, 0
+				stored[name] = r
+			}
 		}
 		r = d.apply(r)
 		t.b.Put(siteKey(tSite, name), encodeSite(r))
@@ -162,7 +179,8 @@ func (t *txn) commit() error {
 		s := q.sites[name]
 		if s == nil {
 			// A site not held in memory has nothing queued.
-			s = &site{name: name, idx: -1, floor: maxFloor}
+			r := stored[name]
+			s = &site{name: name, notBefore: r.notBefore, budget: r.budget, idx: -1, floor: maxFloor}
 			q.sites[name] = s
 		}
 		if d.floor != nil {
@@ -171,7 +189,7 @@ func (t *txn) commit() error {
 		wasActive := s.pending > 0 || s.leased
 		r := d.apply(s.record())
 		q.queued += r.pending - s.pending
-		s.pending, s.high, s.notBefore = r.pending, r.high, r.notBefore
+		s.pending, s.high, s.notBefore, s.budget = r.pending, r.high, r.notBefore, r.budget
 		if d.unlease {
 			s.leased = false
 		}
@@ -190,6 +208,7 @@ func (t *txn) commit() error {
 func (d *siteDelta) apply(r siteRecord) siteRecord {
 	r.pending += d.pending
 	r.high += d.high
+	r.budget += d.budget
 	if d.setNB {
 		r.notBefore = d.notBefore
 	}

@@ -1,0 +1,95 @@
+package frontier
+
+import (
+	"encoding/binary"
+	"testing"
+)
+
+// TestSiteBudgetSurvives checks that the pages counted against a site's
+// budget hold across Close/Open and across the site being forgotten while
+// idle, and that pages not counted do not move it.
+func TestSiteBudgetSurvives(t *testing.T) {
+	dir := t.TempDir()
+	q := openDir(t, dir)
+	mustPush(t, q, ent("a.test", "1", 0, Low), ent("a.test", "2", 1, Low), ent("a.test", "3", 1, Low))
+	for i, budget := range []bool{true, false, true} {
+		l := mustNext(t, q, t0)
+		want := []int64{0, 1, 1}[i]
+		if l.SiteBudget != want {
+			t.Fatalf("lease %d: SiteBudget %d, want %d", i, l.SiteBudget, want)
+		}
+		if err := q.Complete(l, Completion{Budget: budget}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Nothing is queued for a.test now: Next forgets the idle site.
+	if _, _, err := q.Next(t0); err != ErrEmpty {
+		t.Fatalf("Next on an empty queue: %v", err)
+	}
+	if k := q.Stats().Known; k != 0 {
+		t.Fatalf("idle site not forgotten: %d sites known", k)
+	}
+	mustPush(t, q, ent("a.test", "4", 1, Low))
+	if l := mustNext(t, q, t0); l.SiteBudget != 2 {
+		t.Fatalf("after the site was forgotten: SiteBudget %d, want 2", l.SiteBudget)
+	} else if err := q.Complete(l, Completion{Budget: true}); err != nil {
+		t.Fatal(err)
+	}
+	mustPush(t, q, ent("a.test", "5", 1, Low))
+	if err := q.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	q = openDir(t, dir)
+	defer q.Close()
+	if l := mustNext(t, q, t0); l.SiteBudget != 3 {
+		t.Fatalf("after reopening: SiteBudget %d, want 3", l.SiteBudget)
+	}
+	// Another site starts from zero.
+	mustPush(t, q, ent("b.test", "1", 0, Low))
+	if l := mustNext(t, q, t0); l.Entry.Site != "b.test" || l.SiteBudget != 0 {
+		t.Fatalf("b.test: lease %s with SiteBudget %d", l.Entry.URL, l.SiteBudget)
+	}
+}
+
+// TestPagesSurvive checks the count of completions marked Page across runs.
+func TestPagesSurvive(t *testing.T) {
+	dir := t.TempDir()
+	q := openDir(t, dir)
+	mustPush(t, q, ent("a.test", "1", 0, Low), ent("b.test", "1", 0, Low), ent("c.test", "1", 0, Low))
+	for _, page := range []bool{true, false, true} {
+		if err := q.Complete(mustNext(t, q, t0), Completion{Page: page}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := q.Stats().Pages; n != 2 {
+		t.Fatalf("Pages %d, want 2", n)
+	}
+	q.Close()
+	q = openDir(t, dir)
+	defer q.Close()
+	if n := q.Stats().Pages; n != 2 {
+		t.Fatalf("Pages after reopening %d, want 2", n)
+	}
+}
+
+// TestOldRecordsDecode: records written before the budget and the tally
+// count were kept still read, as zero.
+func TestOldRecordsDecode(t *testing.T) {
+	var old []byte
+	old = binary.AppendUvarint(old, 4)
+	old = binary.AppendUvarint(old, 1)
+	old = binary.AppendVarint(old, 77)
+	r, err := decodeSite(old)
+	if err != nil || r != (siteRecord{pending: 4, high: 1, notBefore: 77}) {
+		t.Fatalf("old site record: %+v, %v", r, err)
+	}
+	m, err := decodeMeta(binary.AppendUvarint(binary.AppendUvarint(nil, 9), 5))
+	if err != nil || m != (meta{seq: 9, seen: 5}) {
+		t.Fatalf("old meta record: %+v, %v", m, err)
+	}
+	r2, err := decodeSite(encodeSite(siteRecord{pending: 1, high: 0, notBefore: -5, budget: 12}))
+	if err != nil || r2.budget != 12 || r2.notBefore != -5 {
+		t.Fatalf("round trip: %+v, %v", r2, err)
+	}
+}
