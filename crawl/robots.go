@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/langcrawl/langcrawl/archive"
+	"github.com/langcrawl/langcrawl/frontier"
 	"github.com/langcrawl/langcrawl/politeness"
 	"github.com/langcrawl/langcrawl/scope"
 )
@@ -25,8 +26,16 @@ type Slot func(ctx context.Context, site string) (release func(end time.Time), e
 // follows up to five redirects itself. Each request holds the site's slot,
 // so robots.txt is fetched as politely as a page: never beside another
 // request to the site, and w after the previous one. slot is called late,
-// so it may refer to the gate that this fetcher is given to.
-func RobotsFetcher(f Fetcher, a Archive, slot Slot) politeness.RobotsFetcher {
+// so it may refer to the gate that this fetcher is given to. With log not
+// nil, every hop gets a crawl.log line, with hop path "P" (prerequisite)
+// as in Heritrix.
+func RobotsFetcher(f Fetcher, a Archive, slot Slot, log *CrawlLog) politeness.RobotsFetcher {
+	logHop := func(target string, out outcome) error {
+		if log == nil {
+			return nil
+		}
+		return log.Write(time.Now(), 0, frontier.Entry{URL: target, Hops: "P"}, out)
+	}
 	return func(ctx context.Context, robotsURL string) (int, []byte, error) {
 		target := robotsURL
 		for hop := 0; ; hop++ {
@@ -41,12 +50,24 @@ func RobotsFetcher(f Fetcher, a Archive, slot Slot) politeness.RobotsFetcher {
 			res, err := f.Do(ctx, http.MethodGet, target, http.Header{"Accept-Encoding": {"gzip"}})
 			release(time.Now())
 			if err != nil {
+				if lerr := logHop(target, outcome{status: failureCode(err), annot: []string{"err:" + errString(err)}}); lerr != nil {
+					return 0, nil, lerr
+				}
 				return 0, nil, err
 			}
-			if _, err := a.WriteExchange(&archive.Exchange{URL: target, IP: res.IP, Date: res.Started,
+			ref, err := a.WriteExchange(&archive.Exchange{URL: target, IP: res.IP, Date: res.Started,
 				RawRequest: res.RawRequest, RawResponse: res.RawResponse, BodyOffset: res.BodyOffset,
-				Chunked: res.Chunked, Truncated: res.Truncated}); err != nil {
+				Chunked: res.Chunked, Truncated: res.Truncated})
+			if err != nil {
 				return 0, nil, fmt.Errorf("archive %s: %w", target, err)
+			}
+			out := outcome{status: res.Status, bytes: int64(len(res.RawResponse)), dur: res.Duration, started: res.Started,
+				mime: mediaType(res.Header.Get("Content-Type")), digest: ref.PayloadDigest}
+			if res.Truncated != "" {
+				out.annot = []string{"truncated:" + res.Truncated}
+			}
+			if err := logHop(target, out); err != nil {
+				return 0, nil, err
 			}
 			loc := res.Header.Get("Location")
 			if res.Status >= 300 && res.Status < 400 && loc != "" && hop < maxRobotsRedirects {

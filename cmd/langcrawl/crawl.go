@@ -121,18 +121,23 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 		return snap, errors.Join(fmt.Errorf("fetch: %w", err), arc.Close(), q.Close())
 	}
 	defer client.Close()
+	clogFile, err := os.OpenFile(filepath.Join(cfg.Out, logDir, "crawl.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		return snap, errors.Join(fmt.Errorf("crawl.log: %w", err), arc.Close(), q.Close())
+	}
+	clog := crawl.NewCrawlLog(clogFile)
 	var gate *politeness.Gate
 	slot := func(ctx context.Context, site string) (func(time.Time), error) { return gate.Acquire(ctx, site) }
 	gate, err = politeness.New(politeness.Config{
 		UserAgent: cfg.UserAgent, Policy: politeness.Policy(cfg.Robots.Policy), Delay: cfg.Delay,
 		MaxCrawlDelay: cfg.Robots.MaxCrawlDelay,
-	}, crawl.RobotsFetcher(client, arc, slot))
+	}, crawl.RobotsFetcher(client, arc, slot, clog))
 	if err != nil {
-		return snap, errors.Join(fmt.Errorf("politeness: %w", err), arc.Close(), q.Close())
+		return snap, errors.Join(fmt.Errorf("politeness: %w", err), clog.Close(), arc.Close(), q.Close())
 	}
 	det, err := detect.New(detect.Options{Target: cfg.Focus.Language, TargetCharsets: cfg.Focus.Charsets})
 	if err != nil {
-		return snap, errors.Join(fmt.Errorf("detect: %w", err), arc.Close(), q.Close())
+		return snap, errors.Join(fmt.Errorf("detect: %w", err), clog.Close(), arc.Close(), q.Close())
 	}
 	var policy *focus.Policy
 	if cfg.Focus.Language != "" {
@@ -141,14 +146,9 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 			Decay: focus.Decay{Every: int64(cfg.Focus.DecayEvery), Min: cfg.Focus.Floor},
 		})
 		if err != nil {
-			return snap, errors.Join(err, arc.Close(), q.Close())
+			return snap, errors.Join(err, clog.Close(), arc.Close(), q.Close())
 		}
 	}
-	clogFile, err := os.OpenFile(filepath.Join(cfg.Out, logDir, "crawl.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
-	if err != nil {
-		return snap, errors.Join(fmt.Errorf("crawl.log: %w", err), arc.Close(), q.Close())
-	}
-	clog := crawl.NewCrawlLog(clogFile)
 
 	c, err := crawl.New(crawl.Config{
 		Workers: cfg.Workers, MaxPages: cfg.MaxPages, MaxTime: cfg.MaxTime, MaxPagesPerSite: cfg.MaxPagesPerSite,

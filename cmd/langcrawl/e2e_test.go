@@ -176,6 +176,37 @@ func TestCrawlArchivesTheWeb(t *testing.T) {
 	resp := responses(recs)
 	hits := w.srv.Log() // before the subtests below add requests of their own
 
+	t.Run("crawl.log has every archived response", func(t *testing.T) {
+		data, err := os.ReadFile(filepath.Join(out, logDir, "crawl.log"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		logged := map[string]string{} // URL -> hop path
+		for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+			f := strings.Fields(line)
+			if len(f) < 12 {
+				t.Fatalf("short crawl.log line %q", line)
+			}
+			logged[f[3]] = f[4]
+		}
+		robots := 0
+		for u := range resp {
+			hop, ok := logged[u]
+			if !ok {
+				t.Errorf("%s archived but not in crawl.log", u)
+			}
+			if strings.HasSuffix(u, "/robots.txt") {
+				robots++
+				if hop != "P" {
+					t.Errorf("%s logged with hop path %q, want P (prerequisite)", u, hop)
+				}
+			}
+		}
+		if robots == 0 {
+			t.Error("no robots.txt archived")
+		}
+	})
+
 	t.Run("every in-scope page once", func(t *testing.T) {
 		want := w.expected()
 		if len(want) < 300 {
