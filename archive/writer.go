@@ -188,11 +188,14 @@ type warcFile struct {
 // safe for concurrent use. Call Close when done; a Writer that is not closed
 // leaves its current file with the ".open" suffix.
 type Writer struct {
-	mu      sync.Mutex
-	cfg     Config
-	opts    []gowarc.WarcRecordOption
-	marsh   gowarc.Marshaler // stateless, shared by all coders
-	coders  sync.Pool        // of *coder: records are encoded outside mu
+	mu    sync.Mutex
+	cfg   Config
+	opts  []gowarc.WarcRecordOption
+	marsh gowarc.Marshaler // stateless, shared by all coders
+	// coders holds idle encoders: records are encoded outside mu. A
+	// channel rather than a sync.Pool, which every GC empties, and each
+	// gzip encoder is some hundreds of KB to allocate and clear.
+	coders  chan *coder
 	cur     *warcFile
 	serial  int
 	files   []string
@@ -260,6 +263,7 @@ func NewWriter(cfg Config) (*Writer, error) {
 			gowarc.WithUnknownRecordTypePolicy(gowarc.ErrFail),
 		},
 		marsh:  gowarc.NewMarshaler(),
+		coders: make(chan *coder, maxCoders),
 		create: createFile,
 		newUUID: func() string {
 			uuidMu.Lock()
@@ -669,6 +673,11 @@ type encoded struct {
 	sizes []int64
 }
 
+const (
+	maxCoders     = 128     // idle encoders kept: more than the workers of a large crawl
+	maxKeptBuffer = 1 << 20 // an idle encoder keeps a buffer up to this size
+)
+
 // coder is the reusable state of encode.
 type coder struct {
 	buf  bytes.Buffer
@@ -679,11 +688,21 @@ type coder struct {
 // encode builds the parts with WARC-Warcinfo-ID warcinfoID and marshals
 // them. It runs without w.mu.
 func (w *Writer) encode(warcinfoID string, parts ...part) (encoded, error) {
-	c, _ := w.coders.Get().(*coder)
-	if c == nil {
+	var c *coder
+	select {
+	case c = <-w.coders:
+	default:
 		c = &coder{copy: copier{buf: make([]byte, 32<<10)}}
 	}
-	defer w.coders.Put(c)
+	defer func() {
+		if c.buf.Cap() > maxKeptBuffer {
+			c.buf = bytes.Buffer{} // do not keep the buffer of a huge record
+		}
+		select {
+		case w.coders <- c:
+		default:
+		}
+	}()
 	c.buf.Reset()
 	var enc encoded
 	for _, p := range parts {
