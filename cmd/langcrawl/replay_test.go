@@ -87,12 +87,17 @@ func replay(t *testing.T, tool string, warcs, urls []string) map[string]replayed
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	args := append([]string{filepath.Join(tool, "replay.mjs"), "--timeout", "20"}, warcs...)
+	args := append([]string{filepath.Join(tool, "replay.mjs"), "--timeout", "30"}, warcs...)
 	args = append(append(args, "--"), urls...)
 	cmd := exec.CommandContext(ctx, "node", args...)
+	// On timeout, SIGINT first: playwright then closes Chromium.
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	cmd.WaitDelay = 10 * time.Second
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
+	start := time.Now()
 	out, err := cmd.Output()
+	t.Logf("replayed %d URLs in ReplayWeb.page in %s", len(urls), time.Since(start).Round(time.Millisecond))
 	var exit *exec.ExitError
 	if errors.As(err, &exit) && exit.ExitCode() == 2 {
 		t.Fatalf("replay check not installed: run ./scripts/test, or tools/replaycheck/install.sh\n%s", stderr.String())

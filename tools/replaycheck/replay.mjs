@@ -268,6 +268,7 @@ async function replay(page, index, url) {
       }),
     ]);
     const frame = resp.frame();
+    // The load event waits for the document's images and stylesheets.
     await frame.waitForLoadState("load");
     const h = await resp.allHeaders();
     out.status = resp.status();
@@ -276,8 +277,6 @@ async function replay(page, index, url) {
     out.bodySha256 = createHash("sha256").update(await resp.body()).digest("hex");
     out.title = await frame.title();
     out.text = await frame.evaluate(() => (document.body ? document.body.innerText : ""));
-    // Let late subresources finish; the frame has loaded, so this is short.
-    await page.waitForLoadState("networkidle", { timeout: 3000 }).catch(() => {});
   } catch (e) {
     out.error = e.message.split("\n")[0];
   } finally {
