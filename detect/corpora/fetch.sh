@@ -39,6 +39,11 @@ debs=(
 	apt=2.6.2
 	debconf-i18n=1.5.82
 	tar=1.34+dfsg-1.2+deb12u1
+	mate-panel-common=1.27.0-1
+	caja-common=1.26.1-1+deb12u1
+	vlc-l10n=3.0.24-0+deb12u1
+	aptitude-common=0.8.13-5
+	lxpanel-data=0.10.1-2
 )
 updated=""
 for spec in "${debs[@]}"; do
