@@ -82,25 +82,26 @@ func Build(dir string, opts BuildOptions) (*Built, error) {
 			}
 		}
 		script := mainScript(train.String())
-		var trainMsgs, evalLines [][]string
+		var sources []*msgSource
+		var evalLines [][]string
 		for _, c := range catalogues {
-			var msgs []string
-			var drop map[string]bool
+			f := textFilter{class: script}
 			if !c.Eval {
-				drop = skip
+				f.skip = skip
 			}
-			for _, loc := range catalogueLocales(l.Tag) {
-				m, err := catalogueText(dir, c, loc, script, drop)
-				if err != nil {
-					return nil, fmt.Errorf("build %s: %w", l.Tag, err)
-				}
-				msgs = append(msgs, m...)
+			src, err := openCatalogue(dir, c, catalogueLocales(l.Tag), f)
+			if err != nil {
+				return nil, fmt.Errorf("build %s: %w", l.Tag, err)
 			}
-			if c.Eval {
-				evalLines = append(evalLines, packLines(msgs, evalLineRunes))
-			} else {
-				trainMsgs = append(trainMsgs, msgs)
+			if !c.Eval {
+				sources = append(sources, src)
+				continue
 			}
+			var msgs []string
+			for t, ok := src.next(); ok; t, ok = src.next() {
+				msgs = append(msgs, t)
+			}
+			evalLines = append(evalLines, packLines(msgs, evalLineRunes))
 		}
 		for _, line := range interleave(evalLines, maxEvalLines) {
 			fmt.Fprintf(cw, "%s\t%s\n", l.Tag, line)
@@ -108,17 +109,17 @@ func Build(dir string, opts BuildOptions) (*Built, error) {
 		if !opts.UDHROnly {
 			// Catalogue messages, taken from each catalogue in turn.
 			var cat strings.Builder
-			for i := 0; cat.Len() < maxCatalogueTrain; i++ {
-				took := false
-				for _, msgs := range trainMsgs {
-					if i < len(msgs) && cat.Len() < maxCatalogueTrain {
-						cat.WriteString(msgs[i])
+			for took := true; took && cat.Len() < maxCatalogueTrain; {
+				took = false
+				for _, src := range sources {
+					if cat.Len() >= maxCatalogueTrain {
+						break
+					}
+					if t, ok := src.next(); ok {
+						cat.WriteString(t)
 						cat.WriteByte('\n')
 						took = true
 					}
-				}
-				if !took {
-					break
 				}
 			}
 			// The UDHR text counts twice: with it once, the catalogues'
@@ -155,7 +156,7 @@ func Build(dir string, opts BuildOptions) (*Built, error) {
 			if !c.Eval {
 				continue // only held-out text evaluates
 			}
-			msgs, err := catalogueText(dir, c, loc, "", nil)
+			msgs, err := catalogueText(dir, c, loc, textFilter{})
 			if err != nil {
 				return nil, fmt.Errorf("build und: %w", err)
 			}

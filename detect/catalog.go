@@ -228,37 +228,93 @@ func printfLen(s string) int {
 	return 1
 }
 
-// catalogueText returns the cleaned messages of one catalogue for one
-// locale ("C" for the msgids), in file order. A translation equal to its
-// msgid is an untranslated copy and is skipped; so is one whose letters
-// are mostly not in class (from scriptClass; "" for any), and one whose
-// cleaned, lower-cased msgid is in skip (nil for none). A missing file
-// gives no messages.
-func catalogueText(dir string, c catalogue, locale, class string, skip map[string]bool) ([]string, error) {
-	if locale == "C" {
-		return catalogueIDs(dir, c, skip)
+// textFilter says which messages of a catalogue are kept.
+type textFilter struct {
+	class string          // script class (scriptClass) most letters must be in; "" for any
+	skip  map[string]bool // idKeys of msgids to leave out; nil for none
+}
+
+// keep returns the cleaned translation of m, or false when m is dropped:
+// a translation equal to its msgid is an untranslated copy; one whose
+// letters are mostly not in f.class, or whose msgid's idKey is in
+// f.skip, is left out too.
+func (f textFilter) keep(m moMessage) (string, bool) {
+	if m.Str == m.ID {
+		return "", false
 	}
-	path := filepath.Join(dir, DebDir, c.Package, "usr/share/locale", locale, "LC_MESSAGES", c.Domain+".mo")
-	data, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
+	t := cleanMessage(m.Str)
+	if t == "" || f.class != "" && !inScript(t, f.class) || f.skip != nil && f.skip[idKey(m.ID)] {
+		return "", false
 	}
+	return t, true
+}
+
+// msgSource hands out the kept messages of one catalogue, in file order,
+// cleaning them only when asked: the builder takes a few kilobytes from
+// each of many large catalogues.
+type msgSource struct {
+	ready []string    // cleaned text served first (the English msgids)
+	msgs  []moMessage // translations still to filter and clean
+	f     textFilter
+}
+
+// next returns the next kept message, or false when there is none.
+func (s *msgSource) next() (string, bool) {
+	if len(s.ready) > 0 {
+		t := s.ready[0]
+		s.ready = s.ready[1:]
+		return t, true
+	}
+	for len(s.msgs) > 0 {
+		m := s.msgs[0]
+		s.msgs = s.msgs[1:]
+		if t, ok := s.f.keep(m); ok {
+			return t, true
+		}
+	}
+	return "", false
+}
+
+// openCatalogue reads catalogue c for the given locales ("C" for the
+// msgids), one after the other. A missing file gives no messages.
+func openCatalogue(dir string, c catalogue, locales []string, f textFilter) (*msgSource, error) {
+	s := &msgSource{f: f}
+	for _, locale := range locales {
+		if locale == "C" {
+			ids, err := catalogueIDs(dir, c, f.skip)
+			if err != nil {
+				return nil, err
+			}
+			s.ready = append(s.ready, ids...)
+			continue
+		}
+		path := filepath.Join(dir, DebDir, c.Package, "usr/share/locale", locale, "LC_MESSAGES", c.Domain+".mo")
+		data, err := os.ReadFile(path)
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		msgs, err := parseMO(data)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		s.msgs = append(s.msgs, msgs...)
+	}
+	return s, nil
+}
+
+// catalogueText returns the kept, cleaned messages of one catalogue for
+// one locale ("C" for the msgids), in file order (see textFilter.keep).
+// A missing file gives no messages.
+func catalogueText(dir string, c catalogue, locale string, f textFilter) ([]string, error) {
+	s, err := openCatalogue(dir, c, []string{locale}, f)
 	if err != nil {
 		return nil, err
 	}
-	msgs, err := parseMO(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
 	var out []string
-	for _, m := range msgs {
-		if m.Str == m.ID || skip[idKey(m.ID)] {
-			continue
-		}
-		t := cleanMessage(m.Str)
-		if t == "" || class != "" && !inScript(t, class) {
-			continue
-		}
+	for t, ok := s.next(); ok; t, ok = s.next() {
 		out = append(out, t)
 	}
 	return out, nil
@@ -283,6 +339,7 @@ func catalogueIDs(dir string, c catalogue, skip map[string]bool) ([]string, erro
 		return nil, err
 	}
 	seen := map[string]bool{}
+	raw := map[string]bool{} // msgids already looked at, from other locales
 	for _, path := range locs {
 		data, err := os.ReadFile(path)
 		if err != nil {
@@ -293,6 +350,10 @@ func catalogueIDs(dir string, c catalogue, skip map[string]bool) ([]string, erro
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 		for _, m := range msgs {
+			if raw[m.ID] {
+				continue
+			}
+			raw[m.ID] = true
 			if t := cleanMessage(m.ID); t != "" && !skip[strings.ToLower(t)] {
 				seen[t] = true
 			}
@@ -311,6 +372,7 @@ func catalogueIDs(dir string, c catalogue, skip map[string]bool) ([]string, erro
 // so that no evaluation message is trained on through another catalogue.
 func evalIDs(dir string) (map[string]bool, error) {
 	ids := map[string]bool{}
+	raw := map[string]bool{}
 	for _, c := range catalogues {
 		if !c.Eval {
 			continue
@@ -329,6 +391,10 @@ func evalIDs(dir string) (map[string]bool, error) {
 				return nil, fmt.Errorf("%s: %w", path, err)
 			}
 			for _, m := range msgs {
+				if raw[m.ID] {
+					continue
+				}
+				raw[m.ID] = true
 				if k := idKey(m.ID); k != "" {
 					ids[k] = true
 				}

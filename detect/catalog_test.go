@@ -151,15 +151,15 @@ func TestCatalogueText(t *testing.T) {
 	}
 	put("th", [][2]string{{"", "header"}, {"Open the file", "เปิดแฟ้ม"}, {"Save the file", "Save the file"}, {"Print", "Print ข"}})
 	put("de", [][2]string{{"Close the window", "Fenster schließen"}, {"Open the file", "Datei öffnen"}})
-	got, err := catalogueText(dir, c, "th", "Thai", nil)
+	got, err := catalogueText(dir, c, "th", textFilter{class: "Thai"})
 	if err != nil || !reflect.DeepEqual(got, []string{"เปิดแฟ้ม"}) {
 		t.Errorf("th: %q, %v", got, err)
 	}
-	got, err = catalogueText(dir, c, "C", "Latin", nil)
+	got, err = catalogueText(dir, c, "C", textFilter{class: "Latin"})
 	if err != nil || !reflect.DeepEqual(got, []string{"Close the window", "Open the file", "Print", "Save the file"}) {
 		t.Errorf("C: %q, %v", got, err)
 	}
-	if got, err := catalogueText(dir, c, "lo", "", nil); err != nil || got != nil {
+	if got, err := catalogueText(dir, c, "lo", textFilter{}); err != nil || got != nil {
 		t.Errorf("missing locale: %q, %v", got, err)
 	}
 	put("bad", [][2]string{{"a", "b"}})
@@ -167,7 +167,7 @@ func TestCatalogueText(t *testing.T) {
 	if err := os.WriteFile(p, []byte("not a catalogue at all"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := catalogueText(dir, c, "bad", "", nil); !errors.Is(err, errBadMO) || !strings.Contains(err.Error(), p) {
+	if _, err := catalogueText(dir, c, "bad", textFilter{}); !errors.Is(err, errBadMO) || !strings.Contains(err.Error(), p) {
 		t.Errorf("bad file: err = %v, want errBadMO naming %s", err, p)
 	}
 }
