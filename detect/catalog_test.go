@@ -159,6 +159,28 @@ func TestCatalogueText(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(got, []string{"Close the window", "Open the file", "Print", "Save the file"}) {
 		t.Errorf("C: %q, %v", got, err)
 	}
+	// A message whose msgid an evaluation catalogue has is dropped,
+	// whatever its case and mnemonics.
+	got, err = catalogueText(dir, c, "de", textFilter{class: "Latin", skip: map[string]bool{idKey("_Open the File"): true}})
+	if err != nil || !reflect.DeepEqual(got, []string{"Fenster schließen"}) {
+		t.Errorf("de with skip: %q, %v", got, err)
+	}
+	got, err = catalogueText(dir, c, "C", textFilter{skip: map[string]bool{"print": true}})
+	if err != nil || !reflect.DeepEqual(got, []string{"Close the window", "Open the file", "Save the file"}) {
+		t.Errorf("C with skip: %q, %v", got, err)
+	}
+	// Two locales read as one source, the first one's messages first.
+	src, err := openCatalogue(dir, c, []string{"th", "missing", "de"}, textFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all []string
+	for m, ok := src.next(); ok; m, ok = src.next() {
+		all = append(all, m)
+	}
+	if want := []string{"เปิดแฟ้ม", "Print ข", "Fenster schließen", "Datei öffnen"}; !reflect.DeepEqual(all, want) {
+		t.Errorf("th+de source: %q, want %q", all, want)
+	}
 	if got, err := catalogueText(dir, c, "lo", textFilter{}); err != nil || got != nil {
 		t.Errorf("missing locale: %q, %v", got, err)
 	}
@@ -169,6 +191,33 @@ func TestCatalogueText(t *testing.T) {
 	}
 	if _, err := catalogueText(dir, c, "bad", textFilter{}); !errors.Is(err, errBadMO) || !strings.Contains(err.Error(), p) {
 		t.Errorf("bad file: err = %v, want errBadMO naming %s", err, p)
+	}
+}
+
+// TestCatalogueSplit guards the train/evaluation split: the held-out
+// catalogues are the four the evaluation is built from, no catalogue is
+// listed twice, and none of the catalogues that repeat the evaluation
+// text (country names, places, GTK 4's copy of gdk-pixbuf's messages)
+// trains.
+func TestCatalogueSplit(t *testing.T) {
+	var eval []string
+	seen := map[catalogue]bool{}
+	for _, c := range catalogues {
+		key := catalogue{Package: c.Package, Domain: c.Domain}
+		if seen[key] {
+			t.Errorf("catalogue %s/%s listed twice", c.Package, c.Domain)
+		}
+		seen[key] = true
+		if c.Eval {
+			eval = append(eval, c.Domain)
+		}
+		switch c.Domain {
+		case "iso_3166-2", "iso_3166-3", "gnome-control-center-2.0-timezones", "xkeyboard-config", "libgweather-4.0", "gtk40":
+			t.Errorf("%s/%s repeats evaluation text and must not be listed", c.Package, c.Domain)
+		}
+	}
+	if want := []string{"gdk-pixbuf", "at-spi2-core", "shared-mime-info", "iso_3166-1"}; !reflect.DeepEqual(eval, want) {
+		t.Errorf("held-out catalogues %q, want %q", eval, want)
 	}
 }
 
