@@ -45,7 +45,15 @@
 // # Digests
 //
 // WARC-Block-Digest is the SHA-1 of the whole block, written as
-// "sha1:" and base32, as gowarc computes it.
+// "sha1:" and base32, as gowarc computes it. The Writer computes it, and
+// Content-Length, itself and turns gowarc's per-record header validation
+// off: that validation parsed every record ID and target URI with the
+// WHATWG URL parser, a third of a crawl's allocations (BENCHMARKS.md), and
+// with it off gowarc v1.6.0 would write no correct block digest of its
+// own. The fields the Writer writes are checked by it (checkField; target
+// URIs come canonical from the crawl), and the tests read every record back
+// with gowarc's validation on and with warcio.js, both of which recompute
+// the digests.
 //
 // WARC-Payload-Digest follows WARC 1.1 section 6.3.2: the
 // payload of an HTTP response is its entity-body "with any transfer-encoding
