@@ -192,17 +192,19 @@ type Writer struct {
 	cfg   Config
 	opts  []gowarc.WarcRecordOption
 	marsh gowarc.Marshaler // stateless, shared by all coders
-	// coders holds idle encoders: records are encoded outside mu. A
-	// channel rather than a sync.Pool, which every GC empties, and each
-	// gzip encoder is some hundreds of KB to allocate and clear.
-	coders  chan *coder
-	cur     *warcFile
-	serial  int
-	files   []string
-	stats   Stats
-	closed  bool
-	create  func(path string) (file, error)
-	newUUID func() string
+	// coders is a stack of idle encoders: records are encoded outside mu.
+	// Not a sync.Pool, which every GC empties (a gzip encoder is some
+	// hundreds of KB to allocate and clear); a stack, so that the few
+	// encoders in use at a time stay warm in the CPU caches.
+	codersMu sync.Mutex
+	coders   []*coder
+	cur      *warcFile
+	serial   int
+	files    []string
+	stats    Stats
+	closed   bool
+	create   func(path string) (file, error)
+	newUUID  func() string
 }
 
 // NewWriter checks cfg, fills in its defaults and creates cfg.Dir. It opens
@@ -263,7 +265,6 @@ func NewWriter(cfg Config) (*Writer, error) {
 			gowarc.WithUnknownRecordTypePolicy(gowarc.ErrFail),
 		},
 		marsh:  gowarc.NewMarshaler(),
-		coders: make(chan *coder, maxCoders),
 		create: createFile,
 		newUUID: func() string {
 			uuidMu.Lock()
@@ -678,6 +679,30 @@ const (
 	maxKeptBuffer = 1 << 20 // an idle encoder keeps a buffer up to this size
 )
 
+// getCoder takes the most recently used idle encoder, or makes one.
+func (w *Writer) getCoder() *coder {
+	w.codersMu.Lock()
+	defer w.codersMu.Unlock()
+	if n := len(w.coders); n > 0 {
+		c := w.coders[n-1]
+		w.coders = w.coders[:n-1]
+		return c
+	}
+	return &coder{copy: copier{buf: make([]byte, 32<<10)}}
+}
+
+// putCoder returns an encoder to the stack, keeping at most maxCoders.
+func (w *Writer) putCoder(c *coder) {
+	if c.buf.Cap() > maxKeptBuffer {
+		c.buf = bytes.Buffer{} // do not keep the buffer of a huge record
+	}
+	w.codersMu.Lock()
+	defer w.codersMu.Unlock()
+	if len(w.coders) < maxCoders {
+		w.coders = append(w.coders, c)
+	}
+}
+
 // coder is the reusable state of encode.
 type coder struct {
 	buf  bytes.Buffer
@@ -688,21 +713,8 @@ type coder struct {
 // encode builds the parts with WARC-Warcinfo-ID warcinfoID and marshals
 // them. It runs without w.mu.
 func (w *Writer) encode(warcinfoID string, parts ...part) (encoded, error) {
-	var c *coder
-	select {
-	case c = <-w.coders:
-	default:
-		c = &coder{copy: copier{buf: make([]byte, 32<<10)}}
-	}
-	defer func() {
-		if c.buf.Cap() > maxKeptBuffer {
-			c.buf = bytes.Buffer{} // do not keep the buffer of a huge record
-		}
-		select {
-		case w.coders <- c:
-		default:
-		}
-	}()
+	c := w.getCoder()
+	defer w.putCoder(c)
 	c.buf.Reset()
 	var enc encoded
 	for _, p := range parts {
