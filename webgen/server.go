@@ -34,6 +34,11 @@ type ServerOptions struct {
 	Sleep func(ctx context.Context, d time.Duration) error
 	// EndlessChunk is the size of each write of the endless body. Default 16 KiB.
 	EndlessChunk int
+	// Prerender renders every page once, in NewServer, and serves the
+	// bytes kept: for benchmarks, where rendering on each request would
+	// take CPU from the crawler being measured. The responses are the
+	// same. Default false.
+	Prerender bool
 }
 
 func sleep(ctx context.Context, d time.Duration) error {
@@ -70,6 +75,13 @@ type Server struct {
 	nextConn atomic.Uint64
 	mu       sync.Mutex
 	hits     []Hit
+	rendered []renderedPage // by page id, with Prerender
+}
+
+type renderedPage struct {
+	ctype string
+	body  []byte
+	err   error
 }
 
 // NewServer returns a server for g.
@@ -89,7 +101,26 @@ func NewServer(g *Graph, opts ServerOptions) *Server {
 	if opts.EndlessChunk <= 0 {
 		opts.EndlessChunk = 16 << 10
 	}
-	return &Server{g: g, opts: opts}
+	s := &Server{g: g, opts: opts}
+	if opts.Prerender {
+		s.rendered = make([]renderedPage, g.NumPages())
+		for id := range s.rendered {
+			if k := g.pageKind(int32(id)); k != kindMissing && k != kindRedirect && k != kindEndless {
+				r := &s.rendered[id]
+				r.ctype, r.body, r.err = g.renderPage(int32(id))
+			}
+		}
+	}
+	return s
+}
+
+// render returns a page's content type and body, kept or rendered now.
+func (s *Server) render(id int32) (string, []byte, error) {
+	if s.rendered != nil {
+		r := &s.rendered[id]
+		return r.ctype, r.body, r.err
+	}
+	return s.g.renderPage(id)
 }
 
 type connIDKey struct{}
@@ -243,7 +274,7 @@ func (s *Server) serve(w *recorder, r *http.Request, host string) {
 	case kindEndless:
 		s.serveEndless(w, r)
 	case kindChunked:
-		ctype, body, err := g.renderPage(id)
+		ctype, body, err := s.render(id)
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusInternalServerError)
 			return
@@ -254,7 +285,7 @@ func (s *Server) serve(w *recorder, r *http.Request, host string) {
 		w.Flush() // no Content-Length and a flush: net/http sends it chunked
 		w.Write(body[half:])
 	case kindGzip:
-		ctype, body, err := g.renderPage(id)
+		ctype, body, err := s.render(id)
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusInternalServerError)
 			return
@@ -268,7 +299,7 @@ func (s *Server) serve(w *recorder, r *http.Request, host string) {
 		w.Header().Set("Content-Length", strconv.Itoa(zb.Len()))
 		w.Write(zb.Bytes())
 	default:
-		ctype, body, err := g.renderPage(id)
+		ctype, body, err := s.render(id)
 		s.writeBody(w, ctype, body, err)
 	}
 }

@@ -433,6 +433,21 @@ func TestDialContextRefusesOtherHosts(t *testing.T) {
 
 func TestBytesDeterministic(t *testing.T) {
 	a, b := NewServer(demo(t), ServerOptions{SlowDelay: -1}), NewServer(demo(t), ServerOptions{SlowDelay: -1})
+	testSameBytes(t, a, b)
+}
+
+// TestPrerenderServesTheSame: a server with Prerender answers as one that
+// renders on each request.
+func TestPrerenderServesTheSame(t *testing.T) {
+	a, b := NewServer(demo(t), ServerOptions{SlowDelay: -1}), NewServer(demo(t), ServerOptions{SlowDelay: -1, Prerender: true})
+	if b.rendered == nil {
+		t.Fatal("Prerender kept nothing")
+	}
+	testSameBytes(t, a, b)
+}
+
+func testSameBytes(t *testing.T, a, b *Server) {
+	t.Helper()
 	g := a.g
 	for i := int32(0); i < int32(g.NumPages()); i++ {
 		if g.pageKind(i) == kindEndless {

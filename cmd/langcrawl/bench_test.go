@@ -147,13 +147,15 @@ network:
 // (64), archiving to gzipped WARCs in a temporary directory, and reports
 // pages/s and MB/s (raw HTTP responses as archived, headers included).
 // Each iteration is a whole crawl into a fresh directory; run it with
-// -benchtime=1x. The server runs in the same process and shares its CPUs.
+// -benchtime=1x. The server runs in the same process and shares its CPUs;
+// it renders every page beforehand (webgen's Prerender), so that as little
+// of them as possible goes to the harness.
 func BenchmarkCrawlLoopback(b *testing.B) {
 	g, err := webgen.Generate(benchParams(*benchServers, *benchPages))
 	if err != nil {
 		b.Fatal(err)
 	}
-	hs, ln, err := webgen.NewServer(g, webgen.ServerOptions{}).Listen("127.0.0.1:0")
+	hs, ln, err := webgen.NewServer(g, webgen.ServerOptions{Prerender: true}).Listen("127.0.0.1:0")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -263,7 +265,7 @@ func startPage(seeds []string, next http.Handler) http.Handler {
 // a reader never sees half of it. It returns, closing the server, when ctx
 // is done.
 func serveBench(ctx context.Context, g *webgen.Graph, dir string, mark <-chan os.Signal) error {
-	srv := webgen.NewServer(g, webgen.ServerOptions{})
+	srv := webgen.NewServer(g, webgen.ServerOptions{Prerender: true})
 	hs, ln, err := srv.Listen("127.0.0.1:0")
 	if err != nil {
 		return err
