@@ -183,11 +183,20 @@ func SortIndex(path string) error {
 	if err != nil {
 		return fmt.Errorf("archive: sort index %s: %w", path, err)
 	}
+	// CreateTemp makes the file 0600; the index keeps the original's mode,
+	// so that a replay server running as another user can read it.
+	mode := os.FileMode(0o644)
+	if fi, serr := os.Stat(path); serr == nil {
+		mode = fi.Mode().Perm()
+	}
+	err = tmp.Chmod(mode)
 	bw := bufio.NewWriter(tmp)
 	for _, l := range lines {
 		bw.WriteString(l)
 	}
-	err = bw.Flush()
+	if err == nil {
+		err = bw.Flush()
+	}
 	if err == nil {
 		err = tmp.Sync()
 	}

@@ -249,6 +249,9 @@ func TestSortIndex(t *testing.T) {
 	if want := "a,b)/ 0 {}\na,b)/ 1 {}\nb,a)/ 2 {}\nc)/ 3 {}\n"; string(got) != want {
 		t.Errorf("sorted:\n%s\nwant:\n%s", got, want)
 	}
+	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o644 {
+		t.Errorf("sorted index mode %v (%v), want the original's 0644", fi.Mode(), err)
+	}
 	if err := SortIndex(filepath.Join(t.TempDir(), "missing")); err == nil || !strings.Contains(err.Error(), "missing") {
 		t.Errorf("missing file: %v", err)
 	}
