@@ -227,6 +227,7 @@ type Queue struct {
 	queued int64
 	active int64 // sites with pending > 0 or leased
 	stats  Stats // the since-Open counters
+	recent *recentSeen
 }
 
 // Open opens or creates the frontier in dir, or in opts.Storage if set.
@@ -271,6 +272,7 @@ func Open(dir string, opts *Options) (*Queue, error) {
 		ready:  siteHeap{less: lengthLess},
 		timed:  siteHeap{less: timeLess},
 		leases: make(map[string]*Lease),
+		recent: newRecentSeen(recentSeenHalf),
 	}
 	if err := q.load(); err != nil {
 		return nil, errors.Join(fmt.Errorf("frontier: open %s: %w", dir, err), db.Close())
@@ -427,7 +429,11 @@ func (q *Queue) Seen(url string) (bool, error) {
 	if q.db == nil {
 		return false, ErrClosed
 	}
-	ok, err := q.db.Has(hashKey(tSeen, hashURL(url)), nil)
+	h := hashURL(url)
+	if q.recent.has(h) {
+		return true, nil
+	}
+	ok, err := q.db.Has(hashKey(tSeen, h), nil)
 	if err != nil {
 		return false, fmt.Errorf("frontier: seen %s: %w", url, dbErr(err))
 	}

@@ -61,12 +61,16 @@ func (t *txn) markSeen(h urlHash) (bool, error) {
 	if _, dup := t.seen[h]; dup {
 		return false, nil
 	}
+	if t.q.recent.has(h) {
+		return false, nil
+	}
 	k := hashKey(tSeen, h)
 	ok, err := t.q.db.Has(k, nil)
 	if err != nil {
 		return false, dbErr(err)
 	}
 	if ok {
+		t.q.recent.add(h) // in the database already: committed
 		return false, nil
 	}
 	if t.seen == nil {
@@ -174,6 +178,9 @@ func (t *txn) commit() error {
 	}
 	q.meta = t.meta
 	q.stats.Pushed += t.added
+	for h := range t.seen {
+		q.recent.add(h)
+	}
 	for _, name := range t.order {
 		d := t.sites[name]
 		s := q.sites[name]
