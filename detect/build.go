@@ -58,6 +58,7 @@ type TrainStats struct {
 func Build(dir string, opts BuildOptions) (*Built, error) {
 	var ps []*profile
 	var stats []TrainStats
+	groupText := map[string]string{} // training text of the close groups' members
 	heldout, hw := newEvalWriter()
 	cateval, cw := newEvalWriter()
 	skip, err := evalIDs(dir)
@@ -131,6 +132,7 @@ func Build(dir string, opts BuildOptions) (*Built, error) {
 		} else {
 			stats = append(stats, TrainStats{Tag: l.Tag, UDHR: train.Len()})
 		}
+		groupText[l.Tag] = train.String()
 		for _, cs := range append([]string{"utf-8"}, l.Charsets...) {
 			b, err := encodeLegacy(train.String(), cs)
 			if err != nil {
@@ -173,8 +175,20 @@ func Build(dir string, opts BuildOptions) (*Built, error) {
 	if out.CatalogueEval, err = cateval.close(); err != nil {
 		return nil, fmt.Errorf("build: catalogue evaluation text: %w", err)
 	}
+	var ms []*wordModel
+	for _, g := range closeGroups {
+		texts := make([]string, len(g))
+		for i, tag := range g {
+			t, ok := groupText[tag]
+			if !ok {
+				return nil, fmt.Errorf("build: close group %v: no language %q", g, tag)
+			}
+			texts[i] = t
+		}
+		ms = append(ms, buildWordModel(g, texts))
+	}
 	var pb bytes.Buffer
-	if err := writeProfiles(&pb, ps); err != nil {
+	if err := writeProfiles(&pb, ps, ms); err != nil {
 		return nil, fmt.Errorf("build: write profiles: %w", err)
 	}
 	out.Profiles = pb.Bytes()

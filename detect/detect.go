@@ -47,6 +47,9 @@ type Options struct {
 
 	// profiles replaces the embedded profile data (tests).
 	profiles []byte
+	// noWords turns the close-group word models off (tests, to measure
+	// the trigram stage alone).
+	noWords bool
 }
 
 // Result is what Detect finds out about one document.
@@ -61,7 +64,9 @@ type Result struct {
 	// "header-overridden:" when the declaration did not fit the text),
 	// then "+ngram" when the byte n-gram profiles decided the language
 	// (or plain "ngram" when they decided both), and "+ncr" when the
-	// language came from numeric character references.
+	// language came from numeric character references, and "+words" when
+	// the word model of a close group (Indonesian and Malay, Danish and
+	// Bokmål, ...) decided between the two best languages.
 	Evidence string `json:"evidence"`
 }
 
@@ -75,6 +80,7 @@ type Detector struct {
 	validByte map[string]*[256]bool
 	csLangs   map[string]map[string]bool // charset -> ISO codes with a profile in it
 	targetCS  map[string]bool
+	groups    map[string]*wordModel // language tag -> word model of its close group
 }
 
 // New loads the embedded profiles and validates opts, reporting every
@@ -99,7 +105,7 @@ func New(opts Options) (*Detector, error) {
 	if data == nil {
 		data = embeddedProfiles
 	}
-	ps, err := readProfiles(data)
+	ps, ms, err := readProfiles(data)
 	if err != nil {
 		errs = append(errs, err)
 	}
@@ -107,7 +113,14 @@ func New(opts Options) (*Detector, error) {
 		return nil, errors.Join(errs...)
 	}
 	d := &Detector{opts: o, tables: map[string]*table{}, validByte: map[string]*[256]bool{},
-		csLangs: map[string]map[string]bool{}, targetCS: targetCS}
+		csLangs: map[string]map[string]bool{}, targetCS: targetCS, groups: map[string]*wordModel{}}
+	if !o.noWords {
+		for _, m := range ms {
+			for _, t := range m.Tags {
+				d.groups[t] = m
+			}
+		}
+	}
 	if o.Target != "" {
 		found := false
 		for _, p := range ps {
@@ -194,8 +207,11 @@ type scored struct {
 	tag     string
 	score   float64 // log-likelihood of the best profile
 	second  float64 // best profile of another language
+	secTag  string  // that profile's tag
 	fit     float64 // mean log-likelihood gain per trigram over the floor
 	n       int
+	norm    []byte // the normalised text scored (its first n+2 bytes were)
+	table   string // charset of the profiles that scored it (norm's encoding)
 }
 
 // maxTrigrams caps the trigrams scored per table.
@@ -216,13 +232,16 @@ func (d *Detector) scoreTable(t *table, norm []byte, limit int, early bool) scor
 			bi = i
 		}
 	}
-	sec := math.Inf(-1)
+	sec, si := math.Inf(-1), -1
 	for i, s := range scores {
 		if iso(t.profs[i].Tag) != iso(t.profs[bi].Tag) && float64(s) > sec {
-			sec = float64(s)
+			sec, si = float64(s), i
 		}
 	}
-	r := scored{charset: t.charset, tag: t.profs[bi].Tag, score: float64(scores[bi]), second: sec, n: n}
+	r := scored{charset: t.charset, tag: t.profs[bi].Tag, score: float64(scores[bi]), second: sec, n: n, norm: norm, table: t.charset}
+	if si >= 0 {
+		r.secTag = t.profs[si].Tag
+	}
 	if n > 0 {
 		r.fit = (r.score - float64(n)*float64(t.floors[bi])) / float64(n)
 	}
@@ -484,8 +503,12 @@ func (d *Detector) finish(res *Result, best scored) {
 	res.Lang, res.Tag, res.Confidence = "und", "", 0
 	if best.n >= minTrigrams && best.fit >= minFit {
 		res.Tag = best.tag
-		res.Lang = iso(best.tag)
 		z := (best.score - best.second) / math.Sqrt(float64(best.n))
+		if tag, wz, ok := d.secondStage(best); ok {
+			res.Tag, z = tag, wz
+			res.Evidence += "+words"
+		}
+		res.Lang = iso(res.Tag)
 		res.Confidence = math.Round((1-0.5*math.Exp(-z))*1000) / 1000
 	}
 	if res.Lang == "und" {

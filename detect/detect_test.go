@@ -58,7 +58,7 @@ func TestDetect(t *testing.T) {
 		{"header disagrees with utf-8 page", page("", []byte(thaiText)), "text/html; charset=windows-1252", "th", "utf-8", "header-overridden:ngram", true},
 		{"header right, no meta", page("", enc(t, ruText, "koi8-r")), "text/html; charset=KOI8-R", "ru", "koi8-r", "header+ngram", false},
 		{"russian windows-1251", page("", enc(t, ruText, "windows-1251")), "", "ru", "windows-1251", "ngram", false},
-		{"ukrainian windows-1251", page("", enc(t, ukText, "windows-1251")), "", "uk", "windows-1251", "ngram", false},
+		{"ukrainian windows-1251 (close to russian: +words)", page("", enc(t, ukText, "windows-1251")), "", "uk", "windows-1251", "ngram+words", false},
 		{"russian koi8-r", page("", enc(t, ruText, "koi8-r")), "", "ru", "koi8-r", "ngram", false},
 		{"japanese shift_jis", page("", enc(t, jaText, "shift_jis")), "", "ja", "shift_jis", "ngram", false},
 		{"japanese euc-jp", page("", enc(t, jaText, "euc-jp")), "", "ja", "euc-jp", "ngram", false},
@@ -225,12 +225,12 @@ func TestExtract(t *testing.T) {
 }
 
 func TestProfilesRoundTrip(t *testing.T) {
-	ps, err := readProfiles(embeddedProfiles)
+	ps, ms, err := readProfiles(embeddedProfiles)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if err := writeProfiles(&buf, ps); err != nil {
+	if err := writeProfiles(&buf, ps, ms); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(buf.Bytes(), embeddedProfiles) {

@@ -27,6 +27,17 @@
 //     the bytes are plausible are ranked by their high bytes, and the
 //     leading few scored in full. The best pair gives both the language
 //     and the charset.
+//   - When the two best languages form a close group (Indonesian and
+//     Malay, Danish and Bokmål, Croatian and Slovenian, Macedonian,
+//     Bulgarian and Serbian, Ukrainian, Russian and Belarusian, Xhosa and
+//     Zulu, Czech and Slovak, Amharic and Tigrinya, Spanish, Galician and
+//     Portuguese), a second stage decides between the two with a
+//     word-unigram naive Bayes model trained on the group's text alone
+//     (pairs.go), after the work on discriminating similar languages:
+//     Tiedemann and Ljubešić, "Efficient Discrimination Between Closely
+//     Related Languages" (COLING 2012), and the DSL shared tasks. Unlike
+//     them, the group is not given but named by the trigram stage, so one
+//     detector covers every language (Result.Evidence "+words").
 //   - A declared charset is trusted only when the text decoded with it
 //     fits its language about as well as the best pair (Result.Evidence
 //     "meta+ngram"); otherwise it is overridden ("meta-overridden:ngram").

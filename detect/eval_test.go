@@ -196,10 +196,15 @@ type tally struct{ n, lang, cs int }
 // evalDetector returns the detector under evaluation: the embedded
 // profiles, or those in the file $LANGCRAWL_PROFILES (written by
 // go run ./tools/buildprofiles -profiles FILE), to measure another
-// training set on the same pages.
+// training set on the same pages; with $LANGCRAWL_NOWORDS set, without
+// the close groups' word models.
 func evalDetector(t *testing.T) *Detector {
 	t.Helper()
 	o := Options{Target: "th"}
+	if os.Getenv("LANGCRAWL_NOWORDS") != "" {
+		o.noWords = true // the trigram stage alone
+		t.Log("close-group word models off (LANGCRAWL_NOWORDS)")
+	}
 	if f := os.Getenv("LANGCRAWL_PROFILES"); f != "" {
 		data, err := os.ReadFile(f)
 		if err != nil {

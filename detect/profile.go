@@ -13,7 +13,7 @@ import (
 
 // Profile file format (gzip-compressed, little-endian):
 //
-//	magic   "LCDP1\n"
+//	magic   "LCDP2\n"
 //	count   uint16
 //	per profile:
 //	  tag      uint8 length + bytes  (BCP 47 tag, e.g. "th", "zh-Hant")
@@ -22,8 +22,9 @@ import (
 //	  k        uint16                (number of trigrams)
 //	  k × [3]byte trigram, ascending
 //	  k × uint8  quantised -log-probability (value/qScale)
+//	word models of the close groups (see writeWordModels)
 const (
-	profileMagic = "LCDP1\n"
+	profileMagic = "LCDP2\n"
 	qScale       = 10.0
 	maxProfileK  = 2500
 	// maxProfileKCJK is the profile size for Chinese, Japanese and Korean,
@@ -49,8 +50,9 @@ type profile struct {
 
 func (p *profile) lp(i int) float32 { return -float32(p.Q[i]) / qScale }
 
-// writeProfiles serialises profiles deterministically.
-func writeProfiles(w io.Writer, ps []*profile) error {
+// writeProfiles serialises profiles and the close groups' word models
+// deterministically.
+func writeProfiles(w io.Writer, ps []*profile, ms []*wordModel) error {
 	zw, err := gzip.NewWriterLevel(w, gzip.BestCompression)
 	if err != nil {
 		return err
@@ -70,6 +72,9 @@ func writeProfiles(w io.Writer, ps []*profile) error {
 		}
 		bw.Write(p.Q)
 	}
+	if err := writeWordModels(bw, ms); err != nil {
+		return err
+	}
 	if err := bw.Flush(); err != nil {
 		return err
 	}
@@ -77,23 +82,23 @@ func writeProfiles(w io.Writer, ps []*profile) error {
 }
 
 // readProfiles parses the format written by writeProfiles.
-func readProfiles(data []byte) ([]*profile, error) {
+func readProfiles(data []byte) ([]*profile, []*wordModel, error) {
 	zr, err := gzip.NewReader(bytes.NewReader(data))
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrBadProfiles, err)
+		return nil, nil, fmt.Errorf("%w: %v", ErrBadProfiles, err)
 	}
 	raw, err := io.ReadAll(zr)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrBadProfiles, err)
+		return nil, nil, fmt.Errorf("%w: %v", ErrBadProfiles, err)
 	}
 	r := bytes.NewReader(raw)
 	magic := make([]byte, len(profileMagic))
 	if _, err := io.ReadFull(r, magic); err != nil || string(magic) != profileMagic {
-		return nil, fmt.Errorf("%w: bad magic", ErrBadProfiles)
+		return nil, nil, fmt.Errorf("%w: bad magic", ErrBadProfiles)
 	}
 	var n uint16
 	if err := binary.Read(r, binary.LittleEndian, &n); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrBadProfiles, err)
+		return nil, nil, fmt.Errorf("%w: %v", ErrBadProfiles, err)
 	}
 	str := func() (string, error) {
 		l, err := r.ReadByte()
@@ -109,25 +114,25 @@ func readProfiles(data []byte) ([]*profile, error) {
 		p := &profile{}
 		var err error
 		if p.Tag, err = str(); err != nil {
-			return nil, fmt.Errorf("%w: profile %d: %v", ErrBadProfiles, i, err)
+			return nil, nil, fmt.Errorf("%w: profile %d: %v", ErrBadProfiles, i, err)
 		}
 		if p.Charset, err = str(); err != nil {
-			return nil, fmt.Errorf("%w: profile %d: %v", ErrBadProfiles, i, err)
+			return nil, nil, fmt.Errorf("%w: profile %d: %v", ErrBadProfiles, i, err)
 		}
 		var k uint16
 		if err := binary.Read(r, binary.LittleEndian, &p.Floor); err != nil {
-			return nil, fmt.Errorf("%w: profile %s/%s: %v", ErrBadProfiles, p.Tag, p.Charset, err)
+			return nil, nil, fmt.Errorf("%w: profile %s/%s: %v", ErrBadProfiles, p.Tag, p.Charset, err)
 		}
 		if err := binary.Read(r, binary.LittleEndian, &k); err != nil {
-			return nil, fmt.Errorf("%w: profile %s/%s: %v", ErrBadProfiles, p.Tag, p.Charset, err)
+			return nil, nil, fmt.Errorf("%w: profile %s/%s: %v", ErrBadProfiles, p.Tag, p.Charset, err)
 		}
 		gb := make([]byte, 3*int(k))
 		p.Q = make([]uint8, k)
 		if _, err := io.ReadFull(r, gb); err != nil {
-			return nil, fmt.Errorf("%w: profile %s/%s: %v", ErrBadProfiles, p.Tag, p.Charset, err)
+			return nil, nil, fmt.Errorf("%w: profile %s/%s: %v", ErrBadProfiles, p.Tag, p.Charset, err)
 		}
 		if _, err := io.ReadFull(r, p.Q); err != nil {
-			return nil, fmt.Errorf("%w: profile %s/%s: %v", ErrBadProfiles, p.Tag, p.Charset, err)
+			return nil, nil, fmt.Errorf("%w: profile %s/%s: %v", ErrBadProfiles, p.Tag, p.Charset, err)
 		}
 		p.Grams = make([]uint32, k)
 		for j := range p.Grams {
@@ -135,7 +140,14 @@ func readProfiles(data []byte) ([]*profile, error) {
 		}
 		ps = append(ps, p)
 	}
-	return ps, nil
+	ms, err := readWordModels(r)
+	if err != nil {
+		return nil, nil, err
+	}
+	if r.Len() != 0 {
+		return nil, nil, fmt.Errorf("%w: %d bytes of trailing data", ErrBadProfiles, r.Len())
+	}
+	return ps, ms, nil
 }
 
 // normalize maps text bytes to the alphabet the profiles are built on:

@@ -1,0 +1,143 @@
+package detect
+
+import (
+	"bytes"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestForWords(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"Hello, World!", "hello world"},
+		{"Kata laluan  tidak sah: 3 kali", "kata laluan tidak sah kali"},
+		{"Ærø ØST über-Straße", "ærø øst über straße"},
+		{"Всі люди НАРОДЖУЮТЬСЯ вільними", "всі люди народжуються вільними"},
+		{"ሰብኣዊ መሰላት።", "ሰብኣዊ መሰላት"},
+		{"don't 42x", "don t x"},
+		{"", ""},
+	}
+	for _, c := range cases {
+		var got []string
+		forWords(normalize(nil, []byte(c.in)), nil, func(w []byte) { got = append(got, string(w)) })
+		if g := strings.Join(got, " "); g != c.want {
+			t.Errorf("forWords(%q) = %q, want %q", c.in, g, c.want)
+		}
+	}
+}
+
+func TestBuildWordModel(t *testing.T) {
+	a := strings.Repeat("kata laluan fail tidak boleh dibuka ", 20)
+	b := strings.Repeat("kata sandi berkas tidak dapat dibuka ", 20)
+	m := buildWordModel([]string{"ms", "id"}, []string{a, b})
+	// Words both texts share equally ("kata", "tidak", "dibuka") carry
+	// no evidence and are left out.
+	for _, w := range []string{"kata", "tidak", "dibuka"} {
+		if _, ok := m.index[w]; ok {
+			t.Errorf("shared word %q kept", w)
+		}
+	}
+	for _, c := range []struct {
+		text string
+		want float64 // sign of id minus ms
+	}{
+		{"fail tidak boleh dibuka", -1},
+		{"berkas tidak dapat dibuka", 1},
+		{"kata laluan berkas laluan", -1},
+	} {
+		diff, hits := m.score(normalize(nil, []byte(c.text)), 0, 1)
+		if hits == 0 || diff*c.want <= 0 {
+			t.Errorf("score(%q) = %v over %d words, want sign %v", c.text, diff, hits, c.want)
+		}
+	}
+	if _, hits := m.score(normalize(nil, []byte("nothing known here")), 0, 1); hits != 0 {
+		t.Errorf("unknown words scored: %d hits", hits)
+	}
+	// Round trip, and corrupt data is an error.
+	var buf bytes.Buffer
+	if err := writeWordModels(&buf, []*wordModel{m}); err != nil {
+		t.Fatal(err)
+	}
+	ms, err := readWordModels(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ms) != 1 || !slices.Equal(ms[0].Tags, m.Tags) || !slices.Equal(ms[0].Words, m.Words) || !slices.Equal(ms[0].Delta, m.Delta) {
+		t.Errorf("round trip: got %+v, want %+v", ms[0], m)
+	}
+	for cut := 1; cut < buf.Len(); cut += 7 {
+		if _, err := readWordModels(bytes.NewReader(buf.Bytes()[:cut])); !errors.Is(err, ErrBadProfiles) {
+			t.Errorf("truncated to %d bytes: err %v, want ErrBadProfiles", cut, err)
+		}
+	}
+}
+
+// TestSecondStage checks pages of close pairs that the trigrams alone get
+// wrong and the word models get right, and that other pages are left as
+// the trigrams decided.
+func TestSecondStage(t *testing.T) {
+	words := newDetector(t, Options{})
+	trigrams := newDetector(t, Options{noWords: true})
+	cases := []struct {
+		name, text, cs string
+		want, trigrams string // language with and without the word models
+		byWords        bool   // Evidence ends in "+words"
+	}{
+		// Held-out UDHR articles (never trained on).
+		{"indonesian", idHeldOut, "utf-8", "id", "ms", true},
+		{"indonesian windows-1252", idHeldOut, "windows-1252", "id", "ms", true},
+		{"danish", daText, "utf-8", "da", "nb", true},
+		{"danish windows-1252", daText, "windows-1252", "da", "nb", true},
+		// Not a close pair: the trigrams decide alone.
+		{"thai", thaiText, "utf-8", "th", "th", false},
+		{"english", enText, "utf-8", "en", "en", false},
+		{"japanese", jaText, "utf-8", "ja", "ja", false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			body := page(`<meta charset="`+c.cs+`">`, enc(t, c.text, c.cs))
+			r, r0 := words.Detect(body, ""), trigrams.Detect(body, "")
+			if r0.Lang != c.trigrams {
+				t.Errorf("trigrams alone: %s (%s), want %s", r0.Lang, r0.Evidence, c.trigrams)
+			}
+			if r.Lang != c.want || strings.HasSuffix(r.Evidence, "+words") != c.byWords {
+				t.Errorf("with word models: %s (%s), want %s, by words %v", r.Lang, r.Evidence, c.want, c.byWords)
+			}
+			if r.Charset != r0.Charset {
+				t.Errorf("charset %s, trigrams alone %s", r.Charset, r0.Charset)
+			}
+			if !c.byWords && r != r0 {
+				t.Errorf("non-pair result changed: %+v, trigrams alone %+v", r, r0)
+			}
+			if r.Confidence <= 0 || r.Confidence > 1 {
+				t.Errorf("confidence %v", r.Confidence)
+			}
+		})
+	}
+}
+
+func FuzzForWords(f *testing.F) {
+	f.Add([]byte("Kata laluan tidak sah"))
+	f.Add([]byte("Ærø über-Straße ሰብኣዊ"))
+	f.Add([]byte{0xff, 'a', 0xc3})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		forWords(normalize(nil, b), nil, func(w []byte) {
+			if len(w) == 0 || len(w) > maxWordBytes || !utf8.Valid(w) {
+				t.Fatalf("bad word %q from %q", w, b)
+			}
+			if bytes.ContainsAny(w, " 0123456789") {
+				t.Fatalf("word %q holds a separator", w)
+			}
+		})
+	})
+}
+
+const (
+	// Two held-out UDHR paragraphs (articles 15 and 20) in Indonesian.
+	idHeldOut = "Tidak seorang pun dengan semena-mena dapat dicabut kewarga-negaraannya atau ditolak haknya untuk mengganti kewarga-negaraan.</p>\n<p>Setiap orang mempunyai hak atas kebebasan berkumpul dan berserikat secara damai."
+	// Held-out Danish catalogue text (ISO 3166 names, gdk-pixbuf
+	// messages), many of them the same in Bokmål.
+	daText = "Albanien Algeriet Amerikansk Samoa Antarktis Antigua og Barbuda Den Arabiske Republik Egypten</p>\n<p>BMP-billedet har ugyldige data i filhoved BMP-billedet har en for stor palet BMP-billedet har en dybde som ikke understøttes"
+)
