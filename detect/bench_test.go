@@ -42,6 +42,8 @@ func BenchmarkDetect(b *testing.B) {
 	for _, c := range []struct{ tag, cs string }{
 		{"th", "utf-8"}, {"th", "windows-874"}, {"en", "utf-8"}, {"ru", "windows-1251"},
 		{"ja", "shift_jis"}, {"zh-Hans", "gbk"}, {"de", "windows-1252"},
+		// Close pairs: the word models decide (pairs.go).
+		{"id", "utf-8"}, {"uk", "windows-1251"}, {"da", "windows-1252"},
 	} {
 		page := typicalPage(b, c.tag, c.cs)
 		b.Run(c.tag+"/"+c.cs, func(b *testing.B) {

@@ -51,8 +51,11 @@ const (
 	wordMinCount = 2    // words seen fewer times in the whole group are left out
 	wordMinSpan  = 0.25 // words whose log-probabilities differ less than this (nats) across the group are left out
 	wordScale    = 8.0  // log-probability differences are stored as int8 of value*wordScale
-	maxWordBytes = 48   // longer "words" are ignored
-	minWordRunes = 1    // 2 (no single letters) measured worse on both sets
+	maxWordBytes = 48   // longer "words" are ignored; single letters count (leaving them out measured worse on both sets)
+	// maxWordText caps the normalised text (bytes) the word model reads:
+	// a third of the trigram stage's, as a hundred words or more decide
+	// and the words cost more per byte than the trigrams.
+	maxWordText = 1024
 )
 
 // wordModel is the word-unigram naive Bayes model of one close group.
@@ -87,7 +90,7 @@ func (m *wordModel) member(tag string) int {
 func forWords(norm []byte, buf []byte, f func(w []byte)) {
 	w := buf[:0]
 	flush := func() {
-		if len(w) > 0 && len(w) <= maxWordBytes && utf8.RuneCount(w) >= minWordRunes {
+		if len(w) > 0 && len(w) <= maxWordBytes {
 			f(w)
 		}
 		w = w[:0]
@@ -105,14 +108,34 @@ func forWords(norm []byte, buf []byte, f func(w []byte)) {
 		}
 		r, n := utf8.DecodeRune(norm[i:])
 		i += n
-		if r != utf8.RuneError && (unicode.IsLetter(r) || unicode.Is(unicode.M, r)) {
-			w = utf8.AppendRune(w, unicode.ToLower(r))
+		if r < rune(len(lower2)) {
+			r = lower2[r] // two-byte runes: Latin, Greek, Cyrillic, ... from the table
+		} else if r != utf8.RuneError && (unicode.IsLetter(r) || unicode.Is(unicode.M, r)) {
+			r = unicode.ToLower(r)
+		} else {
+			r = -1
+		}
+		if r >= 0 {
+			w = utf8.AppendRune(w, r)
 		} else {
 			flush()
 		}
 	}
 	flush()
 }
+
+// lower2 maps each rune below U+0800 (one or two bytes of UTF-8) to its
+// lower case if it is a letter or mark, else to -1: unicode.IsLetter and
+// unicode.ToLower took two thirds of the word stage on Cyrillic text.
+var lower2 = func() (t [0x800]rune) {
+	for r := range t {
+		t[r] = -1
+		if unicode.IsLetter(rune(r)) || unicode.Is(unicode.M, rune(r)) {
+			t[r] = unicode.ToLower(rune(r))
+		}
+	}
+	return t
+}()
 
 // buildWordModel trains the model of one group from each member's
 // training text (raw UTF-8, as for the trigram profiles).
@@ -196,8 +219,8 @@ func (d *Detector) secondStage(s scored) (tag string, z float64, ok bool) {
 		return s.tag, 0, false
 	}
 	norm := s.norm
-	if len(norm) > s.n+2 {
-		norm = norm[:s.n+2]
+	if len(norm) > min(s.n+2, maxWordText) {
+		norm = norm[:min(s.n+2, maxWordText)]
 	}
 	if s.table != "utf-8" {
 		txt, err := Decode(norm, s.table)

@@ -141,3 +141,22 @@ const (
 	// messages), many of them the same in Bokmål.
 	daText = "Albanien Algeriet Amerikansk Samoa Antarktis Antigua og Barbuda Den Arabiske Republik Egypten</p>\n<p>BMP-billedet har ugyldige data i filhoved BMP-billedet har en for stor palet BMP-billedet har en dybde som ikke understøttes"
 )
+
+// BenchmarkSecondStage measures the word model's share of Detect on
+// typical pages of close pairs (compare BenchmarkDetect).
+func BenchmarkSecondStage(b *testing.B) {
+	d := newDetector(b, Options{})
+	for _, c := range []struct{ tag, cs string }{{"id", "utf-8"}, {"uk", "windows-1251"}, {"da", "windows-1252"}} {
+		x := extract(typicalPage(b, c.tag, c.cs))
+		s := d.scoreTable(d.tables[c.cs], normalize(nil, x.raw), maxTrigrams, c.cs == "utf-8")
+		if _, _, ok := d.secondStage(s); !ok {
+			b.Fatalf("%s/%s: no second stage for %s/%s", c.tag, c.cs, s.tag, s.secTag)
+		}
+		b.Run(c.tag+"/"+c.cs, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				d.secondStage(s)
+			}
+		})
+	}
+}
