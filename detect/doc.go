@@ -32,7 +32,7 @@
 //     Bulgarian and Serbian, Ukrainian, Russian and Belarusian, Xhosa and
 //     Zulu, Czech and Slovak, Amharic and Tigrinya, Spanish, Galician and
 //     Portuguese), a second stage decides between the two with a
-//     word-unigram naive Bayes model trained on the group's text alone
+//     naive Bayes model of words and word pairs trained on the group's text alone
 //     (pairs.go), after the work on discriminating similar languages:
 //     Tiedemann and Ljubešić, "Efficient Discrimination Between Closely
 //     Related Languages" (COLING 2012), and the DSL shared tasks. Unlike

@@ -28,6 +28,15 @@ func TestForWords(t *testing.T) {
 	}
 }
 
+func TestForFeatures(t *testing.T) {
+	var got []string
+	forFeatures(normalize(nil, []byte("Kata laluan, salah!")), func(w []byte) { got = append(got, string(w)) })
+	want := []string{"kata", "laluan", "kata laluan", "salah", "laluan salah"}
+	if !slices.Equal(got, want) {
+		t.Errorf("forFeatures: %q, want %q", got, want)
+	}
+}
+
 func TestBuildWordModel(t *testing.T) {
 	a := strings.Repeat("kata laluan fail tidak boleh dibuka ", 20)
 	b := strings.Repeat("kata sandi berkas tidak dapat dibuka ", 20)
@@ -38,6 +47,11 @@ func TestBuildWordModel(t *testing.T) {
 		if _, ok := m.index[w]; ok {
 			t.Errorf("shared word %q kept", w)
 		}
+	}
+	// Word pairs are features too: "kata laluan" (password) is Malay,
+	// though "kata" alone is both.
+	if _, ok := m.index["kata laluan"]; !ok {
+		t.Error("word pair \"kata laluan\" left out")
 	}
 	for _, c := range []struct {
 		text string
