@@ -13,6 +13,9 @@ func FuzzDetect(f *testing.F) {
 	f.Add(enc(f, jaText, "iso-2022-jp"), "")
 	f.Add([]byte("<script>unterminated <!-- <p>&#99999999;&#x;&"), "text/html; charset=")
 	f.Add([]byte{0xFF, 0xFE, 0x41}, "text/html; charset=\"utf-16")
+	// Close pairs: the word models' second stage.
+	f.Add([]byte(idHeldOut), "")
+	f.Add(enc(f, ukText, "windows-1251"), "text/html; charset=koi8-u")
 	f.Fuzz(func(t *testing.T, body []byte, ct string) {
 		r := d.Detect(body, ct)
 		if r.Lang == "" || r.Charset == "" || r.Evidence == "" {

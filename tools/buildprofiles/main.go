@@ -1,5 +1,7 @@
 // Command buildprofiles builds the language/charset profiles that package
-// detect embeds, and its two evaluation texts (held-out UDHR articles and
+// detect embeds (byte trigrams per language and charset, and the word
+// models that decide between close languages such as Indonesian and
+// Malay), and its two evaluation texts (held-out UDHR articles and
 // held-out message catalogues), from the corpora that
 // detect/corpora/fetch.sh downloads.
 //
