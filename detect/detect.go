@@ -255,7 +255,7 @@ const (
 )
 
 func (d *Detector) scoreUTF8(text []byte, early bool) scored {
-	norm := normalize(make([]byte, 0, len(text)+2), text)
+	norm := normalizeText(make([]byte, 0, len(text)+2), text)
 	return d.scoreTable(d.tables["utf-8"], norm, maxTrigrams, early)
 }
 
@@ -371,7 +371,7 @@ func (d *Detector) Detect(body []byte, contentType string) Result {
 			}
 		}
 		sort.SliceStable(cands, func(i, j int) bool { return cands[i].s > cands[j].s })
-		norm := normalize(make([]byte, 0, len(x.raw)+2), x.raw)
+		norm := normalizeText(make([]byte, 0, len(x.raw)+2), x.raw)
 		for i, c := range cands {
 			if i >= legacyCandidates && best.fit >= minFit {
 				break // the rest only when the leaders fit badly
@@ -476,7 +476,7 @@ func (d *Detector) fits(raw []byte, high int, decl, chosen string, best scored) 
 }
 
 func (t *table) profsScore(d *Detector, raw []byte, limit int) scored {
-	return d.scoreTable(t, normalize(make([]byte, 0, len(raw)+2), raw), limit, false)
+	return d.scoreTable(t, normalizeText(make([]byte, 0, len(raw)+2), raw), limit, false)
 }
 
 // margin is how much worse (in log-likelihood) a declared charset may fit
