@@ -23,7 +23,10 @@ type extracted struct {
 	refs int
 }
 
-type block struct{ r0, r1, n0, n1, link, w int }
+type block struct {
+	r0, r1, n0, n1, link, w int
+	furn                    bool // inside page furniture (see furniture)
+}
 
 // extract strips markup from an HTML (or plain text) document byte by
 // byte, without knowing its encoding: script, style and comments are
@@ -38,6 +41,10 @@ func extract(body []byte) extracted {
 	ncr := make([]byte, 0, 256)
 	cur := block{}
 	inLink, linkStart := false, 0
+	// The page furniture element the scanner is in (furnName), and how
+	// many elements of that name are open inside it.
+	var furnName [16]byte
+	furnLen, furnDepth := 0, 0
 	endBlock := func() {
 		cur.r1, cur.n1 = len(raw), len(ncr)
 		if inLink {
@@ -49,7 +56,7 @@ func extract(body []byte) extracted {
 			raw = append(raw, ' ')
 			ncr = append(ncr, ' ')
 		}
-		cur = block{r0: len(raw), n0: len(ncr)}
+		cur = block{r0: len(raw), n0: len(ncr), furn: furnDepth > 0}
 	}
 	var nameBuf [16]byte
 	i := 0
@@ -87,6 +94,17 @@ func extract(body []byte) extracted {
 				}
 			}
 			if !inline[string(nb)] {
+				switch {
+				case furnDepth > 0 && string(nb) == string(furnName[:furnLen]):
+					if isEnd {
+						furnDepth--
+					} else {
+						furnDepth++
+					}
+				case furnDepth == 0 && !isEnd && furniture(nb, body[i:j]):
+					furnLen = copy(furnName[:], nb)
+					furnDepth = 1
+				}
 				endBlock()
 			}
 			i = tagEnd
@@ -146,7 +164,7 @@ func extract(body []byte) extracted {
 		}
 		b.w = max(b.w, b.n1-b.n0)
 		keep = append(keep, b)
-		if nav(b) {
+		if nav(b) || b.furn {
 			continue
 		}
 		if weight(b) >= minOther {
@@ -159,7 +177,7 @@ func extract(body []byte) extracted {
 	x.raw = make([]byte, 0, min(len(raw), maxText))
 	x.ncr = make([]byte, 0, min(len(ncr), maxText))
 	for _, b := range keep {
-		if (other && nav(b)) || (long >= longBlock && weight(b) < longBlock) {
+		if (other && (nav(b) || b.furn)) || (long >= longBlock && weight(b) < longBlock) {
 			continue
 		}
 		if len(x.raw) >= maxText || len(x.ncr) >= maxText {
@@ -180,6 +198,80 @@ func weight(b block) int { return b.w }
 
 // nav reports whether a block is mostly link text.
 func nav(b block) bool { return 2*b.link > b.r1-b.r0 }
+
+// furniture reports whether the start tag of a block-level element marks
+// page furniture rather than content: an HTML5 footer, nav or aside
+// element, or an element whose class or id names a footer, navigation,
+// menu, sidebar, breadcrumbs or copyright notice, as boilerplate
+// removers such as Mozilla's Readability read them. Text inside one is
+// dropped, like link lists, when the page has other text: "Copyright
+// 2024 Example Ltd. All rights reserved" should not outvote a page's one
+// sentence in its own language.
+func furniture(name, tag []byte) bool {
+	switch string(name) {
+	case "footer", "nav", "aside":
+		return true
+	case "!--", "!doctype", "meta", "link", "br", "img", "hr", "input", "html", "head", "body":
+		return false
+	}
+	for _, attr := range [...]string{"class", "id"} {
+		v := attrValue(tag, attr)
+		if len(v) == 0 || len(v) > 128 {
+			continue
+		}
+		var buf [128]byte
+		lv := buf[:len(v)]
+		for k, c := range v {
+			if c >= 'A' && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			lv[k] = c
+		}
+		for _, w := range furnitureWords {
+			if bytes.Contains(lv, []byte(w)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+var furnitureWords = [...]string{"footer", "nav", "menu", "sidebar", "breadcrumb", "copyright"}
+
+// attrValue returns the value of attribute name (lower case) in a tag
+// "<x a=b ...>", or nil, without allocating.
+func attrValue(tag []byte, name string) []byte {
+	for i := 1; i+len(name) < len(tag); i++ {
+		if !isSpace(tag[i-1]) || !bytes.EqualFold(tag[i:i+len(name)], []byte(name)) {
+			continue
+		}
+		j := i + len(name)
+		for j < len(tag) && isSpace(tag[j]) {
+			j++
+		}
+		if j >= len(tag) || tag[j] != '=' {
+			continue
+		}
+		j++
+		for j < len(tag) && isSpace(tag[j]) {
+			j++
+		}
+		if j < len(tag) && (tag[j] == '"' || tag[j] == '\'') {
+			q := tag[j]
+			k := bytes.IndexByte(tag[j+1:], q)
+			if k < 0 {
+				return tag[j+1:]
+			}
+			return tag[j+1 : j+1+k]
+		}
+		k := j
+		for k < len(tag) && !isSpace(tag[k]) && tag[k] != '>' {
+			k++
+		}
+		return tag[j:k]
+	}
+	return nil
+}
 
 // minOther is the length from which a block of non-link text makes the
 // navigation blocks of a page droppable.

@@ -1,0 +1,64 @@
+package detect
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestFurniture(t *testing.T) {
+	for _, c := range []struct {
+		tag  string
+		want bool
+	}{
+		{`<footer>`, true},
+		{`<nav class="x">`, true},
+		{`<div class="site-footer">`, true},
+		{`<DIV ID='Copyright'>`, true},
+		{`<ul class = "main-menu dropdown">`, true},
+		{`<td class=sidebar>`, true},
+		{`<div class="content">`, false},
+		{`<div data-href="/menu">`, false}, // only class and id count
+		{`<p>`, false},
+		{`<div valid="footer">`, false}, // "id" inside another name
+	} {
+		var buf [16]byte
+		_, name, _ := scanTag([]byte(c.tag), 0, &buf)
+		if got := furniture(name, []byte(c.tag)); got != c.want {
+			t.Errorf("furniture(%s) = %v, want %v", c.tag, got, c.want)
+		}
+	}
+}
+
+// Pages with one sentence of their own language and a footer in English
+// that is longer than the sentence: the footer's text is furniture.
+func TestDetectFooterDoesNotVote(t *testing.T) {
+	d := newDetector(t, Options{})
+	const notice = "Copyright 2024 Example Media Group. All rights reserved. Reproduction in whole or in part without written permission is prohibited."
+	footers := map[string]string{
+		"footer":   "<footer><p>" + notice + "</p></footer>",
+		"id":       `<div id="copyright"><div><p>` + notice + `</p></div></div>`,
+		"class":    `<div class="site-footer"><div class="row"><div class="col">` + notice + `</div></div></div>`,
+		"sidebar":  `<aside><p>` + notice + `</p></aside>`,
+		"unclosed": `<div class="footer"><p>` + notice,
+	}
+	for _, c := range []struct{ lang, text string }{
+		{"pt", "Bem-vindo à nossa loja, boas compras!"},
+		{"id", "Selamat datang di toko kami, selamat berbelanja!"},
+		{"pl", "Witamy w naszym sklepie, udanych zakupów!"},
+		{"tr", "Mağazamıza hoş geldiniz, iyi alışverişler!"},
+	} {
+		for name, f := range footers {
+			page := "<html><body><div class=\"content\"><p>" + c.text + "</p></div>" + f + "</body></html>"
+			if r := d.Detect([]byte(page), ""); r.Lang != c.lang {
+				t.Errorf("%s with %s: got %s (%s), want %s", c.text, name, r.Lang, r.Evidence, c.lang)
+			}
+		}
+	}
+	// A page of nothing but furniture keeps it.
+	if r := d.Detect([]byte("<footer><p>"+notice+"</p></footer>"), ""); r.Lang != "en" {
+		t.Errorf("footer alone: got %s, want en", r.Lang)
+	}
+	if x := extract([]byte(`<p>Bem-vindo à nossa loja, boas compras!</p><footer>` + notice + `</footer>`)); strings.Contains(string(x.raw), "Copyright") {
+		t.Errorf("footer text extracted: %q", x.raw)
+	}
+}
