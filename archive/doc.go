@@ -37,8 +37,9 @@
 // [Writer.WriteExchange] writes a request record and a response record
 // (sections 6.5 and 6.3, application/http;msgtype=request|response) whose
 // blocks are the bytes that went over the wire, verbatim. The two are linked
-// both ways by WARC-Concurrent-To. [Writer.WriteMetadata]
-// writes a metadata record (section 6.6) that refers to a response, and
+// both ways by WARC-Concurrent-To; with Exchange.Metadata a metadata record
+// (section 6.6) referring to the response follows in the same append.
+// [Writer.WriteMetadata] writes such a record on its own, and
 // [Writer.WriteRevisit] writes a revisit record (section 6.7) for a page that
 // was unchanged on a re-crawl.
 //

@@ -113,6 +113,11 @@ type Exchange struct {
 	// Truncated is "", or a WARC-Truncated reason: "length", "time",
 	// "disconnect" or "unspecified".
 	Truncated string
+	// Metadata, when not nil, is written as a metadata record about the
+	// response (as by WriteMetadata, referring to it) right after it, in
+	// the same append: a page's records are never split across files, and
+	// the page costs one append instead of two.
+	Metadata []Field
 }
 
 // Ref tells where a response or revisit record went.
@@ -326,8 +331,16 @@ func (w *Writer) WriteExchange(ex *Exchange) (Ref, error) {
 	resp.add(gowarc.WarcTruncated, ex.Truncated)
 	line := cdxLine{URL: ex.URL, Date: date, Digest: ref.PayloadDigest}
 	line.fromHTTP(ex.RawResponse)
+	var extra []part
+	if ex.Metadata != nil {
+		mp, err := w.metadataPart(ex.URL, ref.ResponseID, date, ex.Metadata)
+		if err != nil {
+			return Ref{}, err
+		}
+		extra = append(extra, mp)
+	}
 	err := w.writeExchange(ex.URL, ex.RawRequest, ex.IP, date, ref.RequestID, ref.ResponseID,
-		gowarc.Response, resp, ex.RawResponse, &line, &ref)
+		gowarc.Response, resp, ex.RawResponse, &line, &ref, extra...)
 	return ref, err
 }
 
@@ -385,7 +398,7 @@ func (w *Writer) WriteRevisit(rv *Revisit) (Ref, error) {
 // was rotated meanwhile, the records are encoded again for the new file's
 // warcinfo record.
 func (w *Writer) writeExchange(url string, rawReq []byte, ip string, date time.Time, reqID, mainID string,
-	typ gowarc.RecordType, h header, block []byte, line *cdxLine, ref *Ref) error {
+	typ gowarc.RecordType, h header, block []byte, line *cdxLine, ref *Ref, extra ...part) error {
 	var rh header
 	if rawReq != nil {
 		rh.add(gowarc.WarcRecordID, reqID)
@@ -405,7 +418,9 @@ func (w *Writer) writeExchange(url string, rawReq []byte, ip string, date time.T
 		if rawReq != nil {
 			parts = append(parts, part{gowarc.Request, rh, rawReq})
 		}
+		mi := len(parts)
 		parts = append(parts, part{typ, h, block})
+		parts = append(parts, extra...)
 		enc, err := w.encode(cur.warcinfoID, parts...)
 		if err != nil {
 			return fmt.Errorf("archive: %s record for %s: %w", typ, url, err)
@@ -424,10 +439,9 @@ func (w *Writer) writeExchange(url string, rawReq []byte, ip string, date time.T
 			w.mu.Unlock()
 			return err
 		}
-		last := len(offs) - 1
 		ref.File = w.cur.final
-		ref.Offset = offs[last]
-		ref.Length = w.cur.size - offs[last]
+		ref.Offset = offs[mi]
+		ref.Length = enc.sizes[mi]
 		line.Offset, line.Length, line.Filename = ref.Offset, ref.Length, filepath.Base(ref.File)
 		w.cur.index = line.appendTo(w.cur.index)
 		w.stats.Exchanges++
@@ -456,10 +470,41 @@ func (w *Writer) current(rotate bool) (*warcFile, error) {
 // date means Config.Now(). The record goes into the current file, without
 // rotating, so it normally sits beside the exchange it describes.
 func (w *Writer) WriteMetadata(targetURI, refersTo string, date time.Time, fields []Field) error {
+	mp, err := w.metadataPart(targetURI, refersTo, date, fields)
+	if err != nil {
+		return err
+	}
+	for {
+		cur, err := w.current(false)
+		if err != nil {
+			return fmt.Errorf("archive: metadata for %s: %w", targetURI, err)
+		}
+		enc, err := w.encode(cur.warcinfoID, mp)
+		if err != nil {
+			return fmt.Errorf("archive: metadata record for %s: %w", targetURI, err)
+		}
+		w.mu.Lock()
+		if w.cur != cur && !w.closed {
+			w.mu.Unlock()
+			continue
+		}
+		if w.closed {
+			w.mu.Unlock()
+			return fmt.Errorf("archive: metadata for %s: %w", targetURI, ErrClosed)
+		}
+		_, err = w.emit(enc)
+		w.mu.Unlock()
+		return err
+	}
+}
+
+// metadataPart builds a metadata record (application/warc-fields) about
+// targetURI referring to the record refersTo, holding fields in order.
+func (w *Writer) metadataPart(targetURI, refersTo string, date time.Time, fields []Field) (part, error) {
 	var b strings.Builder
 	for _, f := range fields {
 		if err := checkField(f); err != nil {
-			return fmt.Errorf("archive: metadata for %s: %w", targetURI, err)
+			return part{}, fmt.Errorf("archive: metadata for %s: %w", targetURI, err)
 		}
 		b.WriteString(f.Name)
 		b.WriteString(": ")
@@ -478,29 +523,7 @@ func (w *Writer) WriteMetadata(targetURI, refersTo string, date time.Time, field
 	h.add(gowarc.WarcTargetURI, targetURI)
 	h.add(gowarc.WarcRefersTo, refersTo)
 	h.add(gowarc.ContentType, gowarc.ApplicationWarcFields)
-	block := []byte(b.String())
-	for {
-		cur, err := w.current(false)
-		if err != nil {
-			return fmt.Errorf("archive: metadata for %s: %w", targetURI, err)
-		}
-		enc, err := w.encode(cur.warcinfoID, part{gowarc.Metadata, h, block})
-		if err != nil {
-			return fmt.Errorf("archive: metadata record for %s: %w", targetURI, err)
-		}
-		w.mu.Lock()
-		if w.cur != cur && !w.closed {
-			w.mu.Unlock()
-			continue
-		}
-		if w.closed {
-			w.mu.Unlock()
-			return fmt.Errorf("archive: metadata for %s: %w", targetURI, ErrClosed)
-		}
-		_, err = w.emit(enc)
-		w.mu.Unlock()
-		return err
-	}
+	return part{gowarc.Metadata, h, []byte(b.String())}, nil
 }
 
 func checkTruncated(reason string) error {

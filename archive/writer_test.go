@@ -383,6 +383,53 @@ func TestMetadata(t *testing.T) {
 	}
 }
 
+// TestExchangeWithMetadata: Exchange.Metadata puts the metadata record
+// right after the response, in the same append, and the Ref still points
+// at the response alone.
+func TestExchangeWithMetadata(t *testing.T) {
+	for _, compress := range []bool{true, false} {
+		t.Run(fmt.Sprintf("compress=%v", compress), func(t *testing.T) {
+			cfg := testConfig(t)
+			cfg.Compress = compress
+			w := newWriter(t, cfg)
+			fields := []Field{{"via", "http://seed.th/"}, {"outlink", "http://a.th/x L a/@href"}}
+			ref, err := w.WriteExchange(&Exchange{URL: "http://a.th/", RawRequest: request("http://a.th/"),
+				RawResponse: response("<a href=x>"), Metadata: fields})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := w.WriteExchange(&Exchange{URL: "http://a.th/bad", RawResponse: response("x"),
+				Metadata: []Field{{"out link", "x"}}}); !errors.Is(err, ErrField) {
+				t.Errorf("bad field name: err %v, want ErrField", err)
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			recs := readAll(t, ref.File)
+			var types []string
+			for _, r := range recs {
+				types = append(types, r.Type)
+			}
+			if got := strings.Join(types, " "); got != "warcinfo request response metadata" {
+				t.Fatalf("records %s, want warcinfo request response metadata (and nothing of the bad exchange)", got)
+			}
+			resp, md := recs[2], recs[3]
+			if resp.ID != ref.ResponseID || resp.Offset != ref.Offset {
+				t.Errorf("Ref %+v does not point at the response (id %s at %d)", ref, resp.ID, resp.Offset)
+			}
+			if ref.Offset+ref.Length != md.Offset {
+				t.Errorf("response record %d+%d does not end where the metadata record starts (%d)", ref.Offset, ref.Length, md.Offset)
+			}
+			if md.RefersTo != ref.ResponseID || md.TargetURI != "http://a.th/" || md.WarcinfoID != recs[0].ID {
+				t.Errorf("metadata refers to %s, target %s, warcinfo %s", md.RefersTo, md.TargetURI, md.WarcinfoID)
+			}
+			if want := "via: http://seed.th/\r\noutlink: http://a.th/x L a/@href\r\n"; string(md.Block) != want {
+				t.Errorf("metadata block %q, want %q", md.Block, want)
+			}
+		})
+	}
+}
+
 var nameRE = regexp.MustCompile(`^langcrawl-(\d{17})-(\d{5})-crawler-1\.example\.org\.warc\.gz$`)
 
 func TestRotation(t *testing.T) {

@@ -36,7 +36,6 @@ type Queue interface {
 // Archive is what the engine needs of the WARC writer.
 type Archive interface {
 	WriteExchange(ex *archive.Exchange) (archive.Ref, error)
-	WriteMetadata(targetURI, refersTo string, date time.Time, fields []archive.Field) error
 }
 
 // Fetcher sends one request and returns the raw exchange.

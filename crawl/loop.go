@@ -113,17 +113,7 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease) er
 		out.annot = append(out.annot, "truncated:"+res.Truncated)
 	}
 
-	// 5. Archive the request and response as they went over the wire.
-	ref, err := c.p.Archive.WriteExchange(&archive.Exchange{
-		URL: e.URL, IP: res.IP, Date: res.Started, RawRequest: res.RawRequest, RawResponse: res.RawResponse,
-		BodyOffset: res.BodyOffset, Chunked: res.Chunked, Truncated: res.Truncated,
-	})
-	if err != nil {
-		return fmt.Errorf("archive %s: %w", e.URL, err) // the lease stays in flight and is retried on resume
-	}
-	out.digest = ref.PayloadDigest
-
-	// 6. Understand the response: a redirect, an HTML page, or a stylesheet.
+	// 5. Understand the response: a redirect, an HTML page, or a stylesheet.
 	var found []links.Link
 	var meta []archive.Field
 	switch {
@@ -163,7 +153,7 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease) er
 		}
 	}
 
-	// 7. Tamura Fig. 3 steps 1-3: count the page against its server or
+	// 6. Tamura Fig. 3 steps 1-3: count the page against its server or
 	// directory.
 	var src focus.Counts
 	if out.page && key != "" {
@@ -175,7 +165,7 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease) er
 		done.Tally = []frontier.Tally{{Key: key, Relevant: out.relevant}}
 	}
 
-	// 8. Scope and focus decide each link (Nakahira site trees, Tamura
+	// 7. Scope and focus decide each link (Nakahira site trees, Tamura
 	// steps 4.5-8), then the accepted ones are queued with the completion.
 	// A stylesheet's requisites inherit the standing of the page it was
 	// queued for.
@@ -185,10 +175,8 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease) er
 		return err
 	}
 	done.Links = accepted
-	done.History = &frontier.History{Fetched: res.Started, Status: res.Status, Digest: ref.PayloadDigest,
-		ETag: res.Header.Get("ETag"), LastModified: res.Header.Get("Last-Modified")}
 
-	// 9. The metadata record: how the page was reached, what it is, where it leads.
+	// 8. The metadata record: how the page was reached, what it is, where it leads.
 	meta = append(meta,
 		archive.Field{Name: "via", Value: e.Via},
 		archive.Field{Name: "hopsFromSeed", Value: e.Hops},
@@ -212,9 +200,19 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease) er
 		}
 	}
 	meta = append(meta, outlinks...)
-	if err := c.p.Archive.WriteMetadata(e.URL, ref.ResponseID, res.Started, meta); err != nil {
-		return fmt.Errorf("archive metadata %s: %w", e.URL, err)
+
+	// 9. Archive the request and response as they went over the wire, and
+	// the metadata record, in one append to one WARC file.
+	ref, err := c.p.Archive.WriteExchange(&archive.Exchange{
+		URL: e.URL, IP: res.IP, Date: res.Started, RawRequest: res.RawRequest, RawResponse: res.RawResponse,
+		BodyOffset: res.BodyOffset, Chunked: res.Chunked, Truncated: res.Truncated, Metadata: meta,
+	})
+	if err != nil {
+		return fmt.Errorf("archive %s: %w", e.URL, err) // the lease stays in flight and is retried on resume
 	}
+	out.digest = ref.PayloadDigest
+	done.History = &frontier.History{Fetched: res.Started, Status: res.Status, Digest: ref.PayloadDigest,
+		ETag: res.Header.Get("ETag"), LastModified: res.Header.Get("Last-Modified")}
 
 	// 10. Complete the lease: links, counters and history in one batch.
 	if err := c.finish(l, worker, out, done); err != nil {

@@ -91,18 +91,15 @@ func (a *fakeArchive) WriteExchange(ex *archive.Exchange) (archive.Ref, error) {
 		return archive.Ref{}, errors.New("archive: write x.warc.gz.open: no space left on device")
 	}
 	a.urls = append(a.urls, ex.URL)
+	if ex.Metadata != nil {
+		if a.meta == nil {
+			a.meta = map[string][]archive.Field{}
+		}
+		a.meta[ex.URL] = ex.Metadata
+	}
 	return archive.Ref{ResponseID: "<urn:uuid:" + ex.URL + ">"}, nil
 }
 
-func (a *fakeArchive) WriteMetadata(target, _ string, _ time.Time, f []archive.Field) error {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.meta == nil {
-		a.meta = map[string][]archive.Field{}
-	}
-	a.meta[target] = f
-	return nil
-}
 
 type fakeGate struct{}
 

@@ -176,6 +176,26 @@ func TestCrawlArchivesTheWeb(t *testing.T) {
 	resp := responses(recs)
 	hits := w.srv.Log() // before the subtests below add requests of their own
 
+	t.Run("each page's metadata record follows its response", func(t *testing.T) {
+		pages := 0
+		for i, r := range recs {
+			if r.Type != "response" || strings.HasSuffix(r.TargetURI, "/robots.txt") {
+				continue
+			}
+			pages++
+			if i+1 >= len(recs) || recs[i+1].Type != "metadata" || recs[i+1].RefersTo != r.ID {
+				t.Errorf("%s: the record after the response is not its metadata record", r.TargetURI)
+				continue
+			}
+			if !strings.Contains(string(recs[i+1].Block), "via: ") {
+				t.Errorf("%s: metadata record without via", r.TargetURI)
+			}
+		}
+		if pages == 0 {
+			t.Fatal("no page responses")
+		}
+	})
+
 	t.Run("crawl.log has every archived response", func(t *testing.T) {
 		data, err := os.ReadFile(filepath.Join(out, logDir, "crawl.log"))
 		if err != nil {
