@@ -100,7 +100,6 @@ func (a *fakeArchive) WriteExchange(ex *archive.Exchange) (archive.Ref, error) {
 	return archive.Ref{ResponseID: "<urn:uuid:" + ex.URL + ">"}, nil
 }
 
-
 type fakeGate struct{}
 
 func (fakeGate) Check(_ context.Context, u *url.URL, _ time.Time) (politeness.Decision, error) {
