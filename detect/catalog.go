@@ -339,25 +339,13 @@ func catalogueIDs(dir string, c catalogue, skip map[string]bool) ([]string, erro
 		return nil, err
 	}
 	seen := map[string]bool{}
-	raw := map[string]bool{} // msgids already looked at, from other locales
-	for _, path := range locs {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return nil, err
+	err = eachMsgID(locs, func(id string) {
+		if t := cleanMessage(id); t != "" && !skip[strings.ToLower(t)] {
+			seen[t] = true
 		}
-		msgs, err := parseMO(data)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		for _, m := range msgs {
-			if raw[m.ID] {
-				continue
-			}
-			raw[m.ID] = true
-			if t := cleanMessage(m.ID); t != "" && !skip[strings.ToLower(t)] {
-				seen[t] = true
-			}
-		}
+	})
+	if err != nil {
+		return nil, err
 	}
 	out := make([]string, 0, len(seen))
 	for t := range seen {
@@ -372,7 +360,6 @@ func catalogueIDs(dir string, c catalogue, skip map[string]bool) ([]string, erro
 // so that no evaluation message is trained on through another catalogue.
 func evalIDs(dir string) (map[string]bool, error) {
 	ids := map[string]bool{}
-	raw := map[string]bool{}
 	for _, c := range catalogues {
 		if !c.Eval {
 			continue
@@ -381,27 +368,39 @@ func evalIDs(dir string) (map[string]bool, error) {
 		if err != nil {
 			return nil, err
 		}
-		for _, path := range locs {
-			data, err := os.ReadFile(path)
-			if err != nil {
-				return nil, err
+		err = eachMsgID(locs, func(id string) {
+			if k := idKey(id); k != "" {
+				ids[k] = true
 			}
-			msgs, err := parseMO(data)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", path, err)
-			}
-			for _, m := range msgs {
-				if raw[m.ID] {
-					continue
-				}
-				raw[m.ID] = true
-				if k := idKey(m.ID); k != "" {
-					ids[k] = true
-				}
-			}
+		})
+		if err != nil {
+			return nil, err
 		}
 	}
 	return ids, nil
+}
+
+// eachMsgID calls fn once for every distinct msgid of the .mo files at
+// paths (a catalogue's locales translate the same msgids).
+func eachMsgID(paths []string, fn func(id string)) error {
+	raw := map[string]bool{}
+	for _, path := range paths {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		msgs, err := parseMO(data)
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		for _, m := range msgs {
+			if !raw[m.ID] {
+				raw[m.ID] = true
+				fn(m.ID)
+			}
+		}
+	}
+	return nil
 }
 
 // scriptClass returns the script of a letter, with the scripts that

@@ -298,15 +298,7 @@ func writeWordModels(w io.Writer, ms []*wordModel) error {
 
 // readWordModels parses what writeWordModels wrote.
 func readWordModels(r *bytes.Reader) ([]*wordModel, error) {
-	str := func() (string, error) {
-		l, err := r.ReadByte()
-		if err != nil {
-			return "", err
-		}
-		b := make([]byte, l)
-		_, err = io.ReadFull(r, b)
-		return string(b), err
-	}
+	str := func() (string, error) { return readShortString(r) }
 	n, err := r.ReadByte()
 	if err != nil {
 		return nil, fmt.Errorf("%w: word models: %v", ErrBadProfiles, err)

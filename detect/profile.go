@@ -100,15 +100,7 @@ func readProfiles(data []byte) ([]*profile, []*wordModel, error) {
 	if err := binary.Read(r, binary.LittleEndian, &n); err != nil {
 		return nil, nil, fmt.Errorf("%w: %v", ErrBadProfiles, err)
 	}
-	str := func() (string, error) {
-		l, err := r.ReadByte()
-		if err != nil {
-			return "", err
-		}
-		b := make([]byte, l)
-		_, err = io.ReadFull(r, b)
-		return string(b), err
-	}
+	str := func() (string, error) { return readShortString(r) }
 	ps := make([]*profile, 0, n)
 	for i := 0; i < int(n); i++ {
 		p := &profile{}
@@ -404,4 +396,15 @@ func (t *table) score(norm []byte, scores []float32, limit int, early bool) int 
 		scores[i] += float32(n) * f
 	}
 	return n
+}
+
+// readShortString reads a string written as one length byte and the bytes.
+func readShortString(r *bytes.Reader) (string, error) {
+	l, err := r.ReadByte()
+	if err != nil {
+		return "", err
+	}
+	b := make([]byte, l)
+	_, err = io.ReadFull(r, b)
+	return string(b), err
 }
