@@ -778,3 +778,25 @@ func TestReadAllCorruptTail(t *testing.T) {
 		})
 	}
 }
+
+// TestHeaderLineBreakRefused: with gowarc's validation off, the writer
+// itself refuses a header value that would break the record's header.
+func TestHeaderLineBreakRefused(t *testing.T) {
+	w := newWriter(t, testConfig(t))
+	_, err := w.WriteExchange(&Exchange{URL: "http://a.th/\r\nWARC-Type: resource", RawResponse: response("x")})
+	if !errors.Is(err, ErrField) {
+		t.Fatalf("target URI with a line break: err %v, want ErrField", err)
+	}
+	ref, err := w.WriteExchange(&Exchange{URL: "http://a.th/ok", RawResponse: response("x")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range readAll(t, ref.File) {
+		if strings.Contains(r.TargetURI, "WARC-Type") {
+			t.Fatalf("the refused exchange was written: %+v", r.Headers)
+		}
+	}
+}
