@@ -142,13 +142,18 @@ func TestReplayInReplayWebPage(t *testing.T) {
 	tool := replayTool(t)
 	w := startWeb(t)
 	out := t.TempDir()
-	cfg := w.profile(t, out, "")
+	// WARC files of the smallest size allowed, so that the crawl spans
+	// several and the replay reads them together, as an archive's would.
+	cfg := w.profile(t, out, "warc:\n  max_size: 1MiB\n")
 	if _, err := runCrawl(context.Background(), cfg, io.Discard, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(out, warcDir)
 	resp := responses(warcRecords(t, dir))
 	warcs, _ := filepath.Glob(filepath.Join(dir, "*.warc.gz"))
+	if len(warcs) < 2 {
+		t.Fatalf("the crawl wrote %d WARC file(s); the replay should read several", len(warcs))
+	}
 
 	// The sample: Thai pages in each legacy charset (declared where a
 	// browser reads it), a UTF-8 page, redirects (one to another host),
