@@ -93,3 +93,26 @@ func TestOldRecordsDecode(t *testing.T) {
 		t.Fatalf("round trip: %+v, %v", r2, err)
 	}
 }
+
+// TestBudgetOfRecoveredLease: a site whose last entry was in flight at a
+// crash keeps its budget when the lease is put back.
+func TestBudgetOfRecoveredLease(t *testing.T) {
+	dir := t.TempDir()
+	q := openDir(t, dir)
+	mustPush(t, q, ent("a.test", "1", 0, Low), ent("a.test", "2", 0, Low))
+	if err := q.Complete(mustNext(t, q, t0), Completion{Budget: true}); err != nil {
+		t.Fatal(err)
+	}
+	mustNext(t, q, t0) // in flight, nothing else queued for a.test
+	if err := q.Close(); err != nil {
+		t.Fatal(err)
+	}
+	q = openDir(t, dir)
+	defer q.Close()
+	if st := q.Stats(); st.Recovered != 1 || st.Queued != 1 {
+		t.Fatalf("after reopen: %+v", st)
+	}
+	if l := mustNext(t, q, t0); l.SiteBudget != 1 {
+		t.Fatalf("recovered lease: SiteBudget %d, want 1", l.SiteBudget)
+	}
+}

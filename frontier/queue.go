@@ -293,6 +293,10 @@ func (q *Queue) load() error {
 		}
 	}
 
+	// Sites with nothing queued are not held in memory (Next forgets them;
+	// their records stay only for their budgets, and commit reads them
+	// back), unless a lease of theirs is put back below.
+	idle := map[string]siteRecord{}
 	it := q.db.NewIterator(util.BytesPrefix([]byte{tSite}), nil)
 	for it.Next() {
 		name := string(it.Key()[1:])
@@ -300,6 +304,10 @@ func (q *Queue) load() error {
 		if err != nil {
 			it.Release()
 			return fmt.Errorf("read site %s: %w", name, err)
+		}
+		if r.pending == 0 {
+			idle[name] = r
+			continue
 		}
 		s := &site{name: name, pending: r.pending, high: r.high, notBefore: r.notBefore, budget: r.budget, idx: -1}
 		q.sites[name] = s
@@ -330,7 +338,8 @@ func (q *Queue) load() error {
 		b.Put(k, val[keySuffixLen:])
 		s := q.sites[name]
 		if s == nil {
-			s = &site{name: name, idx: -1}
+			r := idle[name]
+			s = &site{name: name, notBefore: r.notBefore, budget: r.budget, idx: -1}
 			q.sites[name] = s
 			q.timed.push(s)
 		}

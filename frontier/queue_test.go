@@ -601,8 +601,9 @@ func copyDir(t *testing.T, from, to string) {
 	}
 }
 
-// TestRestartKeepsDelays checks that a site's notBefore survives a restart
-// and that idle sites are forgotten once their delay has passed.
+// TestRestartKeepsDelays checks that a site's notBefore survives a restart,
+// also for a site with nothing queued, which is kept on disk only, and that
+// idle sites are forgotten once their delay has passed.
 func TestRestartKeepsDelays(t *testing.T) {
 	dir := t.TempDir()
 	q := openDir(t, dir)
@@ -620,13 +621,25 @@ func TestRestartKeepsDelays(t *testing.T) {
 	}
 	q = openDir(t, dir)
 	defer q.Close()
-	if st := q.Stats(); st.Known != 2 || st.Sites != 1 || st.Queued != 1 {
+	// b has nothing queued: it is not held in memory, its record is.
+	if st := q.Stats(); st.Known != 1 || st.Sites != 1 || st.Queued != 1 {
 		t.Errorf("after reopen: %+v", st)
 	}
 	if l, wait, err := q.Next(t0); l != nil || wait != time.Minute || err != nil {
 		t.Errorf("Next(t0) = %v, %v, %v; want wait 1m", l, wait, err)
 	}
+	mustPush(t, q, ent("b", "2", 0, Low)) // b comes back, with its delay
 	l := mustNext(t, q, t0.Add(time.Minute))
+	if l.Entry.Site != "a" {
+		t.Fatalf("at 1m leased %s, want a's (b waits until 2m)", l.Entry.URL)
+	}
+	if err := q.Complete(l, Completion{NotBefore: t0.Add(3 * time.Minute)}); err != nil {
+		t.Fatal(err)
+	}
+	if l, wait, err := q.Next(t0.Add(time.Minute)); l != nil || wait != time.Minute || err != nil {
+		t.Errorf("Next(1m) = %v, %v, %v; want b to wait 1m more", l, wait, err)
+	}
+	l = mustNext(t, q, t0.Add(2*time.Minute))
 	if err := q.Complete(l, Completion{NotBefore: t0.Add(3 * time.Minute)}); err != nil {
 		t.Fatal(err)
 	}

@@ -146,7 +146,7 @@ func (t *txn) tally(ts []Tally) error {
 // the changes in memory.
 func (t *txn) commit() error {
 	q := t.q
-	stored := make(map[string]siteRecord) // records of sites not held in memory
+	var stored map[string]siteRecord // records of sites not held in memory
 	for _, name := range t.order {
 		d := t.sites[name]
 		var r siteRecord
@@ -164,6 +164,9 @@ func (t *txn) commit() error {
 					return fmt.Errorf("read site %s: %w", name, err)
 				}
 				r.pending, r.high = 0, 0
+				if stored == nil {
+					stored = make(map[string]siteRecord)
+				}
 				stored[name] = r
 			}
 		}
