@@ -12,7 +12,7 @@ func TestRecentSeenBounded(t *testing.T) {
 		h := hashURL(fmt.Sprint("http://a.test/", i))
 		hs = append(hs, h)
 		r.add(h)
-		if n := len(r.cur) + len(r.old); n > 8 {
+		if n := r.m.Len(); n > 8 {
 			t.Fatalf("holds %d hashes, at most 8", n)
 		}
 	}

@@ -3,6 +3,8 @@ package scope
 import (
 	"net/url"
 	"sync"
+
+	"github.com/langcrawl/langcrawl/internal/twogen"
 )
 
 // Cache remembers the outcome of Canonicalize for recently seen links. The
@@ -10,14 +12,13 @@ import (
 // logos), and WHATWG parsing was the largest source of allocations in the
 // crawl after WARC writing (BENCHMARKS.md). It holds at most Size entries in
 // two generations: when the newer one is full the older one is dropped, so
-// links in use stay while memory stays bounded. A nil *Cache canonicalises
-// every time. Cache is safe for concurrent use.
+// links in use stay while memory stays bounded (package twogen). A nil
+// *Cache canonicalises every time. Cache is safe for concurrent use.
 type Cache struct {
-	mu       sync.Mutex
-	half     int
-	cur, old map[string]cached
-	hits     int64
-	misses   int64
+	mu     sync.Mutex
+	m      *twogen.Map[string, cached]
+	hits   int64
+	misses int64
 }
 
 type cached struct {
@@ -35,8 +36,7 @@ func NewCache(size int) *Cache {
 	if size <= 0 {
 		size = DefaultCacheSize
 	}
-	half := max(size/2, 1)
-	return &Cache{half: half, cur: make(map[string]cached, half)}
+	return &Cache{m: twogen.New[string, cached](size / 2)}
 }
 
 // Canonicalize is the package's Canonicalize, answered from the cache when
@@ -46,12 +46,7 @@ func (c *Cache) Canonicalize(raw string) (*url.URL, error) {
 		return Canonicalize(raw)
 	}
 	c.mu.Lock()
-	r, ok := c.cur[raw]
-	if !ok {
-		if r, ok = c.old[raw]; ok {
-			c.put(raw, r)
-		}
-	}
+	r, ok := c.m.Get(raw)
 	if ok {
 		c.hits++
 	} else {
@@ -62,7 +57,7 @@ func (c *Cache) Canonicalize(raw string) (*url.URL, error) {
 		u, err := Canonicalize(raw)
 		r = cached{u, err}
 		c.mu.Lock()
-		c.put(raw, r)
+		c.m.Put(raw, r)
 		c.mu.Unlock()
 	}
 	if r.err != nil {
@@ -70,15 +65,6 @@ func (c *Cache) Canonicalize(raw string) (*url.URL, error) {
 	}
 	u := *r.u
 	return &u, nil
-}
-
-// put adds an entry, starting a new generation when the current one is full.
-// Called with c.mu held.
-func (c *Cache) put(raw string, r cached) {
-	if len(c.cur) >= c.half {
-		c.old, c.cur = c.cur, make(map[string]cached, c.half)
-	}
-	c.cur[raw] = r
 }
 
 // Stats returns how many lookups the cache answered and how many it did not.

@@ -39,7 +39,7 @@ func TestCacheIsBounded(t *testing.T) {
 		if _, err := c.Canonicalize(fmt.Sprintf("http://example.com/%d", i)); err != nil {
 			t.Fatal(err)
 		}
-		if n := len(c.cur) + len(c.old); n > 8 {
+		if n := c.m.Len(); n > 8 {
 			t.Fatalf("after %d links the cache holds %d entries, size 8", i+1, n)
 		}
 	}
