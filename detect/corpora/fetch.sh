@@ -2,8 +2,9 @@
 # Fetches the text corpora that tools/buildprofiles trains on into a cache
 # directory (default: detect/corpora/cache, or $1). Idempotent: what is
 # there already is not fetched again. Needs npm, and apt-get + dpkg-deb
-# (Debian) for the message catalogues; nothing is installed, the .deb
-# files are only unpacked into the cache. Sources and licences:
+# (Debian) for the message catalogues and word lists; the .deb files are
+# only unpacked into the cache, and the one thing installed (as root, when
+# missing) is Debian's tesseract-ocr, whose tools read the word lists. Sources and licences:
 # SOURCES.md beside this script.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -76,4 +77,47 @@ for spec in "${debs[@]}"; do
 	mv "$dest.tmp" "$dest"
 	rm -rf "$tmp"
 done
+# 3. Word lists of Tesseract's language data (Debian 12 tesseract-ocr-<code>,
+# pinned; Apache-2.0), for the languages whose catalogue text is thin
+# (wordlists in ../wordlist.go): about 4 MB of .debs. The word graph in
+# each .traineddata is turned into a word list with Tesseract's own tools,
+# combine_tessdata and dawg2wordlist (Debian tesseract-ocr, installed here
+# when missing and run as root). Kept: the word list and the copyright.
+tessdata=(
+	tir=1:4.1.0-2
+	fao=1:4.1.0-2
+	mlt=1:4.1.0-2
+	swa=1:4.1.0-2
+)
+mkdir -p "$cache/wordlist"
+for spec in "${tessdata[@]}"; do
+	code="${spec%%=*}"
+	pkg="tesseract-ocr-$spec"
+	[ -f "$cache/wordlist/$code.txt" ] && [ "$(cat "$cache/wordlist/$code.version" 2>/dev/null)" = "$pkg" ] && continue
+	if ! command -v dawg2wordlist >/dev/null || ! command -v combine_tessdata >/dev/null; then
+		if [ "$(id -u)" != 0 ]; then
+			echo "fetch.sh: needs Tesseract's combine_tessdata and dawg2wordlist: apt-get install tesseract-ocr" >&2
+			exit 1
+		fi
+		[ -n "$updated" ] || { apt-get update -qq >/dev/null; updated=1; }
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends tesseract-ocr >/dev/null
+	fi
+	tmp="$(mktemp -d)"
+	if ! (cd "$tmp" && apt-get download -qq "$pkg" >/dev/null 2>&1); then
+		echo "fetch.sh: $pkg not available, taking the current tesseract-ocr-$code" >&2
+		(cd "$tmp" && apt-get download -qq "tesseract-ocr-$code" >/dev/null 2>&1) ||
+			{ echo "fetch.sh: apt-get download tesseract-ocr-$code failed" >&2; exit 1; }
+	fi
+	dpkg-deb -x "$tmp"/*.deb "$tmp/x"
+	td="$(find "$tmp/x" -name "$code.traineddata" | head -1)"
+	[ -n "$td" ] || { echo "fetch.sh: no $code.traineddata in $pkg" >&2; exit 1; }
+	combine_tessdata -u "$td" "$tmp/$code." >/dev/null 2>&1
+	dawg2wordlist "$tmp/$code.lstm-unicharset" "$tmp/$code.lstm-word-dawg" "$tmp/$code.txt" >/dev/null 2>&1
+	[ -s "$tmp/$code.txt" ] || { echo "fetch.sh: dawg2wordlist wrote no words for $code" >&2; exit 1; }
+	cp "$tmp/x/usr/share/doc/tesseract-ocr-$code/copyright" "$cache/wordlist/$code.copyright"
+	mv "$tmp/$code.txt" "$cache/wordlist/$code.txt"
+	echo "$pkg" >"$cache/wordlist/$code.version"
+	rm -rf "$tmp"
+done
+
 echo "corpora ready in $cache"

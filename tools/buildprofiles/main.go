@@ -46,7 +46,7 @@ func run(corpora, out, profiles string, opts detect.BuildOptions, verbose bool) 
 	}
 	if verbose {
 		for _, s := range b.Train {
-			fmt.Printf("train %-8s udhr %6d  catalogue %6d bytes\n", s.Tag, s.UDHR, s.Catalogue)
+			fmt.Printf("train %-8s udhr %6d  catalogue %6d  word list %6d bytes\n", s.Tag, s.UDHR, s.Catalogue, s.Wordlist)
 		}
 	}
 	files := []struct {
