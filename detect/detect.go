@@ -380,9 +380,24 @@ func (d *Detector) Detect(body []byte, contentType string) Result {
 			}
 		}
 		sort.SliceStable(cands, func(i, j int) bool { return cands[i].s > cands[j].s })
+		// A few high bytes say little about the charset (0xA9 is Š in
+		// ISO-8859-2 and © in windows-1250), while the ASCII text around
+		// them names the language: its charsets are scored first, as well
+		// as the leaders of the ranking.
+		extra := 0
+		if high < fewHigh {
+			if langs := d.asciiLanguages(x.raw); len(langs) > 0 {
+				sort.SliceStable(cands, func(i, j int) bool {
+					return d.writes(cands[i].cs, langs) && !d.writes(cands[j].cs, langs)
+				})
+				for extra < len(cands) && d.writes(cands[extra].cs, langs) {
+					extra++
+				}
+			}
+		}
 		norm := normalizeText(make([]byte, 0, len(x.raw)+2), x.raw)
 		for i, c := range cands {
-			if i >= legacyCandidates && best.fit >= minFit {
+			if i >= legacyCandidates+extra && best.fit >= minFit {
 				break // the rest only when the leaders fit badly
 			}
 			// A charset whose profiles fit the text beats one whose do
@@ -461,6 +476,36 @@ func (d *Detector) charsetPrior(best scored, cs string) scored {
 	s := d.scoreTablePrior(t, best.norm, maxTrigrams, false, prior)
 	s.charset = best.charset
 	return s
+}
+
+// fewHigh is the number of bytes >= 0x80 below which the ASCII text of a
+// legacy page picks the charsets to score (asciiLanguages).
+const fewHigh = 16
+
+// asciiLanguages returns the best two languages of raw's ASCII text, its
+// bytes >= 0x80 taken for spaces; nil if the text is too short to say.
+func (d *Detector) asciiLanguages(raw []byte) []string {
+	norm := normalizeText(make([]byte, 0, len(raw)+2), raw)
+	for i, b := range norm {
+		if b >= 0x80 {
+			norm[i] = ' '
+		}
+	}
+	s := d.scoreTable(d.tables["utf-8"], norm, maxTrigrams, true)
+	if s.n < minTrigrams || s.fit < minFit {
+		return nil
+	}
+	return []string{iso(s.tag), iso(s.secTag)}
+}
+
+// writes reports whether a profile of one of langs is in charset cs.
+func (d *Detector) writes(cs string, langs []string) bool {
+	for _, l := range langs {
+		if d.csLangs[cs][l] {
+			return true
+		}
+	}
+	return false
 }
 
 // recheck: legacy profiles are thin for short texts; when the best one

@@ -263,3 +263,30 @@ func TestCharsetPrior(t *testing.T) {
 		t.Errorf("an English paragraph under windows-1250: %s/%s, want en/windows-1250", r.Lang, r.Charset)
 	}
 }
+
+// TestFewHighBytes: a page that is ASCII but for a letter or two, in an
+// undeclared legacy charset. The high bytes alone rank the charsets badly
+// (0xA9 is Š in ISO-8859-2, © in windows-1252 and windows-1250); the
+// ASCII text names the language, whose charsets must then be tried.
+func TestFewHighBytes(t *testing.T) {
+	d, err := New(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const text = "Število strani v arhivu je veliko, zato pregledovalnik ni mogel prebrati vseh datotek na streznikih."
+	body, err := encodeLegacy("<html><head><title>x</title></head><body><p>"+text+"</p></body></html>", "iso-8859-2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := bytes.Count(body, []byte{0xA9}); n != 1 {
+		t.Fatalf("want one high byte, have %d", n)
+	}
+	r := d.Detect(body, "")
+	got, err := Decode(body, r.Charset)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Lang != "sl" || !bytes.Contains(got, []byte("Število")) {
+		t.Errorf("got %s/%s (%s), want Slovenian in a charset that decodes Š", r.Lang, r.Charset, r.Evidence)
+	}
+}
