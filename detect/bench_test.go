@@ -1,6 +1,7 @@
 package detect
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"testing"
@@ -44,8 +45,14 @@ func BenchmarkDetect(b *testing.B) {
 		{"ja", "shift_jis"}, {"zh-Hans", "gbk"}, {"de", "windows-1252"},
 		// Close pairs: the word models decide (pairs.go).
 		{"id", "utf-8"}, {"uk", "windows-1251"}, {"da", "windows-1252"},
+		// English with one high byte, "©": the ASCII text picks the
+		// charsets to score (fewHigh).
+		{"en", "windows-1252"},
 	} {
 		page := typicalPage(b, c.tag, c.cs)
+		if c.tag == "en" && c.cs == "windows-1252" {
+			page = bytes.Replace(page, []byte("<p>"), []byte("<p>\xa9 2007 "), 1)
+		}
 		b.Run(c.tag+"/"+c.cs, func(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(page)))

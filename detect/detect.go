@@ -370,16 +370,20 @@ func (d *Detector) Detect(body []byte, contentType string) Result {
 		// Rank the plausible charsets by their high bytes alone, then
 		// score the text against the profiles of the leading few.
 		type cand struct {
-			cs string
-			s  float32
+			cs   string
+			s    float32
+			rank int // place in the ranking by high bytes
 		}
 		var cands []cand
 		for _, cs := range d.legacy {
 			if d.plausible(cs, x.raw, high, &hist) {
-				cands = append(cands, cand{cs, d.tables[cs].highScore(&hist)})
+				cands = append(cands, cand{cs: cs, s: d.tables[cs].highScore(&hist)})
 			}
 		}
 		sort.SliceStable(cands, func(i, j int) bool { return cands[i].s > cands[j].s })
+		for i := range cands {
+			cands[i].rank = i
+		}
 		// A few high bytes say little about the charset (0xA9 is Š in
 		// ISO-8859-2 and © in windows-1250), while the ASCII text around
 		// them names the language: its charsets are scored first, as well
@@ -397,7 +401,7 @@ func (d *Detector) Detect(body []byte, contentType string) Result {
 		}
 		norm := normalizeText(make([]byte, 0, len(x.raw)+2), x.raw)
 		for i, c := range cands {
-			if i >= legacyCandidates+extra && best.fit >= minFit {
+			if i >= extra && c.rank >= legacyCandidates && best.fit >= minFit {
 				break // the rest only when the leaders fit badly
 			}
 			// A charset whose profiles fit the text beats one whose do
@@ -482,6 +486,10 @@ func (d *Detector) charsetPrior(best scored, cs string) scored {
 // legacy page picks the charsets to score (asciiLanguages).
 const fewHigh = 16
 
+// asciiTrigrams caps the trigrams asciiLanguages reads: a thousand name
+// the language well enough to pick charsets.
+const asciiTrigrams = 1024
+
 // asciiLanguages returns the best two languages of raw's ASCII text, its
 // bytes >= 0x80 taken for spaces; nil if the text is too short to say.
 func (d *Detector) asciiLanguages(raw []byte) []string {
@@ -491,7 +499,7 @@ func (d *Detector) asciiLanguages(raw []byte) []string {
 			norm[i] = ' '
 		}
 	}
-	s := d.scoreTable(d.tables["utf-8"], norm, maxTrigrams, true)
+	s := d.scoreTable(d.tables["utf-8"], norm, asciiTrigrams, true)
 	if s.n < minTrigrams || s.fit < minFit {
 		return nil
 	}
