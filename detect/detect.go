@@ -387,9 +387,11 @@ func (d *Detector) Detect(body []byte, contentType string) Result {
 		// A few high bytes say little about the charset (0xA9 is Š in
 		// ISO-8859-2 and © in windows-1250), while the ASCII text around
 		// them names the language: its charsets are scored first, as well
-		// as the leaders of the ranking.
+		// as the leaders of the ranking. Not when the page declares a
+		// charset that decodes its bytes: a letter or two are then too
+		// little evidence against the declaration.
 		extra := 0
-		if high < fewHigh {
+		if high < fewHigh && !d.declaredPlausible(decl, x.raw, high, &hist) {
 			if langs := d.asciiLanguages(x.raw); len(langs) > 0 {
 				sort.SliceStable(cands, func(i, j int) bool {
 					return d.writes(cands[i].cs, langs) && !d.writes(cands[j].cs, langs)
@@ -504,6 +506,17 @@ func (d *Detector) asciiLanguages(raw []byte) []string {
 		return nil
 	}
 	return []string{iso(s.tag), iso(s.secTag)}
+}
+
+// declaredPlausible reports whether one of the declared charsets is a
+// legacy charset that decodes raw.
+func (d *Detector) declaredPlausible(decl []declaration, raw []byte, high int, hist *[128]int) bool {
+	for _, dc := range decl {
+		if dc.charset != "utf-8" && d.plausible(dc.charset, raw, high, hist) {
+			return true
+		}
+	}
+	return false
 }
 
 // writes reports whether a profile of one of langs is in charset cs.
