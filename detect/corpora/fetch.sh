@@ -100,7 +100,10 @@ for spec in "${tessdata[@]}"; do
 			exit 1
 		fi
 		[ -n "$updated" ] || { apt-get update -qq >/dev/null; updated=1; }
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends tesseract-ocr >/dev/null
+		log="$(mktemp)"
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends tesseract-ocr >"$log" 2>&1 ||
+			{ cat "$log" >&2; echo "fetch.sh: apt-get install tesseract-ocr failed" >&2; exit 1; }
+		rm -f "$log"
 	fi
 	tmp="$(mktemp -d)"
 	if ! (cd "$tmp" && apt-get download -qq "$pkg" >/dev/null 2>&1); then
