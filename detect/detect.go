@@ -303,7 +303,11 @@ func (d *Detector) plausible(cs string, raw []byte, high int, hist *[128]int) bo
 	return bad*50 <= high
 }
 
-const plausiblePrefix = 2048
+// plausiblePrefix is how much of a page the multi-byte charsets are
+// tried on. 512 bytes measured the same accuracy on both evaluation sets
+// as 2,048 and cost a quarter of the decoding, which had been up to a
+// quarter of the time of a legacy page (Russian windows-1251).
+const plausiblePrefix = 512
 
 func highHist(raw []byte) (hist [128]int, high int) {
 	for _, b := range raw {

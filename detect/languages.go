@@ -8,11 +8,20 @@ type langSpec struct {
 	Charsets []string // legacy charsets (WHATWG names), UTF-8 is implied
 }
 
+// Besides UTF-8, every single-byte legacy charset of the WHATWG Encoding
+// Standard that these languages were written in has profiles, so that an
+// undeclared or wrongly declared page in it is recognised: the Mac
+// charsets (macintosh for the western European languages, x-mac-cyrillic
+// for the Cyrillic ones), ISO-8859-4 for the Baltic languages and
+// ISO-8859-10 for Icelandic and Faroese were added in issue 3. A declared
+// charset without profiles is still decoded and checked against the UTF-8
+// profiles; the WHATWG standard has no VISCII, TCVN or Lao charset.
 var (
 	latin1 = []string{"windows-1252"}
 	latin2 = []string{"windows-1250", "iso-8859-2"}
-	baltic = []string{"windows-1257", "iso-8859-13"}
-	cyr    = []string{"windows-1251"}
+	baltic = []string{"windows-1257", "iso-8859-13", "iso-8859-4"}
+	cyr    = []string{"windows-1251", "x-mac-cyrillic"}
+	mac    = []string{"windows-1252", "macintosh"}
 	none   = []string(nil)
 )
 
@@ -25,8 +34,8 @@ var languages = []langSpec{
 	{"zh-Hans", []string{"cmn_hans"}, []string{"gbk"}},
 	{"zh-Hant", []string{"cmn_hant"}, []string{"big5"}},
 	{"ko", []string{"kor"}, []string{"euc-kr"}},
-	{"ru", []string{"rus"}, []string{"windows-1251", "koi8-r", "ibm866", "iso-8859-5"}},
-	{"uk", []string{"ukr"}, []string{"windows-1251", "koi8-u"}},
+	{"ru", []string{"rus"}, []string{"windows-1251", "koi8-r", "ibm866", "iso-8859-5", "x-mac-cyrillic"}},
+	{"uk", []string{"ukr"}, []string{"windows-1251", "koi8-u", "x-mac-cyrillic"}},
 	{"be", []string{"bel"}, cyr},
 	{"bg", []string{"bul"}, cyr},
 	{"mk", []string{"mkd"}, cyr},
@@ -70,19 +79,19 @@ var languages = []langSpec{
 	{"tr", []string{"tur"}, []string{"windows-1254", "iso-8859-9"}},
 	{"az", []string{"azj_latn"}, none},
 	{"uz", []string{"uzn_latn"}, none},
-	{"en", []string{"eng"}, latin1},
-	{"de", []string{"deu_1996"}, latin1},
-	{"fr", []string{"fra"}, []string{"windows-1252", "iso-8859-15"}},
-	{"es", []string{"spa"}, latin1},
-	{"it", []string{"ita"}, latin1},
-	{"pt", []string{"por_PT", "por_BR"}, latin1},
-	{"nl", []string{"nld"}, latin1},
-	{"sv", []string{"swe"}, latin1},
-	{"da", []string{"dan"}, latin1},
-	{"nb", []string{"nob"}, latin1},
-	{"fi", []string{"fin"}, []string{"windows-1252", "iso-8859-15"}},
-	{"is", []string{"isl"}, latin1},
-	{"fo", []string{"fao"}, latin1},
+	{"en", []string{"eng"}, mac},
+	{"de", []string{"deu_1996"}, mac},
+	{"fr", []string{"fra"}, []string{"windows-1252", "iso-8859-15", "macintosh"}},
+	{"es", []string{"spa"}, mac},
+	{"it", []string{"ita"}, mac},
+	{"pt", []string{"por_PT", "por_BR"}, mac},
+	{"nl", []string{"nld"}, mac},
+	{"sv", []string{"swe"}, mac},
+	{"da", []string{"dan"}, mac},
+	{"nb", []string{"nob"}, mac},
+	{"fi", []string{"fin"}, []string{"windows-1252", "iso-8859-15", "macintosh"}},
+	{"is", []string{"isl"}, []string{"windows-1252", "iso-8859-10", "macintosh"}},
+	{"fo", []string{"fao"}, []string{"windows-1252", "iso-8859-10"}},
 	{"ca", []string{"cat"}, latin1},
 	{"eu", []string{"eus"}, latin1},
 	{"gl", []string{"glg"}, latin1},
@@ -101,7 +110,7 @@ var languages = []langSpec{
 	{"yo", []string{"yor"}, none},
 	{"ig", []string{"ibo"}, none},
 	{"ku", []string{"kmr"}, none},
-	{"et", []string{"est"}, []string{"windows-1257"}},
+	{"et", []string{"est"}, []string{"windows-1257", "iso-8859-4"}},
 	{"lv", []string{"lav"}, baltic},
 	{"lt", []string{"lit"}, baltic},
 	{"pl", []string{"pol"}, latin2},
