@@ -8,6 +8,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/saintfish/chardet"
@@ -181,8 +182,15 @@ func iso(tag string) string {
 
 var multiByte = map[string]bool{"shift_jis": true, "euc-jp": true, "gbk": true, "gb18030": true, "big5": true, "euc-kr": true}
 
+// macCharsets map every byte >= 0x80 to a character, so any page passes
+// for them; their mathematical signs (≠ ∞ ≤ ≥ ∑ √ ≈ ÷ ◊) and the Apple
+// logo are counted as invalid instead, being rare in text but a tenth of
+// the bytes of a CJK page read as Mac text.
+var macCharsets = map[string]bool{"macintosh": true, "x-mac-cyrillic": true}
+
 // singleByteValidity marks the bytes >= 0x80 that a single-byte charset
-// maps to a printable character (not U+FFFD, not a C1 control).
+// maps to a printable character (not U+FFFD, not a C1 control; for the
+// Mac charsets, not a mathematical sign or private-use character).
 func singleByteValidity(cs string) *[256]bool {
 	if multiByte[cs] {
 		return nil
@@ -197,6 +205,9 @@ func singleByteValidity(cs string) *[256]bool {
 		out, _, err := transform.Bytes(dec, []byte{byte(b)})
 		r, _ := utf8.DecodeRune(out)
 		v[b] = err == nil && r != utf8.RuneError && !(r >= 0x80 && r < 0xA0)
+		if macCharsets[cs] && (unicode.Is(unicode.Sm, r) || unicode.Is(unicode.Co, r) || r == '◊') {
+			v[b] = false
+		}
 	}
 	return &v
 }
@@ -252,7 +263,12 @@ func (d *Detector) scoreTablePrior(t *table, norm []byte, limit int, early bool,
 		r.secTag = t.profs[si].Tag
 	}
 	if n > 0 {
-		r.fit = (r.score - float64(n)*float64(t.floors[bi])) / float64(n)
+		// The fit is the text's own: the prior is taken back out.
+		lik := r.score
+		if prior != nil {
+			lik -= float64(prior[bi])
+		}
+		r.fit = (lik - float64(n)*float64(t.floors[bi])) / float64(n)
 	}
 	return r
 }
@@ -295,11 +311,14 @@ func (d *Detector) plausible(cs string, raw []byte, high int, hist *[128]int) bo
 			}
 		}
 	}
-	out, _, err := transform.Bytes(e.NewDecoder(), raw)
-	if err != nil {
+	// Not at the end of the input: a character cut by the prefix is left
+	// undecoded rather than counted as an error.
+	out := make([]byte, 4*len(raw)+16)
+	n, _, err := e.NewDecoder().Transform(out, raw, false)
+	if err != nil && err != transform.ErrShortSrc {
 		return false
 	}
-	bad = bytes.Count(out, []byte("\uFFFD"))
+	bad = bytes.Count(out[:n], []byte("\uFFFD"))
 	return bad*50 <= high
 }
 
@@ -359,12 +378,18 @@ func (d *Detector) Detect(body []byte, contentType string) Result {
 	hist, high := highHist(x.raw)
 	var best scored
 	var res Result
+	// csEvidence: the charset was declared or read from the bytes, so it
+	// says something about the language (charsetPrior); not the default
+	// of an ASCII page, nor chardet's guess.
+	csEvidence := true
 	switch {
 	case high == 0:
 		best = d.scoreUTF8(x.raw, true)
 		res.Charset, res.Evidence = "windows-1252", "ascii+ngram"
+		csEvidence = false
 		if len(decl) > 0 {
 			res.Charset, res.Evidence = decl[0].charset, decl[0].source+"+ngram"
+			csEvidence = true
 		}
 	case utf8.Valid(x.raw):
 		best = d.scoreUTF8(x.raw, true)
@@ -406,16 +431,32 @@ func (d *Detector) Detect(body []byte, contentType string) Result {
 			}
 		}
 		norm := normalizeText(make([]byte, 0, len(x.raw)+2), x.raw)
+		// With enough high bytes the charset is chosen on the words that
+		// hold them: the ASCII words read the same in every charset, and
+		// English navigation around a Chinese sentence would otherwise
+		// choose a charset with an English profile and garble the
+		// Chinese. With few, the ASCII words are needed to tell the
+		// language (Dutch "Armenië" is Lithuanian "Armenie˙" in
+		// ISO-8859-13), and the whole text chooses.
+		hw := norm
+		if high >= fewHigh {
+			hw = highWords(make([]byte, 0, len(norm)), norm)
+		}
 		for i, c := range cands {
 			if i >= extra && c.rank >= legacyCandidates && best.fit >= minFit {
 				break // the rest only when the leaders fit badly
 			}
 			// A charset whose profiles fit the text beats one whose do
 			// not; among equals, the higher likelihood wins.
-			s := d.scoreTable(d.tables[c.cs], norm, maxTrigrams, false)
+			s := d.scoreTable(d.tables[c.cs], hw, maxTrigrams, false)
 			if sf, bf := s.fit >= minFit, best.fit >= minFit; sf && !bf || sf == bf && s.score > best.score {
 				best = s
 			}
+		}
+		if best.charset != "" && len(hw) != len(norm) {
+			// The language: the whole text against the chosen charset's
+			// profiles.
+			best = d.scoreTable(d.tables[best.charset], norm, maxTrigrams, false)
 		}
 		res.Charset = best.charset
 		best = d.recheck(x.raw, best)
@@ -429,6 +470,7 @@ func (d *Detector) Detect(body []byte, contentType string) Result {
 					best = d.scoreUTF8(txt, true)
 					best.charset = cs
 					res.Charset, res.Evidence = cs, "chardet+ngram"
+					csEvidence = false
 				}
 			}
 		}
@@ -438,6 +480,7 @@ func (d *Detector) Detect(body []byte, contentType string) Result {
 		for _, dc := range decl {
 			if ok, s := d.fits(x.raw, high, dc.charset, res.Charset, best); ok {
 				res.Charset, res.Evidence, best = dc.charset, dc.source+"+ngram", s
+				csEvidence = true
 				break
 			}
 		}
@@ -449,7 +492,9 @@ func (d *Detector) Detect(body []byte, contentType string) Result {
 			res.Evidence += "+ncr"
 		}
 	}
-	best = d.charsetPrior(best, res.Charset)
+	if csEvidence {
+		best = d.charsetPrior(best, res.Charset)
+	}
 	d.finish(&res, best)
 	return res
 }
@@ -473,8 +518,8 @@ const charsetPriorNats = 8
 // charset's languages favoured by charsetPriorNats.
 func (d *Detector) charsetPrior(best scored, cs string) scored {
 	langs := d.csLangs[cs]
-	if cs == "utf-8" || langs == nil || best.table != "utf-8" || best.n < minTrigrams || langs[iso(best.tag)] {
-		return best
+	if cs == "utf-8" || langs == nil || best.table != "utf-8" || best.n < minTrigrams || best.fit < minFit || langs[iso(best.tag)] {
+		return best // no language to reconsider, or one written in cs
 	}
 	t := d.tables["utf-8"]
 	prior := make([]float32, len(t.profs))
@@ -488,6 +533,28 @@ func (d *Detector) charsetPrior(best scored, cs string) scored {
 	return s
 }
 
+// highWords appends to dst the words of norm (normalised text) that hold
+// a byte >= 0x80, space-separated, with a space before and after.
+func highWords(dst, norm []byte) []byte {
+	dst = append(dst[:0], ' ')
+	for i := 0; i < len(norm); {
+		if norm[i] == ' ' {
+			i++
+			continue
+		}
+		j, high := i, false
+		for j < len(norm) && norm[j] != ' ' {
+			high = high || norm[j] >= 0x80
+			j++
+		}
+		if high {
+			dst = append(append(dst, norm[i:j]...), ' ')
+		}
+		i = j
+	}
+	return dst
+}
+
 // fewHigh is the number of bytes >= 0x80 below which the ASCII text of a
 // legacy page picks the charsets to score (asciiLanguages).
 const fewHigh = 16
@@ -499,12 +566,14 @@ const asciiTrigrams = 1024
 // asciiLanguages returns the best two languages of raw's ASCII text, its
 // bytes >= 0x80 taken for spaces; nil if the text is too short to say.
 func (d *Detector) asciiLanguages(raw []byte) []string {
-	norm := normalizeText(make([]byte, 0, len(raw)+2), raw)
-	for i, b := range norm {
+	ascii := make([]byte, len(raw))
+	for i, b := range raw {
 		if b >= 0x80 {
-			norm[i] = ' '
+			b = ' '
 		}
+		ascii[i] = b
 	}
+	norm := normalizeText(make([]byte, 0, len(raw)+2), ascii)
 	s := d.scoreTable(d.tables["utf-8"], norm, asciiTrigrams, true)
 	if s.n < minTrigrams || s.fit < minFit {
 		return nil

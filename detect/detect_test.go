@@ -257,6 +257,15 @@ func TestCharsetPrior(t *testing.T) {
 	if r := d.Detect(page("windows-1252", short), ""); r.Lang != "sv" {
 		t.Errorf("the short text under windows-1252: %s (%s), want sv", r.Lang, r.Evidence)
 	}
+	// Undeclared, an ASCII page's charset is only the default: no prior.
+	if r := d.Detect([]byte(`<title>t</title><p>`+short+`</p>`), ""); r.Lang != "eo" {
+		t.Errorf("the short text undeclared: %s (%s), want eo as in UTF-8", r.Lang, r.Evidence)
+	}
+	// The prior decides between languages that fit; it does not make
+	// letters that fit none into one.
+	if r := d.Detect(page("windows-1250", "fnvawihv ymdms"), ""); r.Lang != "und" {
+		t.Errorf("random letters under windows-1250: %s (%.3f), want und", r.Lang, r.Confidence)
+	}
 	// A paragraph of English declared windows-1250 stays English.
 	const para = "The archive keeps every page it fetched, with the request that asked for it and the headers the server sent back."
 	if r := d.Detect(page("windows-1250", para), ""); r.Lang != "en" || r.Charset != "windows-1250" {
@@ -288,5 +297,65 @@ func TestFewHighBytes(t *testing.T) {
 	}
 	if r.Lang != "sl" || !bytes.Contains(got, []byte("Število")) {
 		t.Errorf("got %s/%s (%s), want Slovenian in a charset that decodes Š", r.Lang, r.Charset, r.Evidence)
+	}
+}
+
+// TestEnglishAroundCJK: an undeclared CJK page with English words
+// around one sentence. The ASCII words read the same in every charset, so
+// the charset must be chosen on the words with high bytes; chosen on the
+// whole text, a charset with an English profile won and the sentence was
+// archived as mojibake (issue 3 review).
+func TestEnglishAroundCJK(t *testing.T) {
+	d, err := New(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ cs, lang, text string }{
+		{"shift_jis", "ja", "図書館は毎年、国内で公開されたウェブサイトを収集して保存しています。"},
+		{"euc-jp", "ja", "図書館は毎年、国内で公開されたウェブサイトを収集して保存しています。"},
+		{"gbk", "zh", "图书馆每年收集并保存在国内发布的网站，供研究人员长期使用。"},
+		{"big5", "zh", "圖書館每年收集並保存在國內發布的網站，供研究人員長期使用。"},
+		{"euc-kr", "ko", "도서관은 매년 국내에서 공개된 웹사이트를 수집하여 보존합니다."},
+	} {
+		for _, reps := range []int{1, 4, 8} {
+			words := strings.Repeat("Home About News Products Contact Login Register Search ", reps)
+			body, err := encodeLegacy("<html><body><p>"+words+"</p><p>"+c.text+"</p></body></html>", c.cs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := d.Detect(body, "")
+			txt, err := Decode(body, r.Charset)
+			if err != nil || !bytes.Contains(txt, []byte(c.text)) {
+				t.Errorf("%s with %d lines of English: charset %s (%s) does not decode the sentence", c.cs, reps, r.Charset, r.Evidence)
+			}
+			if reps == 1 && r.Lang != c.lang {
+				t.Errorf("%s with one line of English: %s, want %s", c.cs, r.Lang, c.lang)
+			}
+		}
+	}
+}
+
+// TestMacNotForCJK: macintosh maps every byte to a character, but a CJK
+// text read as Mac Roman is full of mathematical signs.
+func TestMacNotForCJK(t *testing.T) {
+	d, err := New(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := encodeLegacy("図書館は毎年、国内で公開されたウェブサイトを収集して保存しています。", "shift_jis")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hist, high := highHist(raw)
+	if d.plausible("macintosh", raw, high, &hist) {
+		t.Error("Shift_JIS text is plausible as macintosh")
+	}
+	fr, err := encodeLegacy("Le dépôt légal de l'Internet conserve les pages publiées en France, même celles d'été.", "macintosh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hist, high = highHist(fr)
+	if !d.plausible("macintosh", fr, high, &hist) {
+		t.Error("French in macintosh is not plausible as macintosh")
 	}
 }

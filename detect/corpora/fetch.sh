@@ -106,10 +106,17 @@ for spec in "${tessdata[@]}"; do
 		rm -f "$log"
 	fi
 	tmp="$(mktemp -d)"
-	if ! (cd "$tmp" && apt-get download -qq "$pkg" >/dev/null 2>&1); then
-		echo "fetch.sh: $pkg not available, taking the current tesseract-ocr-$code" >&2
-		(cd "$tmp" && apt-get download -qq "tesseract-ocr-$code" >/dev/null 2>&1) ||
-			{ echo "fetch.sh: apt-get download tesseract-ocr-$code failed" >&2; exit 1; }
+	get() { (cd "$tmp" && apt-get download -qq "$1" >/dev/null 2>&1); }
+	if ! get "$pkg"; then
+		if [ -z "$updated" ] && [ "$(id -u)" = 0 ]; then
+			apt-get update -qq >/dev/null
+			updated=1
+		fi
+		if ! get "$pkg"; then
+			# As for the catalogues: TestRebuildProfiles says if the words changed.
+			echo "fetch.sh: $pkg not available, taking the current tesseract-ocr-$code" >&2
+			get "tesseract-ocr-$code" || { echo "fetch.sh: apt-get download tesseract-ocr-$code failed" >&2; exit 1; }
+		fi
 	fi
 	dpkg-deb -x "$tmp"/*.deb "$tmp/x"
 	td="$(find "$tmp/x" -name "$code.traineddata" | head -1)"
@@ -119,7 +126,8 @@ for spec in "${tessdata[@]}"; do
 	[ -s "$tmp/$code.txt" ] || { echo "fetch.sh: dawg2wordlist wrote no words for $code" >&2; exit 1; }
 	cp "$tmp/x/usr/share/doc/tesseract-ocr-$code/copyright" "$cache/wordlist/$code.copyright"
 	mv "$tmp/$code.txt" "$cache/wordlist/$code.txt"
-	echo "$pkg" >"$cache/wordlist/$code.version"
+	echo "$pkg" >"$cache/wordlist/$code.version"                            # what was asked for
+	dpkg-deb -f "$tmp"/*.deb Version >"$cache/wordlist/$code.deb-version"   # what was unpacked
 	rm -rf "$tmp"
 done
 
