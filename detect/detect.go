@@ -440,7 +440,7 @@ func (d *Detector) Detect(body []byte, contentType string) Result {
 		// ISO-8859-13), and the whole text chooses.
 		hw := norm
 		if high >= fewHigh {
-			hw = highWords(make([]byte, 0, len(norm)), norm)
+			hw = highWords(norm)
 		}
 		for i, c := range cands {
 			if i >= extra && c.rank >= legacyCandidates && best.fit >= minFit {
@@ -533,10 +533,11 @@ func (d *Detector) charsetPrior(best scored, cs string) scored {
 	return s
 }
 
-// highWords appends to dst the words of norm (normalised text) that hold
-// a byte >= 0x80, space-separated, with a space before and after.
-func highWords(dst, norm []byte) []byte {
-	dst = append(dst[:0], ' ')
+// highWords returns the words of norm (normalised text, starting with a
+// space) that hold a byte >= 0x80, space-separated, with a space before
+// and after: norm itself when every word does (Cyrillic, CJK), else a copy.
+func highWords(norm []byte) []byte {
+	var dst []byte // nil while every word so far holds a high byte
 	for i := 0; i < len(norm); {
 		if norm[i] == ' ' {
 			i++
@@ -547,10 +548,17 @@ func highWords(dst, norm []byte) []byte {
 			high = high || norm[j] >= 0x80
 			j++
 		}
-		if high {
+		switch {
+		case !high && dst == nil:
+			// The first word to leave out: copy the words before it.
+			dst = append(make([]byte, 0, len(norm)), norm[:i]...)
+		case high && dst != nil:
 			dst = append(append(dst, norm[i:j]...), ' ')
 		}
 		i = j
+	}
+	if dst == nil {
+		return norm
 	}
 	return dst
 }

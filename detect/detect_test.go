@@ -359,3 +359,20 @@ func TestMacNotForCJK(t *testing.T) {
 		t.Error("French in macintosh is not plausible as macintosh")
 	}
 }
+
+func TestHighWords(t *testing.T) {
+	for in, want := range map[string]string{
+		" \xe9t\xe9 and \xe0 la plage ": " \xe9t\xe9 \xe0 ",
+		" and the \xe9t\xe9 ":           " \xe9t\xe9 ",
+		" \xe9t\xe9 \xe0 ":              " \xe9t\xe9 \xe0 ",
+		" and the ":                     " ",
+	} {
+		if got := string(highWords([]byte(in))); got != want {
+			t.Errorf("highWords(%q) = %q, want %q", in, got, want)
+		}
+	}
+	all := []byte(" \xe9t\xe9 \xe0 ")
+	if got := highWords(all); &got[0] != &all[0] {
+		t.Error("every word high: want the text itself, not a copy")
+	}
+}
