@@ -156,7 +156,14 @@ func encodeEntry(b []byte, e *Entry) []byte {
 	b = append(b, req)
 	b = appendString(b, e.Via)
 	b = appendString(b, e.Hops)
-	return appendTime(b, e.Discovered)
+	b = appendTime(b, e.Discovered)
+	if e.Tries > 0 || !e.RetryAt.IsZero() {
+		// Absent in entries that never failed, and in frontiers written
+		// before retries were kept.
+		b = binary.AppendUvarint(b, uint64(e.Tries))
+		b = appendTime(b, e.RetryAt)
+	}
+	return b
 }
 
 func decodeEntry(b []byte, site string) (Entry, error) {
@@ -173,6 +180,10 @@ func decodeEntry(b []byte, site string) (Entry, error) {
 	e.Via = d.string()
 	e.Hops = d.string()
 	e.Discovered = d.time()
+	if len(d.b) > 0 {
+		e.Tries = int(d.uvarint())
+		e.RetryAt = d.time()
+	}
 	if d.err != nil {
 		return Entry{}, d.err
 	}
@@ -245,13 +256,17 @@ type meta struct {
 	seq   uint64 // next insertion sequence
 	seen  int64  // URLs in the seen set
 	pages int64  // completions with Completion.Page, over all runs
+	usage Usage  // the job's totals, over all runs
 }
 
 func encodeMeta(m meta) []byte {
 	b := make([]byte, 0, 30)
 	b = binary.AppendUvarint(b, m.seq)
 	b = binary.AppendUvarint(b, uint64(m.seen))
-	return binary.AppendUvarint(b, uint64(m.pages))
+	b = binary.AppendUvarint(b, uint64(m.pages))
+	b = binary.AppendUvarint(b, uint64(m.usage.Fetches))
+	b = binary.AppendUvarint(b, uint64(m.usage.Bytes))
+	return binary.AppendUvarint(b, uint64(m.usage.Elapsed))
 }
 
 func decodeMeta(b []byte) (meta, error) {
@@ -259,6 +274,11 @@ func decodeMeta(b []byte) (meta, error) {
 	m := meta{seq: d.uvarint(), seen: int64(d.uvarint())}
 	if len(d.b) > 0 { // absent in frontiers written before pages were counted
 		m.pages = int64(d.uvarint())
+	}
+	if len(d.b) > 0 { // absent in frontiers written before the job totals were kept
+		m.usage.Fetches = int64(d.uvarint())
+		m.usage.Bytes = int64(d.uvarint())
+		m.usage.Elapsed = time.Duration(d.uvarint())
 	}
 	return m, d.err
 }

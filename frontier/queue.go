@@ -64,6 +64,13 @@ type Entry struct {
 	Via        string    // URL of the page that linked here ("" for seeds)
 	Hops       string    // Heritrix-style hop path, e.g. "LLE"; opaque
 	Discovered time.Time // when the link was found; stored with nanosecond precision in UTC
+	// Tries counts the failed attempts to fetch the URL so far; the engine
+	// sets it before Requeue. Opaque to the queue.
+	Tries int
+	// RetryAt is the earliest time the engine wants to try the URL again
+	// after a failure; zero if none. Opaque to the queue: it orders by
+	// the site's NotBefore only.
+	RetryAt time.Time
 }
 
 func (e *Entry) validate() error {
@@ -116,6 +123,24 @@ type Completion struct {
 	// restarts (the crawl counts the HTML pages it downloaded, on which
 	// its focusing tolerance falls).
 	Page bool
+	// Usage is added to the job's totals (Stats.Usage), which survive
+	// restarts so that job budgets hold across resumes.
+	Usage Usage
+}
+
+// Usage is what a job has spent, kept across restarts. Fetches and Bytes
+// are added up; Elapsed is the running time the caller reports, and the
+// queue keeps the largest it was given.
+type Usage struct {
+	Fetches int64         // requests that got a response from the server
+	Bytes   int64         // response bytes received
+	Elapsed time.Duration // crawl time over all runs
+}
+
+func (u *Usage) add(v Usage) {
+	u.Fetches += v.Fetches
+	u.Bytes += v.Bytes
+	u.Elapsed = max(u.Elapsed, v.Elapsed)
 }
 
 // Tally bumps the counters under Key: N_a by one and, if Relevant, N_r by one.
@@ -156,6 +181,8 @@ type Stats struct {
 	Completed int64 // leases completed
 	Pages     int64 // completions with Completion.Page, over all runs (the others count this run)
 	Returned  int64 // leases returned
+	Requeued  int64 // leases put back by Requeue (retries)
+	Usage     Usage // the job's totals over all runs (Completion.Usage)
 	Dropped   int64 // entries removed by DropSite
 	Recovered int64 // in-flight leases put back by Open
 }
@@ -642,6 +669,10 @@ func (q *Queue) Complete(l *Lease, c Completion) error {
 		t.meta.pages++
 		t.dirty = true
 	}
+	if c.Usage != (Usage{}) {
+		t.meta.usage.add(c.Usage)
+		t.dirty = true
+	}
 	if _, err := t.push(c.Links); err != nil {
 		return fmt.Errorf("frontier: complete %s: %w", l.Entry.URL, err)
 	}
@@ -831,6 +862,7 @@ func (q *Queue) Stats() Stats {
 	st.Known = int64(len(q.sites))
 	st.Seen = q.meta.seen
 	st.Pages = q.meta.pages
+	st.Usage = q.meta.usage
 	return st
 }
 
