@@ -22,7 +22,8 @@ const (
 const (
 	DefaultMaxCrawlDelay   = 30 * time.Second
 	DefaultCacheTTL        = 24 * time.Hour
-	DefaultRetryAfterError = time.Hour
+	DefaultRetryAfterError = 30 * time.Second
+	DefaultMaxRetryDelay   = time.Hour
 	DefaultMaxHosts        = 100_000
 	DefaultFetchTimeout    = time.Minute
 	// MaxRobotsSize is how much of a robots.txt body is parsed (RFC 9309
@@ -58,9 +59,15 @@ type Config struct {
 	CacheTTL time.Duration
 
 	// RetryAfterError is how long a host whose robots.txt could not be
-	// fetched (5xx or network error) stays disallowed before robots.txt is
-	// fetched again. Default 1h.
+	// fetched (5xx, 429 or a network error) waits before robots.txt is
+	// fetched again, after the first failure. Each further failure in a
+	// row doubles the wait, up to MaxRetryDelay. A Retry-After the server
+	// sent (see [RetryLater]) is used instead, capped at MaxRetryDelay.
+	// Default 30s: a host that was down for a minute must not wait an hour.
 	RetryAfterError time.Duration
+
+	// MaxRetryDelay caps the wait after a robots.txt failure. Default 1h.
+	MaxRetryDelay time.Duration
 
 	// MaxHosts bounds the robots cache and the Crawl-delay table; the least
 	// recently used entries are evicted beyond it. Default 100,000.
@@ -105,6 +112,7 @@ func (c Config) withDefaults() (Config, error) {
 	def("max crawl delay", &c.MaxCrawlDelay, DefaultMaxCrawlDelay)
 	def("cache TTL", &c.CacheTTL, DefaultCacheTTL)
 	def("retry after error", &c.RetryAfterError, DefaultRetryAfterError)
+	def("max retry delay", &c.MaxRetryDelay, DefaultMaxRetryDelay)
 	def("fetch timeout", &c.FetchTimeout, DefaultFetchTimeout)
 	if c.MaxHosts == 0 {
 		c.MaxHosts = DefaultMaxHosts

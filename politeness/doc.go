@@ -18,8 +18,12 @@
 //   - 4xx (2.3.1.3), including 401, 403 and 404: unavailable, all is allowed.
 //     The exception is 429 Too Many Requests, which asks us to slow down:
 //     it is treated like 5xx, as Google's crawler does.
-//   - 5xx or a network error (2.3.1.4): unreachable, all is disallowed until
-//     [Config.RetryAfterError] has passed, then robots.txt is fetched again.
+//   - 5xx or a network error (2.3.1.4): unreachable, all is disallowed for
+//     now. The Decision says so ([Decision.Unavailable]) with the time to
+//     try again ([Decision.RetryAt]): the server's Retry-After, or else
+//     [Config.RetryAfterError] doubled for each failure in a row, both
+//     capped at [Config.MaxRetryDelay]. The engine defers the URL until
+//     then; it never completes it as disallowed.
 //
 // Cached entries expire after [Config.CacheTTL], 24 hours by default, as
 // section 2.4 advises. Only the first 500 KiB of a body are parsed (section

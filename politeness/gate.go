@@ -46,6 +46,26 @@ type Decision struct {
 	// CrawlDelay is the Crawl-delay that robots.txt sets for us, capped at
 	// Config.MaxCrawlDelay; 0 if none. Delay gives the effective delay.
 	CrawlDelay time.Duration
+	// Unavailable reports that robots.txt could not be fetched (5xx, 429,
+	// a network error or an unparseable body, RFC 9309 section 2.3.1.4):
+	// the URL is not allowed now, but not disallowed either. The caller
+	// should try again at RetryAt.
+	Unavailable bool
+	// RetryAt is when robots.txt will be fetched again, for an
+	// Unavailable decision; zero otherwise.
+	RetryAt time.Time
+}
+
+// RetryLater may be returned as the error of a [RobotsFetcher] for a 429 or
+// 5xx response that carried Retry-After: the gate then treats it as that
+// status and waits After (capped) before it fetches robots.txt again.
+type RetryLater struct {
+	Status int
+	After  time.Duration
+}
+
+func (r *RetryLater) Error() string {
+	return fmt.Sprintf("status %d, retry after %v", r.Status, r.After)
 }
 
 // Stats are running totals, for the engine to export as metrics.
@@ -136,8 +156,8 @@ func (g *Gate) Check(ctx context.Context, u *url.URL, now time.Time) (Decision, 
 	switch e.verdict {
 	case allowAll:
 		d.Allowed, d.Reason = true, e.reason
-	case disallowAll:
-		d.Allowed, d.Reason = false, e.reason
+	case unavailable:
+		d.Reason, d.Unavailable, d.RetryAt = e.reason, true, e.expires
 	default:
 		d.Allowed = e.rules.allowed(anchor + normPath(matchPath(u)))
 		if d.Allowed {
@@ -175,16 +195,17 @@ type verdict uint8
 const (
 	useRules verdict = iota
 	allowAll
-	disallowAll
+	unavailable
 )
 
 // entry is a cached robots.txt outcome for one origin. It is immutable.
 type entry struct {
 	verdict    verdict
 	rules      rules
-	reason     string // for allowAll and disallowAll, and for allowed URLs under useRules
+	reason     string // for allowAll and unavailable, and for allowed URLs under useRules
 	denyReason string // for disallowed URLs under useRules
 	expires    time.Time
+	failures   int // robots.txt failures in a row, for unavailable
 }
 
 // entry returns the fresh cache entry for robotsURL, fetching it if needed.
@@ -209,7 +230,10 @@ func (g *Gate) entry(ctx context.Context, robotsURL string, now time.Time) (*ent
 		defer cancel()
 		g.fetches.Add(1)
 		status, body, err := g.fetch(fctx, robotsURL)
-		e := g.newEntry(robotsURL, status, body, err, now)
+		g.mu.Lock()
+		prev, _ := g.robots.get(robotsURL)
+		g.mu.Unlock()
+		e := g.newEntry(robotsURL, status, body, err, now, prev)
 		g.mu.Lock()
 		g.robots.put(robotsURL, e)
 		g.mu.Unlock()
@@ -233,15 +257,32 @@ func (g *Gate) cached(robotsURL string, now time.Time) *entry {
 	return nil
 }
 
-// newEntry turns a fetch outcome into a cache entry (RFC 9309 section 2.3.1).
-func (g *Gate) newEntry(robotsURL string, status int, body []byte, err error, now time.Time) *entry {
+// newEntry turns a fetch outcome into a cache entry (RFC 9309 section
+// 2.3.1). prev is the entry it replaces, nil if none.
+func (g *Gate) newEntry(robotsURL string, status int, body []byte, err error, now time.Time, prev *entry) *entry {
+	var after time.Duration // the server's Retry-After, if it sent one
+	if rl := (*RetryLater)(nil); errors.As(err, &rl) {
+		status, after, err = rl.Status, max(rl.After, 0), nil
+	}
 	fail := func(why string) *entry {
 		g.robotsErrors.Add(1)
-		until := now.Add(g.cfg.RetryAfterError)
+		n := 1
+		if prev != nil && prev.verdict == unavailable {
+			n = prev.failures + 1
+		}
+		wait := after
+		if wait == 0 {
+			wait = g.cfg.RetryAfterError
+			for i := 1; i < n && wait < g.cfg.MaxRetryDelay; i++ {
+				wait *= 2
+			}
+		}
+		until := now.Add(min(wait, g.cfg.MaxRetryDelay))
 		return &entry{
-			verdict: disallowAll,
-			reason:  fmt.Sprintf("robots: %s %s, disallow until %s", robotsURL, why, until.UTC().Format(time.RFC3339)),
-			expires: until,
+			verdict:  unavailable,
+			reason:   fmt.Sprintf("robots: %s %s, failure %d, retry at %s", robotsURL, why, n, until.UTC().Format(time.RFC3339)),
+			expires:  until,
+			failures: n,
 		}
 	}
 	allow := func(why string) *entry {

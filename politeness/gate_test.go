@@ -100,10 +100,10 @@ func TestCheckStatus(t *testing.T) {
 		{"401 allows all", 401, "", nil, "https://a.example/private", true, "returned 401, allow all", 1, 0},
 		{"403 allows all", 403, "", nil, "https://a.example/private", true, "returned 403, allow all", 1, 0},
 		{"3xx after redirects allows all", 301, robots, nil, "https://a.example/private", true, "still 301 after redirects", 1, 0},
-		{"500 disallows all", 500, robots, nil, "https://a.example/public", false, "returned 500, disallow until 2025-03-01T13:00:00Z", 1, 1},
-		{"503 disallows all", 503, "", nil, "https://a.example/public", false, "returned 503, disallow until", 1, 1},
-		{"429 disallows all", 429, "", nil, "https://a.example/public", false, "returned 429, disallow until", 1, 1},
-		{"network error disallows all", 0, "", errors.New("connection refused"), "https://a.example/public", false, "unreachable (connection refused), disallow until", 1, 1},
+		{"500 disallows all", 500, robots, nil, "https://a.example/public", false, "returned 500, failure 1, retry at 2025-03-01T12:00:30Z", 1, 1},
+		{"503 disallows all", 503, "", nil, "https://a.example/public", false, "returned 503, failure 1, retry at", 1, 1},
+		{"429 disallows all", 429, "", nil, "https://a.example/public", false, "returned 429, failure 1, retry at", 1, 1},
+		{"network error disallows all", 0, "", errors.New("connection refused"), "https://a.example/public", false, "unreachable (connection refused), failure 1, retry at", 1, 1},
 		{"odd status disallows all", 600, "", nil, "https://a.example/public", false, "unexpected status 600", 1, 1},
 		{"robots.txt always allowed, not fetched", 503, "", nil, "https://a.example/robots.txt", true, "always allowed", 0, 0},
 	}
@@ -117,6 +117,11 @@ func TestCheckStatus(t *testing.T) {
 			}
 			if !strings.Contains(d.Reason, tt.reason) {
 				t.Errorf("Reason = %q, want it to contain %q", d.Reason, tt.reason)
+			}
+			// Every failure to fetch robots.txt is a deferral, never a
+			// disallow: the engine must keep the URL (RFC 9309 2.3.1.4).
+			if want := tt.errorCount > 0; d.Unavailable != want || d.RetryAt.IsZero() == want {
+				t.Errorf("Unavailable = %v, RetryAt = %v; want Unavailable %v with a retry time", d.Unavailable, d.RetryAt, want)
 			}
 			if n := f.count("https://a.example/robots.txt"); n != tt.fetches {
 				t.Errorf("fetches = %d, want %d", n, tt.fetches)
@@ -385,7 +390,7 @@ func TestCacheExpiry(t *testing.T) {
 		{"200 default 24h", 200, 0, 0, 24*time.Hour - time.Nanosecond, 24 * time.Hour},
 		{"404 default 24h", 404, 0, 0, 23 * time.Hour, 24 * time.Hour},
 		{"200 configured", 200, time.Hour, 0, 59 * time.Minute, time.Hour},
-		{"503 default 1h", 503, 0, 0, 59 * time.Minute, time.Hour},
+		{"503 default 30s", 503, 0, 0, 29 * time.Second, 30 * time.Second},
 		{"503 configured", 503, 0, 10 * time.Minute, 9 * time.Minute, 10 * time.Minute},
 	}
 	for _, tt := range tests {
@@ -414,15 +419,60 @@ func TestRetryAfterErrorRecovers(t *testing.T) {
 	if d := check(t, g, u, t0); d.Allowed {
 		t.Fatal("allowed during 503")
 	}
-	status = 200 // the server recovers, but we keep away for an hour
-	if d := check(t, g, u, t0.Add(30*time.Minute)); d.Allowed {
+	status = 200 // the server recovers, but we keep away until the retry time
+	if d := check(t, g, u, t0.Add(29*time.Second)); d.Allowed || !d.Unavailable {
 		t.Fatal("allowed before RetryAfterError passed")
 	}
-	if d := check(t, g, u, t0.Add(time.Hour)); !d.Allowed {
+	if d := check(t, g, u, t0.Add(30*time.Second)); !d.Allowed {
 		t.Fatalf("not allowed after recovery: %s", d.Reason)
 	}
 	if n := f.count("https://r.example/robots.txt"); n != 2 {
 		t.Fatalf("fetches = %d, want 2", n)
+	}
+}
+
+// A robots.txt that keeps failing is tried again after a wait that doubles
+// with each failure in a row, up to MaxRetryDelay; a server's Retry-After
+// is used instead, capped too.
+func TestRobotsRetryBackoff(t *testing.T) {
+	f := fixed(503, "", nil)
+	g := newGate(t, Config{RetryAfterError: time.Minute, MaxRetryDelay: 5 * time.Minute}, f.fetch)
+	const u = "https://b.example/page"
+	now := t0
+	for i, want := range []time.Duration{time.Minute, 2 * time.Minute, 4 * time.Minute, 5 * time.Minute, 5 * time.Minute} {
+		d := check(t, g, u, now)
+		if !d.Unavailable || d.RetryAt.Sub(now) != want {
+			t.Fatalf("failure %d: Unavailable %v, wait %v; want %v", i+1, d.Unavailable, d.RetryAt.Sub(now), want)
+		}
+		now = d.RetryAt
+	}
+
+	rl := newFake(func(string) (int, []byte, error) { return 0, nil, &RetryLater{Status: 429, After: 90 * time.Second} })
+	g = newGate(t, Config{MaxRetryDelay: time.Hour}, rl.fetch)
+	if d := check(t, g, u, t0); !d.Unavailable || d.RetryAt.Sub(t0) != 90*time.Second {
+		t.Fatalf("Retry-After 90s: Unavailable %v, wait %v", d.Unavailable, d.RetryAt.Sub(t0))
+	}
+	long := newFake(func(string) (int, []byte, error) { return 0, nil, &RetryLater{Status: 503, After: 48 * time.Hour} })
+	g = newGate(t, Config{MaxRetryDelay: time.Hour}, long.fetch)
+	if d := check(t, g, u, t0); d.RetryAt.Sub(t0) != time.Hour {
+		t.Fatalf("Retry-After 48h: wait %v, want the 1h cap", d.RetryAt.Sub(t0))
+	}
+	// A success ends the run of failures: the next failure waits the
+	// first delay again.
+	status := 503
+	flip := newFake(func(string) (int, []byte, error) { return status, nil, nil })
+	g = newGate(t, Config{RetryAfterError: time.Minute, CacheTTL: time.Hour}, flip.fetch)
+	d := check(t, g, u, t0)
+	d = check(t, g, u, d.RetryAt)
+	status = 200
+	now = d.RetryAt
+	if d := check(t, g, u, now); !d.Allowed {
+		t.Fatal("not allowed after recovery")
+	}
+	status = 503
+	now = now.Add(time.Hour)
+	if d := check(t, g, u, now); d.RetryAt.Sub(now) != time.Minute {
+		t.Fatalf("after a success, first failure waits %v, want 1m", d.RetryAt.Sub(now))
 	}
 }
 
@@ -574,8 +624,8 @@ func TestNewDefaults(t *testing.T) {
 	got := g.Config()
 	want := Config{
 		UserAgent: testUA, Policy: Obey, Delay: 0,
-		MaxCrawlDelay: 30 * time.Second, CacheTTL: 24 * time.Hour, RetryAfterError: time.Hour,
-		MaxHosts: 100_000, FetchTimeout: time.Minute,
+		MaxCrawlDelay: 30 * time.Second, CacheTTL: 24 * time.Hour, RetryAfterError: 30 * time.Second,
+		MaxRetryDelay: time.Hour, MaxHosts: 100_000, FetchTimeout: time.Minute,
 	}
 	if got != want {
 		t.Errorf("Config() = %+v, want %+v", got, want)
