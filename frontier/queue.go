@@ -208,6 +208,9 @@ type Options struct {
 	// PollInterval is the wait Next returns when nothing is eligible but
 	// leases are outstanding, whose completion may add work. Default 250ms.
 	PollInterval time.Duration
+	// Order is the site order of the ready heap, one of Orders (see
+	// order.go): "length" (the default, also for ""), "breadth" or "random".
+	Order string
 }
 
 func (o *Options) fill() error {
@@ -235,6 +238,7 @@ func (o *Options) fill() error {
 	case o.PollInterval < 0:
 		errs = append(errs, fmt.Errorf("%w: PollInterval is %v, must not be negative", ErrInvalidOptions, o.PollInterval))
 	}
+	errs = append(errs, checkOrder(o.Order)) // nil for a good order; Join drops it
 	return errors.Join(errs...)
 }
 
@@ -296,7 +300,7 @@ func Open(dir string, opts *Options) (*Queue, error) {
 		wo:     &opt.WriteOptions{Sync: o.Sync},
 		db:     db,
 		sites:  make(map[string]*site),
-		ready:  siteHeap{less: lengthLess},
+		ready:  siteHeap{less: orderLess(o.Order)},
 		timed:  siteHeap{less: timeLess},
 		leases: make(map[string]*Lease),
 		recent: newRecentSeen(recentSeenHalf),
