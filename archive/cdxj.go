@@ -210,5 +210,5 @@ func SortIndex(path string) error {
 		os.Remove(tmp.Name())
 		return fmt.Errorf("archive: sort index %s: %w", path, err)
 	}
-	return nil
+	return syncDir(filepath.Dir(path))
 }

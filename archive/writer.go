@@ -168,6 +168,7 @@ type Stats struct {
 	Bytes       int64 // bytes written to WARC files (compressed size)
 	Files       int64 // files opened
 	WriteErrors int64 // writes that failed
+	Syncs       int64 // calls to Sync that succeeded
 }
 
 // file is what the Writer needs of an open WARC file; tests substitute one
@@ -208,6 +209,7 @@ type Writer struct {
 	files    []string
 	stats    Stats
 	closed   bool
+	dirDirty bool // a file was created since the directory was last fsynced
 	create   func(path string) (file, error)
 	newUUID  func() string
 }
@@ -635,6 +637,7 @@ func (w *Writer) ensureFile() error {
 	}
 	w.serial++
 	w.stats.Files++
+	w.dirDirty = true
 	w.cur = &warcFile{f: f, bw: bufio.NewWriterSize(f, 64<<10), open: final + openSuffix,
 		final: final, warcinfoID: w.newUUID()}
 
@@ -868,8 +871,14 @@ func (w *Writer) abandon() {
 	os.Remove(cf.open)
 }
 
-// finish closes the current file: flush, fsync, close, rename to drop
-// ".open", then append its lines to the index. Every error names the file.
+// finish closes the current file: flush, fsync, close, append its lines
+// to the index (fsynced), rename to drop ".open", fsync the directory.
+// Every error names the file.
+//
+// The index lines go in before the rename, so that a kill between the two
+// cannot leave a closed file that the index misses: Recover finds the file
+// still ".open", drops the lines at the index's tail that name it, and
+// appends them again (see Recover).
 func (w *Writer) finish() error {
 	cf := w.cur
 	w.cur = nil
@@ -883,31 +892,84 @@ func (w *Writer) finish() error {
 	if err := cf.f.Close(); err != nil {
 		errs = append(errs, fmt.Errorf("archive: close %s: %w", cf.open, err))
 	}
-	if err := os.Rename(cf.open, cf.final); err != nil {
-		errs = append(errs, fmt.Errorf("archive: rename %s: %w", cf.open, err))
-		return errors.Join(errs...)
-	}
-	w.files = append(w.files, cf.final)
 	if len(cf.index) > 0 {
 		if err := appendFile(filepath.Join(w.cfg.Dir, IndexName), cf.index); err != nil {
 			errs = append(errs, err)
 		}
 	}
+	if err := os.Rename(cf.open, cf.final); err != nil {
+		errs = append(errs, fmt.Errorf("archive: rename %s: %w", cf.open, err))
+		return errors.Join(errs...)
+	}
+	w.files = append(w.files, cf.final)
+	if err := syncDir(w.cfg.Dir); err != nil {
+		errs = append(errs, err)
+	}
+	w.dirDirty = false
 	return errors.Join(errs...)
 }
 
+// appendFile appends data to the file at path, creating it, and fsyncs it.
 func appendFile(path string, data []byte) error {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
 		return fmt.Errorf("archive: open index %s: %w", path, err)
 	}
 	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
 		return fmt.Errorf("archive: write index %s: %w", path, err)
 	}
+	return nil
+}
+
+// syncDir fsyncs a directory, so that the files created and renamed in it
+// survive a power failure.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("archive: sync dir %s: %w", dir, err)
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("archive: sync dir %s: %w", dir, err)
+	}
+	return nil
+}
+
+// Sync makes every record written so far durable: it fsyncs the current
+// file, and the directory if a file was created in it since the last Sync
+// or rotation (closed files were fsynced when they were closed). Records
+// are written to the operating system as each append completes, so a
+// killed process loses none of them; Sync is what a power failure needs.
+// Appends wait while it runs. Sync after Close does nothing (Close syncs).
+func (w *Writer) Sync() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return nil
+	}
+	if w.cur != nil {
+		if err := w.cur.f.Sync(); err != nil {
+			w.stats.WriteErrors++
+			return fmt.Errorf("archive: sync %s: %w", w.cur.open, err)
+		}
+	}
+	if w.dirDirty {
+		if err := syncDir(w.cfg.Dir); err != nil {
+			return err
+		}
+		w.dirDirty = false
+	}
+	w.stats.Syncs++
 	return nil
 }
 
