@@ -1,9 +1,10 @@
 package crawl
 
 import (
-	"bufio"
+	"bytes"
 	"fmt"
 	"io"
+	"os"
 	"sort"
 	"strings"
 	"sync"
@@ -164,16 +165,66 @@ func joinCounts[K int | string](m map[K]int64) string {
 //
 //	timestamp status size url hops via mime worker start+duration digest source annotations
 //
-// Safe for concurrent use. Call Close to flush.
+// Each line goes to the file in one write as soon as it is complete, with
+// no buffer in between: the log is current while the crawl runs, and a
+// killed process loses no line it wrote. Sync fsyncs it, for power
+// failures. A failed write (a full disk) is returned, and returned again by
+// every later Write, after the cut line is removed when the log is a file.
+//
+// Safe for concurrent use. Call Close when done.
 type CrawlLog struct {
-	mu sync.Mutex
-	w  *bufio.Writer
-	c  io.Closer
+	mu   sync.Mutex
+	w    io.Writer
+	c    io.Closer
+	f    *os.File // set by OpenCrawlLog
+	name string
+	size int64 // bytes of whole lines in f
+	err  error // the first failed write
 }
 
 // NewCrawlLog writes to wc, which Close closes.
 func NewCrawlLog(wc io.WriteCloser) *CrawlLog {
-	return &CrawlLog{w: bufio.NewWriterSize(wc, 64<<10), c: wc}
+	return &CrawlLog{w: wc, c: wc, name: "crawl.log"}
+}
+
+// OpenCrawlLog opens the log file at path for appending, creating it. A
+// last line without its newline, which a crash or a full disk left, is cut
+// off first, so that every line in the file is whole.
+func OpenCrawlLog(path string) (*CrawlLog, error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("crawl.log: %w", err)
+	}
+	size, err := wholeLines(f)
+	if err == nil {
+		err = f.Truncate(size)
+	}
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("crawl.log %s: %w", path, err)
+	}
+	return &CrawlLog{w: f, c: f, f: f, name: path, size: size}, nil
+}
+
+// wholeLines returns the size of f up to and including its last newline.
+func wholeLines(f *os.File) (int64, error) {
+	st, err := f.Stat()
+	if err != nil {
+		return 0, err
+	}
+	end := st.Size()
+	buf := make([]byte, 4096)
+	for end > 0 {
+		n := min(int64(len(buf)), end)
+		if _, err := f.ReadAt(buf[:n], end-n); err != nil {
+			return 0, err
+		}
+		if i := bytes.LastIndexByte(buf[:n], '\n'); i >= 0 {
+			return end - n + int64(i) + 1, nil
+		}
+		end -= n
+	}
+	return 0, nil
 }
 
 // Write logs one outcome.
@@ -198,26 +249,59 @@ func (l *CrawlLog) Write(now time.Time, worker int, e frontier.Entry, out outcom
 		dash(out.mime), worker, timing, dash(out.digest), dash(strings.Join(annot, ",")))
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if _, err := l.w.WriteString(line); err != nil {
-		return fmt.Errorf("crawl.log: %w", err)
+	if l.err != nil {
+		return l.err
+	}
+	n, err := l.w.Write([]byte(line))
+	if err != nil {
+		l.err = fmt.Errorf("crawl.log %s: %w", l.name, err)
+		if l.f != nil && n > 0 {
+			l.f.Truncate(l.size) // no cut line left behind; the next open would trim it anyway
+		}
+		return l.err
+	}
+	l.size += int64(n)
+	return nil
+}
+
+// Flush returns the error of the first failed write, if any. Lines are
+// written as they complete, so there is nothing to flush; Flush stays for
+// callers that flush.
+func (l *CrawlLog) Flush() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.err
+}
+
+// Sync fsyncs the log when it is a file.
+func (l *CrawlLog) Sync() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.err != nil {
+		return l.err
+	}
+	if l.f == nil {
+		return nil
+	}
+	if err := l.f.Sync(); err != nil {
+		return fmt.Errorf("crawl.log %s: sync: %w", l.name, err)
 	}
 	return nil
 }
 
-// Flush writes buffered lines out.
-func (l *CrawlLog) Flush() error {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Flush()
-}
-
-// Close flushes and closes the log.
+// Close closes the log, fsyncing it first when it is a file. It returns
+// the error of the first failed write too.
 func (l *CrawlLog) Close() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	err := l.w.Flush()
-	if cerr := l.c.Close(); err == nil {
-		err = cerr
+	err := l.err
+	if l.f != nil {
+		if serr := l.f.Sync(); err == nil && serr != nil {
+			err = fmt.Errorf("crawl.log %s: sync: %w", l.name, serr)
+		}
+	}
+	if cerr := l.c.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("crawl.log %s: close: %w", l.name, cerr)
 	}
 	return err
 }
