@@ -183,7 +183,7 @@ func (c *Crawler) Run(ctx context.Context) (string, error) {
 // worker leases URLs until there is no more work or work is cancelled.
 func (c *Crawler) worker(work, inflight context.Context, id int, stop context.CancelCauseFunc) error {
 	for {
-		if work.Err() != nil {
+		if err := c.waitUnpaused(work); err != nil { // paused: wait (pause.go); stopped: return
 			return nil
 		}
 		lease, wait, err := c.p.Queue.Next(c.cfg.Now())

@@ -1,0 +1,68 @@
+package crawl
+
+import (
+	"context"
+	"testing"
+	"testing/synctest"
+)
+
+// TestPauseHoldsWorkers checks that a paused worker waits until Resume,
+// and that stopping the crawl ends the wait.
+func TestPauseHoldsWorkers(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c := &Crawler{}
+		if err := c.waitUnpaused(context.Background()); err != nil {
+			t.Fatalf("not paused: waitUnpaused = %v", err)
+		}
+		c.Pause("disk full")
+		if why, ok := c.Paused(); !ok || why != "disk full" {
+			t.Fatalf("Paused() = %q, %v", why, ok)
+		}
+		done := make(chan error, 1)
+		go func() { done <- c.waitUnpaused(context.Background()) }()
+		synctest.Wait() // the worker is blocked, or has returned
+		select {
+		case err := <-done:
+			t.Fatalf("waitUnpaused returned %v while paused", err)
+		default:
+		}
+		c.Pause("still full") // a second Pause keeps the workers waiting
+		synctest.Wait()
+		select {
+		case err := <-done:
+			t.Fatalf("waitUnpaused returned %v after a second Pause", err)
+		default:
+		}
+		c.Resume()
+		synctest.Wait()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatalf("after Resume: %v", err)
+			}
+		default:
+			t.Fatal("worker still waiting after Resume")
+		}
+		if _, ok := c.Paused(); ok {
+			t.Fatal("Paused() after Resume")
+		}
+
+		// Stopping the crawl ends a paused wait.
+		c.Pause("disk full")
+		ctx, cancel := context.WithCancel(context.Background())
+		go func() { done <- c.waitUnpaused(ctx) }()
+		synctest.Wait()
+		cancel()
+		synctest.Wait()
+		select {
+		case err := <-done:
+			if err == nil {
+				t.Fatal("waitUnpaused returned nil on a stopped crawl")
+			}
+		default:
+			t.Fatal("a stopped crawl still waits")
+		}
+		c.Resume()
+		c.Resume() // does nothing
+	})
+}
