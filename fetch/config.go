@@ -17,6 +17,8 @@ const (
 	DefaultReadTimeout        = 30 * time.Second
 	DefaultMaxBodySize        = int64(100 << 20) // 100 MiB
 	DefaultMaxHeaderSize      = int64(1 << 20)   // 1 MiB
+	DefaultMaxHeaderFields    = 256              // header lines per response head
+	DefaultMaxURLLength       = 8 << 10          // 8 KiB, twice what most servers accept in a request line
 	DefaultMaxIdleConns       = 1000
 	DefaultIdleTimeout        = 90 * time.Second
 	DefaultMaxRequestsPerConn = 100 // Apache's MaxKeepAliveRequests, as in Castillo et al. 2004
@@ -41,7 +43,22 @@ type Config struct {
 	// "ip:port" (or "host:port") to dial instead of resolving the URL's
 	// host, like curl --connect-to. An exact host entry wins over "*".
 	// The Host header, SNI and certificate check still use the URL's host.
+	// ConnectTo targets bypass the address guard: the operator named them.
 	ConnectTo map[string]string
+
+	// AllowAddresses lets the address guard dial addresses it refuses by
+	// default. Before connecting, the client checks the address actually
+	// dialled (after DNS resolution) and refuses loopback, private,
+	// link-local, CGNAT, multicast, unspecified and broadcast addresses,
+	// and their IPv4-in-IPv6 forms, with an error wrapping
+	// ErrAddressRefused. Each entry is a class name (see AddressClasses:
+	// "loopback", "private", "link-local", "cgnat", "multicast",
+	// "unspecified", "broadcast"), a CIDR prefix such as "10.20.0.0/16",
+	// or a single address. Default: none, every class refused.
+	//
+	// The guard does not apply to ConnectTo targets, and only to literal
+	// IP hosts when Dial is set (Dial resolves names itself).
+	AllowAddresses []string
 
 	// ConnectTimeout bounds the TCP connect plus the TLS handshake.
 	// Default 10s.
@@ -60,6 +77,15 @@ type Config struct {
 	// MaxHeaderSize bounds the status line plus header fields. A larger
 	// header fails the fetch with ErrHeaderTooLarge. Default 1 MiB.
 	MaxHeaderSize int64
+	// MaxHeaderFields bounds the number of header lines (fields and
+	// obsolete continuation lines) in one response head, interim 1xx heads
+	// each counted apart. More fail the fetch with ErrTooManyHeaderFields.
+	// Default 256.
+	MaxHeaderFields int
+	// MaxURLLength is the longest URL Do accepts, in bytes as given; a
+	// longer one fails with ErrURLTooLong before anything is sent.
+	// Default 8 KiB.
+	MaxURLLength int
 
 	// MaxIdleConns is the most idle kept-alive connections held in all;
 	// the least recently used is closed first. Default 1000.
@@ -83,7 +109,9 @@ type Config struct {
 	RootCAs *x509.CertPool
 
 	// Dial, when set, replaces the TCP dialer (tests). It receives the
-	// address after ConnectTo mapping and must honour ctx.
+	// address after ConnectTo mapping and must honour ctx. It also
+	// replaces the address guard's check of resolved addresses: only IP
+	// literals in URLs are checked before Dial is called.
 	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
 	// Now gives the time for Result.Started, Result.Duration and the idle
 	// bookkeeping of the pool. Socket deadlines always use the real clock.
@@ -121,6 +149,12 @@ func (cfg *Config) fill() {
 	if cfg.MaxHeaderSize == 0 {
 		cfg.MaxHeaderSize = DefaultMaxHeaderSize
 	}
+	if cfg.MaxHeaderFields == 0 {
+		cfg.MaxHeaderFields = DefaultMaxHeaderFields
+	}
+	if cfg.MaxURLLength == 0 {
+		cfg.MaxURLLength = DefaultMaxURLLength
+	}
 	if cfg.MaxIdleConns == 0 {
 		cfg.MaxIdleConns = DefaultMaxIdleConns
 	}
@@ -156,6 +190,15 @@ func (cfg *Config) validate() error {
 	}
 	if cfg.MaxHeaderSize < 0 {
 		bad("MaxHeaderSize", "must not be negative, got %d", cfg.MaxHeaderSize)
+	}
+	if cfg.MaxHeaderFields < 0 {
+		bad("MaxHeaderFields", "must not be negative, got %d", cfg.MaxHeaderFields)
+	}
+	if cfg.MaxURLLength < 0 {
+		bad("MaxURLLength", "must not be negative, got %d", cfg.MaxURLLength)
+	}
+	if _, gerrs := parseAllow(cfg.AllowAddresses); gerrs != nil {
+		errs = append(errs, gerrs...)
 	}
 	if cfg.MaxIdleConns < 0 {
 		bad("MaxIdleConns", "must not be negative, got %d", cfg.MaxIdleConns)

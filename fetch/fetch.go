@@ -11,6 +11,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/textproto"
 	"net/url"
 	"strings"
@@ -29,7 +30,21 @@ var (
 	ErrUnsupportedScheme   = errors.New("fetch: unsupported URL scheme")
 	ErrUnsupportedMethod   = errors.New("fetch: unsupported method")
 	ErrUnsupportedEncoding = errors.New("fetch: unsupported content encoding")
+
+	// ErrTooManyHeaderFields: a response head has more than
+	// Config.MaxHeaderFields header lines.
+	ErrTooManyHeaderFields = errors.New("fetch: too many response header fields")
+	// ErrMalformedResponse: what the server sent is not an HTTP/1.x
+	// response: a bad status line (HTTP/0.9 bodies without one, other
+	// protocols, garbage), bad header fields or framing, or more than
+	// maxInterim interim responses.
+	ErrMalformedResponse = errors.New("fetch: malformed response")
+	// ErrURLTooLong: the URL is longer than Config.MaxURLLength.
+	ErrURLTooLong = errors.New("fetch: URL too long")
 )
+
+// maxInterim is the most interim (1xx) responses read before the final one.
+const maxInterim = 8
 
 // Values of Result.Truncated, the reasons of the WARC 1.1 WARC-Truncated field.
 const (
@@ -47,14 +62,19 @@ type Result struct {
 	Started     time.Time     // when the request was sent (WARC-Date), from Config.Now
 	Duration    time.Duration // from Started to the last byte read
 	RawRequest  []byte        // exact bytes written
-	RawResponse []byte        // exact bytes read: status line + headers + body as received
-	Status      int
-	Proto       string      // "HTTP/1.1", "HTTP/1.0"
-	Header      http.Header // header fields of the response as received (Transfer-Encoding included)
-	BodyOffset  int         // index in RawResponse where the body starts
-	Chunked     bool        // the body has the chunked transfer coding
-	Truncated   string      // "", or one of the Truncated* constants
-	Reused      bool        // the connection was reused (keep-alive)
+	RawResponse []byte        // exact bytes read of the final response: status line + headers + body as received
+	// Interim holds the interim 1xx responses (103 Early Hints, 100
+	// Continue) that came before the final response, exactly as read,
+	// back to back; nil when there were none. RawResponse does not
+	// include them.
+	Interim    []byte
+	Status     int
+	Proto      string      // "HTTP/1.1", "HTTP/1.0"
+	Header     http.Header // header fields of the response as received (Transfer-Encoding included)
+	BodyOffset int         // index in RawResponse where the body starts
+	Chunked    bool        // the body has the chunked transfer coding
+	Truncated  string      // "", or one of the Truncated* constants
+	Reused     bool        // the connection was reused (keep-alive)
 	// TLSVerifyError is the certificate verification failure that
 	// Config.InsecureTLS let pass, or "" when the certificate verified or
 	// the URL is plain HTTP.
@@ -83,9 +103,9 @@ type Stats struct {
 // caller, since the pool keeps only one idle connection per host. New starts
 // no goroutines. Close the Client to close its idle connections.
 type Client struct {
-	cfg    Config
-	dialer net.Dialer
-	pool   *pool
+	cfg   Config
+	guard guard
+	pool  *pool
 
 	requests, responses, failures, truncated atomic.Int64
 	bytesSent, bytesReceived                 atomic.Int64
@@ -106,9 +126,12 @@ func New(cfg Config) (*Client, error) {
 		}
 		cfg.ConnectTo = m
 	}
+	cfg.AllowAddresses = append([]string(nil), cfg.AllowAddresses...)
+	g, _ := parseAllow(cfg.AllowAddresses) // validated above
 	return &Client{
-		cfg:  cfg,
-		pool: newPool(cfg.MaxIdleConns, cfg.IdleTimeout),
+		cfg:   cfg,
+		guard: g,
+		pool:  newPool(cfg.MaxIdleConns, cfg.IdleTimeout),
 	}, nil
 }
 
@@ -132,11 +155,15 @@ func (c *Client) Stats() Stats {
 }
 
 // Do sends one GET (or HEAD) request and returns the raw exchange. Redirects
-// are not followed: a 3xx comes back as is. A network failure before a
-// complete response header (dial, TLS, write, timeout, a header over
-// MaxHeaderSize) returns (nil, err). Once the header is in, Do returns a
-// Result and a nil error; failures while reading the body are reported in
-// Result.Err and Result.Truncated.
+// are not followed: a 3xx comes back as is. A failure before a complete
+// response header returns (nil, err): a refused address
+// (ErrAddressRefused), a URL over MaxURLLength (ErrURLTooLong), dial, TLS,
+// write, timeout (ErrTimeout), a header over MaxHeaderSize
+// (ErrHeaderTooLarge) or MaxHeaderFields (ErrTooManyHeaderFields), or
+// something that is not an HTTP/1.x response (ErrMalformedResponse). The
+// error names the URL and wraps the sentinel. Once the header is in, Do
+// returns a Result and a nil error; failures while reading the body are
+// reported in Result.Err and Result.Truncated.
 //
 // extraHeader adds or replaces request headers (If-None-Match,
 // Accept-Encoding, ...). Do adds no Accept-Encoding of its own. Host,
@@ -148,9 +175,19 @@ func (c *Client) Do(ctx context.Context, method, rawURL string, extraHeader http
 	res, err := c.do(ctx, method, rawURL, extraHeader)
 	if err != nil {
 		c.failures.Add(1)
-		return nil, fmt.Errorf("fetch %s: %w", rawURL, err)
+		return nil, fmt.Errorf("fetch %s: %w", shortURL(rawURL), err)
 	}
 	return res, nil
+}
+
+// shortURL cuts a URL for an error message: a URL refused for its length
+// can be megabytes long.
+func shortURL(u string) string {
+	const max = 512
+	if len(u) <= max {
+		return u
+	}
+	return fmt.Sprintf("%s...(%d bytes)", u[:max], len(u))
 }
 
 func (c *Client) do(ctx context.Context, method, rawURL string, extra http.Header) (*Result, error) {
@@ -159,6 +196,9 @@ func (c *Client) do(ctx context.Context, method, rawURL string, extra http.Heade
 	}
 	if method != http.MethodGet && method != http.MethodHead {
 		return nil, fmt.Errorf("%w %q", ErrUnsupportedMethod, method)
+	}
+	if len(rawURL) > c.cfg.MaxURLLength {
+		return nil, fmt.Errorf("%w: %d bytes, limit %d", ErrURLTooLong, len(rawURL), c.cfg.MaxURLLength)
 	}
 	u, err := url.Parse(rawURL)
 	if err != nil {
@@ -186,6 +226,13 @@ func (c *Client) do(ctx context.Context, method, rawURL string, extra http.Heade
 	port := u.Port()
 	if port == "" {
 		port = defaultPort
+	}
+	target, mapped := c.connectTo(host)
+	dialHost := host
+	if !mapped {
+		if dialHost, err = c.checkHost(host); err != nil {
+			return nil, err
+		}
 	}
 	if c.pool.isClosed() {
 		return nil, ErrClosed
@@ -217,15 +264,25 @@ func (c *Client) do(ctx context.Context, method, rawURL string, extra http.Heade
 		}
 	}
 
-	key := scheme + "://" + net.JoinHostPort(host, port)
+	key := scheme + "://" + net.JoinHostPort(dialHost, port)
 	for attempt := 0; ; attempt++ {
 		var pc *persistConn
 		if attempt == 0 {
 			pc = c.pool.get(key, c.cfg.Now())
+			if pc != nil && hasUnread(pc.conn) {
+				// Bytes arrived while the connection sat idle: nobody
+				// asked for them, so the connection is not trusted.
+				pc.conn.Close()
+				pc = nil
+			}
 		}
 		reused := pc != nil
 		if pc == nil {
-			if pc, err = c.dial(ctx, key, scheme == "https", host, port); err != nil {
+			addr := target
+			if !mapped {
+				addr = net.JoinHostPort(dialHost, port)
+			}
+			if pc, err = c.dial(ctx, key, scheme == "https", host, dialHost, addr, mapped); err != nil {
 				return nil, err
 			}
 		}
@@ -237,34 +294,72 @@ func (c *Client) do(ctx context.Context, method, rawURL string, extra http.Heade
 	}
 }
 
-// dial opens a connection for key, honouring ConnectTo, ConnectTimeout and
-// ctx, and completes the TLS handshake for https.
-func (c *Client) dial(ctx context.Context, key string, useTLS bool, host, port string) (*persistConn, error) {
-	addr := net.JoinHostPort(host, port)
+// connectTo returns the ConnectTo target for host: its own entry, else "*".
+func (c *Client) connectTo(host string) (addr string, ok bool) {
 	if to, ok := c.cfg.ConnectTo[host]; ok {
-		addr = to
-	} else if to, ok := c.cfg.ConnectTo["*"]; ok {
-		addr = to
+		return to, true
 	}
+	to, ok := c.cfg.ConnectTo["*"]
+	return to, ok
+}
+
+// checkHost applies the address guard to the URL's host before any
+// resolution and returns the host to dial: an IP address written in any
+// spelling browsers accept is normalised (see hostAddr) and checked here;
+// localhost names are loopback; other names are checked after resolution,
+// by the dialer's Control function.
+func (c *Client) checkHost(host string) (string, error) {
+	if isLocalhostName(host) {
+		if err := c.guard.check(host, netip.AddrFrom4([4]byte{127, 0, 0, 1})); err != nil {
+			return "", err
+		}
+		return host, nil
+	}
+	a, ok, err := hostAddr(host)
+	if err != nil || !ok {
+		return host, err
+	}
+	if err := c.guard.check(host, a); err != nil {
+		return "", err
+	}
+	return a.String(), nil
+}
+
+// dial opens a connection to addr for key, honouring ConnectTimeout and ctx,
+// and completes the TLS handshake for https. host is the URL's host, for
+// messages and the address guard; dialHost is the name or address dialled
+// (host, or the normalised IP address it spells), for SNI and the
+// certificate check. An addr that ConnectTo mapped is not guarded.
+func (c *Client) dial(ctx context.Context, key string, useTLS bool, host, dialHost, addr string, mapped bool) (*persistConn, error) {
 	dctx, cancel := context.WithTimeout(ctx, c.cfg.ConnectTimeout)
 	defer cancel()
 	dial := c.cfg.Dial
 	if dial == nil {
-		dial = c.dialer.DialContext
+		d := &net.Dialer{}
+		if !mapped {
+			// Check every address the dialer is about to connect to,
+			// after resolution and before connect(2).
+			d.Control = c.guard.control(host)
+		}
+		dial = d.DialContext
 	}
 	conn, err := dial(dctx, "tcp", addr)
 	if err != nil {
+		var ae *AddressError
+		if errors.As(err, &ae) {
+			return nil, ae // no dial detail: the guard refused before connecting
+		}
 		return nil, fmt.Errorf("dial %s: %w", addr, timeoutErr(err))
 	}
 	pc := &persistConn{key: key, conn: conn, ip: remoteIP(conn, addr)}
 	if useTLS {
 		tc := tls.Client(conn, &tls.Config{
-			ServerName:         host,
+			ServerName:         dialHost,
 			InsecureSkipVerify: true, // verified below, so InsecureTLS can downgrade the failure
 			NextProtos:         []string{"http/1.1"},
 			MinVersion:         tls.VersionTLS10, // archive old servers too
 			VerifyConnection: func(cs tls.ConnectionState) error {
-				verr := verifyCert(cs, host, c.cfg.RootCAs)
+				verr := verifyCert(cs, dialHost, c.cfg.RootCAs)
 				if verr == nil {
 					return nil
 				}
@@ -323,6 +418,7 @@ func (c *Client) exchange(ctx context.Context, pc *persistConn, reused bool, req
 		conn:        pc.conn,
 		buf:         make([]byte, 0, 8<<10),
 		limit:       c.cfg.MaxHeaderSize,
+		maxLines:    c.cfg.MaxHeaderFields + 1, // the status line too
 		readTimeout: c.cfg.ReadTimeout,
 		deadline:    deadline,
 	}
@@ -355,21 +451,42 @@ func (c *Client) exchange(ctx context.Context, pc *persistConn, reused bool, req
 	defer func() { br.Reset(nil); readers.Put(br) }()
 	var resp *http.Response
 	headStart := 0
-	for range 8 { // skip interim 1xx responses, keeping their bytes
+	for i := 0; ; i++ { // skip interim 1xx responses, keeping their bytes
 		headStart = len(rec.buf) - br.Buffered()
+		rec.countLines(headStart)
 		resp, err = http.ReadResponse(br, req)
+		if rec.hitLines {
+			// A head read in one piece parses before the error shows.
+			err = errLines
+		}
+		if err == nil && resp.ProtoMajor != 1 {
+			err = fmt.Errorf("%w: protocol %q in the status line", ErrMalformedResponse, resp.Proto)
+		}
 		if err != nil || resp.StatusCode >= 200 || resp.StatusCode == http.StatusSwitchingProtocols {
+			break
+		}
+		if i+1 == maxInterim {
+			err = fmt.Errorf("%w: more than %d interim responses", ErrMalformedResponse, maxInterim)
 			break
 		}
 	}
 	if err != nil {
 		err = rec.classify(ctx, err)
-		if rec.hitLimit {
+		switch {
+		case rec.hitLimit:
 			err = fmt.Errorf("%w (limit %d bytes)", ErrHeaderTooLarge, c.cfg.MaxHeaderSize)
+		case rec.hitLines:
+			err = fmt.Errorf("%w (limit %d)", ErrTooManyHeaderFields, c.cfg.MaxHeaderFields)
+		case errors.Is(err, ErrMalformedResponse):
+		case len(rec.buf) > 0 && !errors.Is(err, ErrTimeout) && !errors.Is(err, context.Canceled) &&
+			!isNetErr(err) && !errors.Is(err, io.ErrUnexpectedEOF):
+			// http.ReadResponse's own parse errors carry no type.
+			err = fmt.Errorf("%w: %w", ErrMalformedResponse, err)
 		}
 		return nil, reused && len(rec.buf) == 0 && retryable(err), fmt.Errorf("read response header: %w", err)
 	}
 	c.responses.Add(1)
+	rec.countLines(-1)
 	bodyOffset := len(rec.buf) - br.Buffered()
 	rec.limit = satAdd(int64(bodyOffset), c.cfg.MaxBodySize)
 
@@ -403,15 +520,18 @@ func (c *Client) exchange(ctx context.Context, pc *persistConn, reused bool, req
 		Started:        started,
 		Duration:       c.cfg.Now().Sub(started),
 		RawRequest:     rawReq,
-		RawResponse:    rec.buf[:end:end],
+		RawResponse:    rec.buf[headStart:end:end],
 		Status:         resp.StatusCode,
 		Proto:          resp.Proto,
 		Header:         rawHeader(rec.buf[headStart:bodyOffset], resp.Header),
-		BodyOffset:     bodyOffset,
+		BodyOffset:     bodyOffset - headStart,
 		Chunked:        len(resp.TransferEncoding) > 0 && resp.TransferEncoding[0] == "chunked",
 		Truncated:      truncated,
 		Reused:         reused,
 		TLSVerifyError: pc.tlsErr,
+	}
+	if headStart > 0 {
+		res.Interim = rec.buf[:headStart:headStart]
 	}
 	if derr != nil {
 		res.Err = fmt.Errorf("fetch %s: read body: %w", rawURL, derr)
@@ -420,8 +540,11 @@ func (c *Client) exchange(ctx context.Context, pc *persistConn, reused bool, req
 		c.truncated.Add(1)
 	}
 	c.bytesReceived.Add(int64(end))
+	// Bytes past the end of the response, whether already read ahead or
+	// waiting in the socket, were not asked for: never reuse the connection.
 	keep = derr == nil && truncated == "" && !last && !resp.Close &&
-		br.Buffered() == 0 && resp.StatusCode != http.StatusSwitchingProtocols
+		resp.StatusCode != http.StatusSwitchingProtocols &&
+		br.Buffered() == 0 && !hasUnread(pc.conn)
 	return res, false, nil
 }
 
@@ -458,13 +581,60 @@ type recorder struct {
 	deadline    time.Time
 	hitLimit    bool
 
+	// Header line counting, from buf[scan:] while counting: lines seen
+	// in the current head and the length of the current line (CR not
+	// counted). An empty line ends the head and the counting.
+	maxLines    int
+	counting    bool
+	scan, lines int
+	lineLen     int
+	hitLines    bool
+
 	mu       sync.Mutex
 	canceled bool
 }
 
-var errLimit = errors.New("fetch: size limit reached")
+var (
+	errLimit = errors.New("fetch: size limit reached")
+	errLines = errors.New("fetch: header line limit reached")
+)
+
+// countLines starts counting the lines of a head that begins at buf[from:],
+// including bytes already read; from < 0 stops counting.
+func (r *recorder) countLines(from int) {
+	r.counting = from >= 0
+	r.scan, r.lines, r.lineLen = from, 0, 0
+	r.scanLines()
+}
+
+// scanLines counts head lines in the bytes not yet scanned and reports
+// whether the head has more than maxLines lines.
+func (r *recorder) scanLines() bool {
+	for ; r.counting && r.scan < len(r.buf); r.scan++ {
+		switch r.buf[r.scan] {
+		case '\n':
+			if r.lineLen == 0 {
+				r.counting = false // the blank line that ends the head
+				break
+			}
+			r.lines++
+			r.lineLen = 0
+			if r.lines > r.maxLines {
+				r.hitLines = true
+				return true
+			}
+		case '\r':
+		default:
+			r.lineLen++
+		}
+	}
+	return false
+}
 
 func (r *recorder) Read(p []byte) (int, error) {
+	if r.hitLines {
+		return 0, errLines
+	}
 	room := r.limit - int64(len(r.buf))
 	if room <= 0 {
 		r.hitLimit = true
@@ -478,6 +648,9 @@ func (r *recorder) Read(p []byte) (int, error) {
 	}
 	n, err := r.conn.Read(p)
 	r.buf = append(r.buf, p[:n]...)
+	if r.scanLines() {
+		return n, errLines
+	}
 	return n, err
 }
 
@@ -542,7 +715,8 @@ func timeoutErr(err error) error {
 // server had closed: not a timeout, not a cancellation, not a size limit.
 func retryable(err error) bool {
 	return !errors.Is(err, ErrTimeout) && !errors.Is(err, context.Canceled) &&
-		!errors.Is(err, errLimit) && !errors.Is(err, ErrHeaderTooLarge)
+		!errors.Is(err, errLimit) && !errors.Is(err, ErrHeaderTooLarge) &&
+		!errors.Is(err, ErrTooManyHeaderFields) && !errors.Is(err, ErrMalformedResponse)
 }
 
 func isNetErr(err error) bool {

@@ -208,17 +208,35 @@ func TestHTTP10ReadToEOF(t *testing.T) {
 	}
 }
 
-func TestInterimResponseKept(t *testing.T) {
-	resp := "HTTP/1.1 103 Early Hints\r\nLink: </s.css>; rel=preload\r\n\r\n" +
-		"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nhi"
-	srv := newRawServer(t, reply(resp))
+// TestInterimResponseApart: the interim 1xx responses go to Result.Interim
+// and RawResponse holds the final response only. (Until issue 12 the
+// interim bytes were kept at the head of RawResponse, which made the WARC
+// response record start with a 103 that is not the response.)
+func TestInterimResponseApart(t *testing.T) {
+	interim := "HTTP/1.1 100 Continue\r\n\r\n" +
+		"HTTP/1.1 103 Early Hints\r\nLink: </s.css>; rel=preload\r\n\r\n"
+	final := "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nhi"
+	srv := newRawServer(t, reply(interim+final))
 	c := newClient(t, Config{})
-	res := mustDo(t, c, "GET", srv.url("/"), nil)
-	if string(res.RawResponse) != resp || res.Status != 200 || string(res.RawResponse[res.BodyOffset:]) != "hi" {
-		t.Fatalf("status %d, raw %q, offset %d", res.Status, res.RawResponse, res.BodyOffset)
+	for i := range 2 {
+		res := mustDo(t, c, "GET", srv.url("/"), nil)
+		if string(res.RawResponse) != final || res.Status != 200 || string(res.RawResponse[res.BodyOffset:]) != "hi" {
+			t.Fatalf("request %d: status %d, raw %q, offset %d", i, res.Status, res.RawResponse, res.BodyOffset)
+		}
+		if string(res.Interim) != interim {
+			t.Errorf("request %d: Interim = %q, want %q", i, res.Interim, interim)
+		}
+		if res.Header.Get("Content-Length") != "2" || res.Header.Get("Link") != "" {
+			t.Errorf("Header = %v, want the final response's", res.Header)
+		}
+		if p, err := res.Payload(0); err != nil || string(p) != "hi" {
+			t.Errorf("Payload = %q, %v", p, err)
+		}
 	}
-	if res.Header.Get("Content-Length") != "2" || res.Header.Get("Link") != "" {
-		t.Errorf("Header = %v, want the final response's", res.Header)
+	// Without interim responses, Interim is nil.
+	plain := newRawServer(t, reply(final))
+	if res := mustDo(t, c, "GET", plain.url("/"), nil); res.Interim != nil {
+		t.Errorf("Interim = %q without interim responses", res.Interim)
 	}
 }
 
@@ -353,14 +371,20 @@ func TestTimeoutBeforeHeader(t *testing.T) {
 }
 
 func TestHeaderFlood(t *testing.T) {
+	field := []byte("X-Flood: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n")
 	tests := []struct {
-		name  string
-		start string
-		flood []byte
+		name   string
+		fields int // Config.MaxHeaderFields
+		start  string
+		flood  []byte
+		want   error
 	}{
-		{"many fields", "HTTP/1.1 200 OK\r\n", []byte("X-Flood: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n")},
-		{"one endless field", "HTTP/1.1 200 OK\r\nX-Long: ", pattern(4096)},
-		{"endless status line", "HTTP/1.1 200 ", pattern(4096)},
+		{"many fields, size first", 1 << 20, "HTTP/1.1 200 OK\r\n", field, ErrHeaderTooLarge},
+		{"many fields, count first", 0, "HTTP/1.1 200 OK\r\n", field, ErrTooManyHeaderFields},
+		{"many tiny fields", 0, "HTTP/1.1 200 OK\r\n", []byte("a:\n"), ErrTooManyHeaderFields},
+		{"many interim responses", 0, "", []byte("HTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\n"), ErrMalformedResponse},
+		{"one endless field", 0, "HTTP/1.1 200 OK\r\nX-Long: ", pattern(4096), ErrHeaderTooLarge},
+		{"endless status line", 0, "HTTP/1.1 200 ", pattern(4096), ErrHeaderTooLarge},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -369,10 +393,53 @@ func TestHeaderFlood(t *testing.T) {
 				writeForever(c, tt.flood)
 				return false
 			})
-			c := newClient(t, Config{MaxHeaderSize: 32 << 10})
+			c := newClient(t, Config{MaxHeaderSize: 32 << 10, MaxHeaderFields: tt.fields})
 			res, err := c.Do(context.Background(), "GET", srv.url("/"), nil)
-			if res != nil || !errors.Is(err, ErrHeaderTooLarge) {
-				t.Fatalf("got %v, %v; want ErrHeaderTooLarge", res, err)
+			if res != nil || !errors.Is(err, tt.want) {
+				t.Fatalf("got %v, %v; want %v", res, err, tt.want)
+			}
+			if !strings.Contains(err.Error(), srv.url("/")) {
+				t.Errorf("error %q does not name the URL", err)
+			}
+		})
+	}
+}
+
+// TestHeaderFieldLimit: exactly MaxHeaderFields fields pass, one more fails;
+// each interim head is counted apart; the body's lines are not counted.
+func TestHeaderFieldLimit(t *testing.T) {
+	head := func(n int) string {
+		var b strings.Builder
+		for i := range n {
+			fmt.Fprintf(&b, "X-F%d: %d\r\n", i, i)
+		}
+		return b.String()
+	}
+	body := strings.Repeat("line\n", 100)
+	final := "HTTP/1.1 200 OK\r\nContent-Length: " + fmt.Sprint(len(body)) + "\r\n" + head(9) + "\r\n" + body
+	tests := []struct {
+		name string
+		resp string
+		ok   bool
+	}{
+		{"at the limit", final, true},
+		{"interim heads counted apart", "HTTP/1.1 103 Early Hints\r\n" + head(10) + "\r\n" + final, true},
+		{"one over", "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n" + head(10) + "\r\n", false},
+		{"one over in an interim head", "HTTP/1.1 103 Early Hints\r\n" + head(11) + "\r\n" + final, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := newRawServer(t, reply(tt.resp))
+			c := newClient(t, Config{MaxHeaderFields: 10})
+			res, err := c.Do(context.Background(), "GET", srv.url("/"), nil)
+			if tt.ok {
+				if err != nil || string(res.RawResponse[res.BodyOffset:]) != body {
+					t.Fatalf("Do: %v", err)
+				}
+				return
+			}
+			if !errors.Is(err, ErrTooManyHeaderFields) {
+				t.Fatalf("got %v, want ErrTooManyHeaderFields", err)
 			}
 		})
 	}

@@ -3,6 +3,7 @@ package fetch
 import (
 	"bytes"
 	"context"
+	"strings"
 	"testing"
 )
 
@@ -50,8 +51,14 @@ func FuzzResponse(f *testing.F) {
 			}
 			return
 		}
-		if !bytes.HasPrefix(data, res.RawResponse) {
-			t.Fatalf("RawResponse %q is not a prefix of the input %q", res.RawResponse, data)
+		if got := append(append([]byte(nil), res.Interim...), res.RawResponse...); !bytes.HasPrefix(data, got) {
+			t.Fatalf("Interim %q + RawResponse %q is not a prefix of the input %q", res.Interim, res.RawResponse, data)
+		}
+		if res.Proto != "HTTP/1.0" && res.Proto != "HTTP/1.1" && !strings.HasPrefix(res.Proto, "HTTP/1.") {
+			t.Fatalf("Proto %q accepted", res.Proto)
+		}
+		if len(res.Interim) > 0 && !bytes.HasPrefix(res.Interim, []byte("HTTP/1.")) {
+			t.Fatalf("Interim %q does not start with a status line", res.Interim)
 		}
 		if res.BodyOffset < 0 || res.BodyOffset > len(res.RawResponse) {
 			t.Fatalf("BodyOffset %d outside %d bytes", res.BodyOffset, len(res.RawResponse))

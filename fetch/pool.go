@@ -2,6 +2,7 @@ package fetch
 
 import (
 	"container/list"
+	"crypto/tls"
 	"errors"
 	"net"
 	"sync"
@@ -135,4 +136,41 @@ func closeAll(pcs []*persistConn) {
 	for _, pc := range pcs {
 		pc.conn.Close()
 	}
+}
+
+// hasUnread reports whether conn, a connection between two exchanges, holds
+// bytes the client did not ask for, or has been closed by the server. Such a
+// connection must not carry another request: a response already waiting on
+// it was not sent for that request (response smuggling, or a confused
+// server), and the next exchange would record it as the answer.
+//
+// It never blocks. The socket is peeked (see peekSocket); a TLS connection
+// is also read with an expired deadline, which returns at once unless
+// crypto/tls holds decrypted or raw bytes in its own buffers. A connection
+// that is not a socket (a custom Config.Dial) gets only that read, which
+// sees the bytes the wrapper buffers but not the kernel's: best effort.
+func hasUnread(conn net.Conn) bool {
+	raw := conn
+	if tc, ok := conn.(*tls.Conn); ok {
+		raw = tc.NetConn()
+	}
+	unread, known := peekSocket(raw)
+	if unread {
+		return true
+	}
+	if known && raw == conn {
+		return false
+	}
+	// A read that must not wait: an expired deadline fails it at once
+	// unless data is already buffered above the socket.
+	if err := conn.SetReadDeadline(time.Unix(1, 0)); err != nil {
+		return true
+	}
+	var b [1]byte
+	n, err := conn.Read(b[:])
+	if n > 0 {
+		return true
+	}
+	var ne net.Error
+	return !(errors.As(err, &ne) && ne.Timeout())
 }

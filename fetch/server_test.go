@@ -143,8 +143,14 @@ func pattern(n int) []byte {
 	return b
 }
 
+// newClient returns a Client closed at the end of the test. Unless cfg
+// says otherwise, it may dial loopback addresses, where the test servers
+// listen; the address guard's own tests use New directly.
 func newClient(t testing.TB, cfg Config) *Client {
 	t.Helper()
+	if cfg.AllowAddresses == nil {
+		cfg.AllowAddresses = []string{AddrLoopback}
+	}
 	c, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -1,0 +1,281 @@
+package fetch
+
+import (
+	"errors"
+	"fmt"
+	"net/netip"
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+// ErrAddressRefused is wrapped by the error of a fetch that the address
+// guard refused: the URL's host is, or resolves to, an address in a class
+// that Config.AllowAddresses does not allow. The refusal happens before any
+// connection attempt, so it says nothing about the target port.
+var ErrAddressRefused = errors.New("fetch: address refused")
+
+// Address classes refused by the guard unless Config.AllowAddresses names
+// them. IPv4 addresses embedded in IPv6 ones (IPv4-mapped ::ffff:a.b.c.d,
+// IPv4-compatible ::a.b.c.d, NAT64 64:ff9b::a.b.c.d and 6to4 2002:AABB:CCDD::)
+// fall in the class of the IPv4 address.
+const (
+	AddrLoopback    = "loopback"    // 127.0.0.0/8, ::1; also the names localhost and *.localhost
+	AddrPrivate     = "private"     // 10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16 (RFC 1918), fc00::/7, fec0::/10
+	AddrLinkLocal   = "link-local"  // 169.254.0.0/16, fe80::/10
+	AddrCGNAT       = "cgnat"       // 100.64.0.0/10 (RFC 6598)
+	AddrMulticast   = "multicast"   // 224.0.0.0/4, ff00::/8
+	AddrUnspecified = "unspecified" // 0.0.0.0/8, ::
+	AddrBroadcast   = "broadcast"   // 255.255.255.255
+)
+
+// AddressClasses lists the class names Config.AllowAddresses accepts.
+var AddressClasses = []string{AddrLoopback, AddrPrivate, AddrLinkLocal, AddrCGNAT, AddrMulticast, AddrUnspecified, AddrBroadcast}
+
+// AddressError is the error of a refused address. It wraps
+// ErrAddressRefused. Host is the URL's host as written (lower case); Class
+// is one of the Addr* constants.
+type AddressError struct {
+	Host  string
+	Class string
+}
+
+func (e *AddressError) Error() string {
+	return fmt.Sprintf("%v: %s is a %s address", ErrAddressRefused, e.Host, e.Class)
+}
+
+// Unwrap returns ErrAddressRefused.
+func (e *AddressError) Unwrap() error { return ErrAddressRefused }
+
+var v4Classes = []struct {
+	prefix netip.Prefix
+	class  string
+}{
+	{netip.MustParsePrefix("0.0.0.0/8"), AddrUnspecified},
+	{netip.MustParsePrefix("127.0.0.0/8"), AddrLoopback},
+	{netip.MustParsePrefix("10.0.0.0/8"), AddrPrivate},
+	{netip.MustParsePrefix("172.16.0.0/12"), AddrPrivate},
+	{netip.MustParsePrefix("192.168.0.0/16"), AddrPrivate},
+	{netip.MustParsePrefix("169.254.0.0/16"), AddrLinkLocal},
+	{netip.MustParsePrefix("100.64.0.0/10"), AddrCGNAT},
+	{netip.MustParsePrefix("224.0.0.0/4"), AddrMulticast},
+	{netip.MustParsePrefix("255.255.255.255/32"), AddrBroadcast},
+}
+
+var v6Classes = []struct {
+	prefix netip.Prefix
+	class  string
+}{
+	{netip.MustParsePrefix("::/128"), AddrUnspecified},
+	{netip.MustParsePrefix("::1/128"), AddrLoopback},
+	{netip.MustParsePrefix("fc00::/7"), AddrPrivate},
+	{netip.MustParsePrefix("fec0::/10"), AddrPrivate}, // site-local, deprecated by RFC 3879
+	{netip.MustParsePrefix("fe80::/10"), AddrLinkLocal},
+	{netip.MustParsePrefix("ff00::/8"), AddrMulticast},
+}
+
+var (
+	compat4 = netip.MustParsePrefix("::/96")
+	nat64   = netip.MustParsePrefix("64:ff9b::/96")
+	sixTo4  = netip.MustParsePrefix("2002::/16")
+)
+
+// addrClass returns the refused class a belongs to, or "" for a public
+// address. It also returns the IPv4 address embedded in a, if any, so that
+// a CIDR allowance for IPv4 covers its IPv6 spellings.
+func addrClass(a netip.Addr) (class string, v4 netip.Addr) {
+	a = a.WithZone("")
+	if a.Is4In6() {
+		a = a.Unmap()
+	}
+	if a.Is6() {
+		for _, c := range v6Classes {
+			if c.prefix.Contains(a) {
+				return c.class, netip.Addr{}
+			}
+		}
+		b := a.As16()
+		switch {
+		case compat4.Contains(a), nat64.Contains(a):
+			a = netip.AddrFrom4([4]byte(b[12:16]))
+		case sixTo4.Contains(a):
+			a = netip.AddrFrom4([4]byte(b[2:6]))
+		default:
+			return "", netip.Addr{}
+		}
+	}
+	for _, c := range v4Classes {
+		if c.prefix.Contains(a) {
+			return c.class, a
+		}
+	}
+	return "", a
+}
+
+// guard holds the parsed Config.AllowAddresses.
+type guard struct {
+	classes  map[string]bool
+	prefixes []netip.Prefix
+}
+
+// parseAllow reads Config.AllowAddresses: class names, CIDR prefixes or
+// single addresses. It returns one error per bad entry.
+func parseAllow(list []string) (guard, []error) {
+	g := guard{classes: map[string]bool{}}
+	var errs []error
+	for i, s := range list {
+		s = strings.TrimSpace(s)
+		name := strings.ToLower(s)
+		known := false
+		for _, c := range AddressClasses {
+			known = known || c == name
+		}
+		switch {
+		case known:
+			g.classes[name] = true
+		case strings.Contains(s, "/"):
+			p, err := netip.ParsePrefix(s)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("fetch: config AllowAddresses[%d]: %q is not a CIDR prefix: %v", i, s, err))
+				continue
+			}
+			g.prefixes = append(g.prefixes, p.Masked())
+		default:
+			a, err := netip.ParseAddr(s)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("fetch: config AllowAddresses[%d]: %q is neither an address class (%s) nor a CIDR prefix",
+					i, s, strings.Join(AddressClasses, ", ")))
+				continue
+			}
+			g.prefixes = append(g.prefixes, netip.PrefixFrom(a, a.BitLen()))
+		}
+	}
+	return g, errs
+}
+
+// check returns nil if a may be dialled for host, or an *AddressError.
+func (g *guard) check(host string, a netip.Addr) error {
+	class, v4 := addrClass(a)
+	if class == "" || g.classes[class] {
+		return nil
+	}
+	a = a.WithZone("")
+	for _, p := range g.prefixes {
+		if p.Contains(a) || (v4.IsValid() && p.Contains(v4)) {
+			return nil
+		}
+	}
+	return &AddressError{Host: host, Class: class}
+}
+
+// control is a net.Dialer.Control function that checks the address about to
+// be connected to, after name resolution: what DNS answered, not what it
+// answered an earlier lookup, is what gets checked (DNS rebinding).
+func (g *guard) control(host string) func(network, address string, _ syscall.RawConn) error {
+	return func(_, address string, _ syscall.RawConn) error {
+		ap, err := netip.ParseAddrPort(address)
+		if err != nil {
+			return fmt.Errorf("fetch: address guard: cannot parse dialled address: %w", err)
+		}
+		return g.check(host, ap.Addr())
+	}
+}
+
+// isLocalhostName reports whether host is localhost or a name under
+// .localhost, which RFC 6761 section 6.3 reserves for loopback.
+func isLocalhostName(host string) bool {
+	host = strings.TrimSuffix(host, ".")
+	return host == "localhost" || strings.HasSuffix(host, ".localhost")
+}
+
+// hostAddr reads host as an IP address the way browsers do (WHATWG URL
+// Standard, "IPv4 parser"): an IPv6 literal, or a host whose last label is
+// a number is an IPv4 address written in decimal, octal or hex, with one to
+// four parts ("2130706433", "0x7f.1", "017700000001", "127.1",
+// "127.0.0.1."). C resolvers (inet_aton) read most of these spellings the
+// same way, so the client normalises them itself instead of leaving them to
+// whichever resolver runs. ok is false for a host name; err is set for a
+// host that ends in a number but is not a valid IPv4 address.
+func hostAddr(host string) (a netip.Addr, ok bool, err error) {
+	if strings.Contains(host, ":") {
+		a, err := netip.ParseAddr(host)
+		if err != nil {
+			return netip.Addr{}, false, fmt.Errorf("fetch: bad IPv6 address %q", host)
+		}
+		return a, true, nil
+	}
+	s := strings.TrimSuffix(host, ".")
+	parts := strings.Split(s, ".")
+	if !isNumberLabel(parts[len(parts)-1]) {
+		return netip.Addr{}, false, nil
+	}
+	bad := fmt.Errorf("fetch: host %q ends in a number but is not an IPv4 address", host)
+	if len(parts) > 4 {
+		return netip.Addr{}, false, bad
+	}
+	var v uint64
+	for i, p := range parts {
+		n, ok := parseIPv4Part(p)
+		if !ok {
+			return netip.Addr{}, false, bad
+		}
+		if i < len(parts)-1 {
+			if n > 255 {
+				return netip.Addr{}, false, bad
+			}
+			v |= n << (8 * (3 - i))
+			continue
+		}
+		if n >= 1<<(8*(5-len(parts))) {
+			return netip.Addr{}, false, bad
+		}
+		v |= n
+	}
+	return netip.AddrFrom4([4]byte{byte(v >> 24), byte(v >> 16), byte(v >> 8), byte(v)}), true, nil
+}
+
+// isNumberLabel reports whether a label reads as a number: all decimal
+// digits, or 0x followed by hex digits (WHATWG "ends in a number").
+func isNumberLabel(l string) bool {
+	if l == "" {
+		return false
+	}
+	if len(l) >= 2 && l[0] == '0' && (l[1] == 'x' || l[1] == 'X') {
+		for i := 2; i < len(l); i++ {
+			if !isHex(l[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	for i := 0; i < len(l); i++ {
+		if l[i] < '0' || l[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// parseIPv4Part reads one part: 0x-prefixed hex, 0-prefixed octal, or
+// decimal. Values beyond 32 bits are rejected.
+func parseIPv4Part(p string) (uint64, bool) {
+	if p == "" {
+		return 0, false
+	}
+	base := 10
+	switch {
+	case len(p) >= 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X'):
+		p, base = p[2:], 16
+		if p == "" {
+			return 0, true
+		}
+	case len(p) >= 2 && p[0] == '0':
+		p, base = p[1:], 8
+	}
+	n, err := strconv.ParseUint(p, base, 32)
+	return n, err == nil
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
