@@ -194,8 +194,10 @@ func (m *Manager) TryStart(server string, now time.Time) (*Ticket, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	b, err := m.estimate(server, now)
-	if m.hold != "" && now.Sub(m.seen) > m.cfg.StarveAfter {
-		m.hold = "" // the held server is no longer asked for
+	if m.hold != "" && now.Sub(m.seen) > m.cfg.StarveAfter/4 {
+		// The held server is no longer asked for: it left the top of
+		// the queue, or the crawl stopped asking.
+		m.hold = ""
 	}
 	if m.hold != "" && m.hold != server && now.Sub(m.holdSince) >= m.cfg.StarveAfter {
 		m.stats.Held++

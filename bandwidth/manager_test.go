@@ -1,0 +1,336 @@
+package bandwidth
+
+import (
+	"bytes"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+	"time"
+)
+
+// A Wednesday and a Saturday, in UTC.
+var (
+	wed = time.Date(2026, 11, 25, 10, 30, 0, 0, time.UTC)
+	sat = time.Date(2026, 11, 28, 10, 30, 0, 0, time.UTC)
+)
+
+func newManager(t *testing.T, cfg Config) *Manager {
+	t.Helper()
+	m, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func TestUpdate(t *testing.T) {
+	// Paper's update, k = 0.3, σ = 120 min, a measurement of 1000 B/s at
+	// 10:30 on a working day, over estimates of 0.
+	var r Rates
+	r.update(wed, 1000, 0.3, 120, false)
+	for _, tc := range []struct {
+		h    int
+		want float64
+	}{
+		{10, 1000 * 0.3 * math.Exp(-30.0*30/14400)},  // 30 min away
+		{11, 1000 * 0.3 * math.Exp(-30.0*30/14400)},  // 30 min away
+		{9, 1000 * 0.3 * math.Exp(-90.0*90/14400)},   // 90 min
+		{13, 1000 * 0.3 * math.Exp(-150.0*150/14400)}, // 150 min
+		{0, 1000 * 0.3 * math.Exp(-630.0*630/14400)},  // far: about 0
+	} {
+		if got := r[24+tc.h]; math.Abs(got-tc.want) > 1e-9 {
+			t.Errorf("working-day hour %d = %v, want %v", tc.h, got, tc.want)
+		}
+	}
+	for h := range 24 {
+		if r[h] != 0 {
+			t.Errorf("weekend hour %d = %v, want 0 (a Wednesday measurement)", h, r[h])
+		}
+	}
+	// Repeated measurements converge on the measured rate.
+	for range 100 {
+		r.update(wed, 1000, 0.3, 120, false)
+	}
+	if math.Abs(r[24+10]-1000) > 1e-6 {
+		t.Errorf("after 101 updates hour 10 = %v, want 1000", r[24+10])
+	}
+	// A Saturday measurement updates the weekend values.
+	r.update(sat, 500, 0.3, 120, false)
+	if r[10] == 0 || r[24+10] != r[24+10] {
+		t.Errorf("weekend hour 10 = %v", r[10])
+	}
+	if slot(sat) != 10 || slot(wed) != 34 {
+		t.Errorf("slot(sat) = %d, slot(wed) = %d; want 10, 34", slot(sat), slot(wed))
+	}
+}
+
+func TestWrapAroundMidnight(t *testing.T) {
+	// Measured against the paper: a server whose rate follows the clock,
+	// measured every 10 minutes for a week of working days, then asked for
+	// its rate at the top of every hour of the next day. The paper's
+	// distance (no wrap) leaves hour 0 fed only by measurements after
+	// midnight, which pull it towards the morning's rates.
+	rate := func(t time.Time) float64 {
+		m := float64(t.Hour()*60 + t.Minute())
+		return 50_000 + 40_000*math.Cos(2*math.Pi*m/1440)
+	}
+	errOf := func(wrap bool) (mean, midnight float64) {
+		var r Rates
+		for i := range r {
+			r[i] = 10_000
+		}
+		start := time.Date(2026, 11, 23, 0, 0, 0, 0, time.UTC) // a Monday
+		for t := start; t.Before(start.Add(5 * 24 * time.Hour)); t = t.Add(10 * time.Minute) {
+			r.update(t, rate(t), 0.3, 120, wrap)
+		}
+		for h := range 24 {
+			at := start.Add(time.Duration(h) * time.Hour)
+			e := math.Abs(r[slot(at)]-rate(at)) / rate(at)
+			mean += e / 24
+			if h == 0 {
+				midnight = e
+			}
+		}
+		return mean, midnight
+	}
+	pm, p0 := errOf(false)
+	wm, w0 := errOf(true)
+	t.Logf("relative error of B(h) at the top of hour h: paper mean %.3f, hour 0 %.3f; wrapped mean %.3f, hour 0 %.3f", pm, p0, wm, w0)
+	if wm >= pm || w0 >= p0 {
+		t.Errorf("wrapping around midnight does not help: mean %.3f >= %.3f or hour 0 %.3f >= %.3f", wm, pm, w0, p0)
+	}
+}
+
+func TestAdmission(t *testing.T) {
+	m := newManager(t, Config{Limit: 1000, DefaultRate: 300})
+	now := wed
+	take := func(s string) *Ticket {
+		t.Helper()
+		tk, err := m.TryStart(s, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tk
+	}
+	// Unknown servers at 300 B/s: three fit in 1000, the fourth does not.
+	a, b, c := take("a"), take("b"), take("c")
+	if a == nil || b == nil || c == nil {
+		t.Fatal("the first three downloads were refused")
+	}
+	if take("d") != nil {
+		t.Fatal("CB 900 + 300 > 1000 admitted")
+	}
+	if got := m.Predicted(); got != 900 {
+		t.Errorf("CB = %v, want 900", got)
+	}
+	// a measured 100 B/s: its first measurement sets all its hours.
+	ch := m.Changed()
+	if err := a.Done(now, 100, time.Second); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-ch:
+	default:
+		t.Error("Changed not closed when a download ended")
+	}
+	if e, _ := m.Estimate("a", sat); e != 100 {
+		t.Errorf("B(a) on Saturday = %v, want 100 (first measurement everywhere)", e)
+	}
+	if take("a") == nil { // 600 + 100
+		t.Fatal("a at 100 B/s refused with CB 600")
+	}
+	if take("e") == nil { // 700 + 300
+		t.Fatal("e at 300 B/s refused with CB 700: the rule is ≤ L")
+	}
+	if take("f") != nil {
+		t.Fatal("CB 1000 + 300 admitted")
+	}
+	a.Done(now, 1, time.Second) // ended twice: no effect
+	if got := m.Predicted(); got != 1000 {
+		t.Errorf("CB = %v, want 1000", got)
+	}
+	st := m.Stats()
+	if st.Admitted != 5 || st.Refused != 2 || st.InFlight != 4 || st.Measured != 1 {
+		t.Errorf("stats %+v", st)
+	}
+}
+
+func TestFastServerDoesNotStarve(t *testing.T) {
+	m := newManager(t, Config{Limit: 1000, DefaultRate: 100, StarveAfter: time.Second})
+	now := wed
+	// Teach the manager that "fast" runs at 5000 B/s, more than L alone.
+	tk, _ := m.TryStart("fast", now)
+	tk.Done(now, 5000, time.Second)
+
+	// Nothing in flight: it starts, alone.
+	fast, _ := m.TryStart("fast", now)
+	if fast == nil {
+		t.Fatal("a server faster than L refused with nothing in flight")
+	}
+	if tk, _ := m.TryStart("slow", now); tk != nil {
+		t.Fatal("a download started beside one above L")
+	}
+	fast.Done(now, 5000, time.Second)
+
+	// Slow downloads keep the link busy; fast is refused and held for.
+	// (The refusal of "slow" above lapsed: nobody asked for it since.)
+	t1 := now.Add(time.Second)
+	var slow []*Ticket
+	for i := range 5 {
+		tk, _ := m.TryStart(string(rune('a'+i)), t1)
+		if tk == nil {
+			t.Fatalf("slow download %d refused", i)
+		}
+		slow = append(slow, tk)
+	}
+	if tk, _ := m.TryStart("fast", t1); tk != nil {
+		t.Fatal("fast admitted with CB > 0")
+	}
+	t2 := t1.Add(200 * time.Millisecond)
+	if tk, _ := m.TryStart("fast", t2); tk != nil {
+		t.Fatal("fast admitted with CB > 0")
+	}
+	if tk, _ := m.TryStart("x", t2); tk == nil {
+		t.Fatal("x refused before fast was refused for StarveAfter")
+	} else {
+		slow = append(slow, tk)
+	}
+	for t3 := t2; t3.Sub(t1) <= time.Second; t3 = t3.Add(200 * time.Millisecond) {
+		if tk, _ := m.TryStart("fast", t3); tk != nil {
+			t.Fatal("fast admitted with CB > 0")
+		}
+	}
+	t4 := t1.Add(time.Second)
+	if tk, _ := m.TryStart("y", t4); tk != nil {
+		t.Fatal("y admitted while fast is held for")
+	}
+	for _, tk := range slow {
+		tk.Cancel()
+	}
+	fast, _ = m.TryStart("fast", t4)
+	if fast == nil {
+		t.Fatal("fast refused once the link drained")
+	}
+	fast.Cancel()
+	if tk, _ := m.TryStart("y", t4); tk == nil {
+		t.Fatal("y refused after fast started and ended")
+	}
+	if st := m.Stats(); st.Held != 1 || st.Idle != 2 {
+		t.Errorf("stats %+v: want 1 held, 2 idle starts", st)
+	}
+
+	// A held server that is no longer asked for is let go.
+	m2 := newManager(t, Config{Limit: 1000, DefaultRate: 600, StarveAfter: time.Second})
+	a, _ := m2.TryStart("a", now)
+	m2.TryStart("gone", now) // refused, becomes the held one
+	_ = a
+	if tk, _ := m2.TryStart("b", now.Add(100*time.Millisecond)); tk != nil {
+		t.Fatal("b admitted with CB 600 + 600 > 1000")
+	}
+	a.Cancel()
+	if tk, _ := m2.TryStart("b", now.Add(3*time.Second)); tk == nil {
+		t.Fatal("b refused: the manager still holds for a server nobody asks for")
+	}
+}
+
+func TestPick(t *testing.T) {
+	m := newManager(t, Config{Limit: 1000, DefaultRate: 400})
+	p := m.Pick(wed)
+	if !p.Fits("a") || !p.Fits("b") {
+		t.Fatal("refused")
+	}
+	// Fits("b") cancelled a's reservation.
+	if got := m.Predicted(); got != 400 {
+		t.Errorf("CB = %v, want 400", got)
+	}
+	tk, err := p.Take("b")
+	if err != nil || tk == nil || tk.Server() != "b" {
+		t.Fatalf("Take(b) = %v, %v", tk, err)
+	}
+	p = m.Pick(wed)
+	p.Fits("c")
+	if tk, _ := p.Take(""); tk != nil {
+		t.Error("Take(\"\") returned a ticket")
+	}
+	if got := m.Predicted(); got != 400 {
+		t.Errorf("CB = %v, want 400 after Take(\"\")", got)
+	}
+}
+
+type failStore struct{}
+
+var errDisk = errors.New("disk on fire")
+
+func (failStore) Get(string) ([Slots]float64, bool, error) { return [Slots]float64{}, false, errDisk }
+func (failStore) Put(string, [Slots]float64) error         { return errDisk }
+
+func TestStoreErrors(t *testing.T) {
+	m := newManager(t, Config{Limit: 1000, Store: failStore{}})
+	tk, err := m.TryStart("a", wed)
+	if !errors.Is(err, errDisk) || tk == nil {
+		t.Errorf("TryStart = %v, %v; want a ticket at the default rate and the store error", tk, err)
+	}
+	if err := tk.Done(wed, 10, time.Second); !errors.Is(err, errDisk) {
+		t.Errorf("Done: err = %v, want the store error", err)
+	}
+	if m.Predicted() != 0 {
+		t.Error("a failed Done kept its reservation")
+	}
+}
+
+func TestPersistence(t *testing.T) {
+	st := NewMemStore()
+	m := newManager(t, Config{Limit: 1e6, Store: st})
+	tk, _ := m.TryStart("a", wed)
+	tk.Done(wed, 200_000, time.Second)
+	m2 := newManager(t, Config{Limit: 1e6, Store: st})
+	if e, _ := m2.Estimate("a", wed); e != 200_000 {
+		t.Errorf("estimate in a new manager = %v, want 200000", e)
+	}
+}
+
+func TestConfig(t *testing.T) {
+	_, err := New(Config{Limit: -1, SearchDepth: -1, DefaultRate: -1, K: 2, Sigma: -1, StarveAfter: -1})
+	if !errors.Is(err, ErrInvalidConfig) {
+		t.Fatalf("err = %v", err)
+	}
+	for _, f := range []string{"Limit", "SearchDepth", "DefaultRate", "K", "Sigma", "StarveAfter"} {
+		if !strings.Contains(err.Error(), f) {
+			t.Errorf("error does not name %s: %v", f, err)
+		}
+	}
+	m := newManager(t, Config{Limit: 1})
+	if m.SearchDepth() != 6 || m.cfg.K != 0.3 || m.cfg.Sigma != 2*time.Hour {
+		t.Errorf("defaults %+v", m.cfg)
+	}
+}
+
+func TestTrace(t *testing.T) {
+	m := newManager(t, Config{Limit: 1000})
+	var buf bytes.Buffer
+	tr := NewTrace(&buf)
+	tk, _ := m.TryStart("a", wed)
+	r := tk.Reader(strings.NewReader(strings.Repeat("x", 1500)))
+	if err := tr.Write(m.Sample(wed)); err != nil {
+		t.Fatal(err)
+	}
+	buf2 := make([]byte, 4096)
+	n, _ := r.Read(buf2)
+	s := m.Sample(wed.Add(1500 * time.Millisecond))
+	if n != 1500 || s.Measured != 1000 || s.Predicted != DefaultRate || s.Limit != 1000 {
+		t.Errorf("sample %+v after reading %d bytes in 1.5 s", s, n)
+	}
+	tr.Write(s)
+	got, err := ReadTrace(&buf)
+	if err != nil || len(got) != 2 || got[1].Measured != 1000 || !got[1].Time.Equal(s.Time) {
+		t.Fatalf("ReadTrace = %+v, %v", got, err)
+	}
+	var svg bytes.Buffer
+	if err := Plot(&svg, "trace", got); err != nil || !strings.Contains(svg.String(), "<svg") {
+		t.Errorf("Plot: %v", err)
+	}
+	if _, err := ReadTrace(strings.NewReader("time,p,m,l\nyesterday,1,2,3\n")); !errors.Is(err, ErrTrace) {
+		t.Errorf("bad line: err = %v", err)
+	}
+}
