@@ -186,7 +186,9 @@ func (m *Manager) estimate(server string, now time.Time) (float64, error) {
 // when CB + B(server) ≤ L. To keep servers faster than L (or just larger
 // than the slots that open) from starving, a download also starts when
 // nothing is in flight, and once one server has been refused for
-// StarveAfter no other download starts until it fits.
+// StarveAfter no other download starts until it fits. A held server that
+// is not asked for again within a quarter of StarveAfter (it left the top
+// of the queue) is let go.
 //
 // The caller must end every Ticket with Done or Cancel. A store error
 // leaves the server at the default rate and is returned with the decision.
