@@ -103,9 +103,10 @@ type Stats struct {
 // caller, since the pool keeps only one idle connection per host. New starts
 // no goroutines. Close the Client to close its idle connections.
 type Client struct {
-	cfg   Config
-	guard guard
-	pool  *pool
+	cfg      Config
+	guard    guard
+	pool     *pool
+	resolver *net.Resolver // nil: the default; tests set a fake DNS
 
 	requests, responses, failures, truncated atomic.Int64
 	bytesSent, bytesReceived                 atomic.Int64
@@ -335,7 +336,7 @@ func (c *Client) dial(ctx context.Context, key string, useTLS bool, host, dialHo
 	defer cancel()
 	dial := c.cfg.Dial
 	if dial == nil {
-		d := &net.Dialer{}
+		d := &net.Dialer{Resolver: c.resolver}
 		if !mapped {
 			// Check every address the dialer is about to connect to,
 			// after resolution and before connect(2).
@@ -478,6 +479,10 @@ func (c *Client) exchange(ctx context.Context, pc *persistConn, reused bool, req
 		case rec.hitLines:
 			err = fmt.Errorf("%w (limit %d)", ErrTooManyHeaderFields, c.cfg.MaxHeaderFields)
 		case errors.Is(err, ErrMalformedResponse):
+		case rec.eof && bytes.HasPrefix(rec.buf[headStart:], []byte("HTTP/1.")) && !headComplete(rec.buf[headStart:]):
+			// The server closed in the middle of a head that looked
+			// right: a disconnect, whatever the parser made of the rest.
+			err = fmt.Errorf("%w: %w", io.ErrUnexpectedEOF, err)
 		case len(rec.buf) > 0 && !errors.Is(err, ErrTimeout) && !errors.Is(err, context.Canceled) &&
 			!isNetErr(err) && !errors.Is(err, io.ErrUnexpectedEOF):
 			// http.ReadResponse's own parse errors carry no type.
@@ -548,6 +553,11 @@ func (c *Client) exchange(ctx context.Context, pc *persistConn, reused bool, req
 	return res, false, nil
 }
 
+// headComplete reports whether b holds the blank line that ends a head.
+func headComplete(b []byte) bool {
+	return bytes.Contains(b, []byte("\n\r\n")) || bytes.Contains(b, []byte("\n\n"))
+}
+
 // readers holds the buffered readers of exchange and rawHeader: one
 // allocation of 16 KiB per response was the client's largest.
 var readers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 16<<10) }}
@@ -580,6 +590,7 @@ type recorder struct {
 	readTimeout time.Duration
 	deadline    time.Time
 	hitLimit    bool
+	eof         bool // the server closed its side
 
 	// Header line counting, from buf[scan:] while counting: lines seen
 	// in the current head and the length of the current line (CR not
@@ -648,6 +659,7 @@ func (r *recorder) Read(p []byte) (int, error) {
 	}
 	n, err := r.conn.Read(p)
 	r.buf = append(r.buf, p[:n]...)
+	r.eof = r.eof || errors.Is(err, io.EOF)
 	if r.scanLines() {
 		return n, errLines
 	}

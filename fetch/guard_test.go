@@ -1,0 +1,324 @@
+package fetch
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"io"
+	"net"
+	"net/netip"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/dns/dnsmessage"
+)
+
+// Every spelling of the loopback address is refused through Client.Do,
+// before any connection: the server listening on the URL's port sees none.
+func TestGuardRefusesLoopbackSpellings(t *testing.T) {
+	srv := newRawServer(t, reply("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"))
+	_, port, _ := net.SplitHostPort(srv.addr())
+	c, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	for _, tt := range []struct{ host, class string }{
+		{"127.0.0.1", AddrLoopback},
+		{"2130706433", AddrLoopback},
+		{"0x7f.1", AddrLoopback},
+		{"0x7F000001", AddrLoopback},
+		{"017700000001", AddrLoopback},
+		{"0177.0.0.1", AddrLoopback},
+		{"127.1", AddrLoopback},
+		{"127.0.1", AddrLoopback},
+		{"127.0.0.1.", AddrLoopback},
+		{"127.254.0.9", AddrLoopback},
+		{"[::ffff:7f00:1]", AddrLoopback},
+		{"[::ffff:127.0.0.1]", AddrLoopback},
+		{"[::127.0.0.1]", AddrLoopback},
+		{"[64:ff9b::7f00:1]", AddrLoopback},
+		{"[2002:7f00:1::1]", AddrLoopback},
+		{"[::1]", AddrLoopback},
+		{"user@127.0.0.1", AddrLoopback},
+		{"user:pw@0x7f.1", AddrLoopback},
+		{"localhost", AddrLoopback},
+		{"LOCALHOST", AddrLoopback},
+		{"localhost.", AddrLoopback},
+		{"www.localhost", AddrLoopback},
+		{"0.0.0.0", AddrUnspecified},
+		{"0", AddrUnspecified},
+		{"[::]", AddrUnspecified},
+		{"10.1.2.3", AddrPrivate},
+		{"172.31.255.255", AddrPrivate},
+		{"192.168.0.1", AddrPrivate},
+		{"[fd00::1]", AddrPrivate},
+		{"169.254.169.254", AddrLinkLocal},
+		{"[fe80::1%25eth0]", AddrLinkLocal},
+		{"100.64.0.1", AddrCGNAT},
+		{"224.0.0.1", AddrMulticast},
+		{"[ff02::1]", AddrMulticast},
+		{"255.255.255.255", AddrBroadcast},
+		{"[::ffff:a9fe:a9fe]", AddrLinkLocal},
+	} {
+		for _, scheme := range []string{"http", "https"} {
+			u := scheme + "://" + tt.host + ":" + port + "/x"
+			res, err := c.Do(context.Background(), "GET", u, nil)
+			if res != nil || !errors.Is(err, ErrAddressRefused) {
+				t.Errorf("%s: got %v, %v; want ErrAddressRefused", u, res, err)
+				continue
+			}
+			var ae *AddressError
+			if !errors.As(err, &ae) || ae.Class != tt.class {
+				t.Errorf("%s: class %+v, want %s", u, ae, tt.class)
+			}
+			msg := err.Error()
+			if !strings.Contains(msg, u) || !strings.Contains(msg, tt.class) || !strings.Contains(msg, ae.Host) {
+				t.Errorf("%s: error %q does not name the URL, the host and the class", u, msg)
+			}
+			if strings.Contains(msg, "dial") || strings.Contains(msg, "connect") {
+				t.Errorf("%s: error %q tells about the connection", u, msg)
+			}
+		}
+	}
+	if n := srv.accepts.Load(); n != 0 {
+		t.Errorf("the loopback server accepted %d connections", n)
+	}
+	if st := c.Stats(); st.ConnsOpened != 0 || st.Requests != 0 {
+		t.Errorf("stats %+v", st)
+	}
+}
+
+// With loopback allowed, the same spellings reach the server.
+func TestGuardAllowLoopback(t *testing.T) {
+	srv := newRawServer(t, reply("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"))
+	_, port, _ := net.SplitHostPort(srv.addr())
+	for _, allow := range [][]string{{"loopback"}, {"Loopback", "10.0.0.0/8"}, {"127.0.0.0/8"}, {"127.0.0.1"}} {
+		c, err := New(Config{AllowAddresses: allow})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, host := range []string{"127.0.0.1", "2130706433", "0x7f.0.0.1", "017700000001", "127.0.0.1.", "user@127.0.0.1", "[::ffff:7f00:1]"} {
+			u := "http://" + host + ":" + port + "/"
+			res, err := c.Do(context.Background(), "GET", u, nil)
+			if err != nil {
+				t.Errorf("allow %v: %s: %v", allow, u, err)
+				continue
+			}
+			if string(res.RawResponse[res.BodyOffset:]) != "ok" || res.IP != "127.0.0.1" {
+				t.Errorf("allow %v: %s: body %q from %s", allow, u, res.RawResponse[res.BodyOffset:], res.IP)
+			}
+		}
+		c.Close()
+	}
+	// A prefix that does not cover loopback lets nothing else through.
+	c := newClient(t, Config{AllowAddresses: []string{"10.0.0.0/8", "private"}})
+	if _, err := c.Do(context.Background(), "GET", "http://127.0.0.1:"+port+"/", nil); !errors.Is(err, ErrAddressRefused) {
+		t.Errorf("loopback with only private allowed: %v", err)
+	}
+}
+
+// ConnectTo targets are the operator's choice and are never refused.
+func TestGuardConnectToAllowed(t *testing.T) {
+	srv := newRawServer(t, reply("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"))
+	for _, m := range []map[string]string{{"localhost": srv.addr()}, {"*": srv.addr()}} {
+		c, err := New(Config{ConnectTo: m})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := c.Do(context.Background(), "GET", "http://localhost/", nil)
+		if err != nil || string(res.RawResponse[res.BodyOffset:]) != "ok" {
+			t.Errorf("ConnectTo %v: %v", m, err)
+		}
+		c.Close()
+	}
+}
+
+// fakeDNS answers every A question with a and every other question with
+// no records, over the stream transport of a net.Pipe: no socket at all.
+func fakeDNS(t *testing.T, a netip.Addr) *net.Resolver {
+	return &net.Resolver{PreferGo: true, Dial: func(context.Context, string, string) (net.Conn, error) {
+		client, server := net.Pipe()
+		go func() {
+			defer server.Close()
+			for {
+				var n [2]byte
+				if _, err := io.ReadFull(server, n[:]); err != nil {
+					return
+				}
+				q := make([]byte, binary.BigEndian.Uint16(n[:]))
+				if _, err := io.ReadFull(server, q); err != nil {
+					return
+				}
+				var m dnsmessage.Message
+				if err := m.Unpack(q); err != nil || len(m.Questions) == 0 {
+					return
+				}
+				m.Header.Response, m.Header.Authoritative = true, true
+				if q := m.Questions[0]; q.Type == dnsmessage.TypeA {
+					m.Answers = []dnsmessage.Resource{{
+						Header: dnsmessage.ResourceHeader{Name: q.Name, Type: q.Type, Class: q.Class, TTL: 0},
+						Body:   &dnsmessage.AResource{A: a.As4()},
+					}}
+				}
+				out, err := m.Pack()
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				binary.BigEndian.PutUint16(n[:], uint16(len(out)))
+				if _, err := server.Write(append(n[:], out...)); err != nil {
+					return
+				}
+			}
+		}()
+		return client, nil
+	}}
+}
+
+// A name is checked by the address it resolves to, at dial time, so a
+// DNS answer pointing at an internal address (rebinding) is refused before
+// the connection.
+func TestGuardCheckedAfterResolution(t *testing.T) {
+	srv := newRawServer(t, reply("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"))
+	_, port, _ := net.SplitHostPort(srv.addr())
+	for _, tt := range []struct {
+		ip    string
+		allow []string
+		class string // "" when allowed
+	}{
+		{"127.0.0.1", nil, AddrLoopback},
+		{"10.9.8.7", nil, AddrPrivate},
+		{"169.254.169.254", nil, AddrLinkLocal},
+		{"127.0.0.1", []string{"loopback"}, ""},
+	} {
+		c, err := New(Config{AllowAddresses: tt.allow})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.resolver = fakeDNS(t, netip.MustParseAddr(tt.ip))
+		u := "http://rebind.test:" + port + "/"
+		res, err := c.Do(context.Background(), "GET", u, nil)
+		var ae *AddressError
+		switch {
+		case tt.class == "" && err != nil:
+			t.Errorf("%s -> %s allowed by %v: %v", u, tt.ip, tt.allow, err)
+		case tt.class == "" && string(res.RawResponse[res.BodyOffset:]) != "ok":
+			t.Errorf("%s -> %s: %q", u, tt.ip, res.RawResponse)
+		case tt.class != "" && (!errors.As(err, &ae) || ae.Class != tt.class || ae.Host != "rebind.test"):
+			t.Errorf("%s -> %s: got %v, want a refused %s address", u, tt.ip, err, tt.class)
+		}
+		c.Close()
+	}
+	if n := srv.accepts.Load(); n != 1 {
+		t.Errorf("server accepted %d connections, want 1 (the allowed one)", n)
+	}
+}
+
+func TestGuardSchemes(t *testing.T) {
+	c, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	for _, u := range []string{"file:///etc/passwd", "gopher://127.0.0.1:70/", "ftp://a.test/", "ws://a.test/", "dict://127.0.0.1:11211/", "//a.test/", "a.test/"} {
+		if _, err := c.Do(context.Background(), "GET", u, nil); err == nil {
+			t.Errorf("%s accepted", u)
+		}
+	}
+}
+
+func TestAddrClass(t *testing.T) {
+	for _, tt := range []struct{ addr, class string }{
+		{"8.8.8.8", ""},
+		{"93.184.216.34", ""},
+		{"172.32.0.1", ""},
+		{"172.15.255.255", ""},
+		{"100.128.0.1", ""},
+		{"2606:4700::1111", ""},
+		{"::ffff:8.8.8.8", ""},
+		{"0.1.2.3", AddrUnspecified},
+		{"127.0.0.1", AddrLoopback},
+		{"10.0.0.0", AddrPrivate},
+		{"172.16.0.1", AddrPrivate},
+		{"192.168.255.255", AddrPrivate},
+		{"fc00::1", AddrPrivate},
+		{"fec0::1", AddrPrivate},
+		{"169.254.0.1", AddrLinkLocal},
+		{"fe80::1%eth0", AddrLinkLocal},
+		{"100.64.0.0", AddrCGNAT},
+		{"100.127.255.255", AddrCGNAT},
+		{"239.255.255.250", AddrMulticast},
+		{"ff05::2", AddrMulticast},
+		{"255.255.255.255", AddrBroadcast},
+		{"::", AddrUnspecified},
+		{"::1", AddrLoopback},
+		{"::ffff:10.0.0.1", AddrPrivate},
+		{"::ffff:0.0.0.0", AddrUnspecified},
+		{"::10.0.0.1", AddrPrivate},
+		{"64:ff9b::a9fe:a9fe", AddrLinkLocal},
+		{"2002:c0a8:0101::", AddrPrivate},
+	} {
+		if got, _ := addrClass(netip.MustParseAddr(tt.addr)); got != tt.class {
+			t.Errorf("addrClass(%s) = %q, want %q", tt.addr, got, tt.class)
+		}
+	}
+}
+
+func TestHostAddr(t *testing.T) {
+	for _, tt := range []struct {
+		host string
+		want string // "" for a name, "error" for an invalid address
+	}{
+		{"example.com", ""},
+		{"a.b.c.d.e", ""},
+		{"1.example", ""},
+		{"example.0x1g", ""},
+		{"127.0.0.1", "127.0.0.1"},
+		{"127.0.0.1.", "127.0.0.1"},
+		{"2130706433", "127.0.0.1"},
+		{"0x7f.1", "127.0.0.1"},
+		{"0X7F.0.0.1", "127.0.0.1"},
+		{"017700000001", "127.0.0.1"},
+		{"0177.0.0.01", "127.0.0.1"},
+		{"127.1", "127.0.0.1"},
+		{"192.168.257", "192.168.1.1"},
+		{"0x", "0.0.0.0"},
+		{"0", "0.0.0.0"},
+		{"4294967295", "255.255.255.255"},
+		{"::ffff:7f00:1", "::ffff:127.0.0.1"},
+		{"1.2.3.4.5", "error"},
+		{"1.2.3.256", "error"},
+		{"256.1", "error"},
+		{"4294967296", "error"},
+		{"08", "error"},
+		{"1..1", "error"},
+		{"abc.1", "error"},
+		{"::zz", "error"},
+	} {
+		a, ok, err := hostAddr(tt.host)
+		switch {
+		case tt.want == "error" && err == nil:
+			t.Errorf("hostAddr(%q) = %v, %v; want an error", tt.host, a, ok)
+		case tt.want == "" && (ok || err != nil):
+			t.Errorf("hostAddr(%q) = %v, %v, %v; want a name", tt.host, a, ok, err)
+		case tt.want != "" && tt.want != "error" && (err != nil || !ok || a.String() != tt.want):
+			t.Errorf("hostAddr(%q) = %v, %v, %v; want %s", tt.host, a, ok, err, tt.want)
+		}
+	}
+}
+
+func TestAllowAddressesValidated(t *testing.T) {
+	_, err := New(Config{AllowAddresses: []string{"loopback", "intranet", "10.0.0.0/33", "private", "10.0.0.300"}})
+	if err == nil {
+		t.Fatal("bad AllowAddresses accepted")
+	}
+	for _, want := range []string{`AllowAddresses[1]: "intranet"`, `AllowAddresses[2]: "10.0.0.0/33"`, `AllowAddresses[4]: "10.0.0.300"`} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error does not name %s: %v", want, err)
+		}
+	}
+	if strings.Contains(err.Error(), "[0]") || strings.Contains(err.Error(), "[3]") {
+		t.Errorf("good entries reported: %v", err)
+	}
+}
