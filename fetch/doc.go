@@ -19,8 +19,10 @@
 // ahead but the message did not use are trimmed off, so
 // [Result.RawResponse] is exactly one response: status line, header fields
 // and body with its transfer coding (chunked) and content coding (gzip)
-// untouched. [Result.Payload] removes both codings for link extraction and
-// language detection.
+// untouched. Interim 1xx responses (100 Continue, 103 Early Hints) that came
+// before it are kept apart, verbatim, in [Result.Interim], for the
+// engine to record as metadata. [Result.Payload] removes both codings for
+// link extraction and language detection.
 //
 // # Connections
 //
@@ -37,7 +39,39 @@
 // A connection is closed, not reused, after "Connection: close", after an
 // HTTP/1.0 response without keep-alive, after a body delimited by the end of
 // the connection, after any error or truncation, and when the server sent
-// bytes beyond the end of the response.
+// bytes beyond the end of the response. Those bytes are looked for when the
+// response ends (read ahead, or already in the socket) and again just
+// before an idle connection is reused, with a peek that never blocks: a
+// response nobody asked for must not be recorded as the answer to the next
+// request (response smuggling, HTTP desync), and a connection the server
+// closed while idle is dropped before a request is lost on it.
+//
+// # Address guard
+//
+// A crawler follows links that anyone can write, so a page can point it at
+// http://127.0.0.1:6379/, the cloud metadata service at 169.254.169.254 or
+// a router's admin page (server-side request forgery). The client refuses
+// to connect to loopback, private (RFC 1918, fc00::/7), link-local, CGNAT
+// (RFC 6598), multicast, unspecified and broadcast addresses, including
+// their IPv4-in-IPv6 forms (::ffff:127.0.0.1 and the IPv4-compatible, NAT64
+// and 6to4 embeddings). The check runs twice:
+//
+//   - before resolution, on the URL's host: an IP address in any spelling
+//     that browsers or inet_aton accept (2130706433, 0x7f.1, 017700000001,
+//     127.1, 127.0.0.1.) is normalised and checked, and the names localhost
+//     and *.localhost are loopback (RFC 6761);
+//   - at dial time, in net.Dialer.Control, on each address the dialer is
+//     about to connect to, after DNS resolution. The address checked is the
+//     address dialled, so a DNS answer that changes between two lookups
+//     (DNS rebinding) cannot slip past.
+//
+// A refusal returns an [*AddressError] wrapping [ErrAddressRefused] that
+// names the host and the class; it happens before any packet is sent to the
+// target, so it tells nothing about whether a port is open. Only http and
+// https URLs are fetched. Config.AllowAddresses opens classes or CIDR
+// prefixes (an intranet crawl); ConnectTo targets are never refused, since
+// the operator named them. A custom Config.Dial replaces the dial-time
+// check.
 //
 // # Limits and truncation
 //
@@ -49,11 +83,26 @@
 // WARC-Truncated field of WARC 1.1: "length", "time", "disconnect" or
 // "unspecified".
 //
+// What a hostile server can send before the body is bounded too, and fails
+// the fetch with an error that names the URL and wraps a sentinel:
+//
+//   - Config.MaxURLLength (8 KiB): longer URLs are not sent
+//     ([ErrURLTooLong]);
+//   - Config.MaxHeaderSize (1 MiB): status line and header fields, interim
+//     responses included ([ErrHeaderTooLarge]);
+//   - Config.MaxHeaderFields (256): header lines in one head, counted as
+//     they arrive ([ErrTooManyHeaderFields]);
+//   - at most 8 interim responses, and only HTTP/1.x status lines: HTTP/0.9
+//     bodies without a status line, other protocols (SSH banners, ICY) and
+//     garbage are [ErrMalformedResponse], as are bad header fields and
+//     framing that net/http refuses (conflicting Content-Length).
+//
 // # TLS
 //
 // HTTPS uses crypto/tls with SNI set to the host name. With
 // Config.InsecureTLS (true in [DefaultConfig]) certificates are not enforced,
 // because archivists want the content even from a misconfigured server; the
 // verification outcome is still computed and reported in
-// [Result.TLSVerifyError].
+// [Result.TLSVerifyError]: an unknown authority (self-signed), an expired or
+// not yet valid certificate, or one for another host name.
 package fetch

@@ -90,6 +90,7 @@ type Stats struct {
 	Requests      int64 // requests written to a connection (retries included)
 	Responses     int64 // responses whose header was read in full
 	Failures      int64 // Do calls that returned an error
+	Refused       int64 // Do calls refused by the address guard (counted in Failures too)
 	Truncated     int64 // responses returned with Truncated set
 	BytesSent     int64 // raw request bytes written
 	BytesReceived int64 // raw response bytes kept in results
@@ -109,6 +110,7 @@ type Client struct {
 	resolver *net.Resolver // nil: the default; tests set a fake DNS
 
 	requests, responses, failures, truncated atomic.Int64
+	refused                                  atomic.Int64
 	bytesSent, bytesReceived                 atomic.Int64
 	connsOpened, connsReused                 atomic.Int64
 }
@@ -146,6 +148,7 @@ func (c *Client) Stats() Stats {
 		Requests:      c.requests.Load(),
 		Responses:     c.responses.Load(),
 		Failures:      c.failures.Load(),
+		Refused:       c.refused.Load(),
 		Truncated:     c.truncated.Load(),
 		BytesSent:     c.bytesSent.Load(),
 		BytesReceived: c.bytesReceived.Load(),
@@ -176,6 +179,9 @@ func (c *Client) Do(ctx context.Context, method, rawURL string, extraHeader http
 	res, err := c.do(ctx, method, rawURL, extraHeader)
 	if err != nil {
 		c.failures.Add(1)
+		if errors.Is(err, ErrAddressRefused) {
+			c.refused.Add(1)
+		}
 		return nil, fmt.Errorf("fetch %s: %w", shortURL(rawURL), err)
 	}
 	return res, nil

@@ -40,6 +40,8 @@ type AddressError struct {
 	Class string
 }
 
+// Error names the host and the class, never the port or the outcome of a
+// connection, since none was attempted.
 func (e *AddressError) Error() string {
 	return fmt.Sprintf("%v: %s is a %s address", ErrAddressRefused, e.Host, e.Class)
 }

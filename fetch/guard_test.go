@@ -84,7 +84,7 @@ func TestGuardRefusesLoopbackSpellings(t *testing.T) {
 	if n := srv.accepts.Load(); n != 0 {
 		t.Errorf("the loopback server accepted %d connections", n)
 	}
-	if st := c.Stats(); st.ConnsOpened != 0 || st.Requests != 0 {
+	if st := c.Stats(); st.ConnsOpened != 0 || st.Requests != 0 || st.Refused != st.Failures || st.Refused == 0 {
 		t.Errorf("stats %+v", st)
 	}
 }
