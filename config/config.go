@@ -90,6 +90,10 @@ type Network struct {
 	// ConnectTo maps a host name, or "*" for every host, to the ip:port
 	// dialled instead of resolving the name, like curl --connect-to.
 	ConnectTo map[string]string `yaml:"connect_to"`
+	// AllowAddresses lets the crawler connect to addresses the fetcher
+	// refuses by default: address classes (see addressClasses) or CIDR
+	// prefixes. ConnectTo targets are always allowed.
+	AllowAddresses []string `yaml:"allow_addresses"`
 }
 
 // Focus selects the language-focusing strategy of Tamura et al.
@@ -148,6 +152,7 @@ var Keys = []key{
 	{"scope.max_repeated_segment", 3, "trap guard: most repeats of one path segment"},
 	{"scope.max_query_params", 32, "trap guard: most query parameters accepted"},
 	{"network.connect_to", map[string]string{}, "map of host (or *) to ip:port to dial instead of DNS"},
+	{"network.allow_addresses", []string{}, "address classes (loopback, private, link-local, cgnat, multicast, unspecified, broadcast) or CIDR prefixes the crawler may connect to; all refused by default, connect_to targets always allowed"},
 	{"focus.language", "", "target language, ISO 639-1 (empty: no focusing)"},
 	{"focus.charsets", []string{}, "charsets that also define the target (text must confirm), e.g. [tis-620, windows-874]"},
 	{"focus.strategy", "conservative-server", "bfs, hard-focused, soft-focused, aggressive-server, conservative-server or conservative-directory"},
@@ -264,6 +269,7 @@ func Load(profile string, fs *pflag.FlagSet) (*Config, error) {
 	c.Scope.MaxRepeatedSegment = p.integer("scope.max_repeated_segment")
 	c.Scope.MaxQueryParams = p.integer("scope.max_query_params")
 	c.Network.ConnectTo = p.hostMap("network.connect_to")
+	c.Network.AllowAddresses = p.strs("network.allow_addresses")
 	c.Focus.Language = strings.ToLower(p.str("focus.language"))
 	c.Focus.Charsets = p.strs("focus.charsets")
 	c.Focus.Strategy = p.str("focus.strategy")
@@ -581,6 +587,11 @@ func ReadSeeds(path string) ([]string, error) {
 // after a plus sign inside parentheses.
 var contactRE = regexp.MustCompile(`\(.*\+https?://[^\s)]+\.[^\s)]+.*\)`)
 
+// addressClasses are the names fetch.AddressClasses lists, for
+// network.allow_addresses; fetch.New checks them again.
+var addressClasses = map[string]bool{"loopback": true, "private": true, "link-local": true, "cgnat": true,
+	"multicast": true, "unspecified": true, "broadcast": true}
+
 var strategies = []string{"bfs", "hard-focused", "soft-focused", "aggressive-server", "conservative-server", "conservative-directory"}
 
 // Validate checks every value and returns all problems joined, each naming
@@ -665,6 +676,11 @@ func (c *Config) Validate() error {
 		}
 		if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
 			bad("network.connect_to", "%s=%q: port must be 1-65535", h, addr)
+		}
+	}
+	for _, a := range c.Network.AllowAddresses {
+		if _, _, err := net.ParseCIDR(a); err != nil && net.ParseIP(a) == nil && !addressClasses[strings.ToLower(a)] {
+			bad("network.allow_addresses", "%q is neither an address class (loopback, private, link-local, cgnat, multicast, unspecified, broadcast) nor a CIDR prefix such as 10.0.0.0/8", a)
 		}
 	}
 	if l := c.Focus.Language; l != "" && !regexp.MustCompile(`^[a-z]{2}$`).MatchString(l) {

@@ -176,3 +176,40 @@ func TestDefaultFloorFollowsSmallTolerance(t *testing.T) {
 		t.Errorf("an explicit floor above T was accepted: %v", err)
 	}
 }
+
+func TestAllowAddresses(t *testing.T) {
+	dir := t.TempDir()
+	prof := filepath.Join(dir, "p.yaml")
+	base := "seeds: [http://a.test/]\nuser_agent: \"x/1 (+https://lib.example/c)\"\n"
+	os.WriteFile(prof, []byte(base+"network: {allow_addresses: [loopback, Private, 10.20.0.0/16, \"fd00::/8\", 192.0.2.7]}\n"), 0o644)
+	c, err := Load(prof, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(c.Network.AllowAddresses, " "); got != "loopback Private 10.20.0.0/16 fd00::/8 192.0.2.7" {
+		t.Errorf("network.allow_addresses = %q", got)
+	}
+	os.WriteFile(prof, []byte(base), 0o644)
+	if c, err := Load(prof, nil); err != nil || len(c.Network.AllowAddresses) != 0 {
+		t.Errorf("default network.allow_addresses = %v, %v; want none", c.Network.AllowAddresses, err)
+	}
+	t.Setenv("LANGCRAWL_NETWORK_ALLOW_ADDRESSES", "loopback,cgnat")
+	if c, err := Load(prof, nil); err != nil || strings.Join(c.Network.AllowAddresses, " ") != "loopback cgnat" {
+		t.Errorf("from the environment: %v, %v", c.Network.AllowAddresses, err)
+	}
+	os.Unsetenv("LANGCRAWL_NETWORK_ALLOW_ADDRESSES")
+
+	os.WriteFile(prof, []byte(base+"network: {allow_addresses: [loopback, intranet, 10.0.0.0/33]}\n"), 0o644)
+	_, err = Load(prof, nil)
+	if err == nil {
+		t.Fatal("bad network.allow_addresses accepted")
+	}
+	for _, want := range []string{`network.allow_addresses: "intranet"`, `network.allow_addresses: "10.0.0.0/33"`} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error does not name %s:\n%v", want, err)
+		}
+	}
+	if strings.Contains(err.Error(), `"loopback"`) {
+		t.Errorf("a good entry reported:\n%v", err)
+	}
+}

@@ -113,6 +113,9 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 	client, err := fetch.New(fetch.Config{
 		UserAgent: cfg.UserAgent, ConnectTo: cfg.Network.ConnectTo, ConnectTimeout: cfg.Timeouts.Connect,
 		Timeout: cfg.Timeouts.Fetch, ReadTimeout: cfg.Timeouts.Read, MaxBodySize: cfg.MaxBodySize,
+
+		// The operator's exceptions to the fetcher's address guard.
+		AllowAddresses: cfg.Network.AllowAddresses,
 		// Archives keep what a site serves even when its certificate does
 		// not verify; the verification error is recorded instead.
 		InsecureTLS: true,
