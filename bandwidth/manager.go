@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -25,7 +26,7 @@ const (
 	DefaultSigma = 120 * time.Minute
 	// DefaultStarveAfter is how long a candidate may be refused before the
 	// manager holds other downloads back for it.
-	DefaultStarveAfter = 2 * time.Second
+	DefaultStarveAfter = 5 * time.Second
 )
 
 // Config configures a Manager. Zero fields take the defaults above.
@@ -104,6 +105,21 @@ type Manager struct {
 	rates    map[string]*Rates // estimates of the servers seen, loaded from store
 	cb       float64           // CB: the expected rates of the downloads in flight
 	inflight int
+	live     map[*Ticket]struct{} // the downloads in flight
+	// Calibration: the bytes read through Ticket.Reader and the integral
+	// of CB over time, both decaying with time constant calTau, whose
+	// ratio corrects CB for a bias common to all estimates.
+	calBytes, calPred float64
+	calRead           int64 // calRead: bytes counted so far
+	calAt             time.Time
+	readAll           atomic.Int64 // every byte read through Ticket.Reader
+	// pauseUntil: after a download that ran alone above L, nothing starts
+	// until its bytes, spread at L, would have ended (not in Paper mode).
+	pauseUntil time.Time
+	// sizes is the mean response size of each server faster than L, and
+	// phantoms the slots of their ended downloads (not in Paper mode).
+	sizes    map[string]float64
+	phantoms []phantom
 	// The starvation check: the first server refused, since when, and when
 	// it was last asked for. Once refused for StarveAfter it is held for:
 	// no other download starts until it fits.
@@ -138,7 +154,7 @@ func New(cfg Config) (*Manager, error) {
 	if st == nil {
 		st = NewMemStore()
 	}
-	return &Manager{cfg: cfg, store: st, rates: make(map[string]*Rates), changed: make(chan struct{})}, nil
+	return &Manager{cfg: cfg, store: st, rates: make(map[string]*Rates), live: make(map[*Ticket]struct{}), changed: make(chan struct{})}, nil
 }
 
 // SearchDepth returns maxd, for the frontier's NextFit.
@@ -201,12 +217,23 @@ func (m *Manager) TryStart(server string, now time.Time) (*Ticket, error) {
 		// the queue, or the crawl stopped asking.
 		m.hold = ""
 	}
+	if now.Before(m.pauseUntil) {
+		m.stats.Refused++
+		return nil, err
+	}
 	if m.hold != "" && m.hold != server && now.Sub(m.holdSince) >= m.cfg.StarveAfter {
 		m.stats.Held++
 		return nil, err
 	}
+	cb := m.expected(now)
+	slot := false
 	switch {
-	case m.cb+b <= m.cfg.Limit:
+	case cb+b <= m.cfg.Limit:
+	case b > m.cfg.Limit && !m.cfg.Paper && m.sizes[server] > 0 && m.sizes[server] <= m.cfg.Limit-cb:
+		// A server faster than L whose responses fit in the free slot's
+		// bytes for one second runs in that slot (see Done).
+		b = m.cfg.Limit - cb
+		slot = true
 	case m.inflight == 0:
 		m.stats.Idle++
 	default:
@@ -222,10 +249,84 @@ func (m *Manager) TryStart(server string, now time.Time) (*Ticket, error) {
 	if m.hold == server {
 		m.hold = ""
 	}
+	if !m.cfg.Paper {
+		m.calibrate(now) // CB changes: close the integral first
+	}
 	m.cb += b
 	m.inflight++
 	m.stats.Admitted++
-	return &Ticket{m: m, server: server, rate: b}, err
+	t := &Ticket{m: m, server: server, rate: b, start: now, slot: slot}
+	m.live[t] = struct{}{}
+	return t, err
+}
+
+// phantom is the slot of a download that ran faster than L: its rate stays
+// reserved until its bytes, spread at that rate, would have ended.
+type phantom struct {
+	rate  float64
+	until time.Time
+}
+
+// liveAfter is how long a download runs before the rate read through its
+// Ticket.Reader may raise its share of CB.
+const liveAfter = 50 * time.Millisecond
+
+// expected returns the CB that admission compares with L. The paper's is
+// the sum of the reservations. Unless Config.Paper is set, a download that
+// is running faster than its reservation, by the bytes read through its
+// Ticket.Reader since it started, counts at the faster rate: an estimate
+// that was too low then holds back the next downloads at once instead of
+// after the download ends. The loopback test measures this against the
+// paper's sum in the same run. Called with m.mu held.
+func (m *Manager) expected(now time.Time) float64 {
+	if m.cfg.Paper {
+		return m.cb
+	}
+	m.calibrate(now)
+	cb := 0.0
+	for t := range m.live {
+		r := t.rate
+		if el := now.Sub(t.start); el >= liveAfter {
+			r = max(r, float64(t.read.Load())/el.Seconds())
+		}
+		cb += r
+	}
+	ph := m.phantoms[:0]
+	for _, p := range m.phantoms {
+		if now.Before(p.until) {
+			cb += p.rate
+			ph = append(ph, p)
+		}
+	}
+	m.phantoms = ph
+	if m.calPred > m.cfg.Limit*calTau.Seconds()/4 { // enough seen to judge
+		cb *= min(max(m.calBytes/m.calPred, 0.8), 1.25)
+	}
+	return cb
+}
+
+// calTau is the time constant of the calibration of CB.
+const calTau = 5 * time.Second
+
+// calibrate brings the calibration integrals up to now: CB held since the
+// last call, and the bytes read since. Called with m.mu held.
+func (m *Manager) calibrate(now time.Time) {
+	read := m.readAll.Load()
+	if m.calAt.IsZero() || now.Before(m.calAt) {
+		m.calAt, m.calRead = now, read
+		return
+	}
+	dt := now.Sub(m.calAt).Seconds()
+	decay := math.Exp(-dt / calTau.Seconds())
+	pred := m.cb
+	for _, p := range m.phantoms {
+		if now.Before(p.until) {
+			pred += p.rate
+		}
+	}
+	m.calPred = m.calPred*decay + pred*dt
+	m.calBytes = m.calBytes*decay + float64(read-m.calRead)
+	m.calAt, m.calRead = now, read
 }
 
 // Predicted returns CB, the expected rate of the downloads in flight.
@@ -257,8 +358,12 @@ func (m *Manager) Stats() Stats {
 // end releases t's reservation and, if rate > 0, applies it to the
 // estimates of t's server. Called with m.mu held.
 func (m *Manager) end(t *Ticket, now time.Time, rate float64) error {
+	if !now.IsZero() && !m.cfg.Paper {
+		m.calibrate(now)
+	}
 	m.cb -= t.rate
 	m.inflight--
+	delete(m.live, t)
 	if m.inflight == 0 || m.cb < 0 {
 		m.cb = 0 // no drift from rounding
 	}
@@ -310,6 +415,9 @@ type Ticket struct {
 	m      *Manager
 	server string
 	rate   float64
+	start  time.Time
+	slot   bool         // a server faster than L run in a free slot
+	read   atomic.Int64 // bytes read through Reader
 	ended  bool
 }
 
@@ -334,9 +442,37 @@ func (t *Ticket) Done(now time.Time, bytes int64, elapsed time.Duration) error {
 	if bytes > 0 && elapsed > 0 {
 		rate = float64(bytes) / elapsed.Seconds()
 	}
-	t.m.mu.Lock()
-	defer t.m.mu.Unlock()
-	return t.m.end(t, now, rate)
+	m := t.m
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if !m.cfg.Paper && rate > m.cfg.Limit {
+		if m.sizes == nil {
+			m.sizes = make(map[string]float64)
+		}
+		if old := m.sizes[t.server]; old > 0 {
+			m.sizes[t.server] = 0.7*old + 0.3*float64(bytes)
+		} else {
+			m.sizes[t.server] = float64(bytes)
+		}
+	}
+	if t.slot {
+		// Its bytes in the slot's rate take until start + bytes/rate;
+		// the slot stays reserved until then, so no one-second window
+		// holds more than L.
+		until := t.start.Add(time.Duration(float64(bytes) / t.rate * float64(time.Second)))
+		if until.After(now) {
+			m.phantoms = append(m.phantoms, phantom{t.rate, until})
+		}
+	} else if !m.cfg.Paper && rate > m.cfg.Limit {
+		// A download that ran above L (it was admitted alone) used the
+		// link for bytes/L, not for elapsed: nothing starts until then,
+		// so that no one-second window holds more than L. Measured in
+		// the loopback test, where the host faster than L otherwise
+		// puts windows above L.
+		pause := time.Duration(float64(bytes) / m.cfg.Limit * float64(time.Second))
+		m.pauseUntil = now.Add(pause - elapsed)
+	}
+	return m.end(t, now, rate)
 }
 
 // Cancel ends the download without a measurement, e.g. when the fetch was
@@ -354,17 +490,19 @@ func (t *Ticket) Cancel() {
 // Reader returns r counting the bytes read into the manager's measured
 // rate (Sample). It does not change the estimates; Done does.
 func (t *Ticket) Reader(r io.Reader) io.Reader {
-	return &countReader{r: r, n: &t.m.bytes}
+	return &countReader{r: r, n: &t.m.bytes, t: &t.read, all: &t.m.readAll}
 }
 
 type countReader struct {
-	r io.Reader
-	n *atomic.Int64
+	r         io.Reader
+	n, t, all *atomic.Int64
 }
 
 func (c *countReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.n.Add(int64(n))
+	c.t.Add(int64(n))
+	c.all.Add(int64(n))
 	return n, err
 }
 

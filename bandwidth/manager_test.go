@@ -160,8 +160,14 @@ func TestFastServerDoesNotStarve(t *testing.T) {
 	m := newManager(t, Config{Limit: 1000, DefaultRate: 100, StarveAfter: time.Second})
 	now := wed
 	// Teach the manager that "fast" runs at 5000 B/s, more than L alone.
+	// After such a download nothing starts until its bytes, spread at L,
+	// would have ended: 5 s after its start.
 	tk, _ := m.TryStart("fast", now)
 	tk.Done(now, 5000, time.Second)
+	if tk, _ := m.TryStart("slow", now.Add(3*time.Second)); tk != nil {
+		t.Fatal("a download started 4 s after 5000 bytes went at 5000 B/s, L = 1000")
+	}
+	now = now.Add(4 * time.Second)
 
 	// Nothing in flight: it starts, alone.
 	fast, _ := m.TryStart("fast", now)
@@ -171,7 +177,7 @@ func TestFastServerDoesNotStarve(t *testing.T) {
 	if tk, _ := m.TryStart("slow", now); tk != nil {
 		t.Fatal("a download started beside one above L")
 	}
-	fast.Done(now, 5000, time.Second)
+	fast.Cancel()
 
 	// Slow downloads keep the link busy; fast is refused and held for.
 	// (The refusal of "slow" above lapsed: nobody asked for it since.)
