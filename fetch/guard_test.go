@@ -46,6 +46,7 @@ func TestGuardRefusesLoopbackSpellings(t *testing.T) {
 		{"LOCALHOST", AddrLoopback},
 		{"localhost.", AddrLoopback},
 		{"www.localhost", AddrLoopback},
+		{"１２７.０.０.１", AddrLoopback}, // fullwidth digits, mapped by IDNA
 		{"0.0.0.0", AddrUnspecified},
 		{"0", AddrUnspecified},
 		{"[::]", AddrUnspecified},
@@ -81,11 +82,18 @@ func TestGuardRefusesLoopbackSpellings(t *testing.T) {
 			}
 		}
 	}
-	if n := srv.accepts.Load(); n != 0 {
-		t.Errorf("the loopback server accepted %d connections", n)
-	}
 	if st := c.Stats(); st.ConnsOpened != 0 || st.Requests != 0 || st.Refused != st.Failures || st.Refused == 0 {
 		t.Errorf("stats %+v", st)
+	}
+	// Spellings that are not valid URL hosts fail before the guard.
+	for _, host := range []string{"%31%32%37.0.0.1", "127.0.0.1.1", "0x7f.0.0.0.1", "127.0.0.256", "[::ffff:7f00:1%]"} {
+		u := "http://" + host + ":" + port + "/"
+		if res, err := c.Do(context.Background(), "GET", u, nil); res != nil || err == nil {
+			t.Errorf("%s: got %v, %v; want an error", u, res, err)
+		}
+	}
+	if n := srv.accepts.Load(); n != 0 {
+		t.Errorf("the loopback server accepted %d connections", n)
 	}
 }
 

@@ -147,8 +147,10 @@ func closeAll(pcs []*persistConn) {
 // It never blocks. The socket is peeked (see peekSocket); a TLS connection
 // is also read with an expired deadline, which returns at once unless
 // crypto/tls holds decrypted or raw bytes in its own buffers. A connection
-// that is not a socket (a custom Config.Dial) gets only that read, which
-// sees the bytes the wrapper buffers but not the kernel's: best effort.
+// that is not a socket (a custom Config.Dial), or any connection on a
+// platform without a non-blocking peek (Windows, see idle_other.go), gets
+// only that read, which sees bytes buffered above the socket but not the
+// kernel's: best effort there.
 func hasUnread(conn net.Conn) bool {
 	raw := conn
 	if tc, ok := conn.(*tls.Conn); ok {
