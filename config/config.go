@@ -51,6 +51,9 @@ type Config struct {
 	Focus    Focus    `yaml:"focus"`
 	Metrics  Metrics  `yaml:"metrics"`
 
+	Bandwidth  Bandwidth  `yaml:"bandwidth"`
+	Scheduling Scheduling `yaml:"scheduling"`
+
 	// ProfilePath is the profile file Load read, "" when none.
 	ProfilePath string `yaml:"-"`
 }
@@ -108,6 +111,21 @@ type Focus struct {
 	Floor      int `yaml:"tolerance_floor"`
 }
 
+// Bandwidth is the fetcher manager's budget (package bandwidth).
+type Bandwidth struct {
+	// Limit is L in bytes per second; 0 turns the manager off.
+	Limit int64 `yaml:"limit"`
+	// SearchDepth is maxd, the ready sites searched for a download that fits.
+	SearchDepth int `yaml:"search_depth"`
+	// DefaultRate is the expected rate of a server never measured, bytes/s.
+	DefaultRate int64 `yaml:"default_rate"`
+}
+
+// Scheduling selects the frontier's site order (Castillo et al. 2004).
+type Scheduling struct {
+	Order string `yaml:"order"`
+}
+
 // Metrics configures the Prometheus endpoint.
 type Metrics struct {
 	Listen string `yaml:"listen"`
@@ -159,6 +177,10 @@ var Keys = []key{
 	{"focus.tolerance", 10, "tolerance T: irrelevant pages allowed per server before it is irrelevant"},
 	{"focus.tolerance_decay_every", 25000, "lower T by one every this many HTML pages (Tamura 5.2; 0: T stays fixed)"},
 	{"focus.tolerance_floor", 5, "T never falls below this"},
+	{"bandwidth.limit", "0", "bandwidth limit L in bytes per second, as a size: 140KB is 140,000 B/s; 0: no limit"},
+	{"bandwidth.search_depth", 6, "maxd: ready sites searched for a download that fits under L (bandwidth paper: 6)"},
+	{"bandwidth.default_rate", "50KB", "expected rate of a server never measured, bytes per second"},
+	{"scheduling.order", "length", "site order: length (most pages pending first), breadth (breadth-first over sites) or random"},
 	{"metrics.listen", "", "address for the Prometheus /metrics endpoint (empty: off)"},
 }
 
@@ -280,6 +302,10 @@ func Load(profile string, fs *pflag.FlagSet) (*Config, error) {
 		c.Focus.Floor = c.Focus.Tolerance // the default floor never lifts a small T
 	}
 	c.Metrics.Listen = p.str("metrics.listen")
+	c.Bandwidth.Limit = p.size("bandwidth.limit")
+	c.Bandwidth.SearchDepth = p.integer("bandwidth.search_depth")
+	c.Bandwidth.DefaultRate = p.size("bandwidth.default_rate")
+	c.Scheduling.Order = p.str("scheduling.order")
 	errs = append(errs, p.errs...)
 
 	if fs != nil {
@@ -701,6 +727,20 @@ func (c *Config) Validate() error {
 	}
 	if c.Focus.Floor < 0 || c.Focus.Floor > c.Focus.Tolerance {
 		bad("focus.tolerance_floor", "%d must be between 0 and focus.tolerance (%d)", c.Focus.Floor, c.Focus.Tolerance)
+	}
+	if c.Bandwidth.Limit < 0 {
+		bad("bandwidth.limit", "%d must not be negative (0: no limit)", c.Bandwidth.Limit)
+	}
+	// Zero search depth, default rate and order (a Config built by hand)
+	// mean the packages' defaults.
+	if c.Bandwidth.SearchDepth < 0 || c.Bandwidth.SearchDepth > 1024 {
+		bad("bandwidth.search_depth", "%d must be between 1 and 1024", c.Bandwidth.SearchDepth)
+	}
+	if c.Bandwidth.DefaultRate < 0 {
+		bad("bandwidth.default_rate", "%d must be positive", c.Bandwidth.DefaultRate)
+	}
+	if o := c.Scheduling.Order; o != "" && o != "length" && o != "breadth" && o != "random" {
+		bad("scheduling.order", "%q must be length, breadth or random", o)
 	}
 	if len(c.Focus.Charsets) > 0 && c.Focus.Language == "" {
 		bad("focus.charsets", "set focus.language too; the text must confirm a charset-defined target")
