@@ -74,8 +74,9 @@ type Config struct {
 	// exactly this size and reported with Truncated "length".
 	// Default 100 MiB.
 	MaxBodySize int64
-	// MaxHeaderSize bounds the status line plus header fields. A larger
-	// header fails the fetch with ErrHeaderTooLarge. Default 1 MiB.
+	// MaxHeaderSize bounds the status line plus header fields, those of
+	// any interim 1xx responses included. A larger header fails the fetch
+	// with ErrHeaderTooLarge. Default 1 MiB.
 	MaxHeaderSize int64
 	// MaxHeaderFields bounds the number of header lines (fields and
 	// obsolete continuation lines) in one response head, interim 1xx heads
