@@ -51,6 +51,8 @@ type Config struct {
 	Focus    Focus    `yaml:"focus"`
 	Metrics  Metrics  `yaml:"metrics"`
 
+	Durability Durability `yaml:"durability"`
+
 	Bandwidth  Bandwidth  `yaml:"bandwidth"`
 	Scheduling Scheduling `yaml:"scheduling"`
 
@@ -126,6 +128,16 @@ type Scheduling struct {
 	Order string `yaml:"order"`
 }
 
+// Durability sets what a power failure or a full disk may cost.
+type Durability struct {
+	// SyncInterval is the group commit: at most this much completed work
+	// is lost on a power failure. 0 syncs at every completed URL.
+	SyncInterval time.Duration `yaml:"sync_interval"`
+	// MinFreeSpace is the free space, in bytes, below which the crawl
+	// pauses until space is back.
+	MinFreeSpace int64 `yaml:"min_free_space"`
+}
+
 // Metrics configures the Prometheus endpoint.
 type Metrics struct {
 	Listen string `yaml:"listen"`
@@ -182,6 +194,8 @@ var Keys = []key{
 	{"bandwidth.default_rate", "50KB", "expected rate of a server never measured, bytes per second"},
 	{"scheduling.order", "length", "site order: length (most pages pending first), breadth (breadth-first over sites) or random"},
 	{"metrics.listen", "", "address for the Prometheus /metrics endpoint (empty: off)"},
+	{"durability.sync_interval", "1s", "fsync WARC data, then the frontier, this often: the most completed work a power failure loses (0: at every URL, slow)"},
+	{"durability.min_free_space", "1GiB", "pause the crawl while --out has less free space than this (bytes, or KB/MB/GB/KiB/MiB/GiB; 0: never)"},
 }
 
 // FlagKeys maps each command-line flag to the profile key it sets.
@@ -302,6 +316,8 @@ func Load(profile string, fs *pflag.FlagSet) (*Config, error) {
 		c.Focus.Floor = c.Focus.Tolerance // the default floor never lifts a small T
 	}
 	c.Metrics.Listen = p.str("metrics.listen")
+	c.Durability.SyncInterval = p.duration("durability.sync_interval")
+	c.Durability.MinFreeSpace = p.size("durability.min_free_space")
 	c.Bandwidth.Limit = p.size("bandwidth.limit")
 	c.Bandwidth.SearchDepth = p.integer("bandwidth.search_depth")
 	c.Bandwidth.DefaultRate = p.size("bandwidth.default_rate")
@@ -742,6 +758,12 @@ func (c *Config) Validate() error {
 	if o := c.Scheduling.Order; o != "" && o != "length" && o != "breadth" && o != "random" {
 		bad("scheduling.order", "%q must be length, breadth or random", o)
 	}
+	if c.Durability.SyncInterval < 0 {
+		bad("durability.sync_interval", "%s must not be negative (0: sync at every URL)", c.Durability.SyncInterval)
+	}
+	if c.Durability.MinFreeSpace < 0 {
+		bad("durability.min_free_space", "%d must not be negative (0: never pause)", c.Durability.MinFreeSpace)
+	}
 	if len(c.Focus.Charsets) > 0 && c.Focus.Language == "" {
 		bad("focus.charsets", "set focus.language too; the text must confirm a charset-defined target")
 	}
@@ -761,6 +783,7 @@ func (c *Config) YAML() string {
 	if r, ok := m["robots"].(map[string]any); ok {
 		r["max_crawl_delay"] = c.Robots.MaxCrawlDelay.String()
 	}
+	m["durability"] = map[string]any{"sync_interval": c.Durability.SyncInterval.String(), "min_free_space": c.Durability.MinFreeSpace}
 	delete(m, "seeds_file")
 	b, _ = yaml.Marshal(m)
 	return string(b)
