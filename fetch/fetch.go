@@ -276,7 +276,7 @@ func (c *Client) do(ctx context.Context, method, rawURL string, extra http.Heade
 		var pc *persistConn
 		if attempt == 0 {
 			pc = c.pool.get(key, c.cfg.Now())
-			if pc != nil && hasUnread(pc.conn) {
+			if pc != nil && pc.hasUnread() {
 				// Bytes arrived while the connection sat idle: nobody
 				// asked for them, so the connection is not trusted.
 				pc.conn.Close()
@@ -329,7 +329,10 @@ func (c *Client) checkHost(host string) (string, error) {
 	if err := c.guard.check(host, a); err != nil {
 		return "", err
 	}
-	return a.String(), nil
+	if _, err := netip.ParseAddr(host); err != nil || !a.Is4() {
+		host = a.String() // normalised; a canonical dotted quad stays as is
+	}
+	return host, nil
 }
 
 // dial opens a connection to addr for key, honouring ConnectTimeout and ctx,
@@ -358,7 +361,7 @@ func (c *Client) dial(ctx context.Context, key string, useTLS bool, host, dialHo
 		}
 		return nil, fmt.Errorf("dial %s: %w", addr, timeoutErr(err))
 	}
-	pc := &persistConn{key: key, conn: conn, ip: remoteIP(conn, addr)}
+	pc := &persistConn{key: key, conn: conn, ip: remoteIP(conn, addr), peek: newSocketPeek(conn)}
 	if useTLS {
 		tc := tls.Client(conn, &tls.Config{
 			ServerName:         dialHost,
@@ -551,11 +554,11 @@ func (c *Client) exchange(ctx context.Context, pc *persistConn, reused bool, req
 		c.truncated.Add(1)
 	}
 	c.bytesReceived.Add(int64(end))
-	// Bytes past the end of the response, whether already read ahead or
-	// waiting in the socket, were not asked for: never reuse the connection.
+	// Bytes read ahead past the end of the response were not asked for:
+	// never reuse the connection. Bytes still in the socket, or arriving
+	// later, are looked for when the connection leaves the pool.
 	keep = derr == nil && truncated == "" && !last && !resp.Close &&
-		resp.StatusCode != http.StatusSwitchingProtocols &&
-		br.Buffered() == 0 && !hasUnread(pc.conn)
+		resp.StatusCode != http.StatusSwitchingProtocols && br.Buffered() == 0
 	return res, false, nil
 }
 

@@ -211,25 +211,30 @@ func hostAddr(host string) (a netip.Addr, ok bool, err error) {
 	if !isNumberLabel(parts[len(parts)-1]) {
 		return netip.Addr{}, false, nil
 	}
-	bad := fmt.Errorf("fetch: host %q ends in a number but is not an IPv4 address", host)
+	if a, err := netip.ParseAddr(host); err == nil {
+		return a, true, nil // the common, canonical spelling
+	}
+	bad := func() (netip.Addr, bool, error) {
+		return netip.Addr{}, false, fmt.Errorf("fetch: host %q ends in a number but is not an IPv4 address", host)
+	}
 	if len(parts) > 4 {
-		return netip.Addr{}, false, bad
+		return bad()
 	}
 	var v uint64
 	for i, p := range parts {
 		n, ok := parseIPv4Part(p)
 		if !ok {
-			return netip.Addr{}, false, bad
+			return bad()
 		}
 		if i < len(parts)-1 {
 			if n > 255 {
-				return netip.Addr{}, false, bad
+				return bad()
 			}
 			v |= n << (8 * (3 - i))
 			continue
 		}
 		if n >= 1<<(8*(5-len(parts))) {
-			return netip.Addr{}, false, bad
+			return bad()
 		}
 		v |= n
 	}

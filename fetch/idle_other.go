@@ -4,6 +4,10 @@ package fetch
 
 import "net"
 
-// peekSocket cannot look into the socket on this platform; the caller
-// falls back to a non-blocking read of conn.
-func peekSocket(net.Conn) (unread, known bool) { return false, false }
+// socketPeek cannot look into a socket on this platform.
+type socketPeek struct{}
+
+// newSocketPeek returns nil: hasUnread falls back to a non-blocking read.
+func newSocketPeek(net.Conn) *socketPeek { return nil }
+
+func (*socketPeek) unread() bool { return false }

@@ -90,15 +90,12 @@ func waitUnread(t *testing.T, c *Client) {
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		c.pool.mu.Lock()
-		var conn net.Conn
+		var idle *persistConn
 		for _, pc := range c.pool.idle {
-			conn = pc.conn
+			idle = pc
 		}
 		c.pool.mu.Unlock()
-		if conn == nil {
-			return
-		}
-		if unread, known := peekSocket(conn); unread || !known {
+		if idle == nil || idle.peek == nil || idle.peek.unread() {
 			return
 		}
 		if time.Now().After(deadline) {

@@ -13,9 +13,10 @@ import (
 type persistConn struct {
 	key       string
 	conn      net.Conn
-	ip        string // remote IP dialed, for WARC-IP-Address
-	tlsErr    string // certificate verification failure accepted under InsecureTLS
-	uses      int    // requests sent so far
+	ip        string      // remote IP dialed, for WARC-IP-Address
+	tlsErr    string      // certificate verification failure accepted under InsecureTLS
+	peek      *socketPeek // nil when the connection is not a socket
+	uses      int         // requests sent so far
 	idleSince time.Time
 	elem      *list.Element // position in pool.lru while idle
 }
@@ -138,38 +139,33 @@ func closeAll(pcs []*persistConn) {
 	}
 }
 
-// hasUnread reports whether conn, a connection between two exchanges, holds
+// hasUnread reports whether pc, a connection between two exchanges, holds
 // bytes the client did not ask for, or has been closed by the server. Such a
 // connection must not carry another request: a response already waiting on
 // it was not sent for that request (response smuggling, or a confused
 // server), and the next exchange would record it as the answer.
 //
-// It never blocks. The socket is peeked (see peekSocket); a TLS connection
+// It never blocks. The socket is peeked (see socketPeek); a TLS connection
 // is also read with an expired deadline, which returns at once unless
 // crypto/tls holds decrypted or raw bytes in its own buffers. A connection
 // that is not a socket (a custom Config.Dial), or any connection on a
 // platform without a non-blocking peek (Windows, see idle_other.go), gets
 // only that read, which sees bytes buffered above the socket but not the
 // kernel's: best effort there.
-func hasUnread(conn net.Conn) bool {
-	raw := conn
-	if tc, ok := conn.(*tls.Conn); ok {
-		raw = tc.NetConn()
-	}
-	unread, known := peekSocket(raw)
-	if unread {
+func (pc *persistConn) hasUnread() bool {
+	if pc.peek != nil && pc.peek.unread() {
 		return true
 	}
-	if known && raw == conn {
+	if _, isTLS := pc.conn.(*tls.Conn); pc.peek != nil && !isTLS {
 		return false
 	}
 	// A read that must not wait: an expired deadline fails it at once
 	// unless data is already buffered above the socket.
-	if err := conn.SetReadDeadline(time.Unix(1, 0)); err != nil {
+	if err := pc.conn.SetReadDeadline(time.Unix(1, 0)); err != nil {
 		return true
 	}
 	var b [1]byte
-	n, err := conn.Read(b[:])
+	n, err := pc.conn.Read(b[:])
 	if n > 0 {
 		return true
 	}
