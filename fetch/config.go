@@ -54,7 +54,9 @@ type Config struct {
 	// ErrAddressRefused. Each entry is a class name (see AddressClasses:
 	// "loopback", "private", "link-local", "cgnat", "multicast",
 	// "unspecified", "broadcast"), a CIDR prefix such as "10.20.0.0/16",
-	// or a single address. Default: none, every class refused.
+	// or a single address. Default: none, every class refused. Note that
+	// on most systems connecting to "unspecified" 0.0.0.0 reaches the
+	// local host, so allowing it is close to allowing loopback.
 	//
 	// The guard does not apply to ConnectTo targets, and only to literal
 	// IP hosts when Dial is set (Dial resolves names itself).

@@ -2,6 +2,7 @@ package fetch_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -54,4 +55,35 @@ func ExampleClient_Do() {
 	// "Content-Length: 25\r\n"
 	// "\r\n"
 	// <p>สวัสดี</p>
+}
+
+// The address guard refuses a link to an internal address before
+// connecting; Config.AllowAddresses opens named classes or prefixes.
+func ExampleConfig_allowAddresses() {
+	c, err := fetch.New(fetch.DefaultConfig())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer c.Close()
+	for _, u := range []string{"http://0x7f.1:6379/", "http://169.254.169.254/latest/meta-data/", "http://[::ffff:10.0.0.1]/"} {
+		_, err := c.Do(context.Background(), "GET", u, nil)
+		var ae *fetch.AddressError
+		fmt.Println(errors.Is(err, fetch.ErrAddressRefused), errors.As(err, &ae) && ae.Class != "")
+		fmt.Println(err)
+	}
+
+	// An intranet crawl may open the private ranges, or some of them.
+	cfg := fetch.DefaultConfig()
+	cfg.AllowAddresses = []string{"private", "100.64.0.0/16"}
+	if _, err := fetch.New(cfg); err != nil {
+		fmt.Println(err)
+	}
+	// Output:
+	// true true
+	// fetch http://0x7f.1:6379/: fetch: address refused: 0x7f.1 is a loopback address
+	// true true
+	// fetch http://169.254.169.254/latest/meta-data/: fetch: address refused: 169.254.169.254 is a link-local address
+	// true true
+	// fetch http://[::ffff:10.0.0.1]/: fetch: address refused: ::ffff:10.0.0.1 is a private address
 }
