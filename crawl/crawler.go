@@ -26,6 +26,7 @@ type Queue interface {
 	Next(now time.Time) (*frontier.Lease, time.Duration, error)
 	Complete(l *frontier.Lease, c frontier.Completion) error
 	Return(l *frontier.Lease, notBefore time.Time) error
+	Requeue(l *frontier.Lease, d frontier.Deferral) error
 	PushMany(es []frontier.Entry) (int, error)
 	MarkSeen(url string) (bool, error)
 	DropSite(site string) (int, error)
@@ -57,10 +58,20 @@ type Detector interface {
 
 // Config tunes the engine. The cmd package fills it from config.Config.
 type Config struct {
-	Workers         int           // r; default 16
-	MaxPages        int           // stop after this many fetches; 0: no limit
-	MaxTime         time.Duration // stop taking work after this long; 0: no limit
-	MaxPagesPerSite int           // fetches per site (requisites excluded); 0: no limit
+	Workers int // r; default 16
+	// The job's budgets count over every run on the same frontier, so
+	// they hold across resumes; 0 means no limit. MaxPages counts the
+	// requests that got a response from a server (pages, requisites and
+	// redirects; not robots.txt), and is exact: a request is reserved
+	// before it is sent. MaxBytes counts response bytes received; the
+	// crawl stops taking work once it is reached, so it is exceeded by at
+	// most what is in flight. MaxTime counts the time the crawl ran.
+	MaxPages        int
+	MaxBytes        int64
+	MaxTime         time.Duration
+	MaxPagesPerSite int // responses per site (requisites excluded); 0: no limit
+	// Retries says how failed fetches are tried again; see Retries.
+	Retries Retries
 	Requisites      bool          // fetch page requisites so pages replay
 	Scope           scope.Decider // depth limit, query rule, trap guards
 	Focus           *focus.Policy // nil: no focusing (every page counts as relevant)
@@ -69,6 +80,19 @@ type Config struct {
 	MaxParse int64
 	// Now is the clock; default time.Now.
 	Now func() time.Time
+}
+
+// Retries says how a failed fetch is deferred: a URL whose fetch failed
+// (no connection, a timeout, a 5xx, a 429) or whose robots.txt was
+// unavailable goes back to the queue, and is tried again after a delay
+// that starts at Delay and doubles with each try, up to MaxDelay, or
+// after the server's Retry-After, capped at MaxDelay. Only after Max tries
+// is it recorded as failed (crawl.log code -8). Tries are kept in the
+// frontier, so retries survive a restart.
+type Retries struct {
+	Max      int           // tries in all, the first included; default 10
+	Delay    time.Duration // wait before the second try; default 30s
+	MaxDelay time.Duration // cap on one wait; default 1h
 }
 
 // Parts are the leaves the engine drives. Every field is required.
@@ -91,8 +115,15 @@ type Crawler struct {
 	// pagesBefore is the HTML pages of earlier runs on the same frontier:
 	// with this run's, the count on which the focusing tolerance falls.
 	pagesBefore int64
+	// before is what earlier runs on the same frontier spent, against
+	// the job's budgets.
+	before frontier.Usage
 
-	fetched atomic.Int64 // fetches started, for MaxPages
+	started  time.Time    // when Run began; zero before
+	reserved atomic.Int64 // this run's requests counted against MaxPages
+	received atomic.Int64 // this run's response bytes, for MaxBytes
+
+	dead deadSites // sites given up on after their last retry
 }
 
 // New checks the configuration and returns a Crawler. It starts nothing.
@@ -106,13 +137,24 @@ func New(cfg Config, p Parts) (*Crawler, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	if cfg.Retries.Max <= 0 {
+		cfg.Retries.Max = 10
+	}
+	if cfg.Retries.Delay <= 0 {
+		cfg.Retries.Delay = 30 * time.Second
+	}
+	if cfg.Retries.MaxDelay <= 0 {
+		cfg.Retries.MaxDelay = time.Hour
+	}
 	if p.Queue == nil || p.Archive == nil || p.Fetcher == nil || p.Gate == nil || p.Detector == nil {
 		return nil, errors.New("crawl: Parts needs Queue, Archive, Fetcher, Gate and Detector")
 	}
 	if p.Log == nil {
 		p.Log = slog.New(slog.DiscardHandler)
 	}
-	return &Crawler{cfg: cfg, p: p, pagesBefore: p.Queue.Stats().Pages, stats: newStats()}, nil
+	fs := p.Queue.Stats()
+	return &Crawler{cfg: cfg, p: p, pagesBefore: fs.Pages, before: fs.Usage, stats: newStats(),
+		dead: deadSites{until: map[string]time.Time{}}}, nil
 }
 
 // Seed canonicalises the seed URLs and queues each as the start of its own
@@ -143,6 +185,7 @@ func (c *Crawler) Seed(seeds []string) (int, error) {
 const (
 	StopDone     = "frontier empty"
 	StopPages    = "max_pages reached"
+	StopBytes    = "max_bytes reached"
 	StopTime     = "max_time reached"
 	StopCanceled = "interrupted"
 )
@@ -156,8 +199,14 @@ func (c *Crawler) Run(ctx context.Context) (string, error) {
 	// a context that outlives it, so a drain finishes them.
 	work, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
+	c.started = time.Now()
 	if c.cfg.MaxTime > 0 {
-		t := time.AfterFunc(c.cfg.MaxTime, func() { stop(errors.New(StopTime)) })
+		// The time budget is for the whole job: earlier runs used part.
+		left := c.cfg.MaxTime - c.before.Elapsed
+		if left <= 0 {
+			return StopTime, nil
+		}
+		t := time.AfterFunc(left, func() { stop(errors.New(StopTime)) })
 		defer t.Stop()
 	}
 	inflight := context.WithoutCancel(ctx)
@@ -205,18 +254,61 @@ func (c *Crawler) worker(work, inflight context.Context, id int, stop context.Ca
 			}
 			continue
 		}
-		if c.cfg.MaxPages > 0 && !lease.Entry.Requisite && c.fetched.Load() >= int64(c.cfg.MaxPages) {
-			// The limit is reached: hand the URL back for a later run.
+		if reason := c.budgetSpent(); reason != "" {
+			// The job's budget is spent: hand the URL back for a later run.
 			if err := c.p.Queue.Return(lease, time.Time{}); err != nil {
 				return fmt.Errorf("frontier return %s: %w", lease.Entry.URL, err)
 			}
+			stop(errors.New(reason))
+			return nil
+		}
+		err = c.process(inflight, id, lease)
+		if errors.Is(err, errPagesSpent) {
 			stop(errors.New(StopPages))
 			return nil
 		}
-		if err := c.process(inflight, id, lease); err != nil {
+		if err != nil {
 			return err
 		}
 	}
+}
+
+// errPagesSpent is returned by process when MaxPages left no request for
+// its lease, which it handed back.
+var errPagesSpent = errors.New("crawl: max_pages reached")
+
+// budgetSpent returns why the job must stop taking work, "" if it need not.
+func (c *Crawler) budgetSpent() string {
+	switch {
+	case c.cfg.MaxPages > 0 && c.before.Fetches+c.reserved.Load() >= int64(c.cfg.MaxPages):
+		return StopPages
+	case c.cfg.MaxBytes > 0 && c.before.Bytes+c.received.Load() >= c.cfg.MaxBytes:
+		return StopBytes
+	}
+	return ""
+}
+
+// reserveRequest counts one request against MaxPages before it is sent,
+// so that the budget is exact however many workers run. It reports false
+// when none is left. A request that gets no response gives its place back
+// (unreserve).
+func (c *Crawler) reserveRequest() bool {
+	n := c.reserved.Add(1)
+	if c.cfg.MaxPages > 0 && c.before.Fetches+n > int64(c.cfg.MaxPages) {
+		c.reserved.Add(-1)
+		return false
+	}
+	return true
+}
+
+func (c *Crawler) unreserve() { c.reserved.Add(-1) }
+
+// elapsed is the job's running time over all runs.
+func (c *Crawler) elapsed() time.Duration {
+	if c.started.IsZero() {
+		return c.before.Elapsed
+	}
+	return c.before.Elapsed + time.Since(c.started)
 }
 
 // Stats returns a snapshot of the crawl's counters.

@@ -26,6 +26,7 @@ const (
 	codeConnectFailed = -2    // could not connect
 	codeConnectLost   = -3    // connection lost before a response
 	codeTimeout       = -4    // no response in time
+	codeGaveUp        = -8    // failed after the last retry (Heritrix: too many retries)
 	codeSiteBudget    = -5002 // max_pages_per_site reached
 	codeFocusSkip     = -5003 // server turned irrelevant (Tamura 4.1)
 	codeRobotsError   = -61   // robots.txt could not be evaluated
@@ -44,6 +45,7 @@ type outcome struct {
 	det      *detect.Result
 	relevant bool
 	page     bool // an HTML page that counted toward N_a
+	failed   bool // given up on: no more retries, or a failure no retry can mend
 }
 
 // process takes one leased URL down the whole data path. It returns an error
@@ -76,44 +78,92 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease) er
 	}
 
 	// 2. The per-site page budget, a trap guard. The frontier keeps the
-	// count (finish marks every page past this point), so it holds across
+	// count (only responses count: finish marks them), so it holds across
 	// restarts; one lease per site keeps it exact.
 	if !e.Requisite && c.cfg.MaxPagesPerSite > 0 && l.SiteBudget >= int64(c.cfg.MaxPagesPerSite) {
 		return c.finish(l, worker, outcome{status: codeSiteBudget, annot: []string{"max-pages-per-site"}}, frontier.Completion{})
 	}
 
-	// 3. robots.txt (RFC 9309).
-	dec, err := c.p.Gate.Check(ctx, u, c.cfg.Now())
+	// 3. Failures earlier on: a URL put back behind its site's other work
+	// waits for its own retry time; a site given up on after its last
+	// retry fails at once until its wait runs out.
+	now := c.cfg.Now()
+	if now.Before(e.RetryAt) {
+		return c.p.Queue.Requeue(l, frontier.Deferral{Entry: e, NotBefore: e.RetryAt})
+	}
+	if why, ok := c.dead.check(e.Site, now); ok {
+		return c.finish(l, worker, outcome{status: codeGaveUp, failed: true, annot: []string{"site-gave-up:" + why}}, frontier.Completion{})
+	}
+
+	// 4. robots.txt (RFC 9309). One that cannot be fetched defers the URL
+	// until the gate fetches it again (section 2.3.1.4); it never
+	// disallows it.
+	dec, err := c.p.Gate.Check(ctx, u, now)
 	if err != nil {
-		return c.finish(l, worker, outcome{status: codeRobotsError, annot: []string{"robots:" + err.Error()}}, frontier.Completion{})
+		return c.finish(l, worker, outcome{status: codeRobotsError, failed: true, annot: []string{"robots:" + err.Error()}}, frontier.Completion{})
+	}
+	if dec.Unavailable {
+		return c.retry(l, worker, failure{status: codeRobotsError, site: true, at: dec.RetryAt, why: dec.Reason})
 	}
 	if !dec.Allowed {
 		return c.finish(l, worker, outcome{status: codeRobots, annot: []string{dec.Reason}}, frontier.Completion{})
 	}
 
-	// 4. Fetch, holding the site's politeness slot: one connection per
-	// site, and w between the end of one request and the next.
+	// 5. Fetch, holding the site's politeness slot: one connection per
+	// site, and w between the end of one request and the next. The
+	// request is counted against max_pages before it is sent.
+	if !c.reserveRequest() {
+		if err := c.p.Queue.Return(l, time.Time{}); err != nil {
+			return fmt.Errorf("frontier return %s: %w", e.URL, err)
+		}
+		return errPagesSpent
+	}
 	release, err := c.p.Gate.Acquire(ctx, e.Site)
 	if err != nil {
 		// Only a cancelled context gets here; keep the URL for later.
+		c.unreserve()
 		return c.p.Queue.Return(l, time.Time{})
 	}
 	hdr := http.Header{"Accept-Encoding": {"gzip"}}
 	res, ferr := c.p.Fetcher.Do(ctx, http.MethodGet, e.URL, hdr)
 	end := c.cfg.Now()
 	release(end)
-	c.fetched.Add(1)
 	done := frontier.Completion{NotBefore: end.Add(c.p.Gate.Delay(e.Site))}
 	if res == nil {
-		return c.finish(l, worker, outcome{status: failureCode(ferr), annot: []string{"err:" + errString(ferr)}}, done)
+		c.unreserve()
+		f := failure{status: failureCode(ferr), site: true, why: "err:" + errString(ferr)}
+		if permanent(ferr) {
+			return c.finish(l, worker, outcome{status: f.status, failed: true, annot: []string{f.why}}, done)
+		}
+		return c.retry(l, worker, f)
+	}
+	c.received.Add(int64(len(res.RawResponse)))
+	done.Usage = frontier.Usage{Fetches: 1, Bytes: int64(len(res.RawResponse))}
+	// Only URLs that reached the server count against the site's budget.
+	done.Budget = !e.Requisite
+	var gaveUp bool
+	if retryable(res.Status) {
+		// 429 and 503 say the server is busy: the whole site waits, for
+		// Retry-After if it sent one. Other 5xx are the URL's own: it goes
+		// behind the site's other work. On the last try the response is
+		// archived as it came, and the URL is recorded as failed.
+		f := failure{status: res.Status, site: res.Status == 429 || res.Status == 503,
+			after: retryAfter(res.Header.Get("Retry-After"), end), why: fmt.Sprintf("http:%d", res.Status), usage: done.Usage}
+		if e.Tries+1 < c.cfg.Retries.Max {
+			return c.retry(l, worker, f)
+		}
+		gaveUp = true
 	}
 	out := outcome{status: res.Status, bytes: int64(len(res.RawResponse)), dur: res.Duration, started: res.Started,
-		mime: mediaType(res.Header.Get("Content-Type"))}
+		mime: mediaType(res.Header.Get("Content-Type")), failed: gaveUp}
+	if gaveUp {
+		out.annot = append(out.annot, fmt.Sprintf("gave-up:%d-tries", e.Tries+1))
+	}
 	if res.Truncated != "" {
 		out.annot = append(out.annot, "truncated:"+res.Truncated)
 	}
 
-	// 5. Understand the response: a redirect, an HTML page, or a stylesheet.
+	// 6. Understand the response: a redirect, an HTML page, or a stylesheet.
 	var found []links.Link
 	var meta []archive.Field
 	switch {
@@ -153,7 +203,7 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease) er
 		}
 	}
 
-	// 6. Tamura Fig. 3 steps 1-3: count the page against its server or
+	// 7. Tamura Fig. 3 steps 1-3: count the page against its server or
 	// directory.
 	var src focus.Counts
 	if out.page && key != "" {
@@ -165,7 +215,7 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease) er
 		done.Tally = []frontier.Tally{{Key: key, Relevant: out.relevant}}
 	}
 
-	// 7. Scope and focus decide each link (Nakahira site trees, Tamura
+	// 8. Scope and focus decide each link (Nakahira site trees, Tamura
 	// steps 4.5-8), then the accepted ones are queued with the completion.
 	// A stylesheet's requisites inherit the standing of the page it was
 	// queued for.
@@ -176,7 +226,7 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease) er
 	}
 	done.Links = accepted
 
-	// 8. The metadata record: how the page was reached, what it is, where it leads.
+	// 9. The metadata record: how the page was reached, what it is, where it leads.
 	meta = append(meta,
 		archive.Field{Name: "via", Value: e.Via},
 		archive.Field{Name: "hopsFromSeed", Value: e.Hops},
@@ -201,7 +251,7 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease) er
 	}
 	meta = append(meta, outlinks...)
 
-	// 9. Archive the request and response as they went over the wire, and
+	// 10. Archive the request and response as they went over the wire, and
 	// the metadata record, in one append to one WARC file.
 	ref, err := c.p.Archive.WriteExchange(&archive.Exchange{
 		URL: e.URL, IP: res.IP, Date: res.Started, RawRequest: res.RawRequest, RawResponse: res.RawResponse,
@@ -214,12 +264,12 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease) er
 	done.History = &frontier.History{Fetched: res.Started, Status: res.Status, Digest: ref.PayloadDigest,
 		ETag: res.Header.Get("ETag"), LastModified: res.Header.Get("Last-Modified")}
 
-	// 10. Complete the lease: links, counters and history in one batch.
+	// 11. Complete the lease: links, counters and history in one batch.
 	if err := c.finish(l, worker, out, done); err != nil {
 		return err
 	}
 
-	// 11. A server that just turned irrelevant gives up its queue
+	// 12. A server that just turned irrelevant gives up its queue
 	// (Tamura 4.1); the directory variant skips at fetch time instead.
 	before := focus.Counts{Downloaded: src.Downloaded - 1, Relevant: src.Relevant}
 	if out.page && key == e.Site && !out.relevant && pol.Status(src) == focus.Irrelevant &&
@@ -371,8 +421,8 @@ func (c *Crawler) focusKey(u *url.URL) string {
 
 // finish completes the lease and records the outcome.
 func (c *Crawler) finish(l *frontier.Lease, worker int, out outcome, done frontier.Completion) error {
-	done.Budget = !l.Entry.Requisite && out.status != codeFocusSkip && out.status != codeSiteBudget
 	done.Page = out.page
+	done.Usage.Elapsed = c.elapsed()
 	if err := c.p.Queue.Complete(l, done); err != nil {
 		return fmt.Errorf("frontier complete %s: %w", l.Entry.URL, err)
 	}

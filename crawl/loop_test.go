@@ -146,6 +146,9 @@ func newHarness(t *testing.T, web fakeWeb, cfg Config, seeds ...string) *harness
 		cfg.Workers = 1 // deterministic order
 	}
 	cfg.Requisites = true
+	if cfg.Retries == (Retries{}) {
+		cfg.Retries = fastRetries // tests must not wait 30s for a retry
+	}
 	h.c, err = New(cfg, Parts{Queue: q, Archive: h.a, Fetcher: h.f, Gate: fakeGate{}, Detector: fakeDetector{}})
 	if err != nil {
 		t.Fatal(err)

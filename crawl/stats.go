@@ -22,7 +22,8 @@ type Stats struct {
 	bytes    atomic.Int64 // raw response bytes archived
 	relevant atomic.Int64 // HTML pages in the target language
 	html     atomic.Int64 // HTML pages identified
-	failed   atomic.Int64 // fetches with no response
+	failed   atomic.Int64 // URLs given up on (after their last retry, or unusable)
+	deferred atomic.Int64 // failed tries put back for a retry
 	robots   atomic.Int64 // URLs disallowed by robots.txt
 	skipped  atomic.Int64 // URLs skipped by focus or budgets
 	dropped  atomic.Int64 // queued URLs dropped when a server turned irrelevant
@@ -51,6 +52,9 @@ func (s *Stats) record(e frontier.Entry, out outcome) {
 	default:
 		s.pages.Add(1)
 		s.bytes.Add(out.bytes)
+		if out.failed {
+			s.failed.Add(1) // archived, but an error after the last retry
+		}
 	}
 	if out.page {
 		s.html.Add(1)
@@ -81,6 +85,7 @@ func (s *Stats) rejected(why string) {
 // Snapshot is a copy of the counters at one moment.
 type Snapshot struct {
 	Pages, Bytes, HTML, Relevant, Failed, Robots, Skipped, Dropped int64
+	Deferred                                                       int64
 	Sites                                                          int
 	Status                                                         map[int]int64
 	Langs                                                          map[string]int64
@@ -105,6 +110,7 @@ func (s *Stats) snapshot(f frontier.Stats) Snapshot {
 	return Snapshot{
 		Pages: s.pages.Load(), Bytes: s.bytes.Load(), HTML: s.html.Load(), Relevant: s.relevant.Load(),
 		Failed: s.failed.Load(), Robots: s.robots.Load(), Skipped: s.skipped.Load(), Dropped: s.dropped.Load(),
+		Deferred: s.deferred.Load(),
 		Sites: len(s.hosts), Status: st, Langs: cp(s.langs), Rejects: cp(s.rejects), Frontier: f,
 	}
 }
@@ -123,9 +129,9 @@ func (s Snapshot) ProgressLine(elapsed time.Duration) string {
 	if elapsed > 0 {
 		rate = float64(s.Pages) / elapsed.Seconds()
 	}
-	return fmt.Sprintf("pages %d  %.1f MB  queue %d  sites %d  %.1f pages/s  harvest %.0f%%  %s",
-		s.Pages, float64(s.Bytes)/1e6, s.Frontier.Queued+s.Frontier.InFlight, s.Sites, rate,
-		100*s.HarvestRate(), elapsed.Truncate(time.Second))
+	return fmt.Sprintf("pages %d  %.1f MB  queue %d  sites %d (%d ready)  %.1f pages/s  harvest %.0f%%  retries %d  %s",
+		s.Pages, float64(s.Bytes)/1e6, s.Frontier.Queued+s.Frontier.InFlight, s.Sites, s.Frontier.Ready, rate,
+		100*s.HarvestRate(), s.Deferred, elapsed.Truncate(time.Second))
 }
 
 // WriteSummary prints the end-of-crawl summary.
@@ -133,9 +139,13 @@ func (s Snapshot) WriteSummary(w io.Writer, elapsed time.Duration, reason string
 	fmt.Fprintf(w, "stopped: %s after %s\n", reason, elapsed.Truncate(time.Millisecond))
 	fmt.Fprintf(w, "archived: %d responses, %.1f MB from %d sites\n", s.Pages, float64(s.Bytes)/1e6, s.Sites)
 	fmt.Fprintf(w, "pages: %d HTML, %d in the target language (harvest rate %.1f%%)\n", s.HTML, s.Relevant, 100*s.HarvestRate())
-	fmt.Fprintf(w, "not fetched: %d robots.txt, %d failed, %d skipped, %d dropped from irrelevant servers\n",
-		s.Robots, s.Failed, s.Skipped, s.Dropped)
+	fmt.Fprintf(w, "not fetched: %d robots.txt, %d skipped, %d dropped from irrelevant servers\n",
+		s.Robots, s.Skipped, s.Dropped)
+	fmt.Fprintf(w, "failed: %d given up on after their last retry (crawl.log -8 or an error status); %d tries deferred for a retry\n",
+		s.Failed, s.Deferred)
 	fmt.Fprintf(w, "frontier: %d queued, %d seen\n", s.Frontier.Queued+s.Frontier.InFlight, s.Frontier.Seen)
+	u := s.Frontier.Usage
+	fmt.Fprintf(w, "job totals over all runs: %d requests, %.1f MB, %s\n", u.Fetches, float64(u.Bytes)/1e6, u.Elapsed.Truncate(time.Second))
 	fmt.Fprintf(w, "status:%s\n", joinCounts(s.Status))
 	if len(s.Langs) > 0 {
 		fmt.Fprintf(w, "languages:%s\n", joinCounts(s.Langs))

@@ -173,6 +173,7 @@ type Stats struct {
 	Queued   int64 // entries waiting, not counting leased ones
 	InFlight int64 // outstanding leases
 	Sites    int64 // sites with entries waiting or leased
+	Ready    int64 // sites that could be leased now (their delay is over); bounds the useful parallelism r
 	Known    int64 // sites held in memory (includes idle sites still in their delay)
 	Seen     int64 // URLs in the seen set
 
@@ -863,6 +864,7 @@ func (q *Queue) Stats() Stats {
 	st.Queued = q.queued
 	st.InFlight = int64(len(q.leases))
 	st.Sites = q.active
+	st.Ready = int64(len(q.ready.s))
 	st.Known = int64(len(q.sites))
 	st.Seen = q.meta.seen
 	st.Pages = q.meta.pages

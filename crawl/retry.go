@@ -1,0 +1,155 @@
+package crawl
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/langcrawl/langcrawl/fetch"
+	"github.com/langcrawl/langcrawl/frontier"
+)
+
+// failure is a fetch that may go better later.
+type failure struct {
+	status int           // the crawl.log code: an HTTP status or a negative code
+	site   bool          // the whole site failed, not just the URL
+	after  time.Duration // the server's Retry-After; 0 if none
+	at     time.Time     // a retry time decided elsewhere (robots.txt); zero if none
+	why    string        // annotation for crawl.log
+	usage  frontier.Usage
+}
+
+// retry defers a failed URL (DESIGN.md, "Failures"): it goes back to the
+// queue with one more try counted, to be fetched again after a delay that
+// grows with each try, and gets a crawl.log line that says so. After the
+// last try it is recorded as failed instead (code -8); a site-wide failure
+// then also gives up on the site's other queued URLs until MaxDelay has
+// passed, so that a dead host with a long queue does not spend the whole
+// retry schedule on each of its URLs.
+func (c *Crawler) retry(l *frontier.Lease, worker int, f failure) error {
+	e := l.Entry
+	now := c.cfg.Now()
+	tries := e.Tries + 1
+	if tries >= c.cfg.Retries.Max {
+		if f.site {
+			c.dead.add(e.Site, now.Add(c.cfg.Retries.MaxDelay), fmt.Sprintf("%d", f.status))
+		}
+		annot := []string{fmt.Sprintf("gave-up:%d-tries", tries), fmt.Sprintf("last:%d", f.status), f.why}
+		return c.finish(l, worker, outcome{status: codeGaveUp, failed: true, annot: annot}, frontier.Completion{Usage: f.usage})
+	}
+	at := f.at
+	if at.IsZero() {
+		at = now.Add(c.backoff(tries, f.after))
+	}
+	e.Tries, e.RetryAt = tries, at
+	d := frontier.Deferral{Entry: e, Tail: !f.site, NotBefore: at, Usage: f.usage}
+	if !f.site {
+		// The URL's own failure: the site goes on with its other work
+		// after the usual delay.
+		d.NotBefore = now.Add(c.p.Gate.Delay(e.Site))
+	}
+	d.Usage.Elapsed = c.elapsed()
+	if err := c.p.Queue.Requeue(l, d); err != nil {
+		return fmt.Errorf("frontier requeue %s: %w", e.URL, err)
+	}
+	c.stats.deferred.Add(1)
+	if c.p.CrawlLog != nil {
+		out := outcome{status: f.status, annot: []string{
+			fmt.Sprintf("retry:%d/%d", tries, c.cfg.Retries.Max), "at:" + at.UTC().Format(time.RFC3339), f.why}}
+		if err := c.p.CrawlLog.Write(now, worker, e, out); err != nil {
+			return err
+		}
+	}
+	c.p.Log.Debug("deferred", "url", e.URL, "status", f.status, "err", f.why)
+	return nil
+}
+
+// backoff is the wait before try number tries+1: Retries.Delay doubled for
+// each try after the first, or the server's Retry-After, both capped at
+// Retries.MaxDelay.
+func (c *Crawler) backoff(tries int, after time.Duration) time.Duration {
+	if after > 0 {
+		return min(after, c.cfg.Retries.MaxDelay)
+	}
+	d := c.cfg.Retries.Delay
+	for i := 1; i < tries && d < c.cfg.Retries.MaxDelay; i++ {
+		d *= 2
+	}
+	return min(d, c.cfg.Retries.MaxDelay)
+}
+
+// retryable reports whether an HTTP status is worth another try: a server
+// error, or 429 Too Many Requests. 501 Not Implemented and 505 HTTP
+// Version Not Supported will not change.
+func retryable(status int) bool {
+	switch {
+	case status == http.StatusTooManyRequests:
+		return true
+	case status == http.StatusNotImplemented || status == http.StatusHTTPVersionNotSupported:
+		return false
+	}
+	return status >= 500 && status <= 599
+}
+
+// retryAfter reads a Retry-After value (RFC 9110 section 10.2.3): seconds,
+// or an HTTP date, relative to now. It returns 0 for none or a bad value.
+func retryAfter(v string, now time.Time) time.Duration {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0
+	}
+	if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+		if n <= 0 {
+			return 0
+		}
+		return time.Duration(min(n, int64(365*24*3600))) * time.Second
+	}
+	if t, err := http.ParseTime(v); err == nil && t.After(now) {
+		return t.Sub(now)
+	}
+	return 0
+}
+
+// permanent reports whether a fetch error will not go away with time: the
+// URL itself is unusable.
+func permanent(err error) bool {
+	return errors.Is(err, fetch.ErrUnsupportedScheme) || errors.Is(err, fetch.ErrUnsupportedMethod)
+}
+
+// deadSites remembers the sites given up on after their last retry, until
+// a deadline. Keyed by site, like all the engine's per-site state. Safe
+// for concurrent use.
+type deadSites struct {
+	mu    sync.Mutex
+	until map[string]time.Time
+	why   map[string]string
+}
+
+func (d *deadSites) add(site string, until time.Time, why string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.why == nil {
+		d.why = map[string]string{}
+	}
+	d.until[site], d.why[site] = until, why
+}
+
+// check reports whether site is given up on at now, and why.
+func (d *deadSites) check(site string, now time.Time) (string, bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	t, ok := d.until[site]
+	if !ok {
+		return "", false
+	}
+	if !now.Before(t) {
+		delete(d.until, site)
+		delete(d.why, site)
+		return "", false
+	}
+	return d.why[site], true
+}

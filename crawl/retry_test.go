@@ -1,0 +1,380 @@
+package crawl
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/syndtr/goleveldb/leveldb/storage"
+
+	"github.com/langcrawl/langcrawl/fetch"
+	"github.com/langcrawl/langcrawl/frontier"
+	"github.com/langcrawl/langcrawl/politeness"
+)
+
+// fastRetries keeps the engine's retry schedule short in tests.
+var fastRetries = Retries{Max: 4, Delay: time.Millisecond, MaxDelay: 5 * time.Millisecond}
+
+// flaky wraps a fakeFetcher: each URL in fail answers with the given
+// failure for its first n tries, then as the web says.
+type flaky struct {
+	*fakeFetcher
+	mu    sync.Mutex
+	tries map[string]int
+	fail  map[string]flake
+}
+
+type flake struct {
+	n      int
+	raw    string // a raw response to send instead, or
+	err    error  // an error to return
+	always bool   // fail every try
+}
+
+func (f *flaky) Do(ctx context.Context, m, rawURL string, h http.Header) (*fetch.Result, error) {
+	f.mu.Lock()
+	f.tries[rawURL]++
+	n := f.tries[rawURL]
+	fl, ok := f.fail[rawURL]
+	f.mu.Unlock()
+	if ok && (fl.always || n <= fl.n) {
+		if fl.err != nil {
+			f.fakeFetcher.mu.Lock()
+			f.got = append(f.got, rawURL)
+			f.fakeFetcher.mu.Unlock()
+			return nil, fl.err
+		}
+		saved := f.web[rawURL]
+		defer func() { f.web[rawURL] = saved }()
+		f.web[rawURL] = fl.raw
+	}
+	return f.fakeFetcher.Do(ctx, m, rawURL, h)
+}
+
+// logLines collects the crawl.log in memory.
+type logLines struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *logLines) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+func (l *logLines) Close() error { return nil }
+func (l *logLines) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+type retryRig struct {
+	q   *frontier.Queue
+	f   *flaky
+	a   *fakeArchive
+	log *logLines
+	cl  *CrawlLog
+}
+
+func newRetryRig(t *testing.T, web fakeWeb, fail map[string]flake) *retryRig {
+	t.Helper()
+	q, err := frontier.Open("", &frontier.Options{Storage: storage.NewMemStorage(), PollInterval: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { q.Close() })
+	r := &retryRig{q: q, f: &flaky{fakeFetcher: &fakeFetcher{web: web}, tries: map[string]int{}, fail: fail},
+		a: &fakeArchive{}, log: &logLines{}}
+	r.cl = NewCrawlLog(r.log)
+	return r
+}
+
+func (r *retryRig) crawler(t *testing.T, cfg Config, gate Gate, seeds ...string) *Crawler {
+	t.Helper()
+	if cfg.Workers == 0 {
+		cfg.Workers = 1
+	}
+	if cfg.Retries == (Retries{}) {
+		cfg.Retries = fastRetries
+	}
+	if gate == nil {
+		gate = fakeGate{}
+	}
+	c, err := New(cfg, Parts{Queue: r.q, Archive: r.a, Fetcher: r.f, Gate: gate, Detector: fakeDetector{}, CrawlLog: r.cl})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Seed(seeds); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func (r *retryRig) archived(u string) bool {
+	r.a.mu.Lock()
+	defer r.a.mu.Unlock()
+	for _, g := range r.a.urls {
+		if g == u {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *retryRig) lines(t *testing.T) string {
+	t.Helper()
+	if err := r.cl.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	return r.log.String()
+}
+
+// A host that is down for a while, a busy host that answers 503 and 429
+// with Retry-After, and a page that fails with a 500 once: every URL ends
+// up archived, none is recorded as failed, and each deferred try has its
+// crawl.log line.
+func TestFailuresAreRetried(t *testing.T) {
+	web := fakeWeb{
+		"http://a.test/":        page("th", "http://flap.test/", "http://busy.test/", "/err", "/ok"),
+		"http://a.test/err":     page("th"),
+		"http://a.test/ok":      page("th"),
+		"http://flap.test/":     page("th", "/1", "/2"),
+		"http://flap.test/1":    page("th"),
+		"http://flap.test/2":    page("th"),
+		"http://busy.test/":     page("th", "/more"),
+		"http://busy.test/more": page("th"),
+	}
+	busy := "HTTP/1.1 503 Service Unavailable\r\nRetry-After: 0\r\nContent-Length: 0\r\n\r\n"
+	r := newRetryRig(t, web, map[string]flake{
+		"http://flap.test/":     {n: 2, err: errors.New("dial tcp 192.0.2.1:80: connect: connection refused")},
+		"http://busy.test/":     {n: 1, raw: busy},
+		"http://busy.test/more": {n: 2, raw: strings.Replace(busy, "503 Service Unavailable", "429 Too Many Requests", 1)},
+		"http://a.test/err":     {n: 1, raw: "HTTP/1.1 500 Internal Server Error\r\nContent-Length: 0\r\n\r\n"},
+	})
+	c := r.crawler(t, Config{}, nil, "http://a.test/")
+	reason, err := c.Run(context.Background())
+	if err != nil || reason != StopDone {
+		t.Fatalf("Run = %q, %v", reason, err)
+	}
+	for u := range web {
+		if !r.archived(u) {
+			t.Errorf("%s was not archived after its failures", u)
+		}
+	}
+	s := c.Stats()
+	if s.Failed != 0 || s.Deferred != 6 {
+		t.Errorf("failed %d, deferred %d; want 0 failed and 6 deferred tries", s.Failed, s.Deferred)
+	}
+	log := r.lines(t)
+	for _, want := range []string{" -2 ", " 503 ", " 429 ", " 500 ", "retry:1/4", "retry:2/4"} {
+		if !strings.Contains(log, want) {
+			t.Errorf("crawl.log has no %q line:\n%s", want, log)
+		}
+	}
+	// The 500 went behind the site's other work: /ok came before the
+	// second try of /err.
+	got := strings.Join(r.f.got, " ")
+	if strings.Index(got, "http://a.test/ok") > strings.LastIndex(got, "http://a.test/err") {
+		t.Errorf("a URL's own failure held up its site: %s", got)
+	}
+}
+
+// A host that stays down: its head URL is tried Retries.Max times and then
+// recorded as failed (-8); its other URLs are given up on at once, each
+// with its own crawl.log line, instead of each spending the whole schedule.
+func TestGiveUpAfterLastTry(t *testing.T) {
+	web := fakeWeb{"http://a.test/": page("th", "http://dead.test/", "http://dead.test/1", "http://dead.test/2")}
+	down := errors.New("dial tcp 192.0.2.1:80: connect: connection refused")
+	r := newRetryRig(t, web, map[string]flake{
+		"http://dead.test/":  {always: true, err: down},
+		"http://dead.test/1": {always: true, err: down},
+		"http://dead.test/2": {always: true, err: down},
+	})
+	c := r.crawler(t, Config{}, nil, "http://a.test/")
+	if reason, err := c.Run(context.Background()); err != nil || reason != StopDone {
+		t.Fatalf("Run = %q, %v", reason, err)
+	}
+	if n := r.f.tries["http://dead.test/"]; n != fastRetries.Max {
+		t.Errorf("head URL tried %d times, want %d", n, fastRetries.Max)
+	}
+	if r.f.tries["http://dead.test/1"]+r.f.tries["http://dead.test/2"] != 0 {
+		t.Errorf("the other URLs of a dead site were tried: %v", r.f.tries)
+	}
+	s := c.Stats()
+	if s.Failed != 3 {
+		t.Errorf("failed %d, want 3", s.Failed)
+	}
+	log := r.lines(t)
+	if n := strings.Count(log, " -8 "); n != 3 {
+		t.Errorf("%d crawl.log lines with -8, want 3:\n%s", n, log)
+	}
+	if st := r.q.Stats(); st.Queued != 0 || st.InFlight != 0 {
+		t.Errorf("frontier not empty: %+v", st)
+	}
+}
+
+// robots.txt that answers 503 and then 200, and one on a host that is
+// unreachable and then up: the gate defers, the engine keeps every URL
+// and fetches them all once robots.txt can be read. Nothing is recorded
+// as disallowed; each deferral logs -61.
+func TestRobotsUnavailableDefers(t *testing.T) {
+	web := fakeWeb{
+		"http://a.test/":      page("th", "http://r503.test/", "http://r503.test/1", "http://rdown.test/", "http://rdown.test/1"),
+		"http://r503.test/":   page("th"),
+		"http://r503.test/1":  page("th"),
+		"http://rdown.test/":  page("th"),
+		"http://rdown.test/1": page("th"),
+	}
+	r := newRetryRig(t, web, nil)
+	var mu sync.Mutex
+	calls := map[string]int{}
+	robots := func(_ context.Context, u string) (int, []byte, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		calls[u]++
+		switch {
+		case strings.Contains(u, "r503") && calls[u] <= 2:
+			return 503, nil, nil
+		case strings.Contains(u, "rdown") && calls[u] <= 1:
+			return 0, nil, errors.New("dial tcp: connection refused")
+		}
+		return 200, []byte("User-agent: *\nDisallow: /private\n"), nil
+	}
+	gate, err := politeness.New(politeness.Config{UserAgent: "langcrawl/test", RetryAfterError: time.Millisecond,
+		MaxRetryDelay: 5 * time.Millisecond}, robots)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := r.crawler(t, Config{}, gate, "http://a.test/")
+	if reason, err := c.Run(context.Background()); err != nil || reason != StopDone {
+		t.Fatalf("Run = %q, %v", reason, err)
+	}
+	for u := range web {
+		if !r.archived(u) {
+			t.Errorf("%s lost behind an unavailable robots.txt", u)
+		}
+	}
+	s := c.Stats()
+	if s.Robots != 0 || s.Failed != 0 {
+		t.Errorf("robots %d, failed %d; want none", s.Robots, s.Failed)
+	}
+	log := r.lines(t)
+	if strings.Contains(log, " -9998 ") {
+		t.Errorf("a URL was recorded as disallowed:\n%s", log)
+	}
+	if n := strings.Count(log, " -61 "); n != 3 {
+		t.Errorf("%d -61 lines, want 3 (two 503s, one unreachable):\n%s", n, log)
+	}
+}
+
+// max_pages is exact with many workers, and counts across runs on the same
+// frontier; robots-blocked URLs count against neither it nor the per-site
+// budget, since they never reach the server.
+func TestJobBudgetsAcrossRuns(t *testing.T) {
+	web := fakeWeb{"http://a.test/": page("th", "/private/1", "/private/2", "/1", "/2", "/3", "/4", "/5", "/6", "/7", "/8")}
+	for i := 1; i <= 8; i++ {
+		web[fmt.Sprintf("http://a.test/%d", i)] = page("th", fmt.Sprintf("http://s%d.test/", i))
+		web[fmt.Sprintf("http://s%d.test/", i)] = page("th")
+	}
+	r := newRetryRig(t, web, nil)
+	c := r.crawler(t, Config{Workers: 8, MaxPages: 5}, nil, "http://a.test/")
+	if reason, err := c.Run(context.Background()); err != nil || reason != StopPages {
+		t.Fatalf("first run = %q, %v", reason, err)
+	}
+	if n := len(r.f.got); n != 5 {
+		t.Fatalf("first run fetched %d, want exactly 5 with 8 workers", n)
+	}
+	// A resume with a larger budget fetches only what is left of it.
+	c = r.crawler(t, Config{Workers: 8, MaxPages: 9}, nil)
+	if reason, err := c.Run(context.Background()); err != nil || reason != StopPages {
+		t.Fatalf("second run = %q, %v", reason, err)
+	}
+	if n := len(r.f.got); n != 9 {
+		t.Errorf("two runs fetched %d, want the job budget of 9", n)
+	}
+	if u := r.q.Stats().Usage; u.Fetches != 9 || u.Bytes == 0 {
+		t.Errorf("job totals %+v, want 9 fetches", u)
+	}
+	// A third run with the same budget fetches nothing.
+	c = r.crawler(t, Config{Workers: 8, MaxPages: 9}, nil)
+	if reason, err := c.Run(context.Background()); err != nil || reason != StopPages || len(r.f.got) != 9 {
+		t.Errorf("third run = %q, %v, %d fetched in all", reason, err, len(r.f.got))
+	}
+
+	// max_bytes: the crawl stops taking work once the bytes are spent.
+	r = newRetryRig(t, web, nil)
+	one := int64(len(web["http://a.test/"]))
+	c = r.crawler(t, Config{MaxBytes: one + 1}, nil, "http://a.test/")
+	if reason, err := c.Run(context.Background()); err != nil || reason != StopBytes || len(r.f.got) != 2 {
+		t.Errorf("max_bytes run = %q, %v after %d fetches; want %q after 2", reason, err, len(r.f.got), StopBytes)
+	}
+
+	// Per-site budget: 2 robots-blocked URLs and a budget of 3 still
+	// fetches 3 pages of a.test.
+	r = newRetryRig(t, web, nil)
+	c = r.crawler(t, Config{MaxPagesPerSite: 3}, nil, "http://a.test/")
+	if _, err := c.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, g := range r.f.got {
+		if strings.HasPrefix(g, "http://a.test/") {
+			n++
+		}
+	}
+	if n != 3 {
+		t.Errorf("fetched %d pages of a.test with a budget of 3 and 2 robots-blocked URLs, want 3", n)
+	}
+}
+
+// max_time counts the time of earlier runs.
+func TestMaxTimeAcrossRuns(t *testing.T) {
+	r := newRetryRig(t, fakeWeb{"http://a.test/": page("th")}, nil)
+	// An earlier run that used the whole budget, as the frontier records.
+	if _, err := r.q.PushMany([]frontier.Entry{{URL: "http://x.test/", Site: "x.test", Priority: frontier.High}}); err != nil {
+		t.Fatal(err)
+	}
+	l, _, err := r.q.Next(time.Now())
+	if err != nil || l == nil {
+		t.Fatal(l, err)
+	}
+	if err := r.q.Complete(l, frontier.Completion{Usage: frontier.Usage{Elapsed: time.Hour}}); err != nil {
+		t.Fatal(err)
+	}
+	c := r.crawler(t, Config{MaxTime: time.Hour}, nil, "http://a.test/")
+	if reason, err := c.Run(context.Background()); err != nil || reason != StopTime || len(r.f.got) != 0 {
+		t.Errorf("run after the time budget was spent = %q, %v, %d fetched", reason, err, len(r.f.got))
+	}
+}
+
+func TestRetryAfter(t *testing.T) {
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	for v, want := range map[string]time.Duration{
+		"":                              0,
+		"120":                           2 * time.Minute,
+		" 5 ":                           5 * time.Second,
+		"-1":                            0,
+		"soon":                          0,
+		"Fri, 02 Jan 2026 03:05:05 GMT": time.Minute,
+		"Fri, 02 Jan 2026 03:00:00 GMT": 0, // in the past
+	} {
+		if got := retryAfter(v, now); got != want {
+			t.Errorf("retryAfter(%q) = %v, want %v", v, got, want)
+		}
+	}
+	c := &Crawler{cfg: Config{Retries: Retries{Max: 10, Delay: time.Second, MaxDelay: 10 * time.Second}}}
+	for tries, want := range map[int]time.Duration{1: time.Second, 2: 2 * time.Second, 4: 8 * time.Second, 5: 10 * time.Second, 9: 10 * time.Second} {
+		if got := c.backoff(tries, 0); got != want {
+			t.Errorf("backoff(%d) = %v, want %v", tries, got, want)
+		}
+	}
+	if got := c.backoff(1, time.Hour); got != 10*time.Second {
+		t.Errorf("a Retry-After of 1h waits %v, want the 10s cap", got)
+	}
+}
