@@ -71,10 +71,10 @@ type Config struct {
 	MaxTime         time.Duration
 	MaxPagesPerSite int // responses per site (requisites excluded); 0: no limit
 	// Retries says how failed fetches are tried again; see Retries.
-	Retries Retries
-	Requisites      bool          // fetch page requisites so pages replay
-	Scope           scope.Decider // depth limit, query rule, trap guards
-	Focus           *focus.Policy // nil: no focusing (every page counts as relevant)
+	Retries    Retries
+	Requisites bool          // fetch page requisites so pages replay
+	Scope      scope.Decider // depth limit, query rule, trap guards
+	Focus      *focus.Policy // nil: no focusing (every page counts as relevant)
 	// MaxParse bounds how much of a decoded body is parsed for links and
 	// language; default 8 MiB.
 	MaxParse int64

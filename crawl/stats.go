@@ -111,7 +111,7 @@ func (s *Stats) snapshot(f frontier.Stats) Snapshot {
 		Pages: s.pages.Load(), Bytes: s.bytes.Load(), HTML: s.html.Load(), Relevant: s.relevant.Load(),
 		Failed: s.failed.Load(), Robots: s.robots.Load(), Skipped: s.skipped.Load(), Dropped: s.dropped.Load(),
 		Deferred: s.deferred.Load(),
-		Sites: len(s.hosts), Status: st, Langs: cp(s.langs), Rejects: cp(s.rejects), Frontier: f,
+		Sites:    len(s.hosts), Status: st, Langs: cp(s.langs), Rejects: cp(s.rejects), Frontier: f,
 	}
 }
 
