@@ -42,7 +42,10 @@ type Config struct {
 	MaxPagesPerSite int           `yaml:"max_pages_per_site"`
 	MaxPages        int           `yaml:"max_pages"`
 	MaxTime         time.Duration `yaml:"max_time"`
+	MaxBytes        int64         `yaml:"max_bytes"`
 	MaxBodySize     int64         `yaml:"max_body_size"`
+
+	Retries Retries `yaml:"retries"`
 
 	Timeouts Timeouts `yaml:"timeouts"`
 	Robots   Robots   `yaml:"robots"`
@@ -58,6 +61,15 @@ type Config struct {
 
 	// ProfilePath is the profile file Load read, "" when none.
 	ProfilePath string `yaml:"-"`
+}
+
+// Retries says how a failed fetch or an unavailable robots.txt is tried
+// again: after Delay, doubled with each try up to MaxDelay (or after the
+// server's Retry-After, capped at MaxDelay), up to Max tries in all.
+type Retries struct {
+	Max      int           `yaml:"max"`
+	Delay    time.Duration `yaml:"delay"`
+	MaxDelay time.Duration `yaml:"max_delay"`
 }
 
 // WARC configures the archive files.
@@ -167,8 +179,12 @@ var Keys = []key{
 	{"delay", "1s", "delay w between two requests to one site"},
 	{"depth", 8, "depth limit per site tree (Nakahira: 8)"},
 	{"max_pages_per_site", 10000, "stop taking pages from one site after this many (counted across restarts)"},
-	{"max_pages", 0, "stop the crawl after this many pages (0: no limit)"},
-	{"max_time", "0s", "stop the crawl after this long (0: no limit)"},
+	{"max_pages", 0, "job budget: stop after this many requests got a response (pages, requisites, redirects; not robots.txt), counted over every run of the crawl (0: no limit)"},
+	{"max_time", "0s", "job budget: stop after the crawl has run this long, over every run (0: no limit)"},
+	{"max_bytes", "0", "job budget: stop taking work once this many response bytes were received, over every run (bytes, or KB/MB/GB/KiB/MiB/GiB; 0: no limit)"},
+	{"retries.max", 10, "tries in all for a URL whose fetch failed (no connection, timeout, 5xx, 429) or whose robots.txt was unavailable; then it is recorded as failed (-8)"},
+	{"retries.delay", "30s", "wait before the second try; doubled for each further try"},
+	{"retries.max_delay", "1h", "cap on one wait between tries, and on a server's Retry-After"},
 	{"max_body_size", "100MiB", "truncate bodies above this size (WARC-Truncated: length)"},
 	{"timeouts.connect", "10s", "TCP/TLS connect timeout"},
 	{"timeouts.fetch", "60s", "whole-exchange timeout (WARC-Truncated: time)"},
@@ -208,6 +224,7 @@ var FlagKeys = map[string]string{
 	"depth":      "depth",
 	"max-pages":  "max_pages",
 	"max-time":   "max_time",
+	"max-bytes":  "max_bytes",
 	"user-agent": "user_agent",
 	"target":     "focus.language",
 	"strategy":   "focus.strategy",
@@ -224,8 +241,9 @@ func AddFlags(fs *pflag.FlagSet) {
 	fs.Int("workers", 0, "number of workers r")
 	fs.Duration("delay", 0, "per-site delay w")
 	fs.Int("depth", 0, "depth limit per site tree")
-	fs.Int("max-pages", 0, "stop after N pages")
-	fs.Duration("max-time", 0, "stop after this long")
+	fs.Int("max-pages", 0, "job budget: stop after N requests got a response, over every run of the crawl")
+	fs.Duration("max-time", 0, "job budget: stop after the crawl has run this long, over every run")
+	fs.String("max-bytes", "", "job budget: stop after this many response bytes (e.g. 10GB), over every run")
 	fs.String("user-agent", "", "User-Agent with an operator contact URL")
 	fs.String("target", "", "target language (focus.language)")
 	fs.String("strategy", "", "focusing strategy (focus.strategy)")
@@ -292,6 +310,10 @@ func Load(profile string, fs *pflag.FlagSet) (*Config, error) {
 	c.MaxPagesPerSite = p.integer("max_pages_per_site")
 	c.MaxPages = p.integer("max_pages")
 	c.MaxTime = p.duration("max_time")
+	c.MaxBytes = p.size("max_bytes")
+	c.Retries.Max = p.integer("retries.max")
+	c.Retries.Delay = p.duration("retries.delay")
+	c.Retries.MaxDelay = p.duration("retries.max_delay")
 	c.MaxBodySize = p.size("max_body_size")
 	c.Timeouts.Connect = p.duration("timeouts.connect")
 	c.Timeouts.Fetch = p.duration("timeouts.fetch")
@@ -684,6 +706,18 @@ func (c *Config) Validate() error {
 	if c.MaxTime < 0 {
 		bad("max_time", "%s must not be negative (0: no limit)", c.MaxTime)
 	}
+	if c.MaxBytes < 0 {
+		bad("max_bytes", "%d must not be negative (0: no limit)", c.MaxBytes)
+	}
+	if c.Retries.Max < 1 || c.Retries.Max > 1000 {
+		bad("retries.max", "%d must be between 1 and 1000", c.Retries.Max)
+	}
+	if c.Retries.Delay <= 0 {
+		bad("retries.delay", "%s must be positive", c.Retries.Delay)
+	}
+	if c.Retries.MaxDelay < c.Retries.Delay {
+		bad("retries.max_delay", "%s must be at least retries.delay (%s)", c.Retries.MaxDelay, c.Retries.Delay)
+	}
 	if c.MaxBodySize < 1024 {
 		bad("max_body_size", "%d bytes is below the 1 KiB minimum", c.MaxBodySize)
 	}
@@ -779,6 +813,7 @@ func (c *Config) YAML() string {
 	// Durations and sizes read better as text than as nanoseconds.
 	m["delay"] = c.Delay.String()
 	m["max_time"] = c.MaxTime.String()
+	m["retries"] = map[string]any{"max": c.Retries.Max, "delay": c.Retries.Delay.String(), "max_delay": c.Retries.MaxDelay.String()}
 	m["timeouts"] = map[string]string{"connect": c.Timeouts.Connect.String(), "fetch": c.Timeouts.Fetch.String(), "read": c.Timeouts.Read.String()}
 	if r, ok := m["robots"].(map[string]any); ok {
 		r["max_crawl_delay"] = c.Robots.MaxCrawlDelay.String()

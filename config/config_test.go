@@ -126,7 +126,19 @@ func validBase() *Config {
 		UserAgent: "x/1 (+https://l.example/c)", Workers: 1, Depth: 8, MaxPagesPerSite: 10, MaxBodySize: 1 << 20,
 		Timeouts: Timeouts{time.Second, time.Second, time.Second}, Robots: Robots{Policy: "obey"},
 		Scope: Scope{MaxURLLength: 1, MaxPathSegments: 1, MaxRepeatedSegment: 1, MaxQueryParams: 1},
-		Focus: Focus{Strategy: "bfs", Tolerance: 10},
+		Focus: Focus{Strategy: "bfs", Tolerance: 10}, Retries: Retries{Max: 1, Delay: time.Second, MaxDelay: time.Second},
+	}
+}
+
+func TestRetriesAndBudgetKeys(t *testing.T) {
+	cfg := validBase()
+	cfg.Retries = Retries{Max: 0, Delay: time.Minute, MaxDelay: time.Second}
+	cfg.MaxBytes = -1
+	err := cfg.Validate()
+	for _, key := range []string{"retries.max", "retries.max_delay", "max_bytes"} {
+		if err == nil || !strings.Contains(err.Error(), key) {
+			t.Errorf("error %v does not name %s", err, key)
+		}
 	}
 }
 

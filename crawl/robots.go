@@ -79,6 +79,10 @@ func RobotsFetcher(f Fetcher, a Archive, slot Slot, log *CrawlLog) politeness.Ro
 				target = next.String()
 				continue
 			}
+			if after := retryAfter(res.Header.Get("Retry-After"), time.Now()); after > 0 && retryable(res.Status) {
+				// The gate waits as long as the server asked.
+				return 0, nil, &politeness.RetryLater{Status: res.Status, After: after}
+			}
 			body, _ := res.Payload(politeness.MaxRobotsSize)
 			return res.Status, body, nil
 		}
