@@ -11,9 +11,10 @@ import (
 )
 
 // Run simulates every variant of opts over g and returns the measures of
-// Tamura et al. section 5. Each run uses its own real frontier
-// (frontier.Open on in-memory LevelDB storage, or under Options.DiskDir) and
-// a focus.Policy; "downloading" a page is looking it up in g. Runs go in
+// Tamura et al. section 5. Each run is a run of the crawl engine
+// (crawl.Crawler) with its own real frontier (frontier.Open on in-memory
+// LevelDB storage, or under Options.DiskDir) and focus.Policy; "downloading"
+// a page is looking it up in g (see the package documentation). Runs go in
 // parallel, up to Options.Parallel at once; g is only read. Run returns the
 // first error of any run, after cancelling the others; ctx cancels all.
 func Run(ctx context.Context, g *webgen.Graph, opts Options) (*Results, error) {

@@ -44,7 +44,7 @@ func (r *Results) WriteMarkdown(w io.Writer) error {
 func (r *Results) pick(strategy string, t int) *RunResult {
 	for i := range r.Runs {
 		v := r.Runs[i].Variant
-		if v.Strategy == strategy && !v.Defer && v.Decay.Every == 0 && (t == 0 || tolerance(v) == t) {
+		if v.Strategy == strategy && v.Decay.Every == 0 && (t == 0 || tolerance(v) == t) {
 			return &r.Runs[i]
 		}
 	}
@@ -60,7 +60,7 @@ func (r *Results) paperTable(b *strings.Builder) {
 	var serverMiss []string
 	for _, run := range r.Runs {
 		v := run.Variant
-		if (v.Strategy == string(focus.AggressiveServer) || v.Strategy == string(focus.ConservativeServer)) && !v.Defer && v.Decay.Every == 0 {
+		if (v.Strategy == string(focus.AggressiveServer) || v.Strategy == string(focus.ConservativeServer)) && v.Decay.Every == 0 {
 			serverMiss = append(serverMiss, fmt.Sprintf("%s: %s", run.Name, pct(run.MaxMiss())))
 		}
 	}
@@ -113,7 +113,7 @@ func (r *Results) paperTable(b *strings.Builder) {
 	}
 	var queues []string
 	for _, run := range r.Runs {
-		if run.Variant.Defer || run.Variant.Decay.Every > 0 {
+		if run.Variant.Decay.Every > 0 {
 			continue
 		}
 		queues = append(queues, fmt.Sprintf("%s: %d", run.Name, run.PeakQueue))
@@ -121,7 +121,7 @@ func (r *Results) paperTable(b *strings.Builder) {
 	row("Queue size (Fig. 7)", "soft focused and aggressive \"drastically increase\"; conservative server \"does not increase so much\"; directory and hard focused \"even smaller\"", "peak: "+strings.Join(queues, "; "))
 	var servers []string
 	for _, run := range r.Runs {
-		if run.Variant.Defer || run.Variant.Decay.Every > 0 {
+		if run.Variant.Decay.Every > 0 {
 			continue
 		}
 		servers = append(servers, fmt.Sprintf("%s: %d", run.Name, run.Servers))
@@ -143,7 +143,7 @@ func (r *Results) goals(b *strings.Builder) {
 	runs := []*RunResult{cons}
 	for i := range r.Runs {
 		v := r.Runs[i].Variant
-		if v.Strategy == string(focus.ConservativeServer) && tolerance(v) == focus.DefaultTolerance && !v.Defer && v.Decay.Every > 0 {
+		if v.Strategy == string(focus.ConservativeServer) && tolerance(v) == focus.DefaultTolerance && v.Decay.Every > 0 {
 			runs = append(runs, &r.Runs[i])
 			break
 		}
@@ -190,7 +190,7 @@ func (r *Results) goals(b *strings.Builder) {
 func (r *Results) improvements(b *strings.Builder) {
 	var imp []RunResult
 	for _, run := range r.Runs {
-		if run.Variant.Defer || run.Variant.Decay.Every > 0 {
+		if run.Variant.Decay.Every > 0 {
 			imp = append(imp, run)
 		}
 	}
@@ -199,15 +199,15 @@ func (r *Results) improvements(b *strings.Builder) {
 	}
 	b.WriteString("## Improvements on the paper\n\n")
 	b.WriteString("Each improved variant beside its baseline (same strategy and T, no improvement).\n\n")
-	b.WriteString("| variant | baseline | coverage | harvest | peak queue | servers | deferred / re-processed |\n|---|---|---:|---:|---:|---:|---:|\n")
+	b.WriteString("| variant | baseline | coverage | harvest | peak queue | servers |\n|---|---|---:|---:|---:|---:|\n")
 	for _, run := range imp {
 		base := r.pick(run.Variant.Strategy, tolerance(run.Variant))
 		if base == nil {
 			continue
 		}
-		fmt.Fprintf(b, "| %s | %s | %s → %s | %s → %s | %d → %d | %d → %d | %d / %d |\n", run.Name, base.Name,
+		fmt.Fprintf(b, "| %s | %s | %s → %s | %s → %s | %d → %d | %d → %d |\n", run.Name, base.Name,
 			pct(base.Coverage), pct(run.Coverage), pct(base.Harvest), pct(run.Harvest),
-			base.PeakQueue, run.PeakQueue, base.Servers, run.Servers, run.Deferred, run.Reprocessed)
+			base.PeakQueue, run.PeakQueue, base.Servers, run.Servers)
 	}
 	b.WriteString("\n")
 }

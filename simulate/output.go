@@ -110,17 +110,17 @@ func itoa(i int64) string   { return strconv.FormatInt(i, 10) }
 // WriteSummaryCSV writes one row of final figures per variant.
 func (r *Results) WriteSummaryCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"variant", "strategy", "tolerance", "defer", "decay_every", "decay_min",
+	cw.Write([]string{"variant", "strategy", "tolerance", "decay_every", "decay_min",
 		"pages", "target_pages", "coverage", "harvest", "max_miss_ratio", "peak_queue", "final_queue",
-		"servers", "target_servers", "skipped", "dead", "redirects", "dropped", "deferred", "reprocessed", "seconds"})
+		"servers", "target_servers", "skipped", "dead", "redirects", "dropped", "seconds"})
 	for _, run := range r.Runs {
 		v := run.Variant
-		cw.Write([]string{run.Name, v.Strategy, strconv.Itoa(tolerance(v)), strconv.FormatBool(v.Defer),
+		cw.Write([]string{run.Name, v.Strategy, strconv.Itoa(tolerance(v)),
 			itoa(v.Decay.Every), strconv.Itoa(v.Decay.Min),
 			itoa(run.Pages), itoa(run.Targets), ftoa(run.Coverage), ftoa(run.Harvest), ftoa(run.MaxMiss()),
 			itoa(run.PeakQueue), itoa(run.FinalQueue), itoa(run.Servers), itoa(run.TargetServers),
-			itoa(run.Skipped), itoa(run.Dead), itoa(run.Redirects), itoa(run.Dropped), itoa(run.Deferred),
-			itoa(run.Reprocessed), strconv.FormatFloat(run.Elapsed.Seconds(), 'f', 1, 64)})
+			itoa(run.Skipped), itoa(run.Dead), itoa(run.Redirects), itoa(run.Dropped),
+			strconv.FormatFloat(run.Elapsed.Seconds(), 'f', 1, 64)})
 	}
 	cw.Flush()
 	return cw.Error()
@@ -129,11 +129,11 @@ func (r *Results) WriteSummaryCSV(w io.Writer) error {
 // WriteCurvesCSV writes the sampled curves of Figs. 5-8, one row per sample.
 func (r *Results) WriteCurvesCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"variant", "pages", "target_pages", "coverage", "harvest", "queue", "deferred", "servers"})
+	cw.Write([]string{"variant", "pages", "target_pages", "coverage", "harvest", "queue", "servers"})
 	for _, run := range r.Runs {
 		for _, s := range run.Curve {
 			cw.Write([]string{run.Name, itoa(s.Pages), itoa(s.Targets), ftoa(s.Coverage), ftoa(s.Harvest),
-				itoa(s.Queue), itoa(s.Deferred), itoa(s.Servers)})
+				itoa(s.Queue), itoa(s.Servers)})
 		}
 	}
 	cw.Flush()

@@ -13,8 +13,10 @@ import (
 	"github.com/syndtr/goleveldb/leveldb/storage"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/langcrawl/langcrawl/crawl"
 	"github.com/langcrawl/langcrawl/focus"
 	"github.com/langcrawl/langcrawl/frontier"
+	"github.com/langcrawl/langcrawl/scope"
 )
 
 // Perfect is the oracle strategy of Tamura 5.1, available in the simulator
@@ -34,8 +36,8 @@ type Variant struct {
 	Strategy string
 	// Tolerance is T for server-based strategies (default 10).
 	Tolerance int
-	// Defer and Decay are the focus.Config improvements.
-	Defer bool
+	// Decay is the focus.Config improvement of a falling tolerance.
+	// (focus.Config.Defer is not offered: the engine does not defer links.)
 	Decay focus.Decay
 }
 
@@ -50,9 +52,6 @@ func (v Variant) label() string {
 			t = focus.DefaultTolerance
 		}
 		s += fmt.Sprintf(" T=%d", t)
-		if v.Defer {
-			s += " +defer"
-		}
 		if v.Decay.Every > 0 {
 			s += fmt.Sprintf(" +decay/%d", v.Decay.Every)
 		}
@@ -69,10 +68,9 @@ type Options struct {
 	// Tolerances lists the values of T; every server-based strategy runs
 	// once per value. Default [10].
 	Tolerances []int
-	// Improvements adds the variants that measure the improvements on the
-	// paper: conservative-server and conservative-directory with Defer, and
-	// conservative-server with a decaying tolerance (DecayEvery). Default
-	// false.
+	// Improvements adds the variant that measures the improvement on the
+	// paper the engine implements: conservative-server with a decaying
+	// tolerance (DecayEvery). Default false.
 	Improvements bool
 	// DecayEvery is the focus.Decay.Every of the decay variant: the
 	// tolerance drops by one each DecayEvery pages crawled, down to
@@ -110,10 +108,6 @@ type Options struct {
 	Progress io.Writer
 	// ProgressEvery defaults to 250,000 pages.
 	ProgressEvery int64
-
-	// checkMirror makes each run compare its in-memory mirrors of the seen
-	// set and the counters with the frontier at the end (tests only).
-	checkMirror bool
 }
 
 func (o *Options) variants(numPages int) ([]Variant, error) {
@@ -161,8 +155,6 @@ func (o *Options) variants(numPages int) ([]Variant, error) {
 			}
 			dmin = min(dmin, t)
 			vs = append(vs,
-				Variant{Strategy: string(focus.ConservativeServer), Tolerance: t, Defer: true},
-				Variant{Strategy: string(focus.ConservativeDirectory), Tolerance: t, Defer: true},
 				Variant{Strategy: string(focus.ConservativeServer), Tolerance: t,
 					Decay: focus.Decay{Every: every, Min: dmin}},
 			)
@@ -188,7 +180,6 @@ type Sample struct {
 	Coverage float64 // Targets / reachable target pages (Fig. 5)
 	Harvest  float64 // Targets / Pages (Fig. 6)
 	Queue    int64   // frontier entries waiting (Fig. 7)
-	Deferred int64   // links held back by the Defer improvement
 	Servers  int64   // distinct servers accessed (Fig. 8)
 }
 
@@ -213,12 +204,10 @@ type RunResult struct {
 	FinalQueue     int64
 	Servers        int64 // servers accessed
 	TargetServers  int64 // target servers among them
-	Skipped        int64 // leased URLs skipped because their server turned irrelevant
+	Skipped        int64 // leased URLs skipped because their server turned irrelevant (crawl.Snapshot.Skipped)
 	Dead           int64 // fetches that answered 404
 	Redirects      int64 // fetches that answered a redirect
-	Dropped        int64 // queued URLs removed by DropSite
-	Deferred       int64 // links deferred, in total
-	Reprocessed    int64 // deferred links enqueued after their source turned relevant
+	Dropped        int64 // queued URLs removed by DropSite (crawl.Snapshot.Dropped)
 	Curve          []Sample
 	Miss           []MissPoint
 	Elapsed        time.Duration
@@ -299,6 +288,8 @@ func run(ctx context.Context, w *web, opts Options) (*Results, error) {
 
 var t0 = time.Date(2007, 1, 1, 0, 0, 0, 0, time.UTC)
 
+// runOne crawls w once with the crawl engine (crawl.New, Crawler.Run) and
+// variant v; see engine.go for the parts it is given.
 func runOne(ctx context.Context, w *web, v Variant, opts Options, idx int, progressMu *sync.Mutex) (*RunResult, error) {
 	start := time.Now()
 	r := &RunResult{Variant: v, Name: v.label()}
@@ -306,7 +297,7 @@ func runOne(ctx context.Context, w *web, v Variant, opts Options, idx int, progr
 	var pol *focus.Policy
 	if !perfect {
 		var err error
-		pol, err = focus.New(focus.Config{Strategy: focus.Strategy(v.Strategy), Tolerance: v.Tolerance, Defer: v.Defer, Decay: v.Decay})
+		pol, err = focus.New(focus.Config{Strategy: focus.Strategy(v.Strategy), Tolerance: v.Tolerance, Decay: v.Decay})
 		if err != nil {
 			return nil, err
 		}
@@ -334,212 +325,61 @@ func runOne(ctx context.Context, w *web, v Variant, opts Options, idx int, progr
 	}
 	defer q.Close()
 
-	// queued mirrors the frontier's seen set per page, so that step 6
-	// (Decide's destVisited) is answered without a LevelDB lookup; counts
-	// mirrors the focus counters the frontier keeps under Tally, which only
-	// this run writes. Both are exact: opts.checkMirror verifies them
-	// against the frontier in the tests.
-	queued := make([]bool, w.numPages)
-	counts := map[string]focus.Counts{}
-	for _, s := range w.seeds {
-		if queued[s] {
-			continue
-		}
-		queued[s] = true
-		if _, err := q.Push(w.entry(s, 0, frontier.High)); err != nil {
-			return nil, fmt.Errorf("push seed: %w", err)
-		}
+	// run is cancelled by ctx, or by the fetcher once MaxPages pages were
+	// crawled; the engine then finishes the page in hand and stops.
+	run, stop := context.WithCancel(ctx)
+	defer stop()
+	obs := newObserver(w, r, q, opts, perfect, stop, func() { progress(opts.Progress, progressMu, r, w) })
+	c, err := crawl.New(crawl.Config{
+		// One worker: the crawl order is the frontier's, and the run is
+		// deterministic. Runs of different variants go in parallel.
+		Workers: 1,
+		Focus:   pol,
+		// No depth limit, no query rule: the synthetic web has no traps.
+		// The canonicalisation cache is the one `langcrawl crawl` uses.
+		Scope: scope.Decider{MaxDepth: -1, Cache: scope.NewCache(0)},
+		Now:   func() time.Time { return t0 },
+	}, crawl.Parts{
+		Queue:    &observedQueue{Queue: q, obs: obs},
+		Archive:  discardArchive{},
+		Fetcher:  obs,
+		Gate:     openGate{},
+		Detector: langDetector{target: w.targetLang},
+	})
+	if err != nil {
+		return nil, err
 	}
-	serverPolicy := pol != nil && pol.Strategy().ServerBased()
-	dirPolicy := serverPolicy && pol.Strategy() == focus.ConservativeDirectory
-	dropSites := pol != nil && (pol.Strategy() == focus.AggressiveServer || pol.Strategy() == focus.ConservativeServer)
-	crawled := make([]bool, w.numPages)
-	accessed := make([]bool, len(w.host))
-	deferred := map[string][]int32{}
-	var deferredNow int64
-	var links []frontier.Entry
-	enqueue := func(d int32, depth int, pr frontier.Priority) {
-		if !queued[d] {
-			queued[d] = true
-			links = append(links, w.entry(d, depth, pr))
-		}
+	seeds := make([]string, len(w.seeds))
+	for i, s := range w.seeds {
+		seeds[i] = w.url(s)
 	}
-	sample := func() {
-		st := q.Stats()
-		r.Curve = append(r.Curve, Sample{
-			Pages: r.Pages, Targets: r.Targets,
-			Coverage: ratio(r.Targets, w.reachableTargets), Harvest: ratio(r.Targets, r.Pages),
-			Queue: st.Queued, Deferred: deferredNow, Servers: r.Servers,
-		})
+	if _, err := c.Seed(seeds); err != nil {
+		return nil, fmt.Errorf("seed: %w", err)
 	}
-	sample()
-	for opts.MaxPages <= 0 || r.Pages < opts.MaxPages {
-		if r.Pages%4096 == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-		}
-		l, _, err := q.Next(t0)
-		if errors.Is(err, frontier.ErrEmpty) {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("next: %w", err)
-		}
-		if l == nil {
-			return nil, fmt.Errorf("next: no lease and nothing in flight")
-		}
-		p, ok := w.lookup(l.Entry.URL)
-		if !ok || w.kind[p] != kindPage {
-			// Not an HTML page: a 404 costs a fetch and nothing else; a
-			// redirect passes its target on at the priority it came with.
-			s, known := w.hostOf(l.Entry.URL)
-			if ok {
-				s, known = w.server[p], true
-			}
-			if known && !accessed[s] {
-				accessed[s] = true
-				r.Servers++
-			}
-			links = links[:0]
-			if ok && w.kind[p] == kindRedirect {
-				r.Redirects++
-				for _, d := range w.links(p) {
-					enqueue(d, l.Entry.Depth, l.Entry.Priority)
-				}
-			} else {
-				r.Dead++
-			}
-			if err := q.Complete(l, frontier.Completion{NotBefore: t0, Links: links}); err != nil {
-				return nil, fmt.Errorf("complete %s: %w", l.Entry.URL, err)
-			}
-			continue
-		}
-		srv := w.server[p]
-		rel := w.target[p]
-		var cur focus.Policy
-		key := ""
-		var src focus.Counts
-		if pol != nil {
-			cur = pol.At(r.Pages)
-			key = cur.Key(w.host[srv], w.dirKeyIf(p, dirPolicy))
-		}
-		if key != "" {
-			src = counts[key]
-			if cur.Skip(src) { // section 4.1: skipped at fetch time
-				r.Skipped++
-				if err := q.Complete(l, frontier.Completion{NotBefore: t0}); err != nil {
-					return nil, fmt.Errorf("complete %s: %w", l.Entry.URL, err)
-				}
-				continue
-			}
-		}
-		// "Download" the page: steps 1-3 of Fig. 3.
-		r.Pages++
-		crawled[p] = true
-		if rel {
-			r.Targets++
-		}
-		if !accessed[srv] {
-			accessed[srv] = true
-			r.Servers++
-			if w.tserver[srv] {
-				r.TargetServers++
-			}
-		}
-		after := src
-		after.Downloaded++
-		if rel {
-			after.Relevant++
-		}
-		links = links[:0]
-		depth := l.Entry.Depth + 1
-		for _, d := range w.links(p) {
-			if d < 0 || int(d) >= w.numPages {
-				continue
-			}
-			if perfect {
-				if w.useful[d] {
-					enqueue(d, depth, frontier.High)
-				}
-				continue
-			}
-			var dest focus.Counts
-			if key != "" {
-				dkey := cur.Key(w.host[w.server[d]], w.dirKeyIf(d, dirPolicy))
-				if dkey == key {
-					dest = after
-				} else {
-					dest = counts[dkey]
-				}
-			}
-			vd := cur.Decide(rel, after, dest, queued[d])
-			switch {
-			case vd.Enqueue:
-				enqueue(d, depth, prio(vd.High))
-			case vd.Defer:
-				deferred[key] = append(deferred[key], d)
-				deferredNow++
-				r.Deferred++
-			}
-		}
-		var tally []frontier.Tally
-		drop := false
-		if key != "" {
-			tally = []frontier.Tally{{Key: key, Relevant: rel}}
-			counts[key] = after
-			before, now := cur.Status(src), cur.Status(after)
-			if before != focus.Relevant && now == focus.Relevant {
-				// Improvement: re-process the links deferred while undecided.
-				for _, d := range deferred[key] {
-					dkey := cur.Key(w.host[w.server[d]], w.dirKeyIf(d, dirPolicy))
-					dest := counts[dkey]
-					if vd := cur.Decide(false, after, dest, queued[d]); vd.Enqueue {
-						enqueue(d, depth, prio(vd.High))
-						r.Reprocessed++
-					}
-				}
-				deferredNow -= int64(len(deferred[key]))
-				delete(deferred, key)
-			}
-			if now == focus.Irrelevant {
-				deferredNow -= int64(len(deferred[key]))
-				delete(deferred, key)
-				drop = dropSites && before != focus.Irrelevant
-			}
-		}
-		if err := q.Complete(l, frontier.Completion{NotBefore: t0, Links: links, Tally: tally}); err != nil {
-			return nil, fmt.Errorf("complete %s: %w", l.Entry.URL, err)
-		}
-		if drop { // section 4.1: the server turned irrelevant, drop its queue
-			n, err := q.DropSite(l.Entry.Site)
-			if err != nil {
-				return nil, fmt.Errorf("drop %s: %w", l.Entry.Site, err)
-			}
-			r.Dropped += int64(n)
-		}
-		if st := q.Stats(); st.Queued > r.PeakQueue {
-			r.PeakQueue = st.Queued
-		}
-		if r.Pages%opts.SampleEvery == 0 {
-			sample()
-		}
-		if opts.Progress != nil && r.Pages%opts.ProgressEvery == 0 {
-			progress(opts.Progress, progressMu, r, w)
-		}
+	obs.sample()
+	if _, err := c.Run(run); err != nil {
+		return nil, err
 	}
-	if opts.checkMirror {
-		if err := checkMirror(q, queued, counts, w); err != nil {
-			return nil, err
-		}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
-	sample()
+	snap := c.Stats()
+	if snap.HTML != r.Pages || (pol != nil && snap.Relevant != r.Targets) {
+		// The engine and the fetcher must agree on what was crawled (an
+		// unfocused engine calls every page relevant).
+		return nil, fmt.Errorf("the engine counted %d pages, %d relevant; the graph served %d, %d target",
+			snap.HTML, snap.Relevant, r.Pages, r.Targets)
+	}
+	r.Skipped, r.Dropped = snap.Skipped, snap.Dropped
+	if last := r.Curve[len(r.Curve)-1]; last.Pages != r.Pages {
+		obs.sample()
+	}
 	r.FinalQueue = q.Stats().Queued
 	r.Coverage = ratio(r.Targets, w.reachableTargets)
 	r.Harvest = ratio(r.Targets, r.Pages)
-	r.Miss = missByDistance(w, crawled)
+	r.Miss = missByDistance(w, obs.crawled)
 	r.Elapsed = time.Since(start)
-	r.crawled = crawled
+	r.crawled = obs.crawled
 	if opts.Progress != nil {
 		progress(opts.Progress, progressMu, r, w)
 	}
@@ -554,25 +394,6 @@ func progress(out io.Writer, mu *sync.Mutex, r *RunResult, w *web) {
 	defer mu.Unlock()
 	fmt.Fprintf(out, "simulate: %-36s pages %9d coverage %6.2f%% harvest %6.2f%% servers %7d\n",
 		r.Name, r.Pages, 100*ratio(r.Targets, w.reachableTargets), 100*ratio(r.Targets, r.Pages), r.Servers)
-}
-
-func (w *web) dirKeyIf(p int32, need bool) string {
-	if !need {
-		return ""
-	}
-	return w.dirKey(p)
-}
-
-func (w *web) entry(p int32, depth int, pr frontier.Priority) frontier.Entry {
-	h := w.host[w.server[p]]
-	return frontier.Entry{URL: w.url(p), Site: h, Tree: h, Depth: depth, Priority: pr, Discovered: t0}
-}
-
-func prio(high bool) frontier.Priority {
-	if high {
-		return frontier.High
-	}
-	return frontier.Low
 }
 
 func ratio(a, b int64) float64 {
@@ -607,29 +428,4 @@ func missByDistance(w *web, crawled []bool) []MissPoint {
 		out[d] = MissPoint{Distance: d, Targets: ct, Missed: cm, Ratio: ratio(cm, ct)}
 	}
 	return out
-}
-
-// checkMirror verifies that the run's mirrors agree with the frontier: every
-// page marked queued is in the frontier's seen set and no other is, and
-// every counter equals the frontier's.
-func checkMirror(q *frontier.Queue, queued []bool, counts map[string]focus.Counts, w *web) error {
-	for p, want := range queued {
-		got, err := q.Seen(w.url(int32(p)))
-		if err != nil {
-			return err
-		}
-		if got != want {
-			return fmt.Errorf("mirror: page %s: frontier seen %v, mirror %v", w.url(int32(p)), got, want)
-		}
-	}
-	for k, c := range counts {
-		fc, err := q.Counts(k)
-		if err != nil {
-			return err
-		}
-		if focus.Counts(fc) != c {
-			return fmt.Errorf("mirror: counts %s: frontier %+v, mirror %+v", k, fc, c)
-		}
-	}
-	return nil
 }

@@ -11,13 +11,14 @@ import (
 // web is the read-only view of a graph that every run shares. It is built
 // once per Run and never modified afterwards, so runs read it concurrently.
 type web struct {
-	numPages int
-	server   []int32  // page -> server
-	target   []bool   // page is in the target language
-	kind     []uint8  // kindPage, kindMissing or kindRedirect
-	host     []string // server -> host (the frontier site key and the server counter key)
-	tserver  []bool   // server holds at least one target page
-	seeds    []int32
+	numPages   int
+	targetLang string   // the graph's target language
+	server     []int32  // page -> server
+	target     []bool   // page is in the target language
+	kind       []uint8  // kindPage, kindMissing or kindRedirect
+	host       []string // server -> host (the frontier site key and the server counter key)
+	tserver    []bool   // server holds at least one target page
+	seeds      []int32
 
 	links  func(p int32) []int32
 	url    func(p int32) string
@@ -144,16 +145,17 @@ const (
 func newWeb(g *webgen.Graph) *web {
 	n := g.NumPages()
 	w := &web{
-		numPages: n,
-		server:   make([]int32, n),
-		target:   make([]bool, n),
-		kind:     make([]uint8, n),
-		host:     make([]string, g.NumServers()),
-		tserver:  make([]bool, g.NumServers()),
-		seeds:    g.Seeds(),
-		links:    g.Links,
-		url:      g.URL,
-		lookup:   g.Lookup,
+		numPages:   n,
+		targetLang: g.TargetLang(),
+		server:     make([]int32, n),
+		target:     make([]bool, n),
+		kind:       make([]uint8, n),
+		host:       make([]string, g.NumServers()),
+		tserver:    make([]bool, g.NumServers()),
+		seeds:      g.Seeds(),
+		links:      g.Links,
+		url:        g.URL,
+		lookup:     g.Lookup,
 	}
 	for s := range w.host {
 		si := g.Server(int32(s))

@@ -17,7 +17,7 @@ type tpage struct {
 func handWeb(pages []tpage, seeds ...string) *web {
 	idx := map[string]int32{}
 	hostIdx := map[string]int32{}
-	w := &web{numPages: len(pages)}
+	w := &web{numPages: len(pages), targetLang: "th"}
 	for i, p := range pages {
 		idx[p.id] = int32(i)
 		host, _, _ := strings.Cut(p.id, "/")

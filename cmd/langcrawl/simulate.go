@@ -26,8 +26,9 @@ func simulateCmd() *cobra.Command {
 		Short: "Compare the focus strategies on a synthetic web in memory (Tamura et al. 2007, section 5)",
 		Long: `Generate a synthetic web in memory (package webgen; by default 100,000
 servers and about 2.2 million pages whose link statistics follow Tamura et
-al. 2007, Tables 4 and 5) and crawl it once per strategy with the real
-frontier and focus code, without HTTP. For every strategy it measures the
+al. 2007, Tables 4 and 5) and crawl it once per strategy with the crawl
+engine itself (its loop, frontier, focus and link code), answering fetches
+from memory instead of HTTP. For every strategy it measures the
 paper's figures: the cumulative miss ratio by distance from the seeds
 (Fig. 4), coverage (Fig. 5) and harvest rate (Fig. 6) against pages crawled,
 queue size (Fig. 7) and servers accessed (Fig. 8). It prints a summary
@@ -73,7 +74,7 @@ default strategy. The same --seed and sizes give the same web and results.`,
 		"strategies to run, comma-separated: perfect, bfs, hard-focused, soft-focused, aggressive-server, conservative-server, conservative-directory (default all)")
 	f.IntSliceVar(&cfg.Options.Tolerances, "tolerances", nil, "values of the tolerance T, comma-separated; each server-based strategy runs once per value (default 10)")
 	f.BoolVar(&cfg.Options.Improvements, "improvements", true,
-		"also run the improvements on the paper beside conservative filtering: deferred links (+defer) and a tolerance falling to 5 (+decay); --improvements=false runs the paper's strategies only")
+		"also run the improvement on the paper beside conservative filtering: a tolerance falling to 5 (+decay); --improvements=false runs the paper's strategies only")
 	f.Int64Var(&cfg.Options.SampleEvery, "sample-every", 0, "pages crawled between two points of the curves (default: pages in the web / 500, at least 100)")
 	f.Int64Var(&cfg.Options.MaxPages, "max-pages", 0, "stop each strategy after this many pages (default 0: until its frontier is empty)")
 	f.IntVar(&cfg.Options.Parallel, "parallel", 0, "strategies simulated at once, each with its own in-memory frontier (default: the number of CPUs)")
