@@ -438,6 +438,14 @@ func (t *Ticket) Done(now time.Time, bytes int64, elapsed time.Duration) error {
 		return nil
 	}
 	t.ended = true
+	if bytes > 0 && t.read.Load() == 0 {
+		// The body was not read through Reader (the engine's fetcher
+		// reads it itself): count its bytes now, at the end, for the
+		// measured rate and the calibration.
+		t.read.Store(bytes)
+		t.m.bytes.Add(bytes)
+		t.m.readAll.Add(bytes)
+	}
 	rate := 0.0
 	if bytes > 0 && elapsed > 0 {
 		rate = float64(bytes) / elapsed.Seconds()

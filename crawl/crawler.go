@@ -13,6 +13,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/langcrawl/langcrawl/archive"
+	"github.com/langcrawl/langcrawl/bandwidth"
 	"github.com/langcrawl/langcrawl/detect"
 	"github.com/langcrawl/langcrawl/fetch"
 	"github.com/langcrawl/langcrawl/focus"
@@ -24,6 +25,7 @@ import (
 // Queue is what the engine needs of the frontier.
 type Queue interface {
 	Next(now time.Time) (*frontier.Lease, time.Duration, error)
+	NextFit(now time.Time, maxd int, fits func(site string) bool) (*frontier.Lease, time.Duration, error)
 	Complete(l *frontier.Lease, c frontier.Completion) error
 	Return(l *frontier.Lease, notBefore time.Time) error
 	Requeue(l *frontier.Lease, d frontier.Deferral) error
@@ -71,7 +73,12 @@ type Config struct {
 	MaxTime         time.Duration
 	MaxPagesPerSite int // responses per site (requisites excluded); 0: no limit
 	// Retries says how failed fetches are tried again; see Retries.
-	Retries    Retries
+	Retries Retries
+	// Bandwidth, when not nil, is the fetcher manager of the bandwidth
+	// paper: a URL is leased only while its server's expected rate fits
+	// under the limit beside the downloads in flight, searching the top
+	// SearchDepth ready sites. Nil: no bandwidth limit.
+	Bandwidth  *bandwidth.Manager
 	Requisites bool          // fetch page requisites so pages replay
 	Scope      scope.Decider // depth limit, query rule, trap guards
 	Focus      *focus.Policy // nil: no focusing (every page counts as relevant)
@@ -235,7 +242,7 @@ func (c *Crawler) worker(work, inflight context.Context, id int, stop context.Ca
 		if err := c.waitUnpaused(work); err != nil { // paused: wait (pause.go); stopped: return
 			return nil
 		}
-		lease, wait, err := c.p.Queue.Next(c.cfg.Now())
+		lease, ticket, changed, wait, err := c.next()
 		if errors.Is(err, frontier.ErrEmpty) {
 			stop(errors.New(StopDone))
 			return nil
@@ -250,19 +257,22 @@ func (c *Crawler) worker(work, inflight context.Context, id int, stop context.Ca
 			select {
 			case <-work.Done():
 				return nil
+			case <-changed: // a download ended: the bandwidth may fit now
 			case <-time.After(wait):
 			}
 			continue
 		}
 		if reason := c.budgetSpent(); reason != "" {
 			// The job's budget is spent: hand the URL back for a later run.
+			ticket.Cancel()
 			if err := c.p.Queue.Return(lease, time.Time{}); err != nil {
 				return fmt.Errorf("frontier return %s: %w", lease.Entry.URL, err)
 			}
 			stop(errors.New(reason))
 			return nil
 		}
-		err = c.process(inflight, id, lease)
+		err = c.process(inflight, id, lease, ticket)
+		ticket.Cancel() // a URL that was not fetched frees its bandwidth; no-op after Done
 		if errors.Is(err, errPagesSpent) {
 			stop(errors.New(StopPages))
 			return nil
@@ -271,6 +281,31 @@ func (c *Crawler) worker(work, inflight context.Context, id int, stop context.Ca
 			return err
 		}
 	}
+}
+
+// next leases the next URL: the frontier's choice, or with a bandwidth
+// limit the first of the top ready sites whose download fits (the
+// bandwidth paper's fetcher manager). With no lease, changed (which may be
+// nil) is closed when a download ends, and wait bounds the time to wait.
+func (c *Crawler) next() (*frontier.Lease, *bandwidth.Ticket, <-chan struct{}, time.Duration, error) {
+	now := c.cfg.Now()
+	mgr := c.cfg.Bandwidth
+	if mgr == nil {
+		lease, wait, err := c.p.Queue.Next(now)
+		return lease, nil, nil, wait, err
+	}
+	changed := mgr.Changed()
+	pick := mgr.Pick(now)
+	lease, wait, err := c.p.Queue.NextFit(now, mgr.SearchDepth(), pick.Fits)
+	site := ""
+	if lease != nil {
+		site = lease.Entry.Site
+	}
+	ticket, berr := pick.Take(site)
+	if err == nil && berr != nil {
+		err = fmt.Errorf("bandwidth estimates: %w", berr)
+	}
+	return lease, ticket, changed, wait, err
 }
 
 // errPagesSpent is returned by process when MaxPages left no request for

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/langcrawl/langcrawl/archive"
+	"github.com/langcrawl/langcrawl/bandwidth"
 	"github.com/langcrawl/langcrawl/detect"
 	"github.com/langcrawl/langcrawl/focus"
 	"github.com/langcrawl/langcrawl/frontier"
@@ -51,7 +52,7 @@ type outcome struct {
 // process takes one leased URL down the whole data path. It returns an error
 // only for infrastructure failures; every fetch outcome is completed in the
 // frontier and logged.
-func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease) error {
+func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw *bandwidth.Ticket) error {
 	e := l.Entry
 	u, err := url.Parse(e.URL)
 	if err != nil { // cannot happen for URLs the engine queued; do not lose the lease
@@ -128,6 +129,14 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease) er
 	res, ferr := c.p.Fetcher.Do(ctx, http.MethodGet, e.URL, hdr)
 	end := c.cfg.Now()
 	release(end)
+	if res != nil {
+		// The measured rate updates the server's estimates (bandwidth
+		// paper, section 3.2); a fetch with no response only frees its
+		// reservation (the worker cancels the ticket).
+		if err := bw.Done(end, int64(len(res.RawResponse)), res.Duration); err != nil {
+			return fmt.Errorf("bandwidth estimates %s: %w", e.Site, err)
+		}
+	}
 	done := frontier.Completion{NotBefore: end.Add(c.p.Gate.Delay(e.Site))}
 	if res == nil {
 		c.unreserve()
