@@ -30,7 +30,7 @@ type Queue interface {
 	Return(l *frontier.Lease, notBefore time.Time) error
 	Requeue(l *frontier.Lease, d frontier.Deferral) error
 	PushMany(es []frontier.Entry) (int, error)
-	MarkSeen(url string) (bool, error)
+	Seen(url string) (bool, error)
 	DropSite(site string) (int, error)
 	Counts(key string) (frontier.Counts, error)
 	Stats() frontier.Stats

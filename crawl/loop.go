@@ -305,6 +305,7 @@ func (c *Crawler) decideLinks(pol *focus.Policy, e frontier.Entry, key string, s
 	// already counts this page (steps 2-3), which the frontier stores
 	// only when the lease completes.
 	counts := map[string]focus.Counts{}
+	claims := map[string]struct{}{} // query-rule scripts claimed by this page's links
 	if key != "" {
 		counts[key] = src
 	}
@@ -317,7 +318,7 @@ func (c *Crawler) decideLinks(pol *focus.Policy, e frontier.Entry, key string, s
 		if ln.Kind == links.Requisite && !c.cfg.Requisites {
 			continue
 		}
-		entry, why, err := c.decideLink(pol, e, src, relevant, prio, ln, counts, now)
+		entry, why, err := c.decideLink(pol, e, src, relevant, prio, ln, counts, claims, now)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -337,7 +338,7 @@ func (c *Crawler) decideLinks(pol *focus.Policy, e frontier.Entry, key string, s
 // decideLink applies scope (Nakahira) and focus (Tamura) to one link. It
 // returns the entry to queue, or why the link was rejected.
 func (c *Crawler) decideLink(pol *focus.Policy, e frontier.Entry, src focus.Counts, relevant bool, prio frontier.Priority,
-	ln links.Link, counts map[string]focus.Counts, now time.Time) (frontier.Entry, string, error) {
+	ln links.Link, counts map[string]focus.Counts, claims map[string]struct{}, now time.Time) (frontier.Entry, string, error) {
 	hop := hopOf(ln.Kind)
 	var d scope.Decision
 	switch ln.Kind {
@@ -395,15 +396,23 @@ func (c *Crawler) decideLink(pol *focus.Policy, e frontier.Entry, src focus.Coun
 		entry.Priority = frontier.High // a relevant page is only whole with its requisites
 	}
 	// Nakahira 2.2: one URL per script among URLs differing only in
-	// their query. The script is claimed only once the link is accepted.
+	// their query. The script is claimed only once the link is accepted,
+	// and the claim is written with the page's completion (Entry.Claim),
+	// so a crash before the page is archived loses no script.
 	if d.QueryKey != "" {
-		fresh, err := c.p.Queue.MarkSeen("query:" + d.QueryKey)
-		if err != nil {
-			return entry, "", fmt.Errorf("frontier mark %s: %w", d.QueryKey, err)
-		}
-		if !fresh {
+		claim := "query:" + d.QueryKey
+		if _, dup := claims[claim]; dup {
 			return entry, "scope:query-rule", nil
 		}
+		taken, err := c.p.Queue.Seen(claim)
+		if err != nil {
+			return entry, "", fmt.Errorf("frontier seen %s: %w", d.QueryKey, err)
+		}
+		if taken {
+			return entry, "scope:query-rule", nil
+		}
+		claims[claim] = struct{}{}
+		entry.Claim = claim
 	}
 	return entry, "", nil
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/langcrawl/langcrawl/fetch"
 	"github.com/langcrawl/langcrawl/frontier"
 	"github.com/langcrawl/langcrawl/politeness"
+	"github.com/langcrawl/langcrawl/scope"
 )
 
 // fastRetries keeps the engine's retry schedule short in tests.
@@ -376,5 +377,53 @@ func TestRetryAfter(t *testing.T) {
 	}
 	if got := c.backoff(1, time.Hour); got != 10*time.Second {
 		t.Errorf("a Retry-After of 1h waits %v, want the 10s cap", got)
+	}
+}
+
+// The query rule's claim on a script commits with the completion of the
+// page whose link made it: when archiving that page fails (the crawl
+// stops, as on a full disk), a resumed crawl still takes one URL of the
+// script (issue: the claim used to be written on its own, before the
+// WARC append, and a crash between them lost the script for good).
+func TestQueryClaimCommitsWithPage(t *testing.T) {
+	web := fakeWeb{
+		"http://a.test/":              page("th", "/list.php?id=1", "/list.php?id=2"),
+		"http://a.test/list.php?id=1": page("th"),
+		"http://a.test/list.php?id=2": page("th"),
+	}
+	st := storage.NewMemStorage()
+	f, a := &fakeFetcher{web: web}, &fakeArchive{failing: true}
+	run := func(seeds ...string) error {
+		q, err := frontier.Open("", &frontier.Options{Storage: st, PollInterval: time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer q.Close() // as a crash would leave it: the lease stays recorded
+		c, err := New(Config{Workers: 1, Requisites: true, Retries: fastRetries, Scope: scope.Decider{QueryRule: true}},
+			Parts{Queue: q, Archive: a, Fetcher: f, Gate: fakeGate{}, Detector: fakeDetector{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.Seed(seeds); err != nil {
+			t.Fatal(err)
+		}
+		_, err = c.Run(context.Background())
+		return err
+	}
+	if err := run("http://a.test/"); err == nil {
+		t.Fatal("Run did not report the failing archive")
+	}
+	a.failing = false
+	if err := run(); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, u := range a.urls {
+		if strings.Contains(u, "list.php") {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d list.php URLs archived after the resume, want 1: %v", n, a.urls)
 	}
 }

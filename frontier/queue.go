@@ -67,6 +67,13 @@ type Entry struct {
 	// Tries counts the failed attempts to fetch the URL so far; the engine
 	// sets it before Requeue. Opaque to the queue.
 	Tries int
+	// Claim, when not empty, is a key that must be new for the entry to
+	// be queued: it is added to the seen set in the same write as the
+	// entry, or the entry is skipped if it is there already. The engine
+	// claims a script path for the query rule (Nakahira 2.2) this way, so
+	// that the claim commits with the page that made it, never before.
+	// Not stored with the entry.
+	Claim string
 	// RetryAt is the earliest time the engine wants to try the URL again
 	// after a failure; zero if none. Opaque to the queue: it orders by
 	// the site's NotBefore only.

@@ -89,6 +89,15 @@ func (t *txn) push(es []Entry) (int, error) {
 	var buf []byte
 	for i := range es {
 		e := &es[i]
+		if e.Claim != "" {
+			fresh, err := t.markSeen(hashURL(e.Claim))
+			if err != nil {
+				return 0, fmt.Errorf("seen %s: %w", e.Claim, err)
+			}
+			if !fresh {
+				continue
+			}
+		}
 		added, err := t.markSeen(hashURL(e.URL))
 		if err != nil {
 			return 0, fmt.Errorf("seen %s: %w", e.URL, err)
