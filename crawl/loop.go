@@ -177,7 +177,15 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 	var meta []archive.Field
 	switch {
 	case res.Status >= 300 && res.Status < 400:
-		if loc, err := u.Parse(res.Header.Get("Location")); err == nil && loc.String() != e.URL {
+		loc, err := u.Parse(res.Header.Get("Location"))
+		switch {
+		case err != nil || loc.String() == e.URL:
+		case redirectHops(e.Hops) >= maxRedirects:
+			// A redirect chain this long is a loop or a trap: the target
+			// is not followed, and crawl.log and the metadata say so.
+			out.annot = append(out.annot, fmt.Sprintf("redirect-chain-limit:%d", maxRedirects))
+			meta = append(meta, archive.Field{Name: "outlink", Value: loc.String() + " R http/@Location rejected:redirect-chain-limit"})
+		default:
 			found = append(found, links.Link{URL: loc.String(), Kind: redirectKind, Tag: "http", Attr: "Location"})
 		}
 	case res.Status >= 200 && res.Status < 300 && isHTML(out.mime):
@@ -194,6 +202,12 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 			text = payload
 		}
 		page := links.Extract(u, text, links.Options{})
+		if page.Truncated {
+			// Said in crawl.log and in the metadata record, so a curator
+			// sees the page's links were cut, not that it had no more.
+			out.annot = append(out.annot, fmt.Sprintf("links-truncated:%d", links.DefaultMaxLinks))
+			meta = append(meta, archive.Field{Name: "linksTruncated", Value: strconv.Itoa(links.DefaultMaxLinks)})
+		}
 		if !page.NoFollow {
 			found = append(found, page.Links...)
 		} else {
@@ -290,6 +304,15 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 		c.stats.dropped.Add(int64(n))
 	}
 	return nil
+}
+
+// maxRedirects is the longest chain of redirects followed from one link,
+// counted on the hop path (each redirect adds an R). Browsers stop at 20.
+const maxRedirects = 20
+
+// redirectHops counts the redirects at the end of a hop path.
+func redirectHops(hops string) int {
+	return len(hops) - len(strings.TrimRight(hops, "R"))
 }
 
 // redirectKind marks a Location header among the links of a response.

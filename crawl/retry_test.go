@@ -427,3 +427,62 @@ func TestQueryClaimCommitsWithPage(t *testing.T) {
 		t.Errorf("%d list.php URLs archived after the resume, want 1: %v", n, a.urls)
 	}
 }
+
+// A redirect chain stops at maxRedirects hops, and the page whose target
+// is refused says so in crawl.log and its metadata.
+func TestRedirectChainLimit(t *testing.T) {
+	web := fakeWeb{"http://a.test/": page("th", "/r0")}
+	for i := 0; i < 50; i++ {
+		web[fmt.Sprintf("http://a.test/r%d", i)] = redirectTo(fmt.Sprintf("/r%d", i+1))
+	}
+	r := newRetryRig(t, web, nil)
+	c := r.crawler(t, Config{}, nil, "http://a.test/")
+	if _, err := c.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, g := range r.f.got {
+		if strings.Contains(g, "/r") {
+			n++
+		}
+	}
+	if n != maxRedirects+1 {
+		t.Errorf("followed %d redirects of a 50-hop chain, want the first and %d more", n, maxRedirects)
+	}
+	if log := r.lines(t); !strings.Contains(log, "redirect-chain-limit:20") {
+		t.Errorf("crawl.log does not note the limit:\n%s", log)
+	}
+	last := fmt.Sprintf("http://a.test/r%d", maxRedirects)
+	found := false
+	for _, f := range r.a.meta[last] {
+		found = found || strings.Contains(f.Value, "rejected:redirect-chain-limit")
+	}
+	if !found {
+		t.Errorf("metadata of %s does not note the refused redirect: %v", last, r.a.meta[last])
+	}
+}
+
+// More links than a page may give are cut, and the cut is noted.
+func TestLinksTruncatedNoted(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 10_050; i++ {
+		fmt.Fprintf(&b, `<a href="/p%d">x</a>`, i)
+	}
+	body := `<html lang="th"><body>` + b.String() + `</body></html>`
+	web := fakeWeb{"http://a.test/": fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: %d\r\n\r\n%s", len(body), body)}
+	r := newRetryRig(t, web, nil)
+	c := r.crawler(t, Config{MaxPages: 1}, nil, "http://a.test/")
+	if _, err := c.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if log := r.lines(t); !strings.Contains(log, "links-truncated:10000") {
+		t.Errorf("crawl.log does not note the cut links:\n%.300s", log)
+	}
+	found := false
+	for _, f := range r.a.meta["http://a.test/"] {
+		found = found || f.Name == "linksTruncated"
+	}
+	if !found {
+		t.Error("metadata does not note the cut links")
+	}
+}
