@@ -73,11 +73,33 @@ type Config struct {
 	// recently used entries are evicted beyond it. Default 100,000.
 	MaxHosts int
 
+	// Store, when not nil, keeps robots.txt outcomes across restarts: a
+	// restarted crawl uses a stored outcome until it expires instead of
+	// fetching robots.txt again, and keeps counting failures in a row.
+	// Errors of the store are not fatal: the gate fetches robots.txt.
+	Store Store
+
 	// FetchTimeout bounds one robots.txt fetch. The fetch runs detached from
 	// the context of the Check that started it, so that a cancelled caller
 	// does not fail the fetch for other callers waiting on it; this timeout
 	// keeps it from running forever. Default 1m.
 	FetchTimeout time.Duration
+}
+
+// Store keeps robots.txt outcomes by robots.txt URL. It must be safe for
+// concurrent use.
+type Store interface {
+	Load(robotsURL string) (Record, bool, error)
+	Save(robotsURL string, r Record) error
+}
+
+// Record is one robots.txt outcome as a Store keeps it.
+type Record struct {
+	Fetched  time.Time
+	Expires  time.Time
+	Status   int    // 0: no HTTP status (a network error)
+	Failures int    // failures in a row
+	Body     []byte // at most MaxRobotsSize bytes
 }
 
 // ErrInvalidConfig is wrapped by every error New returns for a bad Config.

@@ -45,5 +45,5 @@ func Example() {
 	// true robots: allowed by https://th.example/robots.txt
 	// false robots: disallowed by https://th.example/robots.txt for langcrawl
 	// delay: 5s
-	// {RobotsFetches:1 RobotsErrors:0 CacheHits:1 Allowed:1 Disallowed:1 CachedRobots:1 AcquireWaits:0}
+	// {RobotsFetches:1 RobotsErrors:0 CacheHits:1 Restored:0 Allowed:1 Disallowed:1 CachedRobots:1 AcquireWaits:0}
 }

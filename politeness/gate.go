@@ -73,6 +73,7 @@ type Stats struct {
 	RobotsFetches int64 // calls of the RobotsFetcher
 	RobotsErrors  int64 // fetches that ended in 5xx, 429, a network error or an unparseable body
 	CacheHits     int64 // Checks answered from the robots cache without fetching
+	Restored      int64 // outcomes taken from Config.Store instead of fetching (after a restart)
 	Allowed       int64 // Checks that allowed
 	Disallowed    int64 // Checks that disallowed
 	CachedRobots  int   // entries in the robots cache now
@@ -95,6 +96,7 @@ type Gate struct {
 	sweepAt int                         // len(sites) that triggers a sweep
 
 	fetches, robotsErrors, cacheHits, allowed, disallowed, waits atomic.Int64
+	restored                                                     atomic.Int64
 }
 
 // New returns a Gate for cfg, which it copies after filling in defaults.
@@ -183,6 +185,7 @@ func (g *Gate) Stats() Stats {
 		RobotsFetches: g.fetches.Load(),
 		RobotsErrors:  g.robotsErrors.Load(),
 		CacheHits:     g.cacheHits.Load(),
+		Restored:      g.restored.Load(),
 		Allowed:       g.allowed.Load(),
 		Disallowed:    g.disallowed.Load(),
 		CachedRobots:  n,
@@ -224,19 +227,35 @@ func (g *Gate) entry(ctx context.Context, robotsURL string, now time.Time) (*ent
 		if e := g.cached(robotsURL, now); e != nil {
 			return e, nil
 		}
+		g.mu.Lock()
+		prev, _ := g.robots.get(robotsURL)
+		g.mu.Unlock()
+		e, stored := g.restore(robotsURL, now)
+		if e != nil {
+			return e, nil
+		}
+		if prev == nil {
+			prev = stored // an expired failure before a restart: the run of failures goes on
+		}
 		// Detached from the first caller's ctx, so that its cancellation
 		// does not fail the fetch for the others waiting on it.
 		fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), g.cfg.FetchTimeout)
 		defer cancel()
 		g.fetches.Add(1)
 		status, body, err := g.fetch(fctx, robotsURL)
-		g.mu.Lock()
-		prev, _ := g.robots.get(robotsURL)
-		g.mu.Unlock()
-		e := g.newEntry(robotsURL, status, body, err, now, prev)
+		e = g.newEntry(robotsURL, status, body, err, now, prev)
 		g.mu.Lock()
 		g.robots.put(robotsURL, e)
 		g.mu.Unlock()
+		if g.cfg.Store != nil {
+			if rl := (*RetryLater)(nil); errors.As(err, &rl) {
+				status = rl.Status
+			} else if err != nil {
+				status = 0
+			}
+			rec := Record{Fetched: now, Expires: e.expires, Status: status, Failures: e.failures, Body: body[:min(len(body), MaxRobotsSize)]}
+			_ = g.cfg.Store.Save(robotsURL, rec) // best effort: without it, a restart fetches again
+		}
 		return e, nil
 	})
 	select {
@@ -245,6 +264,41 @@ func (g *Gate) entry(ctx context.Context, robotsURL string, now time.Time) (*ent
 	case <-ctx.Done():
 		return nil, fmt.Errorf("wait for %s: %w", robotsURL, context.Cause(ctx))
 	}
+}
+
+// restore returns the stored outcome for robotsURL rebuilt as a cache
+// entry if it is still fresh at now. If it has expired and was a failure,
+// it returns instead an entry that carries only the count of failures in
+// a row, for the next one's delay.
+func (g *Gate) restore(robotsURL string, now time.Time) (fresh, failed *entry) {
+	if g.cfg.Store == nil {
+		return nil, nil
+	}
+	rec, ok, err := g.cfg.Store.Load(robotsURL)
+	if err != nil || !ok {
+		return nil, nil
+	}
+	if !now.Before(rec.Expires) {
+		if rec.Failures > 0 {
+			return nil, &entry{verdict: unavailable, failures: rec.Failures}
+		}
+		return nil, nil
+	}
+	var ferr error
+	if rec.Status == 0 {
+		ferr = errors.New("unreachable, as stored before a restart")
+	}
+	var prev *entry
+	if rec.Failures > 1 {
+		prev = &entry{verdict: unavailable, failures: rec.Failures - 1}
+	}
+	e := g.newEntry(robotsURL, rec.Status, rec.Body, ferr, rec.Fetched, prev)
+	e.expires = rec.Expires
+	g.restored.Add(1)
+	g.mu.Lock()
+	g.robots.put(robotsURL, e)
+	g.mu.Unlock()
+	return e, nil
 }
 
 // cached returns the entry for robotsURL if it is fresh at now, else nil.

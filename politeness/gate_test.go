@@ -669,3 +669,62 @@ func BenchmarkCheckCached(b *testing.B) {
 		}
 	}
 }
+
+// memStore is a Store in memory, shared by gates as a frontier is shared
+// by the runs of one crawl.
+type memStore struct {
+	mu sync.Mutex
+	m  map[string]Record
+}
+
+func (s *memStore) Load(u string) (Record, bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r, ok := s.m[u]
+	return r, ok, nil
+}
+
+func (s *memStore) Save(u string, r Record) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.m[u] = r
+	return nil
+}
+
+// A restarted gate on the same store neither fetches robots.txt again
+// before it expires nor forgets its rules or its run of failures.
+func TestStoreSurvivesRestart(t *testing.T) {
+	st := &memStore{m: map[string]Record{}}
+	f := fixed(200, "User-agent: *\nDisallow: /private\n", nil)
+	g := newGate(t, Config{Store: st}, f.fetch)
+	check(t, g, "http://a.example/x", t0)
+	g2 := newGate(t, Config{Store: st}, f.fetch) // the restart
+	if d := check(t, g2, "http://a.example/private/1", t0.Add(time.Hour)); d.Allowed {
+		t.Error("restored rules allow a disallowed URL")
+	}
+	if n := f.count("http://a.example/robots.txt"); n != 1 {
+		t.Errorf("robots.txt fetched %d times across a restart, want 1", n)
+	}
+	if g2.Stats().Restored != 1 {
+		t.Errorf("Restored = %d, want 1", g2.Stats().Restored)
+	}
+	g3 := newGate(t, Config{Store: st}, f.fetch)
+	check(t, g3, "http://a.example/x", t0.Add(25*time.Hour)) // expired: fetched again
+	if n := f.count("http://a.example/robots.txt"); n != 2 {
+		t.Errorf("robots.txt fetched %d times after expiry, want 2", n)
+	}
+
+	// Failures in a row carry over: the third failure waits 4 × the first delay.
+	down := fixed(503, "", nil)
+	st = &memStore{m: map[string]Record{}}
+	now := t0
+	for i := 0; i < 2; i++ {
+		g := newGate(t, Config{Store: st, RetryAfterError: time.Minute}, down.fetch)
+		d := check(t, g, "http://b.example/x", now)
+		now = d.RetryAt
+	}
+	g = newGate(t, Config{Store: st, RetryAfterError: time.Minute}, down.fetch)
+	if d := check(t, g, "http://b.example/x", now); d.RetryAt.Sub(now) != 4*time.Minute {
+		t.Errorf("third failure across restarts waits %v, want 4m", d.RetryAt.Sub(now))
+	}
+}

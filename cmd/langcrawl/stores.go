@@ -1,0 +1,20 @@
+package main
+
+import (
+	"github.com/langcrawl/langcrawl/frontier"
+	"github.com/langcrawl/langcrawl/politeness"
+)
+
+// robotsStore keeps the gate's robots.txt outcomes in the frontier, so
+// that they survive a restart until they expire (the leaves do not import
+// each other; this adapter joins them).
+type robotsStore struct{ s *frontier.RobotsStore }
+
+func (r robotsStore) Load(u string) (politeness.Record, bool, error) {
+	rec, ok, err := r.s.LoadRobots(u)
+	return politeness.Record(rec), ok, err
+}
+
+func (r robotsStore) Save(u string, rec politeness.Record) error {
+	return r.s.SaveRobots(u, frontier.RobotsRecord(rec))
+}
