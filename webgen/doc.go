@@ -82,7 +82,7 @@
 //	th-robots.test      /robots.txt             Disallow: /private/
 //	                    /private/1.html, 2.html 200, disallowed; linked from / and /a.html
 //	th-crawldelay.test  /robots.txt             Crawl-delay: 1
-//	th-robots503.test   /robots.txt             503: the whole host is disallowed (RFC 9309 §2.3.1.4)
+//	th-robots503.test   /robots.txt             503 twice with Retry-After: 1, then allow all (RFC 9309 §2.3.1.4: the crawl waits, loses nothing)
 //	th-norobots.test    /robots.txt             404: everything allowed (RFC 9309 §2.3.1.3)
 //	th-redirect.test    /r301                   301 to /target1.html
 //	                    /r302                   302 to /target2.html

@@ -70,12 +70,13 @@ type Hit struct {
 // Listen, or an httptest.Server with Config.ConnContext set to
 // Server.ConnContext.
 type Server struct {
-	g        *Graph
-	opts     ServerOptions
-	nextConn atomic.Uint64
-	mu       sync.Mutex
-	hits     []Hit
-	rendered []renderedPage // by page id, with Prerender
+	g         *Graph
+	opts      ServerOptions
+	nextConn  atomic.Uint64
+	mu        sync.Mutex
+	hits      []Hit
+	robots503 map[string]int // robots.txt requests so far, by host of a robots503 server
+	rendered  []renderedPage // by page id, with Prerender
 }
 
 type renderedPage struct {
@@ -322,13 +323,32 @@ func (s *Server) serveRobots(w http.ResponseWriter, sv *server) {
 	w.Header().Set("Content-Type", "text/plain")
 	switch kind {
 	case robots503:
-		http.Error(w, "service unavailable", http.StatusServiceUnavailable)
+		// Down for a moment: the first two requests of each host get a
+		// 503 with Retry-After: 1, the next ones the rules (RFC 9309
+		// 2.3.1.4: the crawler waits and loses nothing).
+		s.mu.Lock()
+		if s.robots503 == nil {
+			s.robots503 = map[string]int{}
+		}
+		s.robots503[sv.host]++
+		n := s.robots503[sv.host]
+		s.mu.Unlock()
+		if n <= Robots503Answers {
+			w.Header().Set("Retry-After", "1")
+			http.Error(w, "service unavailable", http.StatusServiceUnavailable)
+			return
+		}
+		w.Write([]byte(robotsBody(robotsAllow)))
 	case robots404:
 		http.Error(w, "not found", http.StatusNotFound)
 	default:
 		w.Write([]byte(robotsBody(kind)))
 	}
 }
+
+// Robots503Answers is how many times th-robots503.test answers 503 for its
+// robots.txt before it serves the rules.
+const Robots503Answers = 2
 
 func robotsBody(kind robotsKind) string {
 	switch kind {

@@ -311,7 +311,7 @@ func TestSpecialCases(t *testing.T) {
 	for u, want := range map[string]bool{
 		"http://th-robots.test/private/2.html": true,
 		"http://th-robots.test/a.html":         false,
-		"http://th-robots503.test/1.html":      true,
+		"http://th-robots503.test/1.html":      false, // 503 for a moment: deferred, then fetched
 		"http://th-norobots.test/1.html":       false,
 	} {
 		if tr, ok := g.Truth(u); !ok || tr.Disallowed != want {

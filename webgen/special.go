@@ -27,7 +27,7 @@ const (
 	robotsAllow   robotsKind = iota // 200, allow everything
 	robotsPrivate                   // 200, Disallow: /private/
 	robotsDelay                     // 200, Crawl-delay: 1
-	robots503                       // 503: RFC 9309 §2.3.1.4, assume complete disallow
+	robots503                       // 503 twice (Retry-After: 1), then allow all: RFC 9309 §2.3.1.4, wait and retry
 	robots404                       // 404: RFC 9309 §2.3.1.3, allow everything
 )
 
@@ -153,7 +153,7 @@ func (g *Graph) addSpecialServers(first int64) {
 			case kindHTML, kindMalformed, kindChunked, kindGzip, kindCalendar:
 				sp.lang = g.p.TargetLang
 			}
-			sp.disallowed = d.robots == robots503 || (d.robots == robotsPrivate && strings.HasPrefix(pd.path, "/private/"))
+			sp.disallowed = d.robots == robotsPrivate && strings.HasPrefix(pd.path, "/private/")
 			sp.raw = pd.raw
 			g.spIndex[d.host+pd.path] = id
 			g.spPages = append(g.spPages, sp)

@@ -54,7 +54,6 @@ func (g *Graph) Truth(url string) (t Truth, ok bool) {
 func (g *Graph) extraTruth(si int32, url, pq string) Truth {
 	sv := &g.servers[si]
 	t := Truth{URL: url, Page: -1, Status: http.StatusNotFound}
-	t.Disallowed = sv.special != nil && sv.special.robots == robots503
 	switch pq {
 	case "/robots.txt":
 		t.Disallowed = false
