@@ -47,6 +47,16 @@ type Config struct {
 
 	Retries Retries `yaml:"retries"`
 
+	// AdaptiveDelay is Heritrix's politeness rule, used instead of Delay
+	// when Factor is positive: after a fetch that took d, wait Factor × d,
+	// clamped to [Min, Max].
+	AdaptiveDelay AdaptiveDelay `yaml:"adaptive_delay"`
+
+	// Hosts overrides settings per host or domain (Heritrix's sheets):
+	// "example.org" is that host, ".example.org" it and every host under
+	// it; the most specific key wins.
+	Hosts map[string]HostRules `yaml:"hosts,omitempty"`
+
 	Timeouts Timeouts `yaml:"timeouts"`
 	Robots   Robots   `yaml:"robots"`
 	Scope    Scope    `yaml:"scope"`
@@ -61,6 +71,21 @@ type Config struct {
 
 	// ProfilePath is the profile file Load read, "" when none.
 	ProfilePath string `yaml:"-"`
+}
+
+// AdaptiveDelay configures the delay that follows the server's speed.
+type AdaptiveDelay struct {
+	Factor float64       `yaml:"factor"`
+	Min    time.Duration `yaml:"min"`
+	Max    time.Duration `yaml:"max"`
+}
+
+// HostRules are the settings a profile overrides for some hosts. A nil
+// field keeps the profile-wide setting.
+type HostRules struct {
+	Delay           *time.Duration `yaml:"delay,omitempty"`
+	MaxPagesPerSite *int           `yaml:"max_pages_per_site,omitempty"`
+	Robots          string         `yaml:"robots,omitempty"` // obey or ignore; "" keeps robots.policy
 }
 
 // Retries says how a failed fetch or an unavailable robots.txt is tried
@@ -182,6 +207,10 @@ var Keys = []key{
 	{"max_pages", 0, "job budget: stop after this many requests got a response (pages, requisites, redirects; not robots.txt), counted over every run of the crawl (0: no limit)"},
 	{"max_time", "0s", "job budget: stop after the crawl has run this long, over every run (0: no limit)"},
 	{"max_bytes", "0", "job budget: stop taking work once this many response bytes were received, over every run (bytes, or KB/MB/GB/KiB/MiB/GiB; 0: no limit)"},
+	{"adaptive_delay.factor", 0.0, "Heritrix's politeness rule: wait this many times the last fetch's duration between requests to a site, instead of delay (0: off; Heritrix uses 5)"},
+	{"adaptive_delay.min", "3s", "the adaptive delay is at least this"},
+	{"adaptive_delay.max", "30s", "the adaptive delay is at most this"},
+	{"hosts", map[string]any{}, "per-host or per-domain overrides: a host name, or .domain for it and every host under it, mapped to any of delay, max_pages_per_site and robots (obey or ignore)"},
 	{"retries.max", 10, "tries in all for a URL whose fetch failed (no connection, timeout, 5xx, 429) or whose robots.txt was unavailable; then it is recorded as failed (-8)"},
 	{"retries.delay", "30s", "wait before the second try; doubled for each further try"},
 	{"retries.max_delay", "1h", "cap on one wait between tries, and on a server's Retry-After"},
@@ -311,6 +340,10 @@ func Load(profile string, fs *pflag.FlagSet) (*Config, error) {
 	c.MaxPages = p.integer("max_pages")
 	c.MaxTime = p.duration("max_time")
 	c.MaxBytes = p.size("max_bytes")
+	c.AdaptiveDelay.Factor = p.float("adaptive_delay.factor")
+	c.AdaptiveDelay.Min = p.duration("adaptive_delay.min")
+	c.AdaptiveDelay.Max = p.duration("adaptive_delay.max")
+	c.Hosts = p.hostRules("hosts")
 	c.Retries.Max = p.integer("retries.max")
 	c.Retries.Delay = p.duration("retries.delay")
 	c.Retries.MaxDelay = p.duration("retries.max_delay")
@@ -426,8 +459,8 @@ func unknownKeys(profile string) []error {
 				errs = append(errs, fmt.Errorf("%s: unknown key in profile %s", full, profile))
 				continue
 			}
-			if full == "network.connect_to" {
-				continue // its keys are host names
+			if full == "network.connect_to" || full == "hosts" {
+				continue // its keys are host names (hosts checks its own below)
 			}
 			if sub, ok := m[n].(map[string]any); ok {
 				walk(full+".", sub)
@@ -570,6 +603,82 @@ func (p *parser) size(name string) int64 {
 	return n
 }
 
+// float reads a number.
+func (p *parser) float(name string) float64 {
+	val := p.v.Get(internal(name))
+	switch x := val.(type) {
+	case float64:
+		return x
+	case int:
+		return float64(x)
+	case string:
+		f, err := strconv.ParseFloat(strings.TrimSpace(x), 64)
+		if err == nil {
+			return f
+		}
+	}
+	p.fail(name, val, "a number")
+	return 0
+}
+
+// hostRules reads the hosts map: host or .domain to delay,
+// max_pages_per_site and robots.
+func (p *parser) hostRules(name string) map[string]HostRules {
+	val := p.v.Get(internal(name))
+	m, ok := val.(map[string]any)
+	if val == nil || ok && len(m) == 0 {
+		return nil
+	}
+	if !ok {
+		p.fail(name, val, "a map of host (or .domain) to settings")
+		return nil
+	}
+	out := make(map[string]HostRules, len(m))
+	for h, raw := range m {
+		key := name + "." + h
+		host := strings.ToLower(strings.TrimSpace(h))
+		if strings.Trim(host, ".") == "" || strings.ContainsAny(host, "/: ") {
+			p.fail(key, h, "a host name or .domain")
+			continue
+		}
+		set, ok := raw.(map[string]any)
+		if !ok {
+			p.fail(key, raw, "a map of delay, max_pages_per_site and robots")
+			continue
+		}
+		var r HostRules
+		for k, v := range set {
+			switch strings.ToLower(k) {
+			case "delay":
+				d, err := time.ParseDuration(fmt.Sprint(v))
+				if err != nil || d < 0 {
+					p.fail(key+".delay", v, "a duration such as 5s")
+					continue
+				}
+				r.Delay = &d
+			case "max_pages_per_site":
+				n, err := strconv.Atoi(fmt.Sprint(v))
+				if err != nil || n < 0 {
+					p.fail(key+".max_pages_per_site", v, "a whole number, 0 for no limit")
+					continue
+				}
+				r.MaxPagesPerSite = &n
+			case "robots":
+				s := fmt.Sprint(v)
+				if s != "obey" && s != "ignore" {
+					p.fail(key+".robots", v, "obey or ignore")
+					continue
+				}
+				r.Robots = s
+			default:
+				p.errs = append(p.errs, fmt.Errorf("%s.%s: unknown key (want delay, max_pages_per_site or robots)", key, k))
+			}
+		}
+		out[host] = r
+	}
+	return out
+}
+
 func (p *parser) hostMap(name string) map[string]string {
 	out := map[string]string{}
 	val := p.v.Get(internal(name))
@@ -706,6 +815,12 @@ func (c *Config) Validate() error {
 	if c.MaxTime < 0 {
 		bad("max_time", "%s must not be negative (0: no limit)", c.MaxTime)
 	}
+	if c.AdaptiveDelay.Factor < 0 || c.AdaptiveDelay.Factor > 1000 {
+		bad("adaptive_delay.factor", "%v must be between 0 and 1000", c.AdaptiveDelay.Factor)
+	}
+	if c.AdaptiveDelay.Min < 0 || c.AdaptiveDelay.Max < c.AdaptiveDelay.Min {
+		bad("adaptive_delay.max", "%s must be at least adaptive_delay.min (%s), and neither negative", c.AdaptiveDelay.Max, c.AdaptiveDelay.Min)
+	}
 	if c.MaxBytes < 0 {
 		bad("max_bytes", "%d must not be negative (0: no limit)", c.MaxBytes)
 	}
@@ -813,6 +928,24 @@ func (c *Config) YAML() string {
 	// Durations and sizes read better as text than as nanoseconds.
 	m["delay"] = c.Delay.String()
 	m["max_time"] = c.MaxTime.String()
+	m["adaptive_delay"] = map[string]any{"factor": c.AdaptiveDelay.Factor, "min": c.AdaptiveDelay.Min.String(), "max": c.AdaptiveDelay.Max.String()}
+	if len(c.Hosts) > 0 {
+		hosts := map[string]any{}
+		for h, r := range c.Hosts {
+			o := map[string]any{}
+			if r.Delay != nil {
+				o["delay"] = r.Delay.String()
+			}
+			if r.MaxPagesPerSite != nil {
+				o["max_pages_per_site"] = *r.MaxPagesPerSite
+			}
+			if r.Robots != "" {
+				o["robots"] = r.Robots
+			}
+			hosts[h] = o
+		}
+		m["hosts"] = hosts
+	}
 	m["retries"] = map[string]any{"max": c.Retries.Max, "delay": c.Retries.Delay.String(), "max_delay": c.Retries.MaxDelay.String()}
 	m["timeouts"] = map[string]string{"connect": c.Timeouts.Connect.String(), "fetch": c.Timeouts.Fetch.String(), "read": c.Timeouts.Read.String()}
 	if r, ok := m["robots"].(map[string]any); ok {

@@ -225,3 +225,50 @@ func TestAllowAddresses(t *testing.T) {
 		t.Errorf("a good entry reported:\n%v", err)
 	}
 }
+
+func TestHostsOverrides(t *testing.T) {
+	dir := t.TempDir()
+	prof := filepath.Join(dir, "p.yaml")
+	os.WriteFile(prof, []byte(`seeds: [http://a.test/]
+user_agent: "x/1 (+https://lib.example/c)"
+adaptive_delay: {factor: 5}
+hosts:
+  slow.example.org: {delay: 10s}
+  .gov.th: {max_pages_per_site: 0, robots: ignore}
+`), 0o644)
+	c, err := Load(prof, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := c.Hosts["slow.example.org"].Delay; d == nil || *d != 10*time.Second {
+		t.Errorf("slow.example.org delay = %v", d)
+	}
+	if r := c.Hosts[".gov.th"]; r.MaxPagesPerSite == nil || *r.MaxPagesPerSite != 0 || r.Robots != "ignore" {
+		t.Errorf(".gov.th = %+v", r)
+	}
+	if c.AdaptiveDelay.Factor != 5 || c.AdaptiveDelay.Min != 3*time.Second || c.AdaptiveDelay.Max != 30*time.Second {
+		t.Errorf("adaptive_delay = %+v", c.AdaptiveDelay)
+	}
+	// The resolved profile reads back the same.
+	again := filepath.Join(dir, "again.yaml")
+	os.WriteFile(again, []byte(c.YAML()), 0o644)
+	c2, err := Load(again, nil)
+	if err != nil {
+		t.Fatalf("YAML() does not load: %v\n%s", err, c.YAML())
+	}
+	if d := c2.Hosts["slow.example.org"].Delay; d == nil || *d != 10*time.Second {
+		t.Errorf("after a round trip, slow.example.org delay = %v", d)
+	}
+
+	os.WriteFile(prof, []byte(`seeds: [http://a.test/]
+user_agent: "x/1 (+https://lib.example/c)"
+hosts:
+  a.example: {delay: soon, robots: maybe, colour: red}
+`), 0o644)
+	_, err = Load(prof, nil)
+	for _, want := range []string{"hosts.a.example.delay", "hosts.a.example.robots", "hosts.a.example.colour"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("error %v does not name %s", err, want)
+		}
+	}
+}

@@ -72,6 +72,10 @@ type Config struct {
 	MaxBytes        int64
 	MaxTime         time.Duration
 	MaxPagesPerSite int // responses per site (requisites excluded); 0: no limit
+	// SiteBudgets overrides MaxPagesPerSite for some hosts or domains,
+	// keyed as politeness.Config.Hosts is ("example.org" for the host,
+	// ".example.org" for it and every host under it); 0 means no limit.
+	SiteBudgets map[string]int
 	// Retries says how failed fetches are tried again; see Retries.
 	Retries Retries
 	// Bandwidth, when not nil, is the fetcher manager of the bandwidth

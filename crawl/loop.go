@@ -17,6 +17,7 @@ import (
 	"github.com/langcrawl/langcrawl/detect"
 	"github.com/langcrawl/langcrawl/focus"
 	"github.com/langcrawl/langcrawl/frontier"
+	"github.com/langcrawl/langcrawl/internal/hostmatch"
 	"github.com/langcrawl/langcrawl/links"
 	"github.com/langcrawl/langcrawl/scope"
 )
@@ -81,7 +82,11 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 	// 2. The per-site page budget, a trap guard. The frontier keeps the
 	// count (only responses count: finish marks them), so it holds across
 	// restarts; one lease per site keeps it exact.
-	if !e.Requisite && c.cfg.MaxPagesPerSite > 0 && l.SiteBudget >= int64(c.cfg.MaxPagesPerSite) {
+	budget := c.cfg.MaxPagesPerSite
+	if b, ok := hostmatch.Lookup(c.cfg.SiteBudgets, e.Site); ok {
+		budget = b
+	}
+	if !e.Requisite && budget > 0 && l.SiteBudget >= int64(budget) {
 		return c.finish(l, worker, outcome{status: codeSiteBudget, annot: []string{"max-pages-per-site"}}, frontier.Completion{})
 	}
 

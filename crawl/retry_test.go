@@ -486,3 +486,29 @@ func TestLinksTruncatedNoted(t *testing.T) {
 		t.Error("metadata does not note the cut links")
 	}
 }
+
+// A per-host budget overrides max_pages_per_site for that host.
+func TestSiteBudgetOverride(t *testing.T) {
+	web := fakeWeb{"http://a.test/": page("th", "/1", "/2", "/3", "http://big.test/")}
+	web["http://big.test/"] = page("th", "/1", "/2", "/3")
+	for _, p := range []string{"1", "2", "3"} {
+		web["http://a.test/"+p] = page("th")
+		web["http://big.test/"+p] = page("th")
+	}
+	r := newRetryRig(t, web, nil)
+	c := r.crawler(t, Config{MaxPagesPerSite: 2, SiteBudgets: map[string]int{".big.test": 0}}, nil, "http://a.test/")
+	if _, err := c.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	count := func(prefix string) (n int) {
+		for _, g := range r.f.got {
+			if strings.HasPrefix(g, prefix) {
+				n++
+			}
+		}
+		return n
+	}
+	if a, big := count("http://a.test/"), count("http://big.test/"); a != 2 || big != 4 {
+		t.Errorf("fetched %d of a.test (budget 2) and %d of big.test (no limit), want 2 and 4", a, big)
+	}
+}

@@ -73,6 +73,22 @@ type Config struct {
 	// recently used entries are evicted beyond it. Default 100,000.
 	MaxHosts int
 
+	// DelayFactor, when positive, makes the delay adapt to the server as
+	// Heritrix's politeness rule does: after a fetch that took d, the
+	// site waits DelayFactor × d, clamped to [MinDelay, MaxDelay], instead
+	// of Delay. A slow server is so given more rest than a fast one. A
+	// longer Crawl-delay still wins. Heritrix uses 5, 3s and 30s.
+	DelayFactor float64
+	// MinDelay and MaxDelay clamp the adaptive delay; MaxDelay defaults
+	// to 30s.
+	MinDelay, MaxDelay time.Duration
+
+	// Hosts overrides the delay and the robots policy per host or domain,
+	// as Heritrix's sheets do: a key "example.org" applies to that host,
+	// ".example.org" to it and every host under it; the most specific
+	// key wins. Keys are lower-case.
+	Hosts map[string]HostRules
+
 	// Store, when not nil, keeps robots.txt outcomes across restarts: a
 	// restarted crawl uses a stored outcome until it expires instead of
 	// fetching robots.txt again, and keeps counting failures in a row.
@@ -84,6 +100,13 @@ type Config struct {
 	// does not fail the fetch for other callers waiting on it; this timeout
 	// keeps it from running forever. Default 1m.
 	FetchTimeout time.Duration
+}
+
+// HostRules are the settings that override the Config for some hosts.
+// A nil Delay and an empty Policy leave the Config's.
+type HostRules struct {
+	Delay  *time.Duration // a fixed delay w for these hosts, adaptive delay off
+	Policy Policy
 }
 
 // Store keeps robots.txt outcomes by robots.txt URL. It must be safe for
@@ -123,6 +146,23 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if c.Delay < 0 {
 		bad("delay %v: negative", c.Delay)
+	}
+	if c.DelayFactor < 0 {
+		bad("delay factor %v: negative", c.DelayFactor)
+	}
+	if c.MaxDelay == 0 {
+		c.MaxDelay = 30 * time.Second
+	}
+	if c.MinDelay < 0 || c.MaxDelay < c.MinDelay {
+		bad("min delay %v, max delay %v: want 0 ≤ min ≤ max", c.MinDelay, c.MaxDelay)
+	}
+	for h, r := range c.Hosts {
+		if r.Policy != "" && r.Policy != Obey && r.Policy != Ignore {
+			bad("host %s: policy %q: want %q or %q", h, r.Policy, Obey, Ignore)
+		}
+		if r.Delay != nil && *r.Delay < 0 {
+			bad("host %s: delay %v: negative", h, *r.Delay)
+		}
 	}
 	def := func(name string, d *time.Duration, v time.Duration) {
 		if *d == 0 {

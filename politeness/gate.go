@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"golang.org/x/sync/singleflight"
+
+	"github.com/langcrawl/langcrawl/internal/hostmatch"
 )
 
 // RobotsFetcher fetches a robots.txt URL such as
@@ -104,7 +106,11 @@ type Gate struct {
 // fetch may be nil only with the Ignore policy. New starts no goroutines.
 func New(cfg Config, fetch RobotsFetcher) (*Gate, error) {
 	cfg, err := cfg.withDefaults()
-	if fetch == nil && cfg.Policy != Ignore {
+	obeys := cfg.Policy != Ignore
+	for _, r := range cfg.Hosts {
+		obeys = obeys || r.Policy == Obey
+	}
+	if fetch == nil && obeys {
 		err = errors.Join(err, fmt.Errorf("%w: nil robots fetcher with policy %q", ErrInvalidConfig, cfg.Policy))
 	}
 	if err != nil {
@@ -139,7 +145,11 @@ func (g *Gate) Check(ctx context.Context, u *url.URL, now time.Time) (Decision, 
 	if err != nil {
 		return Decision{}, err
 	}
-	if g.cfg.Policy == Ignore {
+	policy := g.cfg.Policy
+	if r, ok := hostmatch.Lookup(g.cfg.Hosts, u.Host); ok && r.Policy != "" {
+		policy = r.Policy
+	}
+	if policy == Ignore {
 		g.allowed.Add(1)
 		return Decision{Allowed: true, Reason: "robots: ignored by policy"}, nil
 	}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/langcrawl/langcrawl/internal/hostmatch"
 )
 
 // minSweep is the number of sites below which Acquire never sweeps idle
@@ -16,6 +18,7 @@ const minSweep = 1024
 type site struct {
 	token   chan struct{} // holds one value while a fetch is in progress
 	lastEnd time.Time     // end of the previous fetch; guarded by Gate.mu
+	lastDur time.Duration // how long the previous fetch took; guarded by Gate.mu
 	refs    int           // Acquire calls holding or waiting; guarded by Gate.mu
 }
 
@@ -45,10 +48,25 @@ func (g *Gate) Delay(host string) time.Duration {
 	return g.delayLocked(strings.ToLower(host))
 }
 
-// delayLocked is Delay for a lower-cased host, with g.mu held.
+// delayLocked is Delay for a lower-cased host, with g.mu held: the host's
+// own fixed delay if the Config names one for it, else the adaptive delay
+// if DelayFactor is set, else w; and never less than the capped
+// Crawl-delay.
 func (g *Gate) delayLocked(key string) time.Duration {
 	cd, _ := g.delays.get(key)
-	return max(g.cfg.Delay, min(cd, g.cfg.MaxCrawlDelay))
+	w := g.cfg.Delay
+	r, ok := hostmatch.Lookup(g.cfg.Hosts, key)
+	switch {
+	case ok && r.Delay != nil:
+		w = *r.Delay
+	case g.cfg.DelayFactor > 0:
+		var last time.Duration
+		if s := g.sites[key]; s != nil {
+			last = s.lastDur
+		}
+		w = min(max(time.Duration(g.cfg.DelayFactor*float64(last)), g.cfg.MinDelay), g.cfg.MaxDelay)
+	}
+	return max(w, min(cd, g.cfg.MaxCrawlDelay))
 }
 
 // Acquire blocks until host has no fetch in progress and Delay(host) has
@@ -102,6 +120,7 @@ func (g *Gate) Acquire(ctx context.Context, host string) (release func(end time.
 	if waited {
 		g.waits.Add(1)
 	}
+	start := time.Now()
 	var once sync.Once
 	return func(end time.Time) {
 		once.Do(func() {
@@ -110,6 +129,7 @@ func (g *Gate) Acquire(ctx context.Context, host string) (release func(end time.
 			}
 			g.mu.Lock()
 			s.lastEnd = end
+			s.lastDur = max(end.Sub(start), 0)
 			g.mu.Unlock()
 			<-s.token
 			g.unref(s)

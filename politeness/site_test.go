@@ -232,3 +232,38 @@ func TestSitesSwept(t *testing.T) {
 		}
 	})
 }
+
+// Heritrix's adaptive rule: the delay after a fetch is DelayFactor times
+// how long it took, clamped; a host's own rules override it, and its
+// robots policy too.
+func TestAdaptiveDelayAndHostRules(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		seven := 7 * time.Second
+		g := newGate(t, Config{DelayFactor: 5, MinDelay: 3 * time.Second, MaxDelay: 30 * time.Second,
+			Hosts: map[string]HostRules{".fixed.example": {Delay: &seven}, "free.example": {Policy: Ignore}}}, nil2(t))
+		for _, c := range []struct {
+			host string
+			took time.Duration
+			want time.Duration
+		}{
+			{"a.example", 2 * time.Second, 10 * time.Second},       // 5 × 2s
+			{"b.example", 100 * time.Millisecond, 3 * time.Second}, // clamped up to MinDelay
+			{"c.example", time.Minute, 30 * time.Second},           // clamped down to MaxDelay
+			{"www.fixed.example", time.Minute, seven},              // the domain's own delay
+		} {
+			release, err := g.Acquire(context.Background(), c.host)
+			if err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(c.took)
+			release(time.Now())
+			if got := g.Delay(c.host); got != c.want {
+				t.Errorf("%s: fetch took %v, delay %v; want %v", c.host, c.took, got, c.want)
+			}
+		}
+		d, err := g.Check(context.Background(), mustURL(t, "http://free.example/x"), time.Now())
+		if err != nil || !d.Allowed {
+			t.Errorf("a host whose policy is ignore: %+v, %v", d, err)
+		}
+	})
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/langcrawl/langcrawl/config"
 	"github.com/langcrawl/langcrawl/frontier"
 	"github.com/langcrawl/langcrawl/politeness"
 )
@@ -17,4 +18,20 @@ func (r robotsStore) Load(u string) (politeness.Record, bool, error) {
 
 func (r robotsStore) Save(u string, rec politeness.Record) error {
 	return r.s.SaveRobots(u, frontier.RobotsRecord(rec))
+}
+
+// hostRules splits the profile's per-host overrides between the leaves
+// that apply them: delays and robots policies for the politeness gate,
+// page budgets for the engine.
+func hostRules(hosts map[string]config.HostRules) (map[string]politeness.HostRules, map[string]int) {
+	gate, budgets := map[string]politeness.HostRules{}, map[string]int{}
+	for h, r := range hosts {
+		if r.Delay != nil || r.Robots != "" {
+			gate[h] = politeness.HostRules{Delay: r.Delay, Policy: politeness.Policy(r.Robots)}
+		}
+		if r.MaxPagesPerSite != nil {
+			budgets[h] = *r.MaxPagesPerSite
+		}
+	}
+	return gate, budgets
 }

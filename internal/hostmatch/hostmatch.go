@@ -1,0 +1,37 @@
+// Package hostmatch finds the settings that apply to a host among settings
+// keyed by host name or by domain, as Heritrix's sheets apply by SURT
+// prefix: a key "example.org" applies to that host only, a key
+// ".example.org" to example.org and every host under it. The most specific
+// key wins: the host itself, then its nearest enclosing domain.
+package hostmatch
+
+import "strings"
+
+// Lookup returns the value for host in m and whether one applies. host may
+// carry a port, which is ignored; it is compared case-insensitively. The
+// keys of m must be lower-case.
+func Lookup[T any](m map[string]T, host string) (T, bool) {
+	var zero T
+	if len(m) == 0 {
+		return zero, false
+	}
+	h := strings.ToLower(host)
+	if i := strings.LastIndexByte(h, ':'); i >= 0 && !strings.Contains(h[i:], "]") {
+		h = h[:i]
+	}
+	h = strings.TrimSuffix(h, ".")
+	if v, ok := m[h]; ok {
+		return v, true
+	}
+	for d := h; d != ""; {
+		if v, ok := m["."+d]; ok {
+			return v, true
+		}
+		i := strings.IndexByte(d, '.')
+		if i < 0 {
+			break
+		}
+		d = d[i+1:]
+	}
+	return zero, false
+}
