@@ -29,8 +29,13 @@ const (
 	AddrBroadcast   = "broadcast"   // 255.255.255.255
 )
 
-// AddressClasses lists the class names Config.AllowAddresses accepts.
+// AddressClasses lists the class names Config.AllowAddresses accepts, for
+// documentation and validation elsewhere (the config package); changing it
+// changes nothing in this package.
 var AddressClasses = []string{AddrLoopback, AddrPrivate, AddrLinkLocal, AddrCGNAT, AddrMulticast, AddrUnspecified, AddrBroadcast}
+
+var classNames = map[string]bool{AddrLoopback: true, AddrPrivate: true, AddrLinkLocal: true, AddrCGNAT: true,
+	AddrMulticast: true, AddrUnspecified: true, AddrBroadcast: true}
 
 // AddressError is the error of a refused address. It wraps
 // ErrAddressRefused. Host is the URL's host as written (lower case); Class
@@ -128,12 +133,8 @@ func parseAllow(list []string) (guard, []error) {
 	for i, s := range list {
 		s = strings.TrimSpace(s)
 		name := strings.ToLower(s)
-		known := false
-		for _, c := range AddressClasses {
-			known = known || c == name
-		}
 		switch {
-		case known:
+		case classNames[name]:
 			g.classes[name] = true
 		case strings.Contains(s, "/"):
 			p, err := netip.ParsePrefix(s)
@@ -146,7 +147,7 @@ func parseAllow(list []string) (guard, []error) {
 			a, err := netip.ParseAddr(s)
 			if err != nil {
 				errs = append(errs, fmt.Errorf("fetch: config AllowAddresses[%d]: %q is neither an address class (%s) nor a CIDR prefix",
-					i, s, strings.Join(AddressClasses, ", ")))
+					i, s, "loopback, private, link-local, cgnat, multicast, unspecified, broadcast"))
 				continue
 			}
 			g.prefixes = append(g.prefixes, netip.PrefixFrom(a, a.BitLen()))

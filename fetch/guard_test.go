@@ -330,3 +330,14 @@ func TestAllowAddressesValidated(t *testing.T) {
 		t.Errorf("good entries reported: %v", err)
 	}
 }
+
+func TestAddressClassesListed(t *testing.T) {
+	if len(AddressClasses) != len(classNames) {
+		t.Fatalf("AddressClasses %v, classNames %v", AddressClasses, classNames)
+	}
+	for _, c := range AddressClasses {
+		if !classNames[c] {
+			t.Errorf("%s listed but not accepted", c)
+		}
+	}
+}
