@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/langcrawl/langcrawl/bandwidth"
 	"github.com/langcrawl/langcrawl/focus"
 	"github.com/langcrawl/langcrawl/scope"
 )
@@ -28,9 +29,11 @@ var (
 
 // Output layout of a crawl directory, as `langcrawl crawl` writes it.
 const (
-	WARCDir     = "warcs"
-	LogFile     = "logs/crawl.log"
-	ProfileFile = "profile.yaml"
+	WARCDir = "warcs"
+	LogFile = "logs/crawl.log"
+	// BandwidthFile is the bandwidth trace of a crawl with a limit.
+	BandwidthFile = "logs/bandwidth.csv"
+	ProfileFile   = "profile.yaml"
 	// Dir is where WriteFiles puts the report by default: OUT/report.
 	Dir = "report"
 )
@@ -140,6 +143,14 @@ type Report struct {
 	BadLogLines int           // crawl.log lines that could not be parsed
 	Statuses    []StatusCount // by code
 	Annotations []Count       // crawl.log annotations by kind, most first
+	// Deferred counts the crawl.log lines of tries that failed and were
+	// put back for a retry (annotation "retry:N/M"); GaveUp the URLs
+	// recorded as failed after their last try (-8, or "gave-up:").
+	Deferred, GaveUp int
+
+	// Bandwidth is the trace a crawl with a bandwidth limit writes to
+	// logs/bandwidth.csv: predicted and measured rate once a second.
+	Bandwidth []bandwidth.Sample
 
 	// Warnings lists what could not be read: a missing profile or log, a
 	// WARC file that stops at a damaged record.
@@ -218,6 +229,14 @@ func Build(out string) (*Report, error) {
 		r.warn("crawl.log: %v", err)
 	}
 	a.finishLog()
+
+	if f, err := os.Open(filepath.Join(out, BandwidthFile)); err == nil {
+		r.Bandwidth, err = bandwidth.ReadTrace(f)
+		f.Close()
+		if err != nil {
+			r.warn("%s: %v", BandwidthFile, err)
+		}
+	}
 	return r, nil
 }
 
@@ -499,8 +518,10 @@ func statusMeaning(code int) string {
 		return "connection lost"
 	case -4:
 		return "timeout"
+	case -8:
+		return "failed after the last retry"
 	case -61:
-		return "robots.txt unreadable"
+		return "robots.txt unavailable (deferred)"
 	case -5002:
 		return "per-site page budget reached"
 	case -5003:
@@ -563,6 +584,14 @@ func (a *accumulator) addLog(l LogLine) {
 	}
 	sc.Count++
 	sc.Bytes += l.Size
+	for _, an := range l.Annotations {
+		switch {
+		case strings.HasPrefix(an, "retry:"):
+			a.r.Deferred++
+		case strings.HasPrefix(an, "gave-up:"):
+			a.r.GaveUp++
+		}
+	}
 	for _, an := range l.Annotations {
 		if k := annotationKind(an); k != "" {
 			a.ann[k]++

@@ -573,3 +573,47 @@ func TestHarvestThinning(t *testing.T) {
 		t.Errorf("last point at %d pages, want %d", last.Pages, n)
 	}
 }
+
+// Retries and the bandwidth trace: deferred tries and final failures are
+// counted from crawl.log, and a trace in logs/ is read and drawn.
+func TestRetriesAndBandwidth(t *testing.T) {
+	out := buildCrawlDir(t, thaiProfile)
+	extra := "2026-01-01T00:00:09.000Z   503          0 http://d.test/ - - - #001 - - - retry:1/3,at:2026-01-01T00:00:39Z,http:503\n" +
+		"2026-01-01T00:00:10.000Z   -61          0 http://e.test/ - - - #001 - - - retry:1/3,at:2026-01-01T00:00:40Z,robots:_x\n" +
+		"2026-01-01T00:00:11.000Z    -8          0 http://f.test/ - - - #001 - - - gave-up:3-tries,last:-2,err:dial\n"
+	f, err := os.OpenFile(filepath.Join(out, LogFile), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(extra)
+	f.Close()
+	trace := "time,predicted_Bps,measured_Bps,limit_Bps\n" +
+		"2026-01-01T00:00:01Z,900,800,1000\n2026-01-01T00:00:02Z,1000,1000,1000\n"
+	if err := os.WriteFile(filepath.Join(out, BandwidthFile), []byte(trace), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Build(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Deferred != 2 || r.GaveUp != 1 {
+		t.Errorf("deferred %d, gave up %d; want 2 and 1", r.Deferred, r.GaveUp)
+	}
+	if len(r.Bandwidth) != 2 || r.Bandwidth[1].Measured != 1000 {
+		t.Errorf("bandwidth trace = %+v", r.Bandwidth)
+	}
+	dir := filepath.Join(out, Dir)
+	if err := r.WriteFiles(dir); err != nil {
+		t.Fatal(err)
+	}
+	svg, err := os.ReadFile(filepath.Join(dir, FileBandwidthSVG))
+	if err != nil || wellFormed(svg) != nil {
+		t.Errorf("bandwidth.svg: %v, %v", err, wellFormed(svg))
+	}
+	md, _ := os.ReadFile(filepath.Join(dir, FileMarkdown))
+	for _, want := range []string{"90% of L", "2 tries failed and were deferred", "1 URLs failed after their last try"} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("report.md lacks %q", want)
+		}
+	}
+}

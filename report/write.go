@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/langcrawl/langcrawl/bandwidth"
 	"github.com/langcrawl/langcrawl/plot"
 )
 
@@ -22,19 +23,22 @@ const TopServers = 25
 
 // Files written by WriteFiles, in the order the markdown lists them.
 const (
-	FileMarkdown    = "report.md"
-	FileServers     = "servers.csv"
-	FileHarvestCSV  = "harvest.csv"
-	FileHarvestSVG  = "harvest.svg"
-	FileLanguages   = "languages.csv"
-	FileDepthCSV    = "depth-levels.csv" // Nakahira Fig. 1
-	FileDepthSVG    = "depth-levels.svg"
-	FileTreesCSV    = "site-trees.csv" // Nakahira Fig. 2
-	FileTreesSVG    = "site-trees.svg"
-	FileLimitCSV    = "depth-limit.csv" // Nakahira Fig. 3
-	FileLimitSVG    = "depth-limit.svg"
-	FileStatusCSV   = "status.csv"
-	FileAnnotations = "annotations.csv"
+	FileMarkdown   = "report.md"
+	FileServers    = "servers.csv"
+	FileHarvestCSV = "harvest.csv"
+	FileHarvestSVG = "harvest.svg"
+	FileLanguages  = "languages.csv"
+	FileDepthCSV   = "depth-levels.csv" // Nakahira Fig. 1
+	FileDepthSVG   = "depth-levels.svg"
+	FileTreesCSV   = "site-trees.csv" // Nakahira Fig. 2
+	FileTreesSVG   = "site-trees.svg"
+	FileLimitCSV   = "depth-limit.csv" // Nakahira Fig. 3
+	FileLimitSVG   = "depth-limit.svg"
+	FileStatusCSV  = "status.csv"
+	// FileBandwidthSVG is the bandwidth trace drawn as the bandwidth
+	// paper's figure 1, written when the crawl had a bandwidth limit.
+	FileBandwidthSVG = "bandwidth.svg"
+	FileAnnotations  = "annotations.csv"
 )
 
 // CaptureTargets are the external-URL capture rates the depth-limit advice
@@ -204,12 +208,23 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		for _, s := range r.Statuses {
 			p("| %d | %s | %d | %d |\n", s.Code, s.Meaning, s.Count, s.Bytes)
 		}
+		p("\nRetries: %d tries failed and were deferred for another; %d URLs failed after their last try.\n", r.Deferred, r.GaveUp)
 		if len(r.Annotations) > 0 {
 			p("\nAnnotations (%s):\n\n| annotation | count |\n|---|---:|\n", FileAnnotations)
 			for _, a := range r.Annotations[:min(len(r.Annotations), 20)] {
 				p("| %s | %d |\n", mdEsc(a.Name), a.Count)
 			}
 		}
+	}
+	if len(r.Bandwidth) > 0 {
+		var meas, lim float64
+		for _, s := range r.Bandwidth {
+			meas += s.Measured
+			lim = s.Limit
+		}
+		meas /= float64(len(r.Bandwidth))
+		p("\n## Bandwidth (%s)\n\n", FileBandwidthSVG)
+		p("Limit L = %.0f B/s; measured %.0f B/s on average over %d seconds (%.0f%% of L).\n", lim, meas, len(r.Bandwidth), 100*meas/max(lim, 1))
 	}
 	if err := b.Flush(); err != nil {
 		return fmt.Errorf("report: write markdown: %w", err)
@@ -324,7 +339,13 @@ func (r *Report) WriteFiles(dir string) error {
 		anns = append(anns, []string{a.Name, itoa(a.Count)})
 	}
 	charts := r.Charts()
-	return errors.Join(
+	var bw error
+	if len(r.Bandwidth) > 0 {
+		bw = write(FileBandwidthSVG, func(w io.Writer) error {
+			return bandwidth.Plot(w, "Bandwidth: predicted and measured against the limit", r.Bandwidth)
+		})
+	}
+	return errors.Join(bw,
 		write(FileMarkdown, r.WriteMarkdown),
 		write(FileServers, csvOf([]string{"host", "html_pages", "target_pages", "status", "first_fetch", "last_fetch"}, servers)),
 		write(FileHarvestCSV, csvOf([]string{"pages", "target_pages", "harvest_rate", "time"}, harvest)),
