@@ -177,7 +177,12 @@ type Durability struct {
 
 // Metrics configures the Prometheus endpoint.
 type Metrics struct {
+	// Listen is host:port; a missing host means 127.0.0.1, so that the
+	// endpoint is not reachable from other machines by accident.
 	Listen string `yaml:"listen"`
+	// AllInterfaces must be set for Listen to name every interface
+	// (0.0.0.0 or ::): the endpoint then answers the whole network.
+	AllInterfaces bool `yaml:"all_interfaces"`
 }
 
 // key describes one profile key: its name as users write it, its default,
@@ -238,7 +243,8 @@ var Keys = []key{
 	{"bandwidth.search_depth", 6, "maxd: ready sites searched for a download that fits under L (bandwidth paper: 6)"},
 	{"bandwidth.default_rate", "50KB", "expected rate of a server never measured, bytes per second"},
 	{"scheduling.order", "length", "site order: length (most pages pending first), breadth (breadth-first over sites) or random"},
-	{"metrics.listen", "", "address for the Prometheus /metrics endpoint (empty: off)"},
+	{"metrics.listen", "", "host:port for the Prometheus /metrics endpoint (empty: off); a missing host means 127.0.0.1"},
+	{"metrics.all_interfaces", false, "allow metrics.listen on every interface (0.0.0.0 or ::), reachable from the network"},
 	{"durability.sync_interval", "1s", "fsync WARC data, then the frontier, this often: the most completed work a power failure loses (0: at every URL, slow)"},
 	{"durability.min_free_space", "1GiB", "pause the crawl while --out has less free space than this (bytes, or KB/MB/GB/KiB/MiB/GiB; 0: never)"},
 }
@@ -371,6 +377,12 @@ func Load(profile string, fs *pflag.FlagSet) (*Config, error) {
 		c.Focus.Floor = c.Focus.Tolerance // the default floor never lifts a small T
 	}
 	c.Metrics.Listen = p.str("metrics.listen")
+	c.Metrics.AllInterfaces = p.boolean("metrics.all_interfaces")
+	if c.Metrics.Listen != "" {
+		if host, port, err := net.SplitHostPort(c.Metrics.Listen); err == nil && host == "" {
+			c.Metrics.Listen = net.JoinHostPort("127.0.0.1", port)
+		}
+	}
 	c.Durability.SyncInterval = p.duration("durability.sync_interval")
 	c.Durability.MinFreeSpace = p.size("durability.min_free_space")
 	c.Bandwidth.Limit = p.size("bandwidth.limit")
@@ -820,6 +832,18 @@ func (c *Config) Validate() error {
 	}
 	if c.AdaptiveDelay.Min < 0 || c.AdaptiveDelay.Max < c.AdaptiveDelay.Min {
 		bad("adaptive_delay.max", "%s must be at least adaptive_delay.min (%s), and neither negative", c.AdaptiveDelay.Max, c.AdaptiveDelay.Min)
+	}
+	if c.Metrics.Listen != "" {
+		host, port, err := net.SplitHostPort(c.Metrics.Listen)
+		n, perr := strconv.Atoi(port)
+		switch {
+		case err != nil:
+			bad("metrics.listen", "%q is not host:port: %v", c.Metrics.Listen, err)
+		case perr != nil || n < 1 || n > 65535:
+			bad("metrics.listen", "%q: port %q is not a number from 1 to 65535", c.Metrics.Listen, port)
+		case (host == "0.0.0.0" || host == "::" || host == "*") && !c.Metrics.AllInterfaces:
+			bad("metrics.listen", "%q listens on every interface, reachable from the network; set metrics.all_interfaces: true if that is meant, or use 127.0.0.1", c.Metrics.Listen)
+		}
 	}
 	if c.MaxBytes < 0 {
 		bad("max_bytes", "%d must not be negative (0: no limit)", c.MaxBytes)

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -269,6 +270,37 @@ hosts:
 	for _, want := range []string{"hosts.a.example.delay", "hosts.a.example.robots", "hosts.a.example.colour"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("error %v does not name %s", err, want)
+		}
+	}
+}
+
+func TestMetricsListen(t *testing.T) {
+	for _, c := range []struct {
+		listen, want string
+		all          bool
+		err          string
+	}{
+		{":9100", "127.0.0.1:9100", false, ""},
+		{"127.0.0.1:9100", "127.0.0.1:9100", false, ""},
+		{"0.0.0.0:9100", "", false, "metrics.all_interfaces"},
+		{"0.0.0.0:9100", "0.0.0.0:9100", true, ""},
+		{"[::]:9100", "", false, "every interface"},
+		{"localhost", "", false, "not host:port"},
+		{":http", "", false, "port"},
+		{":70000", "", false, "port"},
+	} {
+		dir := t.TempDir()
+		prof := filepath.Join(dir, "p.yaml")
+		os.WriteFile(prof, []byte(fmt.Sprintf("seeds: [http://a.test/]\nuser_agent: \"x/1 (+https://lib.example/c)\"\nmetrics: {listen: %q, all_interfaces: %v}\n", c.listen, c.all)), 0o644)
+		cfg, err := Load(prof, nil)
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) || !strings.Contains(err.Error(), "metrics.listen") {
+				t.Errorf("listen %q: err %v, want one naming metrics.listen and %q", c.listen, err, c.err)
+			}
+			continue
+		}
+		if err != nil || cfg.Metrics.Listen != c.want {
+			t.Errorf("listen %q: %v, %v; want %q", c.listen, cfg, err, c.want)
 		}
 	}
 }
