@@ -15,6 +15,7 @@ import (
 	"github.com/langcrawl/langcrawl/archive"
 	"github.com/langcrawl/langcrawl/bandwidth"
 	"github.com/langcrawl/langcrawl/detect"
+	"github.com/langcrawl/langcrawl/fetch"
 	"github.com/langcrawl/langcrawl/focus"
 	"github.com/langcrawl/langcrawl/frontier"
 	"github.com/langcrawl/langcrawl/internal/hostmatch"
@@ -29,6 +30,8 @@ const (
 	codeConnectLost   = -3    // connection lost before a response
 	codeTimeout       = -4    // no response in time
 	codeGaveUp        = -8    // failed after the last retry (Heritrix: too many retries)
+	codeUnusableURL   = -7    // the URL cannot be fetched: its scheme, its length (Heritrix: illegal URI)
+	codeAddress       = -5010 // the address guard refused the host's address (loopback, private, ...)
 	codeSiteBudget    = -5002 // max_pages_per_site reached
 	codeFocusSkip     = -5003 // server turned irrelevant (Tamura 4.1)
 	codeRobotsError   = -61   // robots.txt could not be evaluated
@@ -176,6 +179,11 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 	if res.Truncated != "" {
 		out.annot = append(out.annot, "truncated:"+res.Truncated)
 	}
+	if res.TLSVerifyError != "" {
+		// Archived all the same (a library keeps what the site served);
+		// the failure is on record in crawl.log and the metadata.
+		out.annot = append(out.annot, "tls-unverified")
+	}
 
 	// 6. Understand the response: a redirect, an HTML page, or a stylesheet.
 	var found []links.Link
@@ -262,6 +270,14 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 		archive.Field{Name: "tree", Value: e.Tree},
 		archive.Field{Name: "fetchTimeMs", Value: strconv.FormatInt(res.Duration.Milliseconds(), 10)},
 	)
+	if res.TLSVerifyError != "" {
+		meta = append(meta, archive.Field{Name: "tlsVerifyError", Value: oneLine(res.TLSVerifyError)})
+	}
+	if len(res.Interim) > 0 {
+		// The response record holds the final response only; the interim
+		// 1xx responses before it are kept here, by their status lines.
+		meta = append(meta, archive.Field{Name: "interimResponses", Value: interimLines(res.Interim)})
+	}
 	if d := out.det; d != nil {
 		meta = append(meta,
 			archive.Field{Name: "charset", Value: d.Charset},
@@ -509,6 +525,10 @@ func isHTML(mt string) bool {
 func failureCode(err error) int {
 	var ne net.Error
 	switch {
+	case errors.Is(err, fetch.ErrAddressRefused):
+		return codeAddress
+	case errors.Is(err, fetch.ErrURLTooLong), errors.Is(err, fetch.ErrUnsupportedScheme):
+		return codeUnusableURL
 	case errors.As(err, &ne) && ne.Timeout():
 		return codeTimeout
 	case errors.Is(err, context.DeadlineExceeded):
@@ -517,6 +537,27 @@ func failureCode(err error) int {
 		return codeConnectFailed
 	}
 	return codeConnectLost
+}
+
+// oneLine keeps a value fit for a WARC field: no line breaks, bounded.
+func oneLine(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > 500 {
+		s = s[:500]
+	}
+	return s
+}
+
+// interimLines lists the status lines of raw interim 1xx responses.
+func interimLines(raw []byte) string {
+	var lines []string
+	for _, l := range strings.Split(string(raw), "\n") {
+		l = strings.TrimSpace(l)
+		if strings.HasPrefix(l, "HTTP/") {
+			lines = append(lines, oneLine(l))
+		}
+	}
+	return strings.Join(lines, "; ")
 }
 
 func errString(err error) string {

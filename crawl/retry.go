@@ -115,9 +115,16 @@ func retryAfter(v string, now time.Time) time.Duration {
 }
 
 // permanent reports whether a fetch error will not go away with time: the
-// URL itself is unusable.
+// URL is unusable, its address is refused by the guard, or the server
+// answers with something that is not HTTP or breaks the client's limits.
 func permanent(err error) bool {
-	return errors.Is(err, fetch.ErrUnsupportedScheme) || errors.Is(err, fetch.ErrUnsupportedMethod)
+	for _, p := range []error{fetch.ErrUnsupportedScheme, fetch.ErrUnsupportedMethod, fetch.ErrAddressRefused,
+		fetch.ErrURLTooLong, fetch.ErrMalformedResponse, fetch.ErrTooManyHeaderFields, fetch.ErrHeaderTooLarge} {
+		if errors.Is(err, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // deadSites remembers the sites given up on after their last retry, until

@@ -512,3 +512,81 @@ func TestSiteBudgetOverride(t *testing.T) {
 		t.Errorf("fetched %d of a.test (budget 2) and %d of big.test (no limit), want 2 and 4", a, big)
 	}
 }
+
+// What no retry can mend fails at once, with its own code: an address the
+// guard refuses (-5010), a URL too long (-7), a response that is not HTTP.
+func TestPermanentFailuresNotRetried(t *testing.T) {
+	web := fakeWeb{"http://a.test/": page("th", "http://inside.test/", "http://long.test/", "http://garbage.test/")}
+	r := newRetryRig(t, web, map[string]flake{
+		"http://inside.test/":  {always: true, err: fmt.Errorf("fetch http://inside.test/: %w", fetch.ErrAddressRefused)},
+		"http://long.test/":    {always: true, err: fmt.Errorf("fetch http://long.test/: %w", fetch.ErrURLTooLong)},
+		"http://garbage.test/": {always: true, err: fmt.Errorf("fetch http://garbage.test/: %w", fetch.ErrMalformedResponse)},
+	})
+	c := r.crawler(t, Config{}, nil, "http://a.test/")
+	if _, err := c.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for u, n := range r.f.tries {
+		if n != 1 {
+			t.Errorf("%s tried %d times, want once", u, n)
+		}
+	}
+	log := r.lines(t)
+	for _, want := range []string{" -5010 ", " -7 ", " -3 "} {
+		if !strings.Contains(log, want) {
+			t.Errorf("crawl.log lacks a %q line:\n%s", want, log)
+		}
+	}
+	if s := c.Stats(); s.Failed != 3 || s.Deferred != 0 {
+		t.Errorf("failed %d, deferred %d; want 3 and 0", s.Failed, s.Deferred)
+	}
+}
+
+// decorate sets fields of the Results of a fakeFetcher.
+type decorate struct {
+	*fakeFetcher
+	fn func(*fetch.Result)
+}
+
+func (d decorate) Do(ctx context.Context, m, u string, h http.Header) (*fetch.Result, error) {
+	res, err := d.fakeFetcher.Do(ctx, m, u, h)
+	if res != nil {
+		d.fn(res)
+	}
+	return res, err
+}
+
+// A certificate that did not verify and interim 1xx responses are kept on
+// record in the metadata record (and the TLS failure in crawl.log); the
+// response record holds the final response only.
+func TestTLSAndInterimRecorded(t *testing.T) {
+	web := fakeWeb{"https://a.test/": page("th")}
+	r := newRetryRig(t, web, nil)
+	f := decorate{r.f.fakeFetcher, func(res *fetch.Result) {
+		res.TLSVerifyError = "x509: certificate signed by unknown authority"
+		res.Interim = []byte("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </s.css>\r\n\r\n")
+	}}
+	c, err := New(Config{Workers: 1, Retries: fastRetries}, Parts{Queue: r.q, Archive: r.a, Fetcher: f, Gate: fakeGate{}, Detector: fakeDetector{}, CrawlLog: r.cl})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Seed([]string{"https://a.test/"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, fl := range r.a.meta["https://a.test/"] {
+		got[fl.Name] = fl.Value
+	}
+	if got["tlsVerifyError"] != "x509: certificate signed by unknown authority" {
+		t.Errorf("tlsVerifyError = %q", got["tlsVerifyError"])
+	}
+	if got["interimResponses"] != "HTTP/1.1 100 Continue; HTTP/1.1 103 Early Hints" {
+		t.Errorf("interimResponses = %q", got["interimResponses"])
+	}
+	if log := r.lines(t); !strings.Contains(log, "tls-unverified") {
+		t.Errorf("crawl.log does not note the TLS failure:\n%s", log)
+	}
+}

@@ -53,6 +53,13 @@ func RobotsFetcher(f Fetcher, a Archive, slot Slot, log *CrawlLog) politeness.Ro
 				if lerr := logHop(target, outcome{status: failureCode(err), annot: []string{"err:" + errString(err)}}); lerr != nil {
 					return 0, nil, lerr
 				}
+				if permanent(err) {
+					// No retry can mend it (the address guard refused the
+					// host, say): let the page's own fetch fail for good
+					// with its own code rather than defer it as if
+					// robots.txt were down for a moment.
+					return http.StatusNotFound, nil, nil
+				}
 				return 0, nil, err
 			}
 			ref, err := a.WriteExchange(&archive.Exchange{URL: target, IP: res.IP, Date: res.Started,
