@@ -163,6 +163,9 @@ type Bandwidth struct {
 // Scheduling selects the frontier's site order (Castillo et al. 2004).
 type Scheduling struct {
 	Order string `yaml:"order"`
+	// PagesPerConnection is Castillo et al.'s k: requests sent over one
+	// kept-alive connection before it is closed.
+	PagesPerConnection int `yaml:"pages_per_connection"`
 }
 
 // Durability sets what a power failure or a full disk may cost.
@@ -243,6 +246,7 @@ var Keys = []key{
 	{"bandwidth.search_depth", 6, "maxd: ready sites searched for a download that fits under L (bandwidth paper: 6)"},
 	{"bandwidth.default_rate", "50KB", "expected rate of a server never measured, bytes per second"},
 	{"scheduling.order", "length", "site order: length (most pages pending first), breadth (breadth-first over sites) or random"},
+	{"scheduling.pages_per_connection", 100, "k: requests over one kept-alive connection before it is closed (Castillo et al.; Apache's default 100)"},
 	{"metrics.listen", "", "host:port for the Prometheus /metrics endpoint (empty: off); a missing host means 127.0.0.1"},
 	{"metrics.all_interfaces", false, "allow metrics.listen on every interface (0.0.0.0 or ::), reachable from the network"},
 	{"durability.sync_interval", "1s", "fsync WARC data, then the frontier, this often: the most completed work a power failure loses (0: at every URL, slow)"},
@@ -389,6 +393,7 @@ func Load(profile string, fs *pflag.FlagSet) (*Config, error) {
 	c.Bandwidth.SearchDepth = p.integer("bandwidth.search_depth")
 	c.Bandwidth.DefaultRate = p.size("bandwidth.default_rate")
 	c.Scheduling.Order = p.str("scheduling.order")
+	c.Scheduling.PagesPerConnection = p.integer("scheduling.pages_per_connection")
 	errs = append(errs, p.errs...)
 
 	if fs != nil {
@@ -930,6 +935,9 @@ func (c *Config) Validate() error {
 	}
 	if o := c.Scheduling.Order; o != "" && o != "length" && o != "breadth" && o != "random" {
 		bad("scheduling.order", "%q must be length, breadth or random", o)
+	}
+	if k := c.Scheduling.PagesPerConnection; k < 0 || k > 100000 { // 0: the fetch default
+		bad("scheduling.pages_per_connection", "%d must be between 1 and 100000", k)
 	}
 	if c.Durability.SyncInterval < 0 {
 		bad("durability.sync_interval", "%s must not be negative (0: sync at every URL)", c.Durability.SyncInterval)
