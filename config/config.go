@@ -22,10 +22,13 @@ import (
 // Config is the resolved crawl configuration. It is produced by Load and is
 // read-only afterwards.
 type Config struct {
-	// Seeds are the starting URLs, from the profile's seeds list and the
-	// seeds_file (both are used when both are given), in order.
-	Seeds     []string `yaml:"seeds"`
-	SeedsFile string   `yaml:"seeds_file,omitempty"`
+	// Seeds are the starting URLs listed in the profile. A bare host
+	// name gets http://.
+	Seeds []string `yaml:"seeds"`
+	// SeedsFile is a file of more seeds, one per line, resolved against
+	// the profile's directory. It is not read into memory: the crawl
+	// streams it (EachSeed), so it may hold millions of seeds.
+	SeedsFile string `yaml:"seeds_file,omitempty"`
 	// Out is the output directory: warcs/, frontier/, logs/ live under it.
 	Out string `yaml:"out"`
 
@@ -415,12 +418,18 @@ func Load(profile string, fs *pflag.FlagSet) (*Config, error) {
 		if baseDir != "" && !filepath.IsAbs(path) {
 			path = filepath.Join(baseDir, path)
 		}
-		seeds, err := ReadSeeds(path)
-		if err != nil {
+		if fi, err := os.Stat(path); err != nil {
 			errs = append(errs, fmt.Errorf("seeds_file: %w", err))
+		} else if !fi.Mode().IsRegular() {
+			errs = append(errs, fmt.Errorf("seeds_file: %s is not a file", path))
+		}
+		if abs, err := filepath.Abs(path); err == nil {
+			path = abs
 		}
 		c.SeedsFile = path
-		c.Seeds = append(c.Seeds, seeds...)
+	}
+	for i, s := range c.Seeds {
+		c.Seeds[i] = NormalizeSeed(s)
 	}
 	// A key that did not parse is reported once, not again by Validate.
 	if verr := c.Validate(); verr != nil {
@@ -749,28 +758,44 @@ func ParseSize(s string) (int64, error) {
 	return int64(f * mult), nil
 }
 
-// ReadSeeds reads one URL per line; blank lines and lines starting with #
-// are skipped.
-func ReadSeeds(path string) ([]string, error) {
+// EachSeed streams a seeds file: it calls fn with each seed and its line
+// number, skipping blank lines and lines starting with #, and stops at the
+// first error fn returns. A bare host name gets http:// (NormalizeSeed).
+// It holds one line in memory at a time.
+func EachSeed(path string, fn func(line int, seed string) error) error {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer f.Close()
-	var out []string
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	n := 0
 	for sc.Scan() {
+		n++
 		line := strings.TrimSpace(sc.Text())
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		out = append(out, line)
+		if err := fn(n, NormalizeSeed(line)); err != nil {
+			return err
+		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return fmt.Errorf("%s:%d: %w", path, n+1, err)
 	}
-	return out, nil
+	return nil
+}
+
+// NormalizeSeed gives a bare host name, or a host and path, http://:
+// "thai-news.test" becomes "http://thai-news.test". Anything with a
+// scheme is left as it is.
+func NormalizeSeed(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" || strings.Contains(s, "://") {
+		return s
+	}
+	return "http://" + s
 }
 
 // contactRE is Heritrix's rule: the User-Agent must name a contact URL
@@ -791,7 +816,7 @@ func (c *Config) Validate() error {
 	bad := func(key, format string, a ...any) {
 		errs = append(errs, fmt.Errorf("%s: "+format, append([]any{key}, a...)...))
 	}
-	if len(c.Seeds) == 0 {
+	if len(c.Seeds) == 0 && c.SeedsFile == "" {
 		bad("seeds", "no seed URLs; give seeds in the profile, seeds_file, or --seeds FILE")
 	}
 	for _, s := range c.Seeds {
@@ -984,7 +1009,6 @@ func (c *Config) YAML() string {
 		r["max_crawl_delay"] = c.Robots.MaxCrawlDelay.String()
 	}
 	m["durability"] = map[string]any{"sync_interval": c.Durability.SyncInterval.String(), "min_free_space": c.Durability.MinFreeSpace}
-	delete(m, "seeds_file")
 	b, _ = yaml.Marshal(m)
 	return string(b)
 }

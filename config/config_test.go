@@ -16,9 +16,24 @@ func TestLoadGoodProfile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantSeeds := []string{"http://th-news1.test/", "http://th-blog2.test/", "http://jp-shop1.test/a"}
-	if strings.Join(c.Seeds, " ") != strings.Join(wantSeeds, " ") {
-		t.Errorf("seeds = %v, want %v (seeds_file relative to the profile)", c.Seeds, wantSeeds)
+	// The profile's own seeds are read; the seeds file is streamed by
+	// the crawl (EachSeed), never held in memory or copied into the
+	// resolved profile.
+	if strings.Join(c.Seeds, " ") != "http://th-news1.test/" {
+		t.Errorf("seeds = %v, want the profile's own", c.Seeds)
+	}
+	var fromFile []string
+	if err := EachSeed(c.SeedsFile, func(line int, s string) error {
+		fromFile = append(fromFile, fmt.Sprintf("%d:%s", line, s))
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if want := "2:http://th-blog2.test/ 4:http://jp-shop1.test/a"; strings.Join(fromFile, " ") != want {
+		t.Errorf("seeds file = %v, want %s (seeds_file relative to the profile, with line numbers)", fromFile, want)
+	}
+	if strings.Contains(c.YAML(), "jp-shop1") {
+		t.Error("the resolved profile copies the seeds file")
 	}
 	checks := []struct {
 		name      string
@@ -301,6 +316,15 @@ func TestMetricsListen(t *testing.T) {
 		}
 		if err != nil || cfg.Metrics.Listen != c.want {
 			t.Errorf("listen %q: %v, %v; want %q", c.listen, cfg, err, c.want)
+		}
+	}
+}
+
+func TestBareHostSeed(t *testing.T) {
+	for in, want := range map[string]string{"thai-news.test": "http://thai-news.test", "a.test/x?y": "http://a.test/x?y",
+		"https://b.test/": "https://b.test/", " c.test ": "http://c.test"} {
+		if got := NormalizeSeed(in); got != want {
+			t.Errorf("NormalizeSeed(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
