@@ -92,9 +92,11 @@
 //
 //	<SURT key> <14-digit timestamp> {"url":..., "mime":..., "status":..., "digest":..., "length":..., "offset":..., "filename":...}
 //
-// Lines of the file being written are held in memory and appended when the
-// file is closed and renamed, so the index only ever names files that exist
-// under their final name. [Writer.Close] sorts the whole index (byte order,
+// Lines of the file being written are held in memory and appended (and
+// fsynced) when the file is closed, just before it is renamed; a crash
+// between the two leaves lines naming a file still ".open", which [Recover]
+// drops and writes again, so after Recover the index names only files
+// that exist under their final name, each record once. [Writer.Close] sorts the whole index (byte order,
 // as `LC_ALL=C sort`), which pywb needs for its binary search; [SortIndex]
 // does the same for any file. The SURT key follows the Internet Archive
 // canonicalization that pywb uses (lower case, "www." and default ports
@@ -107,6 +109,30 @@
 // The partial exchange is cut off again, the file is closed and renamed with
 // every record written before, and the next write opens a new file. Files
 // already closed are never touched again.
+//
+// # The crash contract
+//
+// A URL is complete only after its records are in the WARC: the engine
+// writes them (WriteExchange) before the frontier records the URL done,
+// and crawl.log gets its line after that. Every append reaches the
+// operating system before WriteExchange returns, crawl.log lines are
+// written whole as they complete, and the frontier's writes go to
+// LevelDB's journal, so a process kill (SIGKILL, a crash, OOM) loses
+// nothing reported done: on the next start [Recover] closes the ".open"
+// file, cutting off at most a half-written record, whose URL the frontier
+// still holds in flight and fetches again. Power failures are covered by
+// a group commit (crawl.Syncer): every durability.sync_interval (default
+// 1s) the open WARC file is fsynced ([Writer.Sync]), then the frontier's
+// journal (frontier.Queue.Sync), then crawl.log, with completions held
+// back between the first two, so no sync makes a URL's completion durable
+// before its records. At most one interval of
+// completed work can be lost on power loss (it is fetched again);
+// sync_interval 0 fsyncs around every URL and loses none. Closed files are
+// fsynced before their rename, and the directory after it; the index is
+// fsynced as it is appended to. One caveat: between two syncs the kernel
+// may write back the frontier's journal before the WARC file, so on a
+// power cut a URL completed in the last interval can, rarely, be held
+// complete without its records; sync_interval 0 closes that window.
 //
 // # Concurrency
 //

@@ -69,6 +69,16 @@ const (
 // the WARC writer checking every error, close LevelDB last.
 func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer) (crawl.Snapshot, error) {
 	var snap crawl.Snapshot
+	// The lock comes before anything in cfg.Out is written: a second crawl
+	// on the same directory fails here and touches nothing.
+	if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
+		return snap, fmt.Errorf("output directory: %w", err)
+	}
+	unlock, err := lockOut(cfg.Out)
+	if err != nil {
+		return snap, err
+	}
+	defer unlock()
 	for _, d := range []string{warcDir, frontierDir, logDir} {
 		if err := os.MkdirAll(filepath.Join(cfg.Out, d), 0o755); err != nil {
 			return snap, fmt.Errorf("output directory: %w", err)
@@ -124,11 +134,20 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 		return snap, errors.Join(fmt.Errorf("fetch: %w", err), arc.Close(), q.Close())
 	}
 	defer client.Close()
-	clogFile, err := os.OpenFile(filepath.Join(cfg.Out, logDir, "crawl.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	// crawl.log: a half line a crash left is cut off; each line is
+	// written as its URL completes.
+	clog, err := crawl.OpenCrawlLog(filepath.Join(cfg.Out, logDir, "crawl.log"))
 	if err != nil {
-		return snap, errors.Join(fmt.Errorf("crawl.log: %w", err), arc.Close(), q.Close())
+		return snap, errors.Join(err, arc.Close(), q.Close())
 	}
-	clog := crawl.NewCrawlLog(clogFile)
+	// The group commit (crash contract, package crawl): the WARC file,
+	// then the frontier, then crawl.log are fsynced every
+	// durability.sync_interval; 0 syncs around every completion.
+	syncer, err := crawl.NewSyncer(crawl.SyncConfig{Interval: cfg.Durability.SyncInterval,
+		Every: cfg.Durability.SyncInterval == 0}, arc, q, clog)
+	if err != nil {
+		return snap, errors.Join(err, clog.Close(), arc.Close(), q.Close())
+	}
 	var gate *politeness.Gate
 	slot := func(ctx context.Context, site string) (func(time.Time), error) { return gate.Acquire(ctx, site) }
 	gate, err = politeness.New(politeness.Config{
@@ -163,7 +182,7 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 			Rules: scope.Rules{MaxURLLength: cfg.Scope.MaxURLLength, MaxPathSegments: cfg.Scope.MaxPathSegments,
 				MaxRepeatedSegment: cfg.Scope.MaxRepeatedSegment, MaxQueryParams: cfg.Scope.MaxQueryParams},
 		},
-	}, crawl.Parts{Queue: q, Archive: arc, Fetcher: client, Gate: gate, Detector: det, Log: log, CrawlLog: clog})
+	}, crawl.Parts{Queue: syncer.Queue(q), Archive: arc, Fetcher: client, Gate: gate, Detector: det, Log: log, CrawlLog: clog})
 	if err != nil {
 		return snap, errors.Join(err, clog.Close(), arc.Close(), q.Close())
 	}
@@ -182,8 +201,35 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 
 	start := time.Now()
 	stopProgress := progress(stderr, c, start)
-	reason, runErr := c.Run(ctx)
+	// The syncer runs until the crawl has stopped, then syncs once more;
+	// a failed sync (a full or failing disk) stops the crawl.
+	runCtx, stopRun := context.WithCancelCause(ctx)
+	defer stopRun(nil)
+	syncCtx, stopSync := context.WithCancel(context.WithoutCancel(ctx))
+	synced := make(chan error, 1)
+	go func() {
+		err := syncer.Run(syncCtx)
+		if err != nil {
+			stopRun(err)
+		}
+		synced <- err
+	}()
+	watchCtx, stopWatch := context.WithCancel(runCtx)
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		(&spaceWatch{dir: cfg.Out, min: cfg.Durability.MinFreeSpace, interval: time.Second, free: freeSpace,
+			crawl: c, stderr: stderr, log: log}).run(watchCtx)
+	}()
+	reason, runErr := c.Run(runCtx)
+	stopWatch()
+	<-watched
+	stopSync()
+	runErr = errors.Join(runErr, <-synced)
 	stopProgress()
+	if runErr != nil {
+		reason = failureReason(cfg.Out, runErr) // the error itself is returned
+	}
 
 	// Shut down: the WARC writer first, checking every error, then the
 	// logs, then LevelDB last.

@@ -1,0 +1,88 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// pauser is what the free-space watch needs of the crawl.
+type pauser interface {
+	Pause(reason string)
+	Resume()
+}
+
+// spaceWatch keeps a crawl off a full disk: every interval it reads the
+// free space of dir, pauses the crawl when it is below min and resumes it
+// when it is back, saying so on stderr and in the log. min <= 0 turns it
+// off, and so does a system where free space cannot be read.
+type spaceWatch struct {
+	dir      string
+	min      int64
+	interval time.Duration
+	free     func(dir string) (int64, error)
+	crawl    pauser
+	stderr   io.Writer
+	log      *slog.Logger
+}
+
+// run watches until ctx is done.
+func (w *spaceWatch) run(ctx context.Context) {
+	if w.min <= 0 {
+		return
+	}
+	t := time.NewTicker(w.interval)
+	defer t.Stop()
+	paused := false
+	for {
+		n, err := w.free(w.dir)
+		switch {
+		case errors.Is(err, errors.ErrUnsupported):
+			return
+		case err != nil:
+			w.log.Warn("free space unknown", "err", err)
+		case n < w.min && !paused:
+			paused = true
+			msg := fmt.Sprintf("%s has %s free, below durability.min_free_space (%s): crawl paused until space is freed",
+				w.dir, bytesText(n), bytesText(w.min))
+			w.crawl.Pause(msg)
+			fmt.Fprintln(w.stderr, "paused:", msg)
+			w.log.Warn("crawl paused: disk nearly full", "dir", w.dir, "bytes", n, "min", w.min)
+		case n >= w.min && paused:
+			paused = false
+			w.crawl.Resume()
+			fmt.Fprintf(w.stderr, "resumed: %s has %s free again\n", w.dir, bytesText(n))
+			w.log.Info("crawl resumed: disk space back", "dir", w.dir, "bytes", n)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+func bytesText(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// failureReason is the summary's "stopped:" line for a crawl that an
+// infrastructure error stopped, so that it never reads "frontier empty".
+func failureReason(out string, err error) string {
+	first, _, _ := strings.Cut(err.Error(), "\n")
+	if errors.Is(err, syscall.ENOSPC) {
+		return fmt.Sprintf("disk full under %s: %s", out, first)
+	}
+	return "error: " + first
+}

@@ -1,0 +1,126 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/langcrawl/langcrawl/config"
+)
+
+// TestSecondCrawlFailsFast runs a crawl on an --out another crawl holds:
+// it must fail at once, name the directory, and write nothing there.
+func TestSecondCrawlFailsFast(t *testing.T) {
+	out := t.TempDir()
+	unlock, err := lockOut(out) // the first crawl
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	profile := filepath.Join(t.TempDir(), "p.yaml")
+	os.WriteFile(profile, []byte(fmt.Sprintf("seeds: [\"http://a.test/\"]\nout: %q\nuser_agent: \"t/1 (+https://example.org/t)\"\n", out)), 0o644)
+	cfg, err := config.Load(profile, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = runCrawl(context.Background(), cfg, io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), out) || !strings.Contains(err.Error(), "in use") {
+		t.Fatalf("second crawl: %v; want an error naming %s as in use", err, out)
+	}
+	entries, _ := os.ReadDir(out)
+	for _, e := range entries {
+		if e.Name() != lockName {
+			t.Errorf("second crawl wrote %s into the locked directory", e.Name())
+		}
+	}
+	unlock()
+	if again, err := lockOut(out); err != nil {
+		t.Errorf("lock not free after unlock: %v", err)
+	} else {
+		again()
+	}
+}
+
+type fakePauser struct {
+	mu     sync.Mutex
+	paused bool
+	events []string
+}
+
+func (p *fakePauser) Pause(reason string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.paused = true
+	p.events = append(p.events, "pause: "+reason)
+}
+
+func (p *fakePauser) Resume() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.paused = false
+	p.events = append(p.events, "resume")
+}
+
+// TestSpaceWatch plays a disk that fills and is freed again.
+func TestSpaceWatch(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var mu sync.Mutex
+		free := int64(5 << 30)
+		setFree := func(n int64) { mu.Lock(); free = n; mu.Unlock() }
+		p := &fakePauser{}
+		var stderr bytes.Buffer
+		w := &spaceWatch{dir: "/crawl/out", min: 1 << 30, interval: time.Second,
+			free:  func(string) (int64, error) { mu.Lock(); defer mu.Unlock(); return free, nil },
+			crawl: p, stderr: &stderr, log: slog.New(slog.DiscardHandler)}
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() { w.run(ctx); close(done) }()
+		step := func() { time.Sleep(time.Second); synctest.Wait() }
+
+		synctest.Wait()
+		if p.paused {
+			t.Fatal("paused with 5 GiB free")
+		}
+		setFree(300 << 20)
+		step()
+		if !p.paused {
+			t.Fatal("not paused with 300 MiB free and a 1 GiB minimum")
+		}
+		step() // still low: no second pause
+		setFree(2 << 30)
+		step()
+		if p.paused {
+			t.Fatal("still paused with 2 GiB free")
+		}
+		cancel()
+		<-done
+		want := []string{"pause: /crawl/out has 300.0 MiB free, below durability.min_free_space (1.0 GiB): crawl paused until space is freed", "resume"}
+		if fmt.Sprint(p.events) != fmt.Sprint(want) {
+			t.Errorf("events %q, want %q", p.events, want)
+		}
+		if s := stderr.String(); !strings.Contains(s, "/crawl/out") || !strings.Contains(s, "300.0 MiB") || !strings.Contains(s, "resumed") {
+			t.Errorf("stderr does not name the directory and the space:\n%s", s)
+		}
+	})
+}
+
+func TestFailureReason(t *testing.T) {
+	full := fmt.Errorf("archive http://a.test/: %w", &os.PathError{Op: "write", Path: "/out/warcs/x.warc.gz.open", Err: syscall.ENOSPC})
+	if r := failureReason("/out", errors.Join(full, errors.New("other"))); !strings.HasPrefix(r, "disk full under /out: ") || strings.Contains(r, "frontier empty") {
+		t.Errorf("ENOSPC reason %q", r)
+	}
+	if r := failureReason("/out", errors.New("frontier: corrupt")); r != "error: frontier: corrupt" {
+		t.Errorf("reason %q", r)
+	}
+}
