@@ -338,7 +338,11 @@ func runOne(ctx context.Context, w *web, v Variant, opts Options, idx int, progr
 		// No depth limit, no query rule: the synthetic web has no traps.
 		// The canonicalisation cache is the one `langcrawl crawl` uses.
 		Scope: scope.Decider{MaxDepth: -1, Cache: scope.NewCache(0)},
-		Now:   func() time.Time { return t0 },
+		// The clock stands still: with no politeness delay every site is
+		// eligible again at once. (A retried fetch would wait forever;
+		// there is none: the fetcher answers only 200, 301 and 404, and
+		// the gate never fails.)
+		Now: func() time.Time { return t0 },
 	}, crawl.Parts{
 		Queue:    &observedQueue{Queue: q, obs: obs},
 		Archive:  discardArchive{},
