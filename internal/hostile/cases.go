@@ -71,6 +71,7 @@ var cases = []Case{
 	{"content-length-shorter", "cl-short.test", Raw, "Content-Length shorter than the body, which holds a forged second response"},
 	{"header-flood", "header-flood.test", Raw, "10,000 header lines"},
 	{"header-10mb-line", "big-header.test", Raw, "one 10 MB header line"},
+	{"header-bad-line", "bad-header.test", Raw, "a header line with no colon, holding a tab, a vertical tab and invalid UTF-8"},
 	{"links-100k", "links.test", HTTP, "a page with 100,000 links"},
 	{"redirect-loop", "redirect-loop.test", HTTP, "/loop1 and /loop2 redirect to each other"},
 	{"redirect-chain", "redirect-chain.test", HTTP, "50 redirects in a row"},
@@ -85,7 +86,7 @@ var cases = []Case{
 	{"http-0.9", "http09.test", Raw, "a body with no status line"},
 	{"never-answers", "silent.test", Raw, "reads the request, never answers"},
 	{"never-answers-robots", blackholeHost, Raw, "never answers anything, robots.txt included"},
-	{"huge-robots", "huge-robots.test", HTTP, "a 50 MB robots.txt"},
+	{"huge-robots", "huge-robots.test", HTTP, "a 50 MB robots.txt whose first lines disallow /private/, linked from /"},
 	{"nested-html", "nested.test", HTTP, "100,000 nested <div>s, then a link"},
 	{"url-trap", "trap.test", HTTP, "every page links to a/ below itself"},
 	{"invalid-utf8", "bad-utf8.test", HTTP, "invalid UTF-8 in a page declared UTF-8"},
@@ -210,7 +211,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 			s.hugeRobots(w, r)
 			return
 		}
-		writeHTML(w, page("behind a huge robots.txt"))
+		writeHTML(w, page("behind a huge robots.txt", "/private/secret.html"))
 	case "nested.test":
 		if path == "/" {
 			writeHTML(w, nested())
@@ -448,6 +449,11 @@ var rawCases = map[string]func(c *rawConn, path string) bool{
 			}
 		}
 		io.WriteString(c, "\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok")
+		return false
+	},
+	"bad-header.test": func(c *rawConn, _ string) bool {
+		io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n"+
+			"X-Evil\tno colon\vhere \xff\xfe\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok")
 		return false
 	},
 	"status-letters.test": func(c *rawConn, _ string) bool {
