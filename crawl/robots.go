@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/langcrawl/langcrawl/archive"
+	"github.com/langcrawl/langcrawl/fetch"
 	"github.com/langcrawl/langcrawl/frontier"
 	"github.com/langcrawl/langcrawl/politeness"
 	"github.com/langcrawl/langcrawl/scope"
@@ -16,6 +17,10 @@ import (
 // maxRobotsRedirects is the redirect budget of RFC 9309 section 2.3.1.2:
 // crawlers should follow at least five consecutive redirects.
 const maxRobotsRedirects = 5
+
+// robotsSlack is read past politeness.MaxRobotsSize, so that chunk framing
+// never leaves less than MaxRobotsSize of content.
+const robotsSlack = 64 << 10
 
 // Slot acquires a site's politeness slot; Gate.Acquire has this shape.
 type Slot func(ctx context.Context, site string) (release func(end time.Time), err error)
@@ -47,7 +52,11 @@ func RobotsFetcher(f Fetcher, a Archive, slot Slot, log *CrawlLog) politeness.Ro
 			if err != nil {
 				return 0, nil, err
 			}
-			res, err := f.Do(ctx, http.MethodGet, target, http.Header{"Accept-Encoding": {"gzip"}})
+			// Read up to what RFC 9309 section 2.5 asks to parse (with room
+			// for chunk framing); a longer robots.txt is archived cut, with
+			// WARC-Truncated: length, not downloaded whole.
+			lctx := fetch.WithBodyLimit(ctx, politeness.MaxRobotsSize+robotsSlack)
+			res, err := f.Do(lctx, http.MethodGet, target, http.Header{"Accept-Encoding": {"gzip"}})
 			release(time.Now())
 			if err != nil {
 				if lerr := logHop(target, outcome{status: failureCode(err), annot: []string{"err:" + errString(err)}}); lerr != nil {

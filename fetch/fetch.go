@@ -85,6 +85,17 @@ type Result struct {
 	Err error
 }
 
+type bodyLimitKey struct{}
+
+// WithBodyLimit returns a context under which Do reads at most n bytes of
+// a response body (as sent, before any decoding), when that is less than
+// Config.MaxBodySize; a longer body is cut and marked Truncated "length",
+// as at MaxBodySize. The engine reads robots.txt this way, up to the limit
+// RFC 9309 section 2.5 sets for parsing.
+func WithBodyLimit(ctx context.Context, n int64) context.Context {
+	return context.WithValue(ctx, bodyLimitKey{}, n)
+}
+
 // Stats are running totals since New. Take them with Client.Stats.
 type Stats struct {
 	Requests      int64 // requests written to a connection (retries included)
@@ -502,7 +513,11 @@ func (c *Client) exchange(ctx context.Context, pc *persistConn, reused bool, req
 	c.responses.Add(1)
 	rec.countLines(-1)
 	bodyOffset := len(rec.buf) - br.Buffered()
-	rec.limit = satAdd(int64(bodyOffset), c.cfg.MaxBodySize)
+	maxBody := c.cfg.MaxBodySize
+	if n, ok := ctx.Value(bodyLimitKey{}).(int64); ok && n > 0 && n < maxBody {
+		maxBody = n
+	}
+	rec.limit = satAdd(int64(bodyOffset), maxBody)
 
 	_, derr := io.Copy(io.Discard, resp.Body)
 	end := len(rec.buf) - br.Buffered()
@@ -522,7 +537,7 @@ func (c *Client) exchange(ctx context.Context, pc *persistConn, reused bool, req
 			truncated = TruncatedUnspecified // malformed chunked framing and the like
 		}
 	}
-	if maxEnd := satAdd(int64(bodyOffset), c.cfg.MaxBodySize); int64(end) > maxEnd {
+	if maxEnd := satAdd(int64(bodyOffset), maxBody); int64(end) > maxEnd {
 		end = int(maxEnd)
 		if truncated == "" {
 			truncated = TruncatedLength

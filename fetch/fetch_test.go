@@ -747,3 +747,20 @@ func TestConcurrentHosts(t *testing.T) {
 		t.Errorf("stats %+v", st)
 	}
 }
+
+// WithBodyLimit cuts a body below MaxBodySize, for one request.
+func TestWithBodyLimit(t *testing.T) {
+	srv := newRawServer(t, func(c net.Conn, _ []byte, _ int) bool {
+		io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 100000000\r\n\r\n")
+		writeForever(c, pattern(10000))
+		return false
+	})
+	c := newClient(t, Config{MaxBodySize: 1 << 20})
+	res, err := c.Do(WithBodyLimit(context.Background(), 5000), "GET", srv.url("/robots.txt"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Truncated != TruncatedLength || len(res.RawResponse)-res.BodyOffset != 5000 {
+		t.Fatalf("Truncated %q, body %d bytes; want length and 5000", res.Truncated, len(res.RawResponse)-res.BodyOffset)
+	}
+}
