@@ -82,6 +82,7 @@ type hostileRun struct {
 	meta   map[string]archive.Record // metadata record by the response it refers to
 	byID   map[string]archive.Record
 	stdout string
+	notes  []string // for the test log
 }
 
 type crawlLogLine struct {
@@ -139,6 +140,17 @@ var hostileChecks = map[string]hostileCheck{
 			}
 		}
 		p = append(p, r.neverRequested(c, "/planted.html")...)
+		// The forged response can only be taken for /second.html on a
+		// connection that is reused; say whether this crawl gave it the
+		// chance (robots.txt and / on one connection).
+		conn := map[string]uint64{}
+		for _, h := range r.hits {
+			if h.Host == c.Host {
+				conn[h.Path] = h.Conn
+			}
+		}
+		r.notes = append(r.notes, fmt.Sprintf("%s: connections robots.txt #%d, / #%d, /second.html #%d",
+			c.Name, conn["/robots.txt"], conn["/"], conn["/second.html"]))
 		if len(r.resp[c.URL("/planted.html")]) > 0 {
 			p = append(p, "/planted.html, linked only from the forged response, archived")
 		}
@@ -333,6 +345,10 @@ func TestHostileServers(t *testing.T) {
 				fail(c.Name, "%s", p)
 			}
 		}
+	}
+
+	for _, n := range r.notes {
+		t.Log(n)
 	}
 
 	// The ordinary pages beside them are all archived, once, with a 200.

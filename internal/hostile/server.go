@@ -23,6 +23,7 @@ import (
 type Hit struct {
 	Host string // the Host header, without a port, lower case
 	Path string // the request target, path and query
+	Conn uint64 // the connection it came on, numbered from 1 (0 on the HTTP and TLS listeners)
 }
 
 // Server is the hostile web: three listeners on 127.0.0.1 and the host
@@ -38,6 +39,7 @@ type Server struct {
 	mu    sync.Mutex
 	hits  []Hit
 	conns map[net.Conn]struct{} // open raw connections
+	nconn uint64                // raw connections accepted
 	wg    sync.WaitGroup        // raw accept loop and connections
 }
 
@@ -117,15 +119,15 @@ func (s *Server) Hits() []Hit {
 	return append([]Hit(nil), s.hits...)
 }
 
-func (s *Server) hit(host, path string) {
+func (s *Server) hit(host, path string, conn uint64) {
 	s.mu.Lock()
-	s.hits = append(s.hits, Hit{Host: host, Path: path})
+	s.hits = append(s.hits, Hit{Host: host, Path: path, Conn: conn})
 	s.mu.Unlock()
 }
 
 func (s *Server) logged(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s.hit(hostOnly(r.Host), r.URL.RequestURI())
+		s.hit(hostOnly(r.Host), r.URL.RequestURI(), 0)
 		h.ServeHTTP(w, r)
 	})
 }
@@ -150,6 +152,8 @@ func (s *Server) acceptRaw() {
 		}
 		s.mu.Lock()
 		s.conns[c] = struct{}{}
+		s.nconn++
+		id := s.nconn
 		s.mu.Unlock()
 		s.wg.Add(1)
 		go func() {
@@ -160,7 +164,7 @@ func (s *Server) acceptRaw() {
 				s.mu.Unlock()
 				c.Close()
 			}()
-			s.serveRaw(c)
+			s.serveRaw(c, id)
 		}()
 	}
 }
@@ -170,7 +174,7 @@ func (s *Server) acceptRaw() {
 // for long.
 const rawIdle = 30 * time.Second
 
-func (s *Server) serveRaw(c net.Conn) {
+func (s *Server) serveRaw(c net.Conn, id uint64) {
 	br := bufio.NewReader(c)
 	for {
 		c.SetReadDeadline(time.Now().Add(rawIdle))
@@ -179,7 +183,7 @@ func (s *Server) serveRaw(c net.Conn) {
 			return
 		}
 		host := hostOnly(req.Host)
-		s.hit(host, req.URL.RequestURI())
+		s.hit(host, req.URL.RequestURI(), id)
 		c.SetReadDeadline(time.Time{})
 		c.SetWriteDeadline(time.Now().Add(rawIdle))
 		h, ok := rawCases[host]
