@@ -141,3 +141,42 @@ func checkDigests(r *Record) error {
 	}
 	return nil
 }
+
+// Each calls fn with every record of the WARC file at path, in order, one
+// at a time, each Block cut to its first maxBlock bytes, so that memory
+// stays bounded on files of any size. It checks no digests (the blocks are
+// cut), and stops at the first error, from the file or from fn.
+func Each(path string, maxBlock int, fn func(Record) error) error {
+	rd, err := NewReader(path, false)
+	if err != nil {
+		return fmt.Errorf("archive: read %s: %w", path, err)
+	}
+	defer rd.Close()
+	for {
+		wr, off, _, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("archive: read %s: %w", path, err)
+		}
+		h := wr.WarcHeader()
+		rec := Record{Type: wr.Type().String(), TargetURI: h.Get(gowarc.WarcTargetURI), ID: h.Get(gowarc.WarcRecordID),
+			ConcurrentTo: h.Get(gowarc.WarcConcurrentTo), RefersTo: h.Get(gowarc.WarcRefersTo),
+			WarcinfoID: h.Get(gowarc.WarcWarcinfoID), Offset: off}
+		for _, nv := range *h {
+			rec.Headers = append(rec.Headers, Field{Name: nv.Name, Value: nv.Value})
+		}
+		r, err := wr.Block().RawBytes()
+		if err == nil {
+			rec.Block, err = io.ReadAll(io.LimitReader(r, int64(maxBlock)))
+		}
+		wr.Close()
+		if err != nil {
+			return fmt.Errorf("archive: read %s at %d: %w", path, off, err)
+		}
+		if err := fn(rec); err != nil {
+			return err
+		}
+	}
+}

@@ -140,6 +140,16 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 	if err != nil {
 		return snap, errors.Join(err, arc.Close(), q.Close())
 	}
+	if len(recovered) > 0 || q.Stats().Recovered > 0 {
+		// A kill may have come between a URL's completion and its line.
+		n, err := clog.Mend(newestWARCs(filepath.Join(cfg.Out, warcDir), 2))
+		if err != nil {
+			return snap, errors.Join(err, clog.Close(), arc.Close(), q.Close())
+		}
+		if n > 0 {
+			log.Info("crawl.log lines rebuilt from the WARC files", "lines", n)
+		}
+	}
 	// The group commit (crash contract, package crawl): the WARC file,
 	// then the frontier, then crawl.log are fsynced every
 	// durability.sync_interval; 0 syncs around every completion.

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"path/filepath"
+	"sort"
 	"strings"
 	"syscall"
 	"time"
@@ -85,4 +87,16 @@ func failureReason(out string, err error) string {
 		return fmt.Sprintf("disk full under %s: %s", out, first)
 	}
 	return "error: " + first
+}
+
+// newestWARCs returns the paths of the n newest WARC files in dir: their
+// names start with the time they were opened.
+func newestWARCs(dir string, n int) []string {
+	var files []string
+	for _, pat := range []string{"*.warc.gz", "*.warc"} {
+		m, _ := filepath.Glob(filepath.Join(dir, pat))
+		files = append(files, m...)
+	}
+	sort.Strings(files)
+	return files[max(len(files)-n, 0):]
 }

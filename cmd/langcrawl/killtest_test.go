@@ -143,6 +143,8 @@ func TestKillNine(t *testing.T) {
 				t.Errorf("%s archived but not in crawl.log", u)
 			}
 		}
+		data, _ := os.ReadFile(filepath.Join(out, logDir, "crawl.log"))
+		t.Logf("%d crawl.log lines rebuilt from the WARC files after a kill", strings.Count(string(data), "recovered-from-warc"))
 	})
 
 	t.Run("index matches the records", func(t *testing.T) {

@@ -1,0 +1,158 @@
+package crawl
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/langcrawl/langcrawl/archive"
+	"github.com/langcrawl/langcrawl/frontier"
+)
+
+// Mend appends a crawl.log line for every response or revisit record in
+// the WARC files that has none, and returns how many it added. The engine
+// completes a URL in the frontier before it writes the URL's line, so a
+// kill between the two leaves a URL archived and done, and never fetched
+// again, without a line: a resumed crawl calls Mend on the WARC files the
+// kill may have touched (the one it left open and the one before), and
+// the URL gets its line, rebuilt from its records and annotated
+// "recovered-from-warc" (via and hops come from the metadata record;
+// worker and fetch timing are unknown). Only lines written since the
+// oldest of those records are compared, read from the end of the log.
+// Mend needs a log opened with OpenCrawlLog.
+func (l *CrawlLog) Mend(files []string) (int, error) {
+	if l.f == nil {
+		return 0, fmt.Errorf("crawl.log: Mend needs OpenCrawlLog")
+	}
+	type rec struct {
+		url, typ string
+		date     time.Time
+		status   int
+		bytes    int64
+		mime     string
+		digest   string
+		id       string
+	}
+	var recs []rec
+	meta := map[string][]archive.Field{} // WARC-Refers-To -> via, hopsFromSeed
+	var oldest time.Time
+	for _, f := range files {
+		err := archive.Each(f, 16<<10, func(r archive.Record) error {
+			date, _ := time.Parse(time.RFC3339, r.Header("WARC-Date"))
+			switch r.Type {
+			case "response", "revisit":
+				n, _ := strconv.ParseInt(r.Header("Content-Length"), 10, 64)
+				status, mime := httpHead(r.Block)
+				recs = append(recs, rec{url: r.TargetURI, typ: r.Type, date: date, status: status, bytes: n,
+					mime: mime, digest: r.Header("WARC-Payload-Digest"), id: r.ID})
+				if oldest.IsZero() || date.Before(oldest) {
+					oldest = date
+				}
+			case "metadata":
+				for _, line := range strings.Split(string(r.Block), "\r\n") {
+					name, value, _ := strings.Cut(line, ": ")
+					if name == "via" || name == "hopsFromSeed" {
+						meta[r.RefersTo] = append(meta[r.RefersTo], archive.Field{Name: name, Value: value})
+					}
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return 0, fmt.Errorf("crawl.log: mend from %s: %w", f, err)
+		}
+	}
+	if len(recs) == 0 {
+		return 0, nil
+	}
+	logged, err := l.urlsSince(oldest.Add(-time.Minute))
+	if err != nil {
+		return 0, err
+	}
+	added := 0
+	for _, r := range recs {
+		if logged[r.url] {
+			continue
+		}
+		logged[r.url] = true
+		e := frontier.Entry{URL: r.url, Hops: "P"} // robots.txt has no metadata record
+		if fs, ok := meta[r.id]; ok {
+			e.Hops = ""
+			for _, f := range fs {
+				switch f.Name {
+				case "via":
+					e.Via = f.Value
+				case "hopsFromSeed":
+					e.Hops = f.Value
+				}
+			}
+		}
+		out := outcome{status: r.status, bytes: r.bytes, mime: r.mime, digest: r.digest, annot: []string{"recovered-from-warc"}}
+		if err := l.Write(r.date, 0, e, out); err != nil {
+			return added, err
+		}
+		added++
+	}
+	return added, nil
+}
+
+// urlsSince returns the URLs of the log lines stamped at or after since,
+// reading the log backwards from its end.
+func (l *CrawlLog) urlsSince(since time.Time) (map[string]bool, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	urls := map[string]bool{}
+	end := l.size
+	var carry []byte // the start of a line whose beginning is in the next chunk back
+	buf := make([]byte, 64<<10)
+	for end > 0 {
+		n := min(int64(len(buf)), end)
+		if _, err := l.f.ReadAt(buf[:n], end-n); err != nil {
+			return nil, fmt.Errorf("crawl.log %s: %w", l.name, err)
+		}
+		chunk := append(append([]byte(nil), buf[:n]...), carry...)
+		end -= n
+		lines := bytes.Split(chunk, []byte("\n"))
+		carry = lines[0] // may be cut; handled with the next chunk back
+		if end == 0 {
+			carry = nil
+		} else {
+			lines = lines[1:]
+		}
+		old := false
+		for i := len(lines) - 1; i >= 0; i-- {
+			f := strings.Fields(string(lines[i]))
+			if len(f) < 4 {
+				continue
+			}
+			if ts, err := time.Parse("2006-01-02T15:04:05.000Z", f[0]); err == nil && ts.Before(since) {
+				old = true
+				break
+			}
+			urls[f[3]] = true
+		}
+		if old {
+			break
+		}
+	}
+	return urls, nil
+}
+
+// httpHead reads the status and media type of a raw HTTP response.
+func httpHead(msg []byte) (int, string) {
+	head, _, _ := bytes.Cut(msg, []byte("\r\n\r\n"))
+	lines := strings.Split(string(head), "\r\n")
+	status := 0
+	if f := strings.Fields(lines[0]); len(f) >= 2 {
+		status, _ = strconv.Atoi(f[1])
+	}
+	for _, line := range lines[1:] {
+		name, value, ok := strings.Cut(line, ":")
+		if ok && strings.EqualFold(strings.TrimSpace(name), "Content-Type") {
+			return status, mediaType(strings.TrimSpace(value))
+		}
+	}
+	return status, ""
+}
