@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -238,6 +239,17 @@ func wholeLines(f *os.File) (int64, error) {
 }
 
 // Write logs one outcome.
+// field keeps an annotation one column wide: white space and control
+// characters become '_', as in Heritrix's crawl.log.
+func field(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsSpace(r) || unicode.IsControl(r) {
+			return '_'
+		}
+		return r
+	}, s)
+}
+
 func (l *CrawlLog) Write(now time.Time, worker int, e frontier.Entry, out outcome) error {
 	dash := func(s string) string {
 		if s == "" {
@@ -250,9 +262,12 @@ func (l *CrawlLog) Write(now time.Time, worker int, e frontier.Entry, out outcom
 		timing = out.started.UTC().Format("20060102150405.000") + "+" + fmt.Sprint(out.dur.Milliseconds())
 		timing = strings.Replace(timing, ".", "", 1)
 	}
-	annot := out.annot
+	annot := make([]string, 0, len(out.annot)+2)
+	for _, a := range out.annot {
+		annot = append(annot, field(a))
+	}
 	if out.det != nil {
-		annot = append(annot, "lang:"+out.det.Lang, "charset:"+out.det.Charset)
+		annot = append(annot, "lang:"+field(out.det.Lang), "charset:"+field(out.det.Charset))
 	}
 	line := fmt.Sprintf("%s %5d %10d %s %s %s %s #%03d %s %s - %s\n",
 		now.UTC().Format("2006-01-02T15:04:05.000Z"), out.status, out.bytes, e.URL, dash(e.Hops), dash(e.Via),

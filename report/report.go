@@ -545,6 +545,8 @@ func annotationKind(a string) string {
 		return ""
 	}
 	name, rest, ok := strings.Cut(a, ":")
+	// crawl.log writes white space in an annotation as '_'.
+	rest = strings.ReplaceAll(rest, "_", " ")
 	if !ok || !strings.ContainsAny(rest, " ") {
 		return a
 	}
