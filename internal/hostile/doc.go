@@ -14,9 +14,11 @@
 //     robots.txt;
 //   - a raw TCP listener that reads the request line and the Host header
 //     itself and then answers with bytes net/http would never write:
-//     Content-Length lies both ways, a header flood, a 10 MB header line,
-//     malformed status lines, 1xx interim responses, invalid chunking, a
-//     reset mid-body, garbage, an HTTP/0.9 reply, silence;
+//     Content-Length lies both ways (the shorter one smuggling a second
+//     response), a header flood, a 10 MB header line, a header line with
+//     control bytes, malformed status lines, 1xx interim responses (and a
+//     flood of them), invalid chunking, a reset mid-body, garbage, an
+//     HTTP/0.9 reply, silence after the request, silence from robots.txt on;
 //   - a TLS server with a freshly generated self-signed certificate.
 //
 // No name is resolved: [Server.ConnectTo] is the profile's
