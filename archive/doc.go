@@ -113,8 +113,10 @@
 // # The crash contract
 //
 // A URL is complete only after its records are in the WARC: the engine
-// writes them (WriteExchange) before the frontier records the URL done,
-// and crawl.log gets its line after that. Every append reaches the
+// writes them (WriteExchange), then the URL's crawl.log line, and only
+// then does the frontier record the URL done (a kill between the last two
+// leaves a line for a URL fetched again on resume, never a URL done
+// without its line). Every append reaches the
 // operating system before WriteExchange returns, crawl.log lines are
 // written whole as they complete, and the frontier's writes go to
 // LevelDB's journal, so a process kill (SIGKILL, a crash, OOM) loses

@@ -485,15 +485,18 @@ func (c *Crawler) focusKey(u *url.URL) string {
 func (c *Crawler) finish(l *frontier.Lease, worker int, out outcome, done frontier.Completion) error {
 	done.Page = out.page
 	done.Usage.Elapsed = c.elapsed()
-	if err := c.p.Queue.Complete(l, done); err != nil {
-		return fmt.Errorf("frontier complete %s: %w", l.Entry.URL, err)
-	}
-	c.stats.record(l.Entry, out)
+	// crawl.log before the completion: a kill between the two leaves a
+	// line for a URL still in flight, fetched again on resume (a second
+	// line), never a URL done without its line.
 	if c.p.CrawlLog != nil {
 		if err := c.p.CrawlLog.Write(c.cfg.Now(), worker, l.Entry, out); err != nil {
 			return err
 		}
 	}
+	if err := c.p.Queue.Complete(l, done); err != nil {
+		return fmt.Errorf("frontier complete %s: %w", l.Entry.URL, err)
+	}
+	c.stats.record(l.Entry, out)
 	c.p.Log.Debug("fetched", "url", l.Entry.URL, "status", out.status, "bytes", out.bytes, "dur", out.dur)
 	return nil
 }

@@ -53,17 +53,17 @@ func (c *Crawler) retry(l *frontier.Lease, worker int, f failure) error {
 		d.NotBefore = now.Add(c.p.Gate.Delay(e.Site))
 	}
 	d.Usage.Elapsed = c.elapsed()
-	if err := c.p.Queue.Requeue(l, d); err != nil {
-		return fmt.Errorf("frontier requeue %s: %w", e.URL, err)
-	}
-	c.stats.deferred.Add(1)
-	if c.p.CrawlLog != nil {
+	if c.p.CrawlLog != nil { // before the requeue, as finish does
 		out := outcome{status: f.status, annot: []string{
 			fmt.Sprintf("retry:%d/%d", tries, c.cfg.Retries.Max), "at:" + at.UTC().Format(time.RFC3339), f.why}}
 		if err := c.p.CrawlLog.Write(now, worker, e, out); err != nil {
 			return err
 		}
 	}
+	if err := c.p.Queue.Requeue(l, d); err != nil {
+		return fmt.Errorf("frontier requeue %s: %w", e.URL, err)
+	}
+	c.stats.deferred.Add(1)
 	c.p.Log.Debug("deferred", "url", e.URL, "status", f.status, "err", f.why)
 	return nil
 }

@@ -84,7 +84,11 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 			return snap, fmt.Errorf("output directory: %w", err)
 		}
 	}
-	profileText := cfg.YAML()
+	note, err := seedsFileNote(cfg.SeedsFile)
+	if err != nil {
+		return snap, fmt.Errorf("%w: %w", errUsage, err)
+	}
+	profileText := cfg.YAML() + note
 	if err := os.WriteFile(filepath.Join(cfg.Out, "profile.yaml"), []byte(profileText), 0o644); err != nil {
 		return snap, fmt.Errorf("output directory: %w", err)
 	}
@@ -95,7 +99,7 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 	defer logFile.Close()
 	log := slog.New(slog.NewTextHandler(logFile, &slog.HandlerOptions{Level: slog.LevelInfo}))
 
-	q, err := frontier.Open(filepath.Join(cfg.Out, frontierDir), nil)
+	q, err := frontier.Open(filepath.Join(cfg.Out, frontierDir), &frontier.Options{Order: cfg.Scheduling.Order})
 	if err != nil {
 		return snap, fmt.Errorf("open frontier in %s (is another crawl using this directory?): %w", cfg.Out, err)
 	}
@@ -123,6 +127,7 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 	client, err := fetch.New(fetch.Config{
 		UserAgent: cfg.UserAgent, ConnectTo: cfg.Network.ConnectTo, ConnectTimeout: cfg.Timeouts.Connect,
 		Timeout: cfg.Timeouts.Fetch, ReadTimeout: cfg.Timeouts.Read, MaxBodySize: cfg.MaxBodySize,
+		MaxRequestsPerConn: cfg.Scheduling.PagesPerConnection,
 
 		// The operator's exceptions to the fetcher's address guard.
 		AllowAddresses: cfg.Network.AllowAddresses,
@@ -160,9 +165,16 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 	}
 	var gate *politeness.Gate
 	slot := func(ctx context.Context, site string) (func(time.Time), error) { return gate.Acquire(ctx, site) }
+	gateHosts, siteBudgets := hostRules(cfg.Hosts)
 	gate, err = politeness.New(politeness.Config{
 		UserAgent: cfg.UserAgent, Policy: politeness.Policy(cfg.Robots.Policy), Delay: cfg.Delay,
 		MaxCrawlDelay: cfg.Robots.MaxCrawlDelay,
+		// robots.txt that cannot be fetched is tried again on the same
+		// schedule as a failed page.
+		RetryAfterError: cfg.Retries.Delay, MaxRetryDelay: cfg.Retries.MaxDelay,
+		Store:       robotsStore{q.Robots()},
+		DelayFactor: cfg.AdaptiveDelay.Factor, MinDelay: cfg.AdaptiveDelay.Min, MaxDelay: cfg.AdaptiveDelay.Max,
+		Hosts: gateHosts,
 	}, crawl.RobotsFetcher(client, arc, slot, clog))
 	if err != nil {
 		return snap, errors.Join(fmt.Errorf("politeness: %w", err), clog.Close(), arc.Close(), q.Close())
@@ -182,9 +194,14 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 		}
 	}
 
+	bw, err := newBandwidth(cfg, q)
+	if err != nil {
+		return snap, errors.Join(err, clog.Close(), arc.Close(), q.Close())
+	}
 	c, err := crawl.New(crawl.Config{
-		Workers: cfg.Workers, MaxPages: cfg.MaxPages, MaxTime: cfg.MaxTime, MaxPagesPerSite: cfg.MaxPagesPerSite,
-		Requisites: cfg.Scope.Requisites, Focus: policy,
+		Workers: cfg.Workers, MaxPages: cfg.MaxPages, MaxTime: cfg.MaxTime, MaxBytes: cfg.MaxBytes, MaxPagesPerSite: cfg.MaxPagesPerSite,
+		Retries:    crawl.Retries{Max: cfg.Retries.Max, Delay: cfg.Retries.Delay, MaxDelay: cfg.Retries.MaxDelay},
+		Requisites: cfg.Scope.Requisites, Focus: policy, Bandwidth: bw, SiteBudgets: siteBudgets,
 		Scope: scope.Decider{
 			MaxDepth:  cfg.Depth,
 			QueryRule: cfg.Scope.OneQueryPerScript,
@@ -196,7 +213,7 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 	if err != nil {
 		return snap, errors.Join(err, clog.Close(), arc.Close(), q.Close())
 	}
-	seeded, err := c.Seed(cfg.Seeds)
+	seeded, err := seedAll(c, cfg)
 	if err != nil {
 		return snap, errors.Join(fmt.Errorf("%w: %w", errUsage, err), clog.Close(), arc.Close(), q.Close())
 	}
@@ -211,6 +228,8 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 
 	start := time.Now()
 	stopProgress := progress(stderr, c, start)
+	stopTrace := traceBandwidth(bw, cfg.Out, stderr)
+	defer stopTrace()
 	// The syncer runs until the crawl has stopped, then syncs once more;
 	// a failed sync (a full or failing disk) stops the crawl.
 	runCtx, stopRun := context.WithCancelCause(ctx)
