@@ -13,7 +13,7 @@ import (
 // maxd sites of the ready heap and a fits callback (here a budget check on
 // a map, about what bandwidth.Manager.TryStart does) that refuses all but
 // the last candidate. The lease itself is Next's cost, measured by
-// BenchmarkNext.
+// BenchmarkNextComplete.
 func BenchmarkNextFitDecision(b *testing.B) {
 	q, err := Open("", &Options{Storage: storage.NewMemStorage()})
 	if err != nil {
