@@ -128,8 +128,11 @@ func (q *Queue) topReady(nowN int64, n int, dst []*site) ([]*site, *site) {
 
 // promote moves the sites that are due at nowN from the timed heap to the
 // ready heap and forgets the due ones without work, deleting their records
-// unless they hold a budget. It is the first half of Next, kept in step
-// with it. Called with q.mu held.
+// unless they hold a budget (a site that counted pages against its budget
+// keeps its record, so that the budget holds if it comes back). Next and
+// NextFit start with it. Without a lease to write along, the deletes are
+// written alone; losing them is harmless, Open would forget the sites
+// again. Called with q.mu held.
 func (q *Queue) promote(nowN int64) error {
 	b := new(leveldb.Batch)
 	var forget []*site

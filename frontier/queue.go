@@ -523,35 +523,9 @@ func (q *Queue) Next(now time.Time) (*Lease, time.Duration, error) {
 		return nil, 0, ErrClosed
 	}
 	nowN := now.UnixNano()
-	b := new(leveldb.Batch)
-	var forget []*site
-
 	// Move the sites that are due from timed to ready; forget idle ones.
-	for s := q.timed.top(); s != nil && s.notBefore <= nowN; s = q.timed.top() {
-		q.timed.remove(s)
-		if s.pending > 0 {
-			q.ready.push(s)
-			continue
-		}
-		if s.budget == 0 {
-			// A site that counted pages against its budget keeps its
-			// record, so that the budget holds if it comes back.
-			b.Delete(siteKey(tSite, s.name))
-		}
-		forget = append(forget, s)
-	}
-	if b.Len() > 0 {
-		// Without a lease to write along, the deletes are written alone;
-		// losing them is harmless, Open would forget the sites again.
-		if err := q.db.Write(b, q.wo); err != nil {
-			for _, s := range forget {
-				q.timed.push(s)
-			}
-			return nil, 0, fmt.Errorf("frontier: next: %w", dbErr(err))
-		}
-	}
-	for _, s := range forget {
-		delete(q.sites, s.name)
+	if err := q.promote(nowN); err != nil {
+		return nil, 0, fmt.Errorf("frontier: next: %w", err)
 	}
 
 	for s := q.ready.top(); s != nil; s = q.ready.top() {
