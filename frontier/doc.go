@@ -45,18 +45,28 @@
 //
 //	q<site>\x00<prio:1><depth:4><seq:8>  queued entry (sorted per site)
 //	f<site>                              in-flight lease of that site
-//	n<site>                              site record: pending, high, notBefore
-//	s<hash:16>                           seen set: 128-bit hash of the URL
+//	n<site>                              site record: pending, high, notBefore, budget
+//	s<hash:16>                           seen set: 128-bit hash of the URL (or of a query-rule claim)
 //	c<key>                               focus counters N_a, N_r
 //	h<hash:16>                           fetch history of a URL
-//	m                                    meta: insertion sequence, seen count
+//	b<server>                            bandwidth estimates B(server, hour, workday), 48 values
+//	r<robots URL>                        robots.txt outcome: status, body, expiry, failures in a row
+//	y                                    sync marker (Queue.Sync's synced write)
+//	m                                    meta: insertion sequence, seen count, pages, the job's
+//	                                     totals (requests, bytes, running time)
+//
+// A queued entry also carries its failed tries and retry time (Requeue). The
+// priority byte 2 in a queue key puts an entry retried for a failure of its
+// own behind its site's other work.
 //
 // Leasing moves an entry from q to f in one atomic batch; Complete deletes
 // the f record, queues the links, bumps the counters and writes the history in
 // another. On Open every f record left behind by a crash moves back to its
 // original q key, so a URL is never lost and nothing but in-flight work is
 // fetched twice. Writes are not fsynced by default (Options.Sync): a process
-// crash loses nothing, a power failure may lose the last writes.
+// crash loses nothing, a power failure may lose the last writes; the
+// engine's group commit calls Sync every interval, after the WARC file's
+// fsync (see crawl.Syncer and the crash contract in package archive).
 //
 // # Memory
 //
