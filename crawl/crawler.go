@@ -51,6 +51,7 @@ type Gate interface {
 	Check(ctx context.Context, u *url.URL, now time.Time) (politeness.Decision, error)
 	Acquire(ctx context.Context, host string) (release func(end time.Time), err error)
 	Delay(host string) time.Duration
+	Busy(host string, busy bool)
 }
 
 // Detector identifies the charset and language of a page.

@@ -154,6 +154,8 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 		}
 		return c.retry(l, worker, f)
 	}
+	c.p.Gate.Busy(e.Site, res.Status == http.StatusTooManyRequests || res.Status == http.StatusServiceUnavailable)
+	done.NotBefore = end.Add(c.p.Gate.Delay(e.Site)) // after Busy: a busy server waits longer
 	c.received.Add(int64(len(res.RawResponse)))
 	done.Usage = frontier.Usage{Fetches: 1, Bytes: int64(len(res.RawResponse))}
 	// Only URLs that reached the server count against the site's budget.

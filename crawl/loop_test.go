@@ -112,6 +112,7 @@ func (fakeGate) Acquire(context.Context, string) (func(time.Time), error) {
 	return func(time.Time) {}, nil
 }
 func (fakeGate) Delay(string) time.Duration { return 0 }
+func (fakeGate) Busy(string, bool)          {}
 
 // fakeDetector reads <html lang="xx">; the target is "th".
 type fakeDetector struct{}

@@ -94,6 +94,7 @@ type Gate struct {
 	mu      sync.Mutex
 	robots  *lru[string, *entry]        // by robots.txt URL
 	delays  *lru[string, time.Duration] // capped Crawl-delay by host
+	busy    *lru[string, int]           // doublings of the delay of hosts that answered 429 or 503
 	sites   map[string]*site            // Acquire state by host
 	sweepAt int                         // len(sites) that triggers a sweep
 
@@ -122,6 +123,7 @@ func New(cfg Config, fetch RobotsFetcher) (*Gate, error) {
 		fetch:   fetch,
 		robots:  newLRU[string, *entry](cfg.MaxHosts),
 		delays:  newLRU[string, time.Duration](cfg.MaxHosts),
+		busy:    newLRU[string, int](cfg.MaxHosts),
 		sites:   make(map[string]*site),
 		sweepAt: minSweep,
 	}, nil

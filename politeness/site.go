@@ -66,7 +66,36 @@ func (g *Gate) delayLocked(key string) time.Duration {
 		}
 		w = min(max(time.Duration(g.cfg.DelayFactor*float64(last)), g.cfg.MinDelay), g.cfg.MaxDelay)
 	}
+	if k, ok := g.busy.get(key); ok && k > 0 {
+		// The server said it is busy (429, 503): double the delay for
+		// each such answer in a row, from at least a second, up to
+		// MaxDelay.
+		w = min(max(w, time.Second)<<k, max(g.cfg.MaxDelay, w))
+	}
 	return max(w, min(cd, g.cfg.MaxCrawlDelay))
+}
+
+// maxBusy bounds the doublings of a busy server's delay.
+const maxBusy = 6
+
+// Busy tells the gate how host answered its last request: busy (429 Too
+// Many Requests, 503 Service Unavailable) doubles its delay, up to
+// Config.MaxDelay, for each such answer in a row; any other answer halves
+// the extra delay again. The server's Retry-After is the caller's to
+// honour; this slows the site down after it.
+func (g *Gate) Busy(host string, busy bool) {
+	key := strings.ToLower(host)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	k, _ := g.busy.get(key)
+	switch {
+	case busy:
+		g.busy.put(key, min(k+1, maxBusy))
+	case k > 1:
+		g.busy.put(key, k-1)
+	case k == 1:
+		g.busy.remove(key)
+	}
 }
 
 // Acquire blocks until host has no fetch in progress and Delay(host) has

@@ -267,3 +267,26 @@ func TestAdaptiveDelayAndHostRules(t *testing.T) {
 		}
 	})
 }
+
+// A server that answers 429 or 503 is slowed down: its delay doubles for
+// each busy answer in a row, up to MaxDelay, and falls back as it recovers.
+func TestBusySlowsDown(t *testing.T) {
+	g := newGate(t, Config{Delay: 500 * time.Millisecond, MaxDelay: 10 * time.Second}, nil2(t))
+	const h = "busy.example"
+	want := []time.Duration{2 * time.Second, 4 * time.Second, 8 * time.Second, 10 * time.Second, 10 * time.Second}
+	for i, w := range want {
+		g.Busy(h, true)
+		if got := g.Delay(h); got != w {
+			t.Errorf("after %d busy answers: delay %v, want %v", i+1, got, w)
+		}
+	}
+	for i := 0; i < maxBusy; i++ {
+		g.Busy(h, false)
+	}
+	if got := g.Delay(h); got != 500*time.Millisecond {
+		t.Errorf("after recovering: delay %v, want w again", got)
+	}
+	if got := g.Delay("other.example"); got != 500*time.Millisecond {
+		t.Errorf("another host: %v", got)
+	}
+}

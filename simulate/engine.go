@@ -198,6 +198,7 @@ func (openGate) Acquire(context.Context, string) (func(time.Time), error) {
 }
 
 func (openGate) Delay(string) time.Duration { return 0 }
+func (openGate) Busy(string, bool)          {}
 
 // discardArchive writes nothing.
 type discardArchive struct{}
