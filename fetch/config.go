@@ -16,6 +16,7 @@ const (
 	DefaultTimeout            = 60 * time.Second
 	DefaultReadTimeout        = 30 * time.Second
 	DefaultMaxBodySize        = int64(100 << 20) // 100 MiB
+	DefaultSpillThreshold     = int64(4 << 20)   // 4 MiB
 	DefaultMaxHeaderSize      = int64(1 << 20)   // 1 MiB
 	DefaultMaxHeaderFields    = 256              // header lines per response head
 	DefaultMaxURLLength       = 8 << 10          // 8 KiB, twice what most servers accept in a request line
@@ -76,6 +77,15 @@ type Config struct {
 	// exactly this size and reported with Truncated "length".
 	// Default 100 MiB.
 	MaxBodySize int64
+	// SpillThreshold bounds the memory one response takes: past this many
+	// raw bytes, the rest of the response goes to a temporary file in
+	// TempDir (Result.Spilled), so that memory does not grow with
+	// MaxBodySize. Default 4 MiB; negative keeps every response in memory.
+	SpillThreshold int64
+	// TempDir is where spilled responses are written; "" means
+	// os.TempDir(). The engine passes a directory of its output, which it
+	// empties at start, so that a crash leaves no stray files behind.
+	TempDir string
 	// MaxHeaderSize bounds the status line plus header fields, those of
 	// any interim 1xx responses included. A larger header fails the fetch
 	// with ErrHeaderTooLarge. Default 1 MiB.
@@ -148,6 +158,9 @@ func (cfg *Config) fill() {
 	}
 	if cfg.MaxBodySize == 0 {
 		cfg.MaxBodySize = DefaultMaxBodySize
+	}
+	if cfg.SpillThreshold == 0 {
+		cfg.SpillThreshold = DefaultSpillThreshold
 	}
 	if cfg.MaxHeaderSize == 0 {
 		cfg.MaxHeaderSize = DefaultMaxHeaderSize

@@ -14,6 +14,7 @@ import (
 	"net/netip"
 	"net/textproto"
 	"net/url"
+	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -83,6 +84,49 @@ type Result struct {
 	// "disconnect" or "unspecified"); the Raw fields still hold what was
 	// sent and received. A body cut at MaxBodySize leaves Err nil.
 	Err error
+
+	// spill holds the bytes of the response after RawResponse when it was
+	// longer than Config.SpillThreshold; see Spilled, Open and Close.
+	spill  *os.File
+	spillN int64
+}
+
+// Spilled reports whether the response was too long to keep in memory:
+// RawResponse then holds only its first bytes (the head and the start of
+// the body), and Open reads it whole.
+func (r *Result) Spilled() bool { return r.spill != nil }
+
+// Size is the length of the whole raw response, RawResponse and what
+// spilled after it.
+func (r *Result) Size() int64 { return int64(len(r.RawResponse)) + r.spillN }
+
+// Open returns a reader of the whole raw response, RawResponse followed by
+// what spilled to disk. Each call starts at the beginning.
+func (r *Result) Open() io.Reader {
+	if r.spill == nil {
+		return bytes.NewReader(r.RawResponse)
+	}
+	return io.MultiReader(bytes.NewReader(r.RawResponse), io.NewSectionReader(r.spill, 0, r.spillN))
+}
+
+// Tail returns what spilled after RawResponse (nil when nothing did) and
+// its length, for writers that take the response in two parts.
+func (r *Result) Tail() (io.ReaderAt, int64) {
+	if r.spill == nil {
+		return nil, 0
+	}
+	return r.spill, r.spillN
+}
+
+// Close removes the temporary file of a spilled response. The holder of a
+// Result calls it when done; it is safe on any Result, more than once.
+func (r *Result) Close() error {
+	if r == nil || r.spill == nil {
+		return nil
+	}
+	f := r.spill
+	r.spill, r.spillN = nil, 0
+	return errors.Join(f.Close(), os.Remove(f.Name()))
 }
 
 type bodyLimitKey struct{}
@@ -518,9 +562,12 @@ func (c *Client) exchange(ctx context.Context, pc *persistConn, reused bool, req
 		maxBody = n
 	}
 	rec.limit = satAdd(int64(bodyOffset), maxBody)
+	if c.cfg.SpillThreshold > 0 {
+		rec.spillAt, rec.tempDir = bodyOffset+int(c.cfg.SpillThreshold), c.cfg.TempDir
+	}
 
 	_, derr := io.Copy(io.Discard, resp.Body)
-	end := len(rec.buf) - br.Buffered()
+	end := int(rec.total()) - br.Buffered()
 	truncated := ""
 	if derr != nil {
 		derr = rec.classify(ctx, derr)
@@ -543,13 +590,14 @@ func (c *Client) exchange(ctx context.Context, pc *persistConn, reused bool, req
 			truncated = TruncatedLength
 		}
 	}
+	memEnd := min(end, len(rec.buf))
 	res = &Result{
 		URL:            rawURL,
 		IP:             pc.ip,
 		Started:        started,
 		Duration:       c.cfg.Now().Sub(started),
 		RawRequest:     rawReq,
-		RawResponse:    rec.buf[headStart:end:end],
+		RawResponse:    rec.buf[headStart:memEnd:memEnd],
 		Status:         resp.StatusCode,
 		Proto:          resp.Proto,
 		Header:         rawHeader(rec.buf[headStart:bodyOffset], resp.Header),
@@ -561,6 +609,16 @@ func (c *Client) exchange(ctx context.Context, pc *persistConn, reused bool, req
 	}
 	if headStart > 0 {
 		res.Interim = rec.buf[:headStart:headStart]
+	}
+	if rec.spill != nil {
+		// Bytes read ahead past the end are cut off the file.
+		if n := int64(end - memEnd); n > 0 && rec.spill.Truncate(n) == nil {
+			res.spill, res.spillN = rec.spill, n
+		} else {
+			rec.spill.Close()
+			os.Remove(rec.spill.Name())
+		}
+		rec.spill = nil
 	}
 	if derr != nil {
 		res.Err = fmt.Errorf("fetch %s: read body: %w", rawURL, derr)
@@ -608,8 +666,15 @@ func rawHeader(block []byte, fallback http.Header) http.Header {
 // capped by the exchange deadline. cancel makes pending and later reads
 // and writes fail.
 type recorder struct {
-	conn        net.Conn
-	buf         []byte
+	conn net.Conn
+	buf  []byte
+	// Spilling: past spillAt bytes (0: never), what is read goes to
+	// spill, a temporary file in tempDir, instead of buf.
+	spillAt     int
+	tempDir     string
+	spill       *os.File
+	spilled     int64
+	spillErr    error
 	limit       int64
 	readTimeout time.Duration
 	deadline    time.Time
@@ -670,7 +735,7 @@ func (r *recorder) Read(p []byte) (int, error) {
 	if r.hitLines {
 		return 0, errLines
 	}
-	room := r.limit - int64(len(r.buf))
+	room := r.limit - r.total()
 	if room <= 0 {
 		r.hitLimit = true
 		return 0, errLimit
@@ -682,12 +747,47 @@ func (r *recorder) Read(p []byte) (int, error) {
 		return 0, err
 	}
 	n, err := r.conn.Read(p)
-	r.buf = append(r.buf, p[:n]...)
+	if kerr := r.keep(p[:n]); kerr != nil {
+		return n, kerr
+	}
 	r.eof = r.eof || errors.Is(err, io.EOF)
 	if r.scanLines() {
 		return n, errLines
 	}
 	return n, err
+}
+
+// total is how many bytes were read: in buf and spilled.
+func (r *recorder) total() int64 { return int64(len(r.buf)) + r.spilled }
+
+// keep records bytes read: in buf up to spillAt, then in the spill file.
+func (r *recorder) keep(b []byte) error {
+	if r.spillAt <= 0 || len(r.buf)+len(b) <= r.spillAt && r.spill == nil {
+		r.buf = append(r.buf, b...)
+		return nil
+	}
+	if k := r.spillAt - len(r.buf); k > 0 {
+		r.buf = append(r.buf, b[:k]...)
+		b = b[k:]
+	}
+	if r.spillErr != nil {
+		return r.spillErr
+	}
+	if r.spill == nil {
+		f, err := os.CreateTemp(r.tempDir, "langcrawl-body-*")
+		if err != nil {
+			r.spillErr = fmt.Errorf("fetch: spill a large body: %w", err)
+			return r.spillErr
+		}
+		r.spill = f
+	}
+	n, err := r.spill.Write(b)
+	r.spilled += int64(n)
+	if err != nil {
+		r.spillErr = fmt.Errorf("fetch: spill a large body to %s: %w", r.spill.Name(), err)
+		return r.spillErr
+	}
+	return nil
 }
 
 func (r *recorder) write(p []byte) (int, error) {

@@ -32,11 +32,16 @@ func (r *Result) Payload(limit int64) ([]byte, error) {
 	}
 	body := r.RawResponse[r.BodyOffset:]
 	var rd io.Reader = bytes.NewReader(body)
+	if r.spill != nil {
+		// A spilled body is read from its file, never loaded whole: at
+		// most limit bytes are decoded.
+		rd = io.MultiReader(rd, io.NewSectionReader(r.spill, 0, r.spillN))
+	}
 	if r.Chunked {
 		rd = httputil.NewChunkedReader(rd)
 	}
 	codings := contentCodings(r.Header.Values("Content-Encoding"))
-	if len(body) == 0 {
+	if len(body) == 0 && r.spill == nil {
 		return []byte{}, nil
 	}
 	// Codings are listed in the order they were applied; undo the last first.
