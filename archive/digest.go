@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha1"
 	"encoding/base32"
+	"fmt"
 	"hash"
 	"io"
 )
@@ -40,6 +41,33 @@ func PayloadDigest(msg []byte, bodyOffset int, chunked, raw bool) string {
 		h.Write(body)
 	}
 	return sha1Digest(h)
+}
+
+// payloadDigestTail is PayloadDigest for a response whose last tailN bytes
+// are in tail, not in msg, read in a stream. msg must hold the whole header
+// section. Digesting with the chunked transfer-coding removed (raw false)
+// reads the body into memory: the engine digests as stored.
+func payloadDigestTail(msg []byte, bodyOffset int, chunked, raw bool, tail io.ReaderAt, tailN int64) (string, error) {
+	body := httpBody(msg, bodyOffset)
+	rest := io.NewSectionReader(tail, 0, tailN)
+	if raw || !(chunked || isChunked(msg[:len(msg)-len(body)])) {
+		h := sha1.New()
+		h.Write(body)
+		if _, err := io.Copy(h, rest); err != nil {
+			return "", fmt.Errorf("digest the payload: %w", err)
+		}
+		return sha1Digest(h), nil
+	}
+	all, err := io.ReadAll(io.MultiReader(bytes.NewReader(body), rest))
+	if err != nil {
+		return "", fmt.Errorf("digest the payload: %w", err)
+	}
+	h := sha1.New()
+	if !dechunk(h, all) {
+		h.Reset()
+		h.Write(all)
+	}
+	return sha1Digest(h), nil
 }
 
 // httpBody returns the body of a raw HTTP message. A bodyOffset outside

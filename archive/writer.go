@@ -3,6 +3,7 @@ package archive
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha1"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -90,6 +91,9 @@ type Config struct {
 	// chunked transfer-coding removed as WARC 1.1 section 6.3.2 says. See
 	// the package documentation. Default false.
 	RawPayloadDigest bool
+	// TempDir holds the temporary files of records too large to build in
+	// memory (an Exchange with a Tail); "" means os.TempDir().
+	TempDir string
 }
 
 // Exchange is one HTTP request and its response, as bytes on the wire.
@@ -104,6 +108,12 @@ type Exchange struct {
 	// body with transfer and content codings untouched. It is stored
 	// verbatim.
 	RawResponse []byte
+	// Tail, when not nil, holds TailSize more bytes of the response after
+	// RawResponse: a response too large to keep in memory. The record is
+	// then built and compressed through temporary files, so memory does
+	// not grow with the response. RawResponse must hold the whole header.
+	Tail     io.ReaderAt
+	TailSize int64
 	// BodyOffset is where the body starts in RawResponse. If 0 the Writer
 	// finds the end of the header section itself.
 	BodyOffset int
@@ -315,9 +325,16 @@ func (w *Writer) WriteExchange(ex *Exchange) (Ref, error) {
 	if date.IsZero() {
 		date = w.cfg.Now()
 	}
-	ref := Ref{
-		ResponseID:    w.newUUID(),
-		PayloadDigest: PayloadDigest(ex.RawResponse, ex.BodyOffset, ex.Chunked, w.cfg.RawPayloadDigest),
+	ref := Ref{ResponseID: w.newUUID()}
+	if ex.Tail != nil && ex.TailSize > 0 {
+		d, err := payloadDigestTail(ex.RawResponse, ex.BodyOffset, ex.Chunked, w.cfg.RawPayloadDigest, ex.Tail, ex.TailSize)
+		if err != nil {
+			return Ref{}, fmt.Errorf("archive: write %s: %w", ex.URL, err)
+		}
+		ref.PayloadDigest = d
+	} else {
+		ex.Tail, ex.TailSize = nil, 0
+		ref.PayloadDigest = PayloadDigest(ex.RawResponse, ex.BodyOffset, ex.Chunked, w.cfg.RawPayloadDigest)
 	}
 	if ex.RawRequest != nil {
 		ref.RequestID = w.newUUID()
@@ -341,8 +358,9 @@ func (w *Writer) WriteExchange(ex *Exchange) (Ref, error) {
 		}
 		extra = append(extra, mp)
 	}
+	main := part{typ: gowarc.Response, h: resp, block: ex.RawResponse, tail: ex.Tail, tailN: ex.TailSize}
 	err := w.writeExchange(ex.URL, ex.RawRequest, ex.IP, date, ref.RequestID, ref.ResponseID,
-		gowarc.Response, resp, ex.RawResponse, &line, &ref, extra...)
+		main, &line, &ref, extra...)
 	return ref, err
 }
 
@@ -389,7 +407,7 @@ func (w *Writer) WriteRevisit(rv *Revisit) (Ref, error) {
 	line.fromHTTP(block)
 	line.Mime = "warc/revisit"
 	err := w.writeExchange(rv.URL, rv.RawRequest, rv.IP, date, ref.RequestID, ref.ResponseID,
-		gowarc.Revisit, h, block, &line, &ref)
+		part{typ: gowarc.Revisit, h: h, block: block}, &line, &ref)
 	return ref, err
 }
 
@@ -400,7 +418,8 @@ func (w *Writer) WriteRevisit(rv *Revisit) (Ref, error) {
 // was rotated meanwhile, the records are encoded again for the new file's
 // warcinfo record.
 func (w *Writer) writeExchange(url string, rawReq []byte, ip string, date time.Time, reqID, mainID string,
-	typ gowarc.RecordType, h header, block []byte, line *cdxLine, ref *Ref, extra ...part) error {
+	main part, line *cdxLine, ref *Ref, extra ...part) error {
+	typ := main.typ
 	var rh header
 	if rawReq != nil {
 		rh.add(gowarc.WarcRecordID, reqID)
@@ -418,10 +437,10 @@ func (w *Writer) writeExchange(url string, rawReq []byte, ip string, date time.T
 		}
 		var parts []part
 		if rawReq != nil {
-			parts = append(parts, part{gowarc.Request, rh, rawReq})
+			parts = append(parts, part{typ: gowarc.Request, h: rh, block: rawReq})
 		}
 		mi := len(parts)
-		parts = append(parts, part{typ, h, block})
+		parts = append(parts, main)
 		parts = append(parts, extra...)
 		enc, err := w.encode(cur.warcinfoID, parts...)
 		if err != nil {
@@ -430,13 +449,16 @@ func (w *Writer) writeExchange(url string, rawReq []byte, ip string, date time.T
 		w.mu.Lock()
 		if w.cur != cur && !w.closed {
 			w.mu.Unlock()
+			enc.release()
 			continue // rotated while we encoded
 		}
 		if w.closed {
 			w.mu.Unlock()
+			enc.release()
 			return fmt.Errorf("archive: write %s: %w", url, ErrClosed)
 		}
 		offs, err := w.emit(enc)
+		enc.release()
 		if err != nil {
 			w.mu.Unlock()
 			return err
@@ -525,7 +547,7 @@ func (w *Writer) metadataPart(targetURI, refersTo string, date time.Time, fields
 	h.add(gowarc.WarcTargetURI, targetURI)
 	h.add(gowarc.WarcRefersTo, refersTo)
 	h.add(gowarc.ContentType, gowarc.ApplicationWarcFields)
-	return part{gowarc.Metadata, h, []byte(b.String())}, nil
+	return part{typ: gowarc.Metadata, h: h, block: []byte(b.String())}, nil
 }
 
 func checkTruncated(reason string) error {
@@ -556,7 +578,8 @@ func checkField(f Field) error {
 
 // build makes a gowarc record with the given header fields and block, and
 // WARC-Warcinfo-ID warcinfoID (not on the warcinfo record itself).
-func (w *Writer) build(typ gowarc.RecordType, h header, block []byte, warcinfoID string) (gowarc.WarcRecord, error) {
+func (w *Writer) build(p part, warcinfoID string) (gowarc.WarcRecord, error) {
+	typ, h, block := p.typ, p.h, p.block
 	// gowarc v1.6.0 writes a global of package uuid (EnableRandPool) in
 	// every NewRecordBuilder; uuidMu keeps that write apart from the reads
 	// of concurrent builders and ID generators.
@@ -566,7 +589,17 @@ func (w *Writer) build(typ gowarc.RecordType, h header, block []byte, warcinfoID
 	// memory at the block's size (plus the one byte the buffer keeps
 	// free) makes it allocate just that and never touch the disk: the
 	// block is in memory already.
-	opts := append(w.opts[:len(w.opts):len(w.opts)], gowarc.WithBufferMaxMemBytes(int64(len(block))+1))
+	//
+	// A part with a tail is too large for memory: gowarc's buffer then
+	// keeps largeMem bytes in memory and the rest in a file of its own.
+	mem := int64(len(block)) + 1
+	if p.tail != nil {
+		mem = largeMem
+	}
+	opts := append(w.opts[:len(w.opts):len(w.opts)], gowarc.WithBufferMaxMemBytes(mem))
+	if p.tail != nil && w.cfg.TempDir != "" {
+		opts = append(opts, gowarc.WithBufferTmpDir(w.cfg.TempDir))
+	}
 	uuidMu.Lock()
 	rb := gowarc.NewRecordBuilder(typ, opts...)
 	uuidMu.Unlock()
@@ -582,9 +615,18 @@ func (w *Writer) build(typ gowarc.RecordType, h header, block []byte, warcinfoID
 	if typ != gowarc.Warcinfo {
 		rb.AddWarcHeader(gowarc.WarcWarcinfoID, warcinfoID)
 	}
-	rb.AddWarcHeader(gowarc.ContentLength, strconv.Itoa(len(block)))
-	rb.AddWarcHeader(gowarc.WarcBlockDigest, BlockDigest(block))
-	if _, err := rb.Write(block); err != nil {
+	rb.AddWarcHeader(gowarc.ContentLength, strconv.FormatInt(p.size(), 10))
+	if p.tail == nil {
+		rb.AddWarcHeader(gowarc.WarcBlockDigest, BlockDigest(block))
+	} else {
+		h := sha1.New()
+		if _, err := io.Copy(h, p.reader()); err != nil {
+			rb.Close()
+			return nil, fmt.Errorf("read the block: %w", err)
+		}
+		rb.AddWarcHeader(gowarc.WarcBlockDigest, sha1Digest(h))
+	}
+	if _, err := io.Copy(rb, p.reader()); err != nil {
 		rb.Close()
 		return nil, err
 	}
@@ -599,6 +641,10 @@ func (w *Writer) build(typ gowarc.RecordType, h header, block []byte, warcinfoID
 	}
 	return r, nil
 }
+
+// largeMem is the memory gowarc's buffer may use for a block too large to
+// hold (a part with a tail); the rest goes to its temporary file.
+const largeMem = 1 << 20
 
 // ready rotates if the current file is full and makes sure a file is open.
 func (w *Writer) ready() error {
@@ -646,7 +692,7 @@ func (w *Writer) ensureFile() error {
 	h.add(gowarc.WarcDate, warcDate(now))
 	h.add(gowarc.WarcFilename, name)
 	h.add(gowarc.ContentType, gowarc.ApplicationWarcFields)
-	enc, err := w.encode("", part{gowarc.Warcinfo, h, w.warcinfoBlock()})
+	enc, err := w.encode("", part{typ: gowarc.Warcinfo, h: h, block: w.warcinfoBlock()})
 	if err != nil {
 		w.abandon()
 		return fmt.Errorf("archive: warcinfo record for %s: %w", final, err)
@@ -697,13 +743,39 @@ type part struct {
 	typ   gowarc.RecordType
 	h     header
 	block []byte
+	// tail, when not nil, holds tailN more bytes of the block after block.
+	tail  io.ReaderAt
+	tailN int64
+}
+
+// size is the length of the part's block.
+func (p part) size() int64 { return int64(len(p.block)) + p.tailN }
+
+// reader reads the part's whole block.
+func (p part) reader() io.Reader {
+	if p.tail == nil {
+		return bytes.NewReader(p.block)
+	}
+	return io.MultiReader(bytes.NewReader(p.block), io.NewSectionReader(p.tail, 0, p.tailN))
 }
 
 // encoded holds records marshalled (and, with Compress, gzipped one member
-// a record) in memory, ready to append to a file.
+// a record), ready to append to a file: in memory, or in a temporary file
+// when a block was too large to hold (a part with a tail).
 type encoded struct {
 	data  []byte
+	file  *os.File // instead of data
+	n     int64    // bytes in file
 	sizes []int64
+}
+
+// release removes the temporary file, if any.
+func (e *encoded) release() {
+	if e.file != nil {
+		e.file.Close()
+		os.Remove(e.file.Name())
+		e.file = nil
+	}
 }
 
 const (
@@ -745,17 +817,22 @@ type coder struct {
 // encode builds the parts with WARC-Warcinfo-ID warcinfoID and marshals
 // them. It runs without w.mu.
 func (w *Writer) encode(warcinfoID string, parts ...part) (encoded, error) {
+	for _, p := range parts {
+		if p.tail != nil {
+			return w.encodeLarge(warcinfoID, parts...)
+		}
+	}
 	c := w.getCoder()
 	defer w.putCoder(c)
 	c.buf.Reset()
 	var enc encoded
 	for _, p := range parts {
-		r, err := w.build(p.typ, p.h, p.block, warcinfoID)
+		r, err := w.build(p, warcinfoID)
 		if err != nil {
 			return encoded{}, err
 		}
 		before := c.buf.Len()
-		err = w.marshal(c, r)
+		err = w.marshal(c, r, &c.buf)
 		r.Close()
 		if err != nil {
 			return encoded{}, err
@@ -763,6 +840,37 @@ func (w *Writer) encode(warcinfoID string, parts ...part) (encoded, error) {
 		enc.sizes = append(enc.sizes, int64(c.buf.Len()-before))
 	}
 	enc.data = bytes.Clone(c.buf.Bytes())
+	return enc, nil
+}
+
+// encodeLarge is encode for parts with a block too large for memory: the
+// records are marshalled into a temporary file, through gowarc's own
+// disk-backed buffer, so that memory stays bounded whatever the size.
+func (w *Writer) encodeLarge(warcinfoID string, parts ...part) (encoded, error) {
+	f, err := os.CreateTemp(w.cfg.TempDir, "langcrawl-record-*")
+	if err != nil {
+		return encoded{}, fmt.Errorf("temporary file for a large record: %w", err)
+	}
+	enc := encoded{file: f}
+	c := w.getCoder()
+	defer w.putCoder(c)
+	cw := &countWriter{w: f}
+	for _, p := range parts {
+		r, err := w.build(p, warcinfoID)
+		if err != nil {
+			enc.release()
+			return encoded{}, err
+		}
+		before := cw.n
+		err = w.marshal(c, r, cw)
+		r.Close()
+		if err != nil {
+			enc.release()
+			return encoded{}, fmt.Errorf("write %s: %w", f.Name(), err)
+		}
+		enc.sizes = append(enc.sizes, cw.n-before)
+	}
+	enc.n = cw.n
 	return enc, nil
 }
 
@@ -779,31 +887,39 @@ func (w *Writer) emit(enc encoded) ([]int64, error) {
 		offs = append(offs, off)
 		off += n
 	}
-	_, err := cf.bw.Write(enc.data)
+	var err error
+	n := int64(len(enc.data))
+	if enc.file != nil {
+		n = enc.n
+		if _, err = enc.file.Seek(0, io.SeekStart); err == nil {
+			_, err = io.Copy(cf.bw, io.LimitReader(enc.file, enc.n))
+		}
+	} else {
+		_, err = cf.bw.Write(enc.data)
+	}
 	if err == nil {
 		err = cf.bw.Flush()
 	}
 	if err != nil {
 		return nil, w.fail(start, err)
 	}
-	n := int64(len(enc.data))
 	cf.size += n
 	w.stats.Bytes += n
 	w.stats.Records += int64(len(enc.sizes))
 	return offs, nil
 }
 
-// marshal writes r into c.buf, as one gzip member when Compress is on.
-func (w *Writer) marshal(c *coder, r gowarc.WarcRecord) error {
+// marshal writes r into out, as one gzip member when Compress is on.
+func (w *Writer) marshal(c *coder, r gowarc.WarcRecord, out io.Writer) error {
 	if !w.cfg.Compress {
-		c.copy.w = &c.buf
+		c.copy.w = out
 		_, _, err := w.marsh.Marshal(&c.copy, r, 0)
 		return err
 	}
 	if c.gz == nil {
-		c.gz = gzip.NewWriter(&c.buf)
+		c.gz = gzip.NewWriter(out)
 	} else {
-		c.gz.Reset(&c.buf)
+		c.gz.Reset(out)
 	}
 	c.copy.w = c.gz
 	if _, _, err := w.marsh.Marshal(&c.copy, r, 0); err != nil {

@@ -137,11 +137,12 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 	res, ferr := c.p.Fetcher.Do(ctx, http.MethodGet, e.URL, hdr)
 	end := c.cfg.Now()
 	release(end)
+	defer res.Close() // a body too large for memory went to a temporary file
 	if res != nil {
 		// The measured rate updates the server's estimates (bandwidth
 		// paper, section 3.2); a fetch with no response only frees its
 		// reservation (the worker cancels the ticket).
-		if err := bw.Done(end, int64(len(res.RawResponse)), res.Duration); err != nil {
+		if err := bw.Done(end, res.Size(), res.Duration); err != nil {
 			return fmt.Errorf("bandwidth estimates %s: %w", e.Site, err)
 		}
 	}
@@ -156,8 +157,8 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 	}
 	c.p.Gate.Busy(e.Site, res.Status == http.StatusTooManyRequests || res.Status == http.StatusServiceUnavailable)
 	done.NotBefore = end.Add(c.p.Gate.Delay(e.Site)) // after Busy: a busy server waits longer
-	c.received.Add(int64(len(res.RawResponse)))
-	done.Usage = frontier.Usage{Fetches: 1, Bytes: int64(len(res.RawResponse))}
+	c.received.Add(res.Size())
+	done.Usage = frontier.Usage{Fetches: 1, Bytes: res.Size()}
 	// Only URLs that reached the server count against the site's budget.
 	done.Budget = !e.Requisite
 	var gaveUp bool
@@ -173,7 +174,7 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 		}
 		gaveUp = true
 	}
-	out := outcome{status: res.Status, bytes: int64(len(res.RawResponse)), dur: res.Duration, started: res.Started,
+	out := outcome{status: res.Status, bytes: res.Size(), dur: res.Duration, started: res.Started,
 		mime: mediaType(res.Header.Get("Content-Type")), failed: gaveUp}
 	if gaveUp {
 		out.annot = append(out.annot, fmt.Sprintf("gave-up:%d-tries", e.Tries+1))
@@ -299,8 +300,10 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 
 	// 10. Archive the request and response as they went over the wire, and
 	// the metadata record, in one append to one WARC file.
+	tail, tailN := res.Tail()
 	ref, err := c.p.Archive.WriteExchange(&archive.Exchange{
 		URL: e.URL, IP: res.IP, Date: res.Started, RawRequest: res.RawRequest, RawResponse: res.RawResponse,
+		Tail: tail, TailSize: tailN,
 		BodyOffset: res.BodyOffset, Chunked: res.Chunked, Truncated: res.Truncated, Metadata: meta,
 	})
 	if err != nil {

@@ -71,13 +71,15 @@ func RobotsFetcher(f Fetcher, a Archive, slot Slot, log *CrawlLog) politeness.Ro
 				}
 				return 0, nil, err
 			}
+			defer res.Close()
+			tail, tailN := res.Tail()
 			ref, err := a.WriteExchange(&archive.Exchange{URL: target, IP: res.IP, Date: res.Started,
-				RawRequest: res.RawRequest, RawResponse: res.RawResponse, BodyOffset: res.BodyOffset,
-				Chunked: res.Chunked, Truncated: res.Truncated})
+				RawRequest: res.RawRequest, RawResponse: res.RawResponse, Tail: tail, TailSize: tailN,
+				BodyOffset: res.BodyOffset, Chunked: res.Chunked, Truncated: res.Truncated})
 			if err != nil {
 				return 0, nil, fmt.Errorf("archive %s: %w", target, err)
 			}
-			out := outcome{status: res.Status, bytes: int64(len(res.RawResponse)), dur: res.Duration, started: res.Started,
+			out := outcome{status: res.Status, bytes: res.Size(), dur: res.Duration, started: res.Started,
 				mime: mediaType(res.Header.Get("Content-Type")), digest: ref.PayloadDigest}
 			if res.Truncated != "" {
 				out.annot = []string{"truncated:" + res.Truncated}

@@ -62,6 +62,9 @@ const (
 	warcDir     = "warcs"
 	frontierDir = "frontier"
 	logDir      = "logs"
+	// tmpDir holds the temporary files of bodies too large for memory;
+	// emptied at every start (a crash may leave some behind).
+	tmpDir = "tmp"
 )
 
 // runCrawl wires the leaves together, runs the crawl and shuts down in the
@@ -79,7 +82,10 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 		return snap, err
 	}
 	defer unlock()
-	for _, d := range []string{warcDir, frontierDir, logDir} {
+	if err := os.RemoveAll(filepath.Join(cfg.Out, tmpDir)); err != nil {
+		return snap, fmt.Errorf("output directory: %w", err)
+	}
+	for _, d := range []string{warcDir, frontierDir, logDir, tmpDir} {
 		if err := os.MkdirAll(filepath.Join(cfg.Out, d), 0o755); err != nil {
 			return snap, fmt.Errorf("output directory: %w", err)
 		}
@@ -120,6 +126,7 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 		// stored, chunk framing included), so `warcio check` passes and
 		// pywb's indexes agree; see the archive package documentation.
 		RawPayloadDigest: true,
+		TempDir:          filepath.Join(cfg.Out, tmpDir),
 	})
 	if err != nil {
 		return snap, errors.Join(fmt.Errorf("archive: %w", err), q.Close())
@@ -128,6 +135,9 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 		UserAgent: cfg.UserAgent, ConnectTo: cfg.Network.ConnectTo, ConnectTimeout: cfg.Timeouts.Connect,
 		Timeout: cfg.Timeouts.Fetch, ReadTimeout: cfg.Timeouts.Read, MaxBodySize: cfg.MaxBodySize,
 		MaxRequestsPerConn: cfg.Scheduling.PagesPerConnection,
+		// Bodies past 4 MiB go to OUT/tmp, so memory does not grow with
+		// max_body_size.
+		TempDir: filepath.Join(cfg.Out, tmpDir),
 
 		// The operator's exceptions to the fetcher's address guard.
 		AllowAddresses: cfg.Network.AllowAddresses,
