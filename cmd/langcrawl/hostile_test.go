@@ -44,8 +44,8 @@ var knownBroken = map[string]string{
 const (
 	hostileWorkers     = 8
 	hostileMaxBody     = 64 << 20 // max_body_size: past fetch's 4 MiB spill threshold, so bodies spill
-	hostileSitePages   = 40      // max_pages_per_site: 100,000 links and the trap stop here
-	hostileMaxRedirect = 20      // the engine's redirect-chain limit (crawl.maxRedirects)
+	hostileSitePages   = 40       // max_pages_per_site: 100,000 links and the trap stop here
+	hostileMaxRedirect = 20       // the engine's redirect-chain limit (crawl.maxRedirects)
 )
 
 // hostileRSSBound is the peak RSS the crawl must stay under: 64 MiB of
