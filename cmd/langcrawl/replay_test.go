@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -85,12 +86,20 @@ func replayTool(t *testing.T) string {
 // and returns its report for each URL.
 func replay(t *testing.T, tool string, warcs, urls []string) map[string]replayedPage {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	// One generous deadline for the whole replay, within the test's own:
+	// replay.mjs waits on each condition (archive indexed, frame loaded)
+	// until it, never for a fixed time, so a loaded machine is slower, not
+	// failing. It normally takes about 10 s.
+	budget := 5 * time.Minute
+	if d, ok := t.Deadline(); ok && time.Until(d)-time.Minute < budget {
+		budget = max(time.Until(d)-time.Minute, 30*time.Second)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), budget+30*time.Second)
 	defer cancel()
-	args := append([]string{filepath.Join(tool, "replay.mjs"), "--timeout", "30"}, warcs...)
+	args := append([]string{filepath.Join(tool, "replay.mjs"), "--deadline", strconv.Itoa(int(budget.Seconds()))}, warcs...)
 	args = append(append(args, "--"), urls...)
 	cmd := exec.CommandContext(ctx, "node", args...)
-	// On timeout, SIGINT first: playwright then closes Chromium.
+	// Should node outlive its own deadline, SIGINT first: playwright then closes Chromium.
 	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
 	cmd.WaitDelay = 10 * time.Second
 	var stderr bytes.Buffer

@@ -3,7 +3,13 @@
 // for client-side replay — inside headless Chromium, and reports what each
 // replayed page shows.
 //
-// usage: node replay.mjs [--timeout SECONDS] WARC... -- URL...
+// usage: node replay.mjs [--deadline SECONDS] WARC... -- URL...
+//
+// --deadline is one deadline for the whole run, counted from its start
+// (default 300 s): every wait below (Chromium starting, wabac.js indexing
+// the archive, each replay frame and its load event) waits for its
+// condition until that deadline, never for a fixed time of its own, so a
+// slow, loaded machine makes the run slower, not wrong.
 //
 // It serves ReplayWeb.page's static files (index.html, ui.js, sw.js from the
 // npm package) and one WARC file, the concatenation of the given ones (a
@@ -61,16 +67,16 @@ function die(code, msg) {
 
 // ---- arguments -------------------------------------------------------------
 
-let timeoutMs = 30000;
+let deadlineMs = 300000;
 const warcs = [];
 const urls = [];
 {
   const args = process.argv.slice(2);
   let i = 0;
   for (; i < args.length && args[i] !== "--"; i++) {
-    if (args[i] === "--timeout") {
-      timeoutMs = 1000 * Number(args[++i]);
-      if (!(timeoutMs > 0)) die(1, "--timeout wants a number of seconds");
+    if (args[i] === "--deadline") {
+      deadlineMs = 1000 * Number(args[++i]);
+      if (!(deadlineMs > 0)) die(1, "--deadline wants a number of seconds");
     } else {
       warcs.push(args[i]);
     }
@@ -78,8 +84,13 @@ const urls = [];
   urls.push(...args.slice(i + 1));
 }
 if (warcs.length === 0 || urls.length === 0) {
-  die(1, "usage: node replay.mjs [--timeout SECONDS] WARC... -- URL...");
+  die(1, "usage: node replay.mjs [--deadline SECONDS] WARC... -- URL...");
 }
+const startedAt = Date.now();
+const deadline = startedAt + deadlineMs;
+// left is the time until the deadline, in ms (at least 1: playwright reads 0 as no limit).
+const left = () => Math.max(1, deadline - Date.now());
+const late = () => `before the deadline (${deadlineMs / 1000}s after the start; ${((Date.now() - startedAt) / 1000).toFixed(1)}s now)`;
 
 // ---- what must be installed ---------------------------------------------------
 
@@ -264,7 +275,7 @@ async function replay(page, index, url) {
         throw new Error(`the replay frame shows a browser error page for ${url} (a redirect loop?)`);
       }),
       new Promise((_, fail) => {
-        timer = setTimeout(() => fail(new Error(`the replay frame did not open ${url} within ${timeoutMs / 1000}s`)), timeoutMs);
+        timer = setTimeout(() => fail(new Error(`the replay frame did not open ${url} ${late()}`)), left());
       }),
     ]);
     const frame = resp.frame();
@@ -305,7 +316,7 @@ try {
   browser = await chromium.launch({
     executablePath: chromiumPath,
     headless: true,
-    timeout: timeoutMs,
+    timeout: left(),
     args: [
       ...(process.getuid && process.getuid() === 0 ? ["--no-sandbox"] : []),
       "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
@@ -324,7 +335,7 @@ try {
 let exitCode = 0;
 try {
   const context = await browser.newContext({ serviceWorkers: "allow" });
-  context.setDefaultTimeout(timeoutMs);
+  context.setDefaultTimeout(left());
   let blocked = [];
   await context.route("**/*", (route) => {
     const u = route.request().url();
@@ -338,7 +349,7 @@ try {
   // it: its API answers 200 for the collection only then.
   await page.goto(appUrl);
   let loaded = false;
-  for (const end = Date.now() + timeoutMs; !loaded && Date.now() < end; ) {
+  while (!loaded && Date.now() < deadline) {
     loaded = await page
       .evaluate(async (api) => {
         try {
@@ -352,7 +363,7 @@ try {
   }
   if (!loaded) {
     const shown = await page.evaluate(() => document.body.innerText).catch(() => "");
-    throw new Error(`ReplayWeb.page did not load ${sourceUrl} within ${timeoutMs / 1000}s (it shows: ${JSON.stringify(shown.slice(0, 300))})`);
+    throw new Error(`ReplayWeb.page did not load ${sourceUrl} ${late()} (it shows: ${JSON.stringify(shown.slice(0, 300))})`);
   }
   if (blocked.length > 0) {
     throw new Error(`ReplayWeb.page tried to leave 127.0.0.1 while loading: ${blocked.join(" ")}`);
@@ -363,6 +374,8 @@ try {
 
   for (const url of urls) {
     blocked = [];
+    // Each playwright wait (navigation, load event) ends at the deadline.
+    context.setDefaultTimeout(left());
     const rep = await replay(page, index, url);
     rep.blocked = blocked.slice();
     if (rep.error) exitCode = 1;
