@@ -228,18 +228,36 @@ func decodeCounts(b []byte) (Counts, error) {
 }
 
 func encodeHistory(h *History) []byte {
-	b := make([]byte, 0, 64)
-	b = append(b, 1) // version
+	b := make([]byte, 0, 128+len(h.URL))
+	b = append(b, 2) // version
 	b = appendTime(b, h.Fetched)
 	b = binary.AppendVarint(b, int64(h.Status))
 	b = appendString(b, h.Digest)
 	b = appendString(b, h.ETag)
-	return appendString(b, h.LastModified)
+	b = appendString(b, h.LastModified)
+	// Version 2 on.
+	b = appendString(b, h.URL)
+	b = appendString(b, h.RecordID)
+	b = appendString(b, h.File)
+	b = binary.AppendVarint(b, h.Offset)
+	b = appendTime(b, h.Checked)
+	var flags byte
+	if h.Changed {
+		flags |= 1
+	}
+	if h.Requisite {
+		flags |= 2
+	}
+	b = append(b, flags, byte(h.Priority))
+	b = appendString(b, h.Lang)
+	b = appendString(b, h.Tree)
+	return binary.AppendUvarint(b, uint64(h.Depth))
 }
 
 func decodeHistory(b []byte) (History, error) {
 	d := decoder{b: b}
-	if v := d.byte(); v != 1 && d.err == nil {
+	v := d.byte()
+	if v != 1 && v != 2 && d.err == nil {
 		return History{}, fmt.Errorf("%w: history version %d", ErrCorrupt, v)
 	}
 	var h History
@@ -248,6 +266,19 @@ func decodeHistory(b []byte) (History, error) {
 	h.Digest = d.string()
 	h.ETag = d.string()
 	h.LastModified = d.string()
+	if v >= 2 {
+		h.URL = d.string()
+		h.RecordID = d.string()
+		h.File = d.string()
+		h.Offset = d.varint()
+		h.Checked = d.time()
+		flags := d.byte()
+		h.Changed, h.Requisite = flags&1 != 0, flags&2 != 0
+		h.Priority = Priority(d.byte())
+		h.Lang = d.string()
+		h.Tree = d.string()
+		h.Depth = int(d.uvarint())
+	}
 	return h, d.err
 }
 
@@ -257,6 +288,10 @@ type meta struct {
 	seen  int64  // URLs in the seen set
 	pages int64  // completions with Completion.Page, over all runs
 	usage Usage  // the job's totals, over all runs
+	gen   int64  // crawl generation: 1 for the first crawl, then one more per re-crawl
+	// genPending is set while StartGeneration queues the known URLs of a
+	// new generation, so that a crash in between finishes it on resume.
+	genPending bool
 }
 
 func encodeMeta(m meta) []byte {
@@ -266,7 +301,13 @@ func encodeMeta(m meta) []byte {
 	b = binary.AppendUvarint(b, uint64(m.pages))
 	b = binary.AppendUvarint(b, uint64(m.usage.Fetches))
 	b = binary.AppendUvarint(b, uint64(m.usage.Bytes))
-	return binary.AppendUvarint(b, uint64(m.usage.Elapsed))
+	b = binary.AppendUvarint(b, uint64(m.usage.Elapsed))
+	b = binary.AppendUvarint(b, uint64(m.gen))
+	var pending byte
+	if m.genPending {
+		pending = 1
+	}
+	return append(b, pending)
 }
 
 func decodeMeta(b []byte) (meta, error) {
@@ -279,6 +320,10 @@ func decodeMeta(b []byte) (meta, error) {
 		m.usage.Fetches = int64(d.uvarint())
 		m.usage.Bytes = int64(d.uvarint())
 		m.usage.Elapsed = time.Duration(d.uvarint())
+	}
+	if len(d.b) > 0 { // absent in frontiers written before generations were kept
+		m.gen = int64(d.uvarint())
+		m.genPending = d.byte() == 1
 	}
 	return m, d.err
 }

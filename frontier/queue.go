@@ -165,13 +165,30 @@ type Counts struct {
 // The status these counters give a server, with a tolerance T, is package
 // focus's to judge (focus.StatusOf); the frontier only keeps the counts.
 
-// History is what the last fetch of a URL left for incremental re-crawls.
+// History is what the last fetch of a URL left for incremental re-crawls:
+// the capture (where its record is, for revisit records that refer to
+// it), the validators for conditional requests, and how the URL was
+// reached, so that a new generation can queue it again.
 type History struct {
-	Fetched      time.Time // stored with nanosecond precision in UTC
+	URL          string    // the URL; "" in records written before it was kept
+	Fetched      time.Time // when the capture was made; stored with nanosecond precision in UTC
 	Status       int       // HTTP status, or a negative code the caller chooses for failures
 	Digest       string    // payload digest, e.g. "sha1:..." as in WARC-Payload-Digest
 	ETag         string
 	LastModified string
+
+	RecordID string // WARC-Record-ID of the capture's response record
+	File     string // the WARC file that holds it
+	Offset   int64  // where in the file
+
+	Checked time.Time // the last visit, when it found the capture unchanged (304 or the same digest); zero if none
+	Changed bool      // the capture's payload differed from the one before it
+	Lang    string    // detected language of the page, "" if not a page
+
+	Tree      string   // the site tree the URL was in
+	Depth     int      // its depth in that tree
+	Priority  Priority // its priority in its site
+	Requisite bool     // a page requisite
 }
 
 // Stats is a snapshot of the queue for metrics. Queued, InFlight, Sites and
@@ -190,7 +207,13 @@ type Stats struct {
 	Pages     int64 // completions with Completion.Page, over all runs (the others count this run)
 	Returned  int64 // leases returned
 	Requeued  int64 // leases put back by Requeue (retries)
-	Usage     Usage // the job's totals over all runs (Completion.Usage)
+	Usage     Usage // the job's totals over all runs of this generation (Completion.Usage)
+	// Generation is the crawl generation: 1 for the first crawl of this
+	// frontier, one more per re-crawl (StartGeneration).
+	Generation int64
+	// GenerationPending reports a StartGeneration cut short by a crash:
+	// call it again to finish queueing the generation's known URLs.
+	GenerationPending bool
 	Dropped   int64 // entries removed by DropSite
 	Recovered int64 // in-flight leases put back by Open
 }
@@ -850,6 +873,8 @@ func (q *Queue) Stats() Stats {
 	st.Seen = q.meta.seen
 	st.Pages = q.meta.pages
 	st.Usage = q.meta.usage
+	st.Generation = max(q.meta.gen, 1)
+	st.GenerationPending = q.meta.genPending
 	return st
 }
 

@@ -1,0 +1,175 @@
+package frontier
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/syndtr/goleveldb/leveldb"
+	"github.com/syndtr/goleveldb/leveldb/util"
+)
+
+// ErrNotFinished is returned by StartGeneration while URLs are queued or
+// in flight: the crawl is to be resumed, not crawled again.
+var ErrNotFinished = errors.New("frontier: the crawl is not finished")
+
+// Finished reports whether the frontier holds a crawl that ran to its end:
+// nothing queued, nothing in flight, and fetch history stored. Such a
+// crawl, run again, starts a new generation.
+func (q *Queue) Finished() (bool, error) {
+	q.mu.RLock()
+	defer q.mu.RUnlock()
+	if q.db == nil {
+		return false, ErrClosed
+	}
+	if q.queued > 0 || len(q.leases) > 0 {
+		return false, nil
+	}
+	it := q.db.NewIterator(util.BytesPrefix([]byte{tHistory}), nil)
+	defer it.Release()
+	found := it.First()
+	return found, dbErr(it.Error())
+}
+
+// StartGeneration begins a new crawl generation on a finished crawl, the
+// incremental re-crawl of DESIGN.md: it forgets the seen set (and with it
+// the query-rule claims), the sites' page budgets and the job's totals,
+// keeps the fetch history, the focus counters, the bandwidth estimates and
+// the robots.txt verdicts, and queues again every URL of the history that
+// due turns into an entry (return false to leave one out, e.g. one not yet
+// due by the re-crawl interval). It returns the new generation number and
+// how many URLs it queued.
+//
+// It is safe against a crash: the generation is recorded as pending before
+// any URL is queued and done after the last, and a call after a crash
+// (Stats.GenerationPending) finishes the queueing, skipping what is queued
+// already, without starting yet another generation.
+func (q *Queue) StartGeneration(due func(History) (Entry, bool)) (int64, int, error) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.db == nil {
+		return 0, 0, ErrClosed
+	}
+	if !q.meta.genPending {
+		if q.queued > 0 || len(q.leases) > 0 {
+			return 0, 0, ErrNotFinished
+		}
+		if err := q.forget(); err != nil {
+			return 0, 0, fmt.Errorf("frontier: new generation: %w", err)
+		}
+		m := q.meta
+		m.gen = max(m.gen, 1) + 1
+		m.genPending = true
+		m.seen, m.usage, m.pages = 0, Usage{}, 0
+		if err := q.db.Put([]byte{tMeta}, encodeMeta(m), q.wo); err != nil {
+			return 0, 0, fmt.Errorf("frontier: new generation: %w", dbErr(err))
+		}
+		q.meta = m
+	}
+
+	// Queue the known URLs, a batch at a time.
+	pushed := 0
+	var batch []Entry
+	flush := func() error {
+		if len(batch) == 0 {
+			return nil
+		}
+		t := q.begin()
+		n, err := t.push(batch)
+		if err == nil && n > 0 {
+			err = t.commit()
+		}
+		batch = batch[:0]
+		pushed += n
+		return err
+	}
+	it := q.db.NewIterator(util.BytesPrefix([]byte{tHistory}), nil)
+	for it.Next() {
+		h, err := decodeHistory(it.Value())
+		if err != nil || h.URL == "" {
+			continue // a damaged record, or one from before URLs were kept
+		}
+		e, ok := due(h)
+		if !ok {
+			continue
+		}
+		if err := e.validate(); err != nil {
+			continue
+		}
+		batch = append(batch, e)
+		if len(batch) == dropChunk {
+			if err := flush(); err != nil {
+				it.Release()
+				return 0, pushed, fmt.Errorf("frontier: new generation: %w", err)
+			}
+		}
+	}
+	it.Release()
+	if err := errors.Join(dbErr(it.Error()), flush()); err != nil {
+		return 0, pushed, fmt.Errorf("frontier: new generation: %w", err)
+	}
+	m := q.meta
+	m.genPending = false
+	if err := q.db.Put([]byte{tMeta}, encodeMeta(m), q.wo); err != nil {
+		return 0, pushed, fmt.Errorf("frontier: new generation: %w", dbErr(err))
+	}
+	q.meta = m
+	return m.gen, pushed, nil
+}
+
+// forget deletes the seen set and the site records, a chunk at a time, and
+// the sites held in memory. Called with q.mu held, nothing queued.
+func (q *Queue) forget() error {
+	for _, table := range []byte{tSeen, tSite} {
+		for {
+			b := new(leveldb.Batch)
+			it := q.db.NewIterator(util.BytesPrefix([]byte{table}), nil)
+			for b.Len() < dropChunk && it.Next() {
+				b.Delete(append([]byte(nil), it.Key()...))
+			}
+			it.Release()
+			if err := it.Error(); err != nil {
+				return dbErr(err)
+			}
+			if b.Len() == 0 {
+				break
+			}
+			if err := q.db.Write(b, q.wo); err != nil {
+				return dbErr(err)
+			}
+		}
+	}
+	q.sites = make(map[string]*site)
+	q.ready = siteHeap{less: q.ready.less}
+	q.timed = siteHeap{less: q.timed.less}
+	q.active = 0
+	q.recent = newRecentSeen(recentSeenHalf)
+	return nil
+}
+
+// EachHistory calls fn with every fetch history that has its URL, in no
+// particular order, until fn returns an error, which it returns.
+func (q *Queue) EachHistory(fn func(History) error) error {
+	q.mu.RLock()
+	if q.db == nil {
+		q.mu.RUnlock()
+		return ErrClosed
+	}
+	snap, err := q.db.GetSnapshot()
+	q.mu.RUnlock()
+	if err != nil {
+		return dbErr(err)
+	}
+	defer snap.Release()
+	it := snap.NewIterator(util.BytesPrefix([]byte{tHistory}), nil)
+	defer it.Release()
+	for it.Next() {
+		h, err := decodeHistory(it.Value())
+		if err != nil || h.URL == "" {
+			continue
+		}
+		if err := fn(h); err != nil {
+			return err
+		}
+	}
+	return dbErr(it.Error())
+}

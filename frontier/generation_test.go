@@ -1,0 +1,110 @@
+package frontier
+
+import (
+	"errors"
+	"testing"
+	"time"
+)
+
+func TestStartGeneration(t *testing.T) {
+	q := openMem(t)
+	if ok, _ := q.Finished(); ok {
+		t.Fatal("an empty frontier counts as finished")
+	}
+	mustPush(t, q, ent("a.test", "1", 0, High), ent("a.test", "2", 1, Low), ent("b.test", "x", 0, High))
+	for {
+		l, _, err := q.Next(t0)
+		if errors.Is(err, ErrEmpty) {
+			break
+		}
+		if err != nil || l == nil {
+			t.Fatal(l, err)
+		}
+		h := &History{URL: l.Entry.URL, Fetched: t0, Status: 200, Digest: "sha1:X", Tree: "a.test", Depth: l.Entry.Depth, Priority: l.Entry.Priority}
+		if err := q.Complete(l, Completion{History: h, Budget: true, Usage: Usage{Fetches: 1}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if ok, err := q.Finished(); !ok || err != nil {
+		t.Fatalf("Finished = %v, %v after the crawl", ok, err)
+	}
+	gen, n, err := q.StartGeneration(func(h History) (Entry, bool) {
+		if h.URL == "http://b.test/x" {
+			return Entry{}, false // not due
+		}
+		return Entry{URL: h.URL, Site: "a.test", Tree: h.Tree, Depth: h.Depth, Priority: h.Priority}, true
+	})
+	if err != nil || gen != 2 || n != 2 {
+		t.Fatalf("StartGeneration = %d, %d, %v; want generation 2 with 2 URLs", gen, n, err)
+	}
+	st := q.Stats()
+	if st.Generation != 2 || st.Queued != 2 || st.Usage != (Usage{}) || st.GenerationPending {
+		t.Errorf("stats after a new generation: %+v", st)
+	}
+	if ok, _ := q.Seen("http://b.test/x"); ok {
+		t.Error("the seen set was not forgotten")
+	}
+	l := mustNext(t, q, t0)
+	if l.SiteBudget != 0 {
+		t.Errorf("site budget %d carried into the new generation", l.SiteBudget)
+	}
+	if _, _, err := q.StartGeneration(func(History) (Entry, bool) { return Entry{}, false }); !errors.Is(err, ErrNotFinished) {
+		t.Errorf("StartGeneration during a crawl = %v, want ErrNotFinished", err)
+	}
+}
+
+// A crash between the start of a generation and its last URL queued:
+// the next call finishes the queueing without starting another.
+func TestStartGenerationFinishesAfterCrash(t *testing.T) {
+	dir := t.TempDir()
+	q := openDir(t, dir)
+	mustPush(t, q, ent("a.test", "1", 0, High))
+	l := mustNext(t, q, t0)
+	if err := q.Complete(l, Completion{History: &History{URL: l.Entry.URL, Fetched: t0, Status: 200}}); err != nil {
+		t.Fatal(err)
+	}
+	// As if StartGeneration had stopped right after recording the new
+	// generation.
+	q.mu.Lock()
+	if err := q.forget(); err != nil {
+		t.Fatal(err)
+	}
+	q.meta.gen, q.meta.genPending = 2, true
+	if err := q.db.Put([]byte{tMeta}, encodeMeta(q.meta), q.wo); err != nil {
+		t.Fatal(err)
+	}
+	q.mu.Unlock()
+	q.Close()
+
+	q = openDir(t, dir)
+	defer q.Close()
+	if st := q.Stats(); !st.GenerationPending {
+		t.Fatal("the pending generation was not recorded")
+	}
+	gen, n, err := q.StartGeneration(func(h History) (Entry, bool) {
+		return Entry{URL: h.URL, Site: "a.test", Discovered: time.Now()}, true
+	})
+	if err != nil || gen != 2 || n != 1 {
+		t.Fatalf("finishing the generation = %d, %d, %v; want 2, 1", gen, n, err)
+	}
+}
+
+func TestHistoryRoundTrip(t *testing.T) {
+	h := History{URL: "http://a.test/", Fetched: t0, Status: 200, Digest: "sha1:A", ETag: `"e"`, LastModified: "x",
+		RecordID: "<urn:uuid:1>", File: "f.warc.gz", Offset: 1234, Checked: t0.Add(time.Hour), Changed: true,
+		Lang: "th", Tree: "a.test", Depth: 3, Priority: Low, Requisite: true}
+	got, err := decodeHistory(encodeHistory(&h))
+	if err != nil || got != h {
+		t.Fatalf("round trip: %+v, %v; want %+v", got, err, h)
+	}
+	// A version 1 record (before URLs were kept) still reads.
+	v1 := []byte{1}
+	v1 = appendTime(v1, t0)
+	v1 = append(v1, 0x90, 0x03) // varint 200
+	v1 = appendString(v1, "sha1:A")
+	v1 = appendString(v1, "")
+	v1 = appendString(v1, "")
+	if got, err := decodeHistory(v1); err != nil || got.Status != 200 || got.Digest != "sha1:A" || got.URL != "" {
+		t.Fatalf("version 1: %+v, %v", got, err)
+	}
+}
