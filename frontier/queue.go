@@ -214,8 +214,8 @@ type Stats struct {
 	// GenerationPending reports a StartGeneration cut short by a crash:
 	// call it again to finish queueing the generation's known URLs.
 	GenerationPending bool
-	Dropped   int64 // entries removed by DropSite
-	Recovered int64 // in-flight leases put back by Open
+	Dropped           int64 // entries removed by DropSite
+	Recovered         int64 // in-flight leases put back by Open
 }
 
 // Options configure Open. The zero value is ready to use.
