@@ -169,6 +169,9 @@ type Revisit struct {
 	// PayloadDigest is the WARC-Payload-Digest of the earlier response;
 	// required for ProfileIdenticalPayloadDigest.
 	PayloadDigest string
+	// Metadata, when not nil, is written as a metadata record about the
+	// revisit right after it, in the same append, as for an Exchange.
+	Metadata []Field
 }
 
 // Stats counts what a Writer has done.
@@ -406,8 +409,16 @@ func (w *Writer) WriteRevisit(rv *Revisit) (Ref, error) {
 	line := cdxLine{URL: rv.URL, Date: date, Digest: rv.PayloadDigest}
 	line.fromHTTP(block)
 	line.Mime = "warc/revisit"
+	var extra []part
+	if rv.Metadata != nil {
+		mp, err := w.metadataPart(rv.URL, ref.ResponseID, date, rv.Metadata)
+		if err != nil {
+			return Ref{}, err
+		}
+		extra = append(extra, mp)
+	}
 	err := w.writeExchange(rv.URL, rv.RawRequest, rv.IP, date, ref.RequestID, ref.ResponseID,
-		part{typ: gowarc.Revisit, h: h, block: block}, &line, &ref)
+		part{typ: gowarc.Revisit, h: h, block: block}, &line, &ref, extra...)
 	return ref, err
 }
 

@@ -33,12 +33,15 @@ type Queue interface {
 	Seen(url string) (bool, error)
 	DropSite(site string) (int, error)
 	Counts(key string) (frontier.Counts, error)
+	History(url string) (frontier.History, bool, error)
+	StartGeneration(due func(frontier.History) (frontier.Entry, bool)) (int64, int, error)
 	Stats() frontier.Stats
 }
 
 // Archive is what the engine needs of the WARC writer.
 type Archive interface {
 	WriteExchange(ex *archive.Exchange) (archive.Ref, error)
+	WriteRevisit(rv *archive.Revisit) (archive.Ref, error)
 }
 
 // Fetcher sends one request and returns the raw exchange.

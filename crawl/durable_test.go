@@ -65,6 +65,10 @@ func (a *powerArchive) WriteExchange(ex *archive.Exchange) (archive.Ref, error) 
 	return archive.Ref{ResponseID: "<urn:uuid:" + ex.URL + ">", PayloadDigest: "sha1:X"}, nil
 }
 
+func (a *powerArchive) WriteRevisit(rv *archive.Revisit) (archive.Ref, error) {
+	return a.WriteExchange(&archive.Exchange{URL: rv.URL})
+}
+
 func (a *powerArchive) Sync() error {
 	a.d.mu.Lock()
 	if !a.d.op() {

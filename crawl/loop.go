@@ -134,6 +134,15 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 		return c.p.Queue.Return(l, time.Time{})
 	}
 	hdr := http.Header{"Accept-Encoding": {"gzip"}}
+	// An earlier capture of the URL (an earlier generation, or before a
+	// restart) makes the request conditional.
+	prev, known, err := c.p.Queue.History(e.URL)
+	if err != nil {
+		c.unreserve()
+		release(time.Time{})
+		return fmt.Errorf("frontier history %s: %w", e.URL, err)
+	}
+	conditional(hdr, prev, known)
 	res, ferr := c.p.Fetcher.Do(ctx, http.MethodGet, e.URL, hdr)
 	end := c.cfg.Now()
 	release(end)
@@ -176,6 +185,15 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 	}
 	out := outcome{status: res.Status, bytes: res.Size(), dur: res.Duration, started: res.Started,
 		mime: mediaType(res.Header.Get("Content-Type")), failed: gaveUp}
+	if res.Status == http.StatusNotModified && known {
+		// The capture of an earlier visit still stands: a revisit record
+		// that refers to it, and no body to parse.
+		return c.notModified(l, worker, res, prev, out, done)
+	}
+	if known && prev.Status >= 200 && prev.Status < 300 && (res.Status == http.StatusNotFound || res.Status == http.StatusGone) {
+		out.annot = append(out.annot, "gone")
+		c.stats.gone.Add(1)
+	}
 	if gaveUp {
 		out.annot = append(out.annot, fmt.Sprintf("gave-up:%d-tries", e.Tries+1))
 	}
@@ -299,19 +317,46 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 	meta = append(meta, outlinks...)
 
 	// 10. Archive the request and response as they went over the wire, and
-	// the metadata record, in one append to one WARC file.
-	tail, tailN := res.Tail()
-	ref, err := c.p.Archive.WriteExchange(&archive.Exchange{
-		URL: e.URL, IP: res.IP, Date: res.Started, RawRequest: res.RawRequest, RawResponse: res.RawResponse,
-		Tail: tail, TailSize: tailN,
-		BodyOffset: res.BodyOffset, Chunked: res.Chunked, Truncated: res.Truncated, Metadata: meta,
-	})
-	if err != nil {
-		return fmt.Errorf("archive %s: %w", e.URL, err) // the lease stays in flight and is retried on resume
+	// the metadata record, in one append to one WARC file; or, when the
+	// payload is the one an earlier capture holds, a revisit record that
+	// refers to it.
+	if out.det != nil && known && prev.Lang != "" && out.det.Lang != prev.Lang {
+		out.annot = append(out.annot, "lang-changed:"+prev.Lang+">"+out.det.Lang)
+		c.stats.langChanged.Add(1)
 	}
-	out.digest = ref.PayloadDigest
-	done.History = &frontier.History{Fetched: res.Started, Status: res.Status, Digest: ref.PayloadDigest,
-		ETag: res.Header.Get("ETag"), LastModified: res.Header.Get("Last-Modified")}
+	hist := &frontier.History{URL: e.URL, Fetched: res.Started, Status: res.Status,
+		ETag: res.Header.Get("ETag"), LastModified: res.Header.Get("Last-Modified"),
+		Tree: e.Tree, Depth: e.Depth, Priority: e.Priority, Requisite: e.Requisite}
+	if out.det != nil {
+		hist.Lang = out.det.Lang
+	}
+	if d, ok := c.sameCapture(res, prev, known); ok {
+		_, err := c.p.Archive.WriteRevisit(&archive.Revisit{URL: e.URL, IP: res.IP, Date: res.Started,
+			RawRequest: res.RawRequest, RawResponse: res.RawResponse, Profile: archive.ProfileIdenticalPayloadDigest,
+			RefersTo: prev.RecordID, RefersToTargetURI: prev.URL, RefersToDate: prev.Fetched, PayloadDigest: d, Metadata: meta})
+		if err != nil {
+			return fmt.Errorf("archive %s: %w", e.URL, err)
+		}
+		out.digest = d
+		out.annot = append(out.annot, "revisit:identical-payload")
+		c.stats.revisits.Add(1)
+		hist.Fetched, hist.Digest, hist.RecordID, hist.File, hist.Offset = prev.Fetched, prev.Digest, prev.RecordID, prev.File, prev.Offset
+		hist.Checked = res.Started
+	} else {
+		tail, tailN := res.Tail()
+		ref, err := c.p.Archive.WriteExchange(&archive.Exchange{
+			URL: e.URL, IP: res.IP, Date: res.Started, RawRequest: res.RawRequest, RawResponse: res.RawResponse,
+			Tail: tail, TailSize: tailN,
+			BodyOffset: res.BodyOffset, Chunked: res.Chunked, Truncated: res.Truncated, Metadata: meta,
+		})
+		if err != nil {
+			return fmt.Errorf("archive %s: %w", e.URL, err) // the lease stays in flight and is retried on resume
+		}
+		out.digest = ref.PayloadDigest
+		hist.Digest, hist.RecordID, hist.File, hist.Offset = ref.PayloadDigest, ref.ResponseID, ref.File, ref.Offset
+		hist.Changed = known && prev.Digest != "" && prev.Digest != ref.PayloadDigest
+	}
+	done.History = hist
 
 	// 11. Complete the lease: links, counters and history in one batch.
 	if err := c.finish(l, worker, out, done); err != nil {

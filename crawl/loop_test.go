@@ -78,10 +78,12 @@ func (f *fakeFetcher) Do(_ context.Context, _, rawURL string, _ http.Header) (*f
 }
 
 type fakeArchive struct {
-	mu      sync.Mutex
-	urls    []string
-	meta    map[string][]archive.Field
-	failing bool
+	mu       sync.Mutex
+	urls     []string
+	meta     map[string][]archive.Field
+	revisits  []archive.Revisit
+	responses int
+	failing   bool
 }
 
 func (a *fakeArchive) WriteExchange(ex *archive.Exchange) (archive.Ref, error) {
@@ -97,7 +99,19 @@ func (a *fakeArchive) WriteExchange(ex *archive.Exchange) (archive.Ref, error) {
 		}
 		a.meta[ex.URL] = ex.Metadata
 	}
-	return archive.Ref{ResponseID: "<urn:uuid:" + ex.URL + ">"}, nil
+	a.responses++
+	return archive.Ref{ResponseID: fmt.Sprintf("<urn:uuid:%d:%s>", a.responses, ex.URL),
+		PayloadDigest: archive.PayloadDigest(ex.RawResponse, ex.BodyOffset, ex.Chunked, true)}, nil
+}
+
+func (a *fakeArchive) WriteRevisit(rv *archive.Revisit) (archive.Ref, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.failing {
+		return archive.Ref{}, errors.New("archive: write x.warc.gz.open: no space left on device")
+	}
+	a.revisits = append(a.revisits, *rv)
+	return archive.Ref{ResponseID: "<urn:uuid:revisit:" + rv.URL + ">", PayloadDigest: rv.PayloadDigest}, nil
 }
 
 type fakeGate struct{}

@@ -25,9 +25,12 @@ type Stats struct {
 	html     atomic.Int64 // HTML pages identified
 	failed   atomic.Int64 // URLs given up on (after their last retry, or unusable)
 	deferred atomic.Int64 // failed tries put back for a retry
-	robots   atomic.Int64 // URLs disallowed by robots.txt
-	skipped  atomic.Int64 // URLs skipped by focus or budgets
-	dropped  atomic.Int64 // queued URLs dropped when a server turned irrelevant
+	// Re-crawls: revisit records written (304, or the same payload),
+	// known pages now 404 or 410, and pages whose language changed.
+	revisits, gone, langChanged atomic.Int64
+	robots                      atomic.Int64 // URLs disallowed by robots.txt
+	skipped                     atomic.Int64 // URLs skipped by focus or budgets
+	dropped                     atomic.Int64 // queued URLs dropped when a server turned irrelevant
 
 	mu       sync.Mutex
 	status   map[int]int64
@@ -87,6 +90,7 @@ func (s *Stats) rejected(why string) {
 type Snapshot struct {
 	Pages, Bytes, HTML, Relevant, Failed, Robots, Skipped, Dropped int64
 	Deferred                                                       int64
+	Revisits, Gone, LangChanged                                    int64
 	Sites                                                          int
 	Status                                                         map[int]int64
 	Langs                                                          map[string]int64
@@ -111,8 +115,8 @@ func (s *Stats) snapshot(f frontier.Stats) Snapshot {
 	return Snapshot{
 		Pages: s.pages.Load(), Bytes: s.bytes.Load(), HTML: s.html.Load(), Relevant: s.relevant.Load(),
 		Failed: s.failed.Load(), Robots: s.robots.Load(), Skipped: s.skipped.Load(), Dropped: s.dropped.Load(),
-		Deferred: s.deferred.Load(),
-		Sites:    len(s.hosts), Status: st, Langs: cp(s.langs), Rejects: cp(s.rejects), Frontier: f,
+		Deferred: s.deferred.Load(), Revisits: s.revisits.Load(), Gone: s.gone.Load(), LangChanged: s.langChanged.Load(),
+		Sites: len(s.hosts), Status: st, Langs: cp(s.langs), Rejects: cp(s.rejects), Frontier: f,
 	}
 }
 

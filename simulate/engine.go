@@ -207,6 +207,10 @@ func (discardArchive) WriteExchange(*archive.Exchange) (archive.Ref, error) {
 	return archive.Ref{}, nil
 }
 
+func (discardArchive) WriteRevisit(*archive.Revisit) (archive.Ref, error) {
+	return archive.Ref{}, nil
+}
+
 // langDetector reads the language the fetcher wrote into <html lang="...">:
 // the graph's truth, as a perfect detector would find it. (The real
 // detector, package detect, needs real text; the pages here carry none.)

@@ -25,6 +25,7 @@ import (
 type nopParts struct{}
 
 func (nopParts) WriteExchange(*archive.Exchange) (archive.Ref, error) { return archive.Ref{}, nil }
+func (nopParts) WriteRevisit(*archive.Revisit) (archive.Ref, error)   { return archive.Ref{}, nil }
 func (nopParts) Do(context.Context, string, string, http.Header) (*fetch.Result, error) {
 	return nil, fmt.Errorf("no network in this test")
 }

@@ -1,0 +1,113 @@
+package crawl
+
+import (
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/langcrawl/langcrawl/archive"
+	"github.com/langcrawl/langcrawl/fetch"
+	"github.com/langcrawl/langcrawl/frontier"
+	"github.com/langcrawl/langcrawl/internal/hostmatch"
+	"github.com/langcrawl/langcrawl/scope"
+)
+
+// Incremental re-crawls (DESIGN.md, "Failures, re-crawls and crashes"):
+// a URL with an earlier capture is fetched with a conditional request, and
+// what did not change becomes a revisit record that refers to that capture
+// by its record ID, its URL and its date, which pywb needs to resolve it
+// (it resolves revisits only with WARC-Refers-To-Target-URI; Heritrix
+// leaves that out of its 304 revisits, and pywb cannot replay them).
+
+// conditional adds If-None-Match and If-Modified-Since for an earlier
+// capture that carried validators.
+func conditional(hdr http.Header, prev frontier.History, known bool) {
+	if !known || prev.Status < 200 || prev.Status > 299 || prev.RecordID == "" {
+		return // no capture to refer a revisit to
+	}
+	if prev.ETag != "" {
+		hdr.Set("If-None-Match", prev.ETag)
+	}
+	if prev.LastModified != "" {
+		hdr.Set("If-Modified-Since", prev.LastModified)
+	}
+}
+
+// notModified archives a 304 as a revisit record with the
+// server-not-modified profile and completes the lease; the earlier
+// capture's history stands, marked checked now.
+func (c *Crawler) notModified(l *frontier.Lease, worker int, res *fetch.Result, prev frontier.History,
+	out outcome, done frontier.Completion) error {
+	e := l.Entry
+	_, err := c.p.Archive.WriteRevisit(&archive.Revisit{URL: e.URL, IP: res.IP, Date: res.Started,
+		RawRequest: res.RawRequest, RawResponse: res.RawResponse, Profile: archive.ProfileServerNotModified,
+		RefersTo: prev.RecordID, RefersToTargetURI: prev.URL, RefersToDate: prev.Fetched, PayloadDigest: prev.Digest})
+	if err != nil {
+		return fmt.Errorf("archive %s: %w", e.URL, err)
+	}
+	h := prev
+	h.Checked, h.Changed = res.Started, false
+	h.Tree, h.Depth, h.Priority, h.Requisite = e.Tree, e.Depth, e.Priority, e.Requisite
+	done.History = &h
+	out.digest = prev.Digest
+	out.annot = append(out.annot, "revisit:not-modified")
+	c.stats.revisits.Add(1)
+	return c.finish(l, worker, out, done)
+}
+
+// sameCapture reports whether a 2xx response carries the payload of the
+// earlier capture, and its payload digest. The digest is taken as the
+// archive takes it (the body as stored, archive.Config.RawPayloadDigest),
+// which is how the engine's writer is configured. A response that spilled
+// to disk is archived in full rather than digested twice.
+func (c *Crawler) sameCapture(res *fetch.Result, prev frontier.History, known bool) (string, bool) {
+	if !known || prev.RecordID == "" || prev.Digest == "" || prev.Status != res.Status || res.Spilled() ||
+		res.Status < 200 || res.Status > 299 || res.Truncated != "" {
+		return "", false
+	}
+	d := archive.PayloadDigest(res.RawResponse, res.BodyOffset, res.Chunked, true)
+	return d, d == prev.Digest
+}
+
+// Recrawl starts a new generation of a finished crawl (or finishes one a
+// crash cut short): every URL of the fetch history whose last visit is at
+// least interval old (intervals overrides it per host or domain, keyed as
+// politeness.Config.Hosts is; 0: every URL is due) is queued again, pages
+// that changed in the last generation first (high priority), with the
+// depth and site tree they had, so that scope and the depth limit hold as
+// before. The seeds are queued by Seed as for any crawl, and new links are
+// followed as in any crawl. It returns the new generation and how many
+// URLs it queued.
+func (c *Crawler) Recrawl(interval time.Duration, intervals map[string]time.Duration, now time.Time) (int64, int, error) {
+	gen, n, err := c.p.Queue.StartGeneration(func(h frontier.History) (frontier.Entry, bool) {
+		u, err := scope.Canonicalize(h.URL)
+		if err != nil {
+			return frontier.Entry{}, false
+		}
+		iv := interval
+		if v, ok := hostmatch.Lookup(intervals, u.Host); ok {
+			iv = v
+		}
+		last := h.Fetched
+		if h.Checked.After(last) {
+			last = h.Checked
+		}
+		if iv > 0 && now.Sub(last) < iv {
+			return frontier.Entry{}, false
+		}
+		e := frontier.Entry{URL: u.String(), Site: scope.SiteKey(u), Tree: h.Tree, Depth: h.Depth,
+			Priority: h.Priority, Requisite: h.Requisite, Discovered: now}
+		if e.Tree == "" {
+			e.Tree = scope.RegisteredDomain(u.Hostname())
+		}
+		if h.Changed {
+			e.Priority = frontier.High // changed pages first
+		}
+		return e, true
+	})
+	if err != nil {
+		return 0, n, fmt.Errorf("crawl: new generation: %w", err)
+	}
+	c.pagesBefore, c.before = 0, frontier.Usage{}
+	return gen, n, nil
+}

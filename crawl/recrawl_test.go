@@ -1,0 +1,142 @@
+package crawl
+
+import (
+	"context"
+
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/syndtr/goleveldb/leveldb/storage"
+
+	"github.com/langcrawl/langcrawl/archive"
+	"github.com/langcrawl/langcrawl/fetch"
+	"github.com/langcrawl/langcrawl/frontier"
+)
+
+// etagWeb is a fake web whose pages may carry an ETag and answer a
+// matching If-None-Match with 304, and which records the headers of each
+// request.
+type etagWeb struct {
+	*fakeFetcher
+	etag map[string]string // URL -> ETag served
+	mu   sync.Mutex
+	hdrs map[string]http.Header
+}
+
+func (w *etagWeb) Do(ctx context.Context, m, u string, h http.Header) (*fetch.Result, error) {
+	w.mu.Lock()
+	w.hdrs[u] = h.Clone()
+	w.mu.Unlock()
+	if tag, ok := w.etag[u]; ok && h.Get("If-None-Match") == tag {
+		saved := w.web[u]
+		w.web[u] = "HTTP/1.1 304 Not Modified\r\nETag: " + tag + "\r\n\r\n"
+		defer func() { w.web[u] = saved }()
+	}
+	res, err := w.fakeFetcher.Do(ctx, m, u, h)
+	if res != nil && res.Status == 200 {
+		if tag, ok := w.etag[u]; ok {
+			res.Header.Set("ETag", tag)
+		}
+	}
+	return res, err
+}
+
+// A second generation of a finished crawl: the known URLs are fetched
+// again with conditional requests; a 304 and an unchanged payload become
+// revisit records that name the first capture (record ID, URL and date,
+// as pywb needs); a changed page is archived anew and its new link
+// followed; a page now 404 is recorded as gone.
+func TestRecrawlGeneration(t *testing.T) {
+	web := fakeWeb{
+		"http://a.test/":        page("th", "/same", "/changed", "/gone", "/etag"),
+		"http://a.test/same":    page("th"),
+		"http://a.test/changed": page("th"),
+		"http://a.test/gone":    page("th"),
+		"http://a.test/etag":    page("th"),
+	}
+	st := storage.NewMemStorage()
+	q, err := frontier.Open("", &frontier.Options{Storage: st, PollInterval: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer q.Close()
+	w := &etagWeb{fakeFetcher: &fakeFetcher{web: web}, etag: map[string]string{"http://a.test/etag": `"v1"`}, hdrs: map[string]http.Header{}}
+	a := &fakeArchive{}
+	c, err := New(Config{Workers: 1, Retries: fastRetries}, Parts{Queue: q, Archive: a, Fetcher: w, Gate: fakeGate{}, Detector: fakeDetector{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Seed([]string{"http://a.test/"})
+	if _, err := c.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	first, _, _ := q.History("http://a.test/etag")
+	if first.RecordID == "" || first.URL != "http://a.test/etag" {
+		t.Fatalf("history after the first crawl: %+v", first)
+	}
+
+	// The web changes.
+	web["http://a.test/changed"] = page("en", "/new")
+	web["http://a.test/new"] = page("th")
+	web["http://a.test/gone"] = "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n"
+
+	c2, err := New(Config{Workers: 1, Retries: fastRetries}, Parts{Queue: q, Archive: a, Fetcher: w, Gate: fakeGate{}, Detector: fakeDetector{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gen, n, err := c2.Recrawl(0, nil, time.Now())
+	if err != nil || gen != 2 || n != 5 {
+		t.Fatalf("Recrawl = %d, %d, %v; want generation 2 with the 5 known URLs", gen, n, err)
+	}
+	c2.Seed([]string{"http://a.test/"})
+	before := len(w.got)
+	if _, err := c2.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(w.got[before:], " ")
+	for _, u := range []string{"http://a.test/", "http://a.test/same", "http://a.test/changed", "http://a.test/gone", "http://a.test/etag", "http://a.test/new"} {
+		if !strings.Contains(got+" ", u+" ") {
+			t.Errorf("%s not fetched in the second generation: %s", u, got)
+		}
+	}
+	if h := w.hdrs["http://a.test/etag"]; h.Get("If-None-Match") != `"v1"` {
+		t.Errorf("no conditional request for a page with an ETag: %v", h)
+	}
+	profiles := map[string]archive.Revisit{}
+	for _, rv := range a.revisits {
+		profiles[rv.URL] = rv
+	}
+	nm, ok := profiles["http://a.test/etag"]
+	if !ok || nm.Profile != archive.ProfileServerNotModified || nm.RefersTo != first.RecordID ||
+		nm.RefersToTargetURI != first.URL || !nm.RefersToDate.Equal(first.Fetched) || nm.PayloadDigest != first.Digest {
+		t.Errorf("304 revisit = %+v; want server-not-modified referring to %+v", nm, first)
+	}
+	same, ok := profiles["http://a.test/same"]
+	if !ok || same.Profile != archive.ProfileIdenticalPayloadDigest || same.RefersToTargetURI != "http://a.test/same" || same.RefersTo == "" {
+		t.Errorf("unchanged page: revisit %+v (%v)", same, ok)
+	}
+	if _, ok := profiles["http://a.test/changed"]; ok {
+		t.Error("a changed page was written as a revisit")
+	}
+	h, _, _ := q.History("http://a.test/changed")
+	if !h.Changed || h.Lang != "en" {
+		t.Errorf("history of the changed page: %+v", h)
+	}
+	s := c2.Stats()
+	if s.Revisits != 3 || s.Gone != 1 || s.LangChanged != 1 { // the seed page, /same and /etag
+		t.Errorf("revisits %d, gone %d, language changed %d; want 3, 1, 1", s.Revisits, s.Gone, s.LangChanged)
+	}
+	// A third run on a finished generation with an interval not yet
+	// reached queues nothing again.
+	c3, _ := New(Config{Workers: 1}, Parts{Queue: q, Archive: a, Fetcher: w, Gate: fakeGate{}, Detector: fakeDetector{}})
+	if _, n, err := c3.Recrawl(time.Hour, nil, time.Now()); err != nil || n != 0 {
+		t.Errorf("Recrawl with a 1h interval right after a crawl queued %d (%v), want 0", n, err)
+	}
+	if _, n, err := c3.Recrawl(0, map[string]time.Duration{"a.test": time.Hour}, time.Now()); err != nil || n != 0 {
+		t.Errorf("a per-host interval of 1h: queued %d (%v), want 0", n, err)
+	}
+
+}
