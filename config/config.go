@@ -50,6 +50,10 @@ type Config struct {
 
 	Retries Retries `yaml:"retries"`
 
+	// Recrawl configures the incremental re-crawl that running a crawl
+	// again on a finished one starts.
+	Recrawl Recrawl `yaml:"recrawl"`
+
 	// AdaptiveDelay is Heritrix's politeness rule, used instead of Delay
 	// when Factor is positive: after a fetch that took d, wait Factor × d,
 	// clamped to [Min, Max].
@@ -76,6 +80,16 @@ type Config struct {
 	ProfilePath string `yaml:"-"`
 }
 
+// Recrawl configures incremental re-crawls.
+type Recrawl struct {
+	// Interval: a known URL is fetched again in a new generation once
+	// its last visit is this old; 0 makes every known URL due.
+	Interval time.Duration `yaml:"interval"`
+	// Previous is the output directory of an earlier crawl whose fetch
+	// history a crawl into a new directory starts from (--previous).
+	Previous string `yaml:"previous,omitempty"`
+}
+
 // AdaptiveDelay configures the delay that follows the server's speed.
 type AdaptiveDelay struct {
 	Factor float64       `yaml:"factor"`
@@ -89,6 +103,7 @@ type HostRules struct {
 	Delay           *time.Duration `yaml:"delay,omitempty"`
 	MaxPagesPerSite *int           `yaml:"max_pages_per_site,omitempty"`
 	Robots          string         `yaml:"robots,omitempty"` // obey or ignore; "" keeps robots.policy
+	RecrawlInterval *time.Duration `yaml:"recrawl_interval,omitempty"`
 }
 
 // Retries says how a failed fetch or an unavailable robots.txt is tried
@@ -222,6 +237,8 @@ var Keys = []key{
 	{"adaptive_delay.min", "3s", "the adaptive delay is at least this"},
 	{"adaptive_delay.max", "30s", "the adaptive delay is at most this"},
 	{"hosts", map[string]any{}, "per-host or per-domain overrides: a host name, or .domain for it and every host under it, mapped to any of delay, max_pages_per_site and robots (obey or ignore)"},
+	{"recrawl.interval", "0s", "in a re-crawl (crawl run again on a finished crawl), fetch a known URL again once its last visit is this old (0: all of them)"},
+	{"recrawl.previous", "", "output directory of an earlier crawl to re-crawl from into a new --out (its fetch history makes requests conditional and revisits refer to its WARCs)"},
 	{"retries.max", 10, "tries in all for a URL whose fetch failed (no connection, timeout, 5xx, 429) or whose robots.txt was unavailable; then it is recorded as failed (-8)"},
 	{"retries.delay", "30s", "wait before the second try; doubled for each further try"},
 	{"retries.max_delay", "1h", "cap on one wait between tries, and on a server's Retry-After"},
@@ -267,6 +284,7 @@ var FlagKeys = map[string]string{
 	"max-pages":  "max_pages",
 	"max-time":   "max_time",
 	"max-bytes":  "max_bytes",
+	"previous":   "recrawl.previous",
 	"user-agent": "user_agent",
 	"target":     "focus.language",
 	"strategy":   "focus.strategy",
@@ -286,6 +304,7 @@ func AddFlags(fs *pflag.FlagSet) {
 	fs.Int("max-pages", 0, "job budget: stop after N requests got a response, over every run of the crawl")
 	fs.Duration("max-time", 0, "job budget: stop after the crawl has run this long, over every run")
 	fs.String("max-bytes", "", "job budget: stop after this many response bytes (e.g. 10GB), over every run")
+	fs.String("previous", "", "re-crawl from the fetch history of the crawl in this output directory (recrawl.previous)")
 	fs.String("user-agent", "", "User-Agent with an operator contact URL")
 	fs.String("target", "", "target language (focus.language)")
 	fs.String("strategy", "", "focusing strategy (focus.strategy)")
@@ -357,6 +376,8 @@ func Load(profile string, fs *pflag.FlagSet) (*Config, error) {
 	c.AdaptiveDelay.Min = p.duration("adaptive_delay.min")
 	c.AdaptiveDelay.Max = p.duration("adaptive_delay.max")
 	c.Hosts = p.hostRules("hosts")
+	c.Recrawl.Interval = p.duration("recrawl.interval")
+	c.Recrawl.Previous = p.str("recrawl.previous")
 	c.Retries.Max = p.integer("retries.max")
 	c.Retries.Delay = p.duration("retries.delay")
 	c.Retries.MaxDelay = p.duration("retries.max_delay")
@@ -689,6 +710,13 @@ func (p *parser) hostRules(name string) map[string]HostRules {
 					continue
 				}
 				r.MaxPagesPerSite = &n
+			case "recrawl_interval":
+				d, err := time.ParseDuration(fmt.Sprint(v))
+				if err != nil || d < 0 {
+					p.fail(key+".recrawl_interval", v, "a duration such as 720h")
+					continue
+				}
+				r.RecrawlInterval = &d
 			case "robots":
 				s := fmt.Sprint(v)
 				if s != "obey" && s != "ignore" {
@@ -697,7 +725,7 @@ func (p *parser) hostRules(name string) map[string]HostRules {
 				}
 				r.Robots = s
 			default:
-				p.errs = append(p.errs, fmt.Errorf("%s.%s: unknown key (want delay, max_pages_per_site or robots)", key, k))
+				p.errs = append(p.errs, fmt.Errorf("%s.%s: unknown key (want delay, max_pages_per_site, robots or recrawl_interval)", key, k))
 			}
 		}
 		out[host] = r
@@ -875,6 +903,9 @@ func (c *Config) Validate() error {
 			bad("metrics.listen", "%q listens on every interface, reachable from the network; set metrics.all_interfaces: true if that is meant, or use 127.0.0.1", c.Metrics.Listen)
 		}
 	}
+	if c.Recrawl.Interval < 0 {
+		bad("recrawl.interval", "%s must not be negative", c.Recrawl.Interval)
+	}
 	if c.MaxBytes < 0 {
 		bad("max_bytes", "%d must not be negative (0: no limit)", c.MaxBytes)
 	}
@@ -999,9 +1030,16 @@ func (c *Config) YAML() string {
 			if r.Robots != "" {
 				o["robots"] = r.Robots
 			}
+			if r.RecrawlInterval != nil {
+				o["recrawl_interval"] = r.RecrawlInterval.String()
+			}
 			hosts[h] = o
 		}
 		m["hosts"] = hosts
+	}
+	m["recrawl"] = map[string]any{"interval": c.Recrawl.Interval.String()}
+	if c.Recrawl.Previous != "" {
+		m["recrawl"].(map[string]any)["previous"] = c.Recrawl.Previous
 	}
 	m["retries"] = map[string]any{"max": c.Retries.Max, "delay": c.Retries.Delay.String(), "max_delay": c.Retries.MaxDelay.String()}
 	m["timeouts"] = map[string]string{"connect": c.Timeouts.Connect.String(), "fetch": c.Timeouts.Fetch.String(), "read": c.Timeouts.Read.String()}

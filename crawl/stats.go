@@ -148,6 +148,10 @@ func (s Snapshot) WriteSummary(w io.Writer, elapsed time.Duration, reason string
 		s.Robots, s.Skipped, s.Dropped)
 	fmt.Fprintf(w, "failed: %d given up on after their last retry (crawl.log -8 or an error status); %d tries deferred for a retry\n",
 		s.Failed, s.Deferred)
+	if s.Frontier.Generation > 1 || s.Revisits > 0 {
+		fmt.Fprintf(w, "re-crawl: generation %d; %d revisits (not modified, or the same payload); %d gone (404, 410); %d changed language\n",
+			s.Frontier.Generation, s.Revisits, s.Gone, s.LangChanged)
+	}
 	fmt.Fprintf(w, "frontier: %d queued, %d seen\n", s.Frontier.Queued+s.Frontier.InFlight, s.Frontier.Seen)
 	u := s.Frontier.Usage
 	fmt.Fprintf(w, "job totals over all runs: %d requests, %.1f MB, %s\n", u.Fetches, float64(u.Bytes)/1e6, u.Elapsed.Truncate(time.Second))

@@ -357,8 +357,13 @@ func TestBenchServe(t *testing.T) {
 	if err != nil {
 		t.Fatalf("profile for the benchmark web: %v", err)
 	}
-	if cfg.Delay != 0 || cfg.Focus.Language != "" || !slices.Equal(cfg.Seeds, start) {
-		t.Errorf("profile: delay %s, focus %q, seeds %q; want 0s, none, %q", cfg.Delay, cfg.Focus.Language, cfg.Seeds, start)
+	// The seeds file is streamed by the crawl, not read into cfg.Seeds.
+	var fromFile []string
+	if err := config.EachSeed(cfg.SeedsFile, func(_ int, s string) error { fromFile = append(fromFile, s); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Delay != 0 || cfg.Focus.Language != "" || !slices.Equal(fromFile, start) {
+		t.Errorf("profile: delay %s, focus %q, seeds file %q; want 0s, none, %q", cfg.Delay, cfg.Focus.Language, fromFile, start)
 	}
 
 	proxy, _ := url.Parse("http://" + strings.TrimSpace(addr))

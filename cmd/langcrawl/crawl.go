@@ -223,6 +223,10 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 	if err != nil {
 		return snap, errors.Join(err, clog.Close(), arc.Close(), q.Close())
 	}
+	gen, err := startGeneration(c, q, cfg, stderr, log)
+	if err != nil {
+		return snap, errors.Join(err, clog.Close(), arc.Close(), q.Close())
+	}
 	seeded, err := seedAll(c, cfg)
 	if err != nil {
 		return snap, errors.Join(fmt.Errorf("%w: %w", errUsage, err), clog.Close(), arc.Close(), q.Close())
@@ -231,7 +235,7 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 	if fs.Completed > 0 || fs.Recovered > 0 || fs.Queued > int64(seeded) {
 		fmt.Fprintf(stderr, "resuming crawl in %s: %d queued, %d in flight at the last stop put back\n", cfg.Out, fs.Queued, fs.Recovered)
 	}
-	log.Info("crawl started", "seeds", len(cfg.Seeds), "new", seeded, "out", cfg.Out)
+	log.Info("crawl started", "seeds", len(cfg.Seeds), "new", seeded, "out", cfg.Out, "generation", gen)
 
 	stopMetrics := serveMetrics(cfg.Metrics.Listen, c, stderr)
 	defer stopMetrics()

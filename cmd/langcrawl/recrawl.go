@@ -1,0 +1,89 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"time"
+
+	"github.com/langcrawl/langcrawl/config"
+	"github.com/langcrawl/langcrawl/crawl"
+	"github.com/langcrawl/langcrawl/frontier"
+)
+
+// startGeneration makes a run on a finished crawl an incremental re-crawl:
+// with recrawl.previous (--previous DIR) it first takes the fetch history
+// of the crawl in DIR into a new output directory; then, if the frontier
+// holds a finished crawl, or a new generation that a crash cut short, it
+// starts the next generation, queueing the known URLs that are due. It
+// returns the generation the run crawls.
+func startGeneration(c *crawl.Crawler, q *frontier.Queue, cfg *config.Config, stderr io.Writer, log *slog.Logger) (int64, error) {
+	if prev := cfg.Recrawl.Previous; prev != "" {
+		n, err := importHistory(q, prev)
+		if err != nil {
+			return 0, err
+		}
+		if n > 0 {
+			fmt.Fprintf(stderr, "re-crawl from %s: %d captures known\n", prev, n)
+			log.Info("history imported", "from", prev, "urls", n)
+		}
+	}
+	st := q.Stats()
+	finished, err := q.Finished()
+	if err != nil {
+		return 0, err
+	}
+	if !finished && !st.GenerationPending {
+		return st.Generation, nil
+	}
+	gen, n, err := c.Recrawl(cfg.Recrawl.Interval, recrawlIntervals(cfg.Hosts), time.Now())
+	if err != nil {
+		return 0, err
+	}
+	fmt.Fprintf(stderr, "generation %d of the crawl in %s: %d known URLs due again (recrawl.interval %s)\n",
+		gen, cfg.Out, n, cfg.Recrawl.Interval)
+	log.Info("new generation", "generation", gen, "due", n)
+	return gen, nil
+}
+
+// importHistory copies the fetch history of the crawl in dir into q, once:
+// a frontier that has history of its own already (a resumed re-crawl) is
+// left alone. It returns how many captures it copied.
+func importHistory(q *frontier.Queue, dir string) (int, error) {
+	has := false
+	if err := q.EachHistory(func(frontier.History) error { has = true; return errStop }); err != nil && err != errStop {
+		return 0, err
+	}
+	if has {
+		return 0, nil
+	}
+	prev, err := frontier.Open(filepath.Join(dir, frontierDir), nil)
+	if err != nil {
+		return 0, fmt.Errorf("recrawl.previous %s: %w", dir, err)
+	}
+	defer prev.Close()
+	n := 0
+	err = prev.EachHistory(func(h frontier.History) error {
+		n++
+		return q.SetHistory(h.URL, h)
+	})
+	if err != nil {
+		return n, fmt.Errorf("recrawl.previous %s: %w", dir, err)
+	}
+	return n, nil
+}
+
+var errStop = fmt.Errorf("stop")
+
+// recrawlIntervals picks the per-host re-crawl intervals out of the
+// profile's host overrides.
+func recrawlIntervals(hosts map[string]config.HostRules) map[string]time.Duration {
+	m := map[string]time.Duration{}
+	for h, r := range hosts {
+		if r.RecrawlInterval != nil {
+			m[h] = *r.RecrawlInterval
+		}
+	}
+	return m
+}
