@@ -78,9 +78,9 @@ func (f *fakeFetcher) Do(_ context.Context, _, rawURL string, _ http.Header) (*f
 }
 
 type fakeArchive struct {
-	mu       sync.Mutex
-	urls     []string
-	meta     map[string][]archive.Field
+	mu        sync.Mutex
+	urls      []string
+	meta      map[string][]archive.Field
 	revisits  []archive.Revisit
 	responses int
 	failing   bool
