@@ -31,7 +31,7 @@ type Queue interface {
 	Requeue(l *frontier.Lease, d frontier.Deferral) error
 	PushMany(es []frontier.Entry) (int, error)
 	Seen(url string) (bool, error)
-	DropSite(site string) (int, error)
+	DropSite(site string, each func(frontier.Entry) error) (int, error)
 	Counts(key string) (frontier.Counts, error)
 	History(url string) (frontier.History, bool, error)
 	StartGeneration(due func(frontier.History) (frontier.Entry, bool)) (int64, int, error)

@@ -368,7 +368,16 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 	before := focus.Counts{Downloaded: src.Downloaded - 1, Relevant: src.Relevant}
 	if out.page && key == e.Site && !out.relevant && pol.Status(src) == focus.Irrelevant &&
 		pol.Status(before) != focus.Irrelevant {
-		n, err := c.p.Queue.DropSite(e.Site)
+		// Each dropped URL gets its crawl.log line (-5003), written
+		// before the frontier lets it go, so a curator sees every one.
+		var logDrop func(frontier.Entry) error
+		if c.p.CrawlLog != nil {
+			now := c.cfg.Now()
+			logDrop = func(d frontier.Entry) error {
+				return c.p.CrawlLog.Write(now, worker, d, outcome{status: codeFocusSkip, annot: []string{"focus:dropped:" + key}})
+			}
+		}
+		n, err := c.p.Queue.DropSite(e.Site, logDrop)
 		if err != nil {
 			return fmt.Errorf("frontier drop %s: %w", e.Site, err)
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/syndtr/goleveldb/leveldb/storage"
 
 	"github.com/langcrawl/langcrawl/fetch"
+	"github.com/langcrawl/langcrawl/focus"
 	"github.com/langcrawl/langcrawl/frontier"
 	"github.com/langcrawl/langcrawl/politeness"
 	"github.com/langcrawl/langcrawl/scope"
@@ -588,5 +589,36 @@ func TestTLSAndInterimRecorded(t *testing.T) {
 	}
 	if log := r.lines(t); !strings.Contains(log, "tls-unverified") {
 		t.Errorf("crawl.log does not note the TLS failure:\n%s", log)
+	}
+}
+
+// Every queued URL that focusing drops when its server turns irrelevant
+// gets a crawl.log line with -5003 (Tamura 4.1; issue 9 part 6).
+func TestDroppedURLsLogged(t *testing.T) {
+	web := fakeWeb{
+		"http://th.test/":  page("th", "http://en.test/"),
+		"http://en.test/":  page("en", "/1", "/2", "/3", "/4", "/5"),
+		"http://en.test/1": page("en"), "http://en.test/2": page("en"), "http://en.test/3": page("en"),
+		"http://en.test/4": page("en"), "http://en.test/5": page("en"),
+	}
+	pol, err := focus.New(focus.Config{Strategy: focus.ConservativeServer, Tolerance: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newRetryRig(t, web, nil)
+	c := r.crawler(t, Config{Focus: pol}, nil, "http://th.test/")
+	if _, err := c.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	log := r.lines(t)
+	dropped := 0
+	for _, line := range strings.Split(log, "\n") {
+		if strings.Contains(line, " -5003 ") && strings.Contains(line, "focus:dropped:en.test") {
+			dropped++
+		}
+	}
+	// en.test/, /1 and /2 are fetched (T+1 = 3), /3, /4 and /5 dropped.
+	if s := c.Stats(); dropped != 3 || s.Dropped != 3 {
+		t.Errorf("%d -5003 lines for %d dropped URLs, want 3 and 3:\n%s", dropped, s.Dropped, log)
 	}
 }

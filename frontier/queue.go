@@ -751,8 +751,11 @@ const dropChunk = 4096
 // irrelevant, and returns how many it removed. The URLs stay in the seen
 // set, so they are not queued again. A lease outstanding for the site is
 // not affected. Large sites are removed in several writes; each write keeps
-// the store consistent.
-func (q *Queue) DropSite(site string) (int, error) {
+// the store consistent. each, when not nil, is called with every entry
+// before the write that removes it (the engine logs each dropped URL), so
+// a crash never removes an entry it was not called for; an error from it
+// stops DropSite before that write.
+func (q *Queue) DropSite(site string, each func(Entry) error) (int, error) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if q.db == nil {
@@ -777,6 +780,16 @@ func (q *Queue) DropSite(site string) (int, error) {
 			d.pending--
 			t.b.Delete(k)
 			n++
+			if each != nil {
+				e, err := decodeEntry(it.Value(), site)
+				if err == nil {
+					err = each(e)
+				}
+				if err != nil {
+					it.Release()
+					return total, fmt.Errorf("frontier: drop site %s: %w", site, err)
+				}
+			}
 		}
 		it.Release()
 		if err := it.Error(); err != nil {

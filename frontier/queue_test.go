@@ -400,14 +400,14 @@ func TestDropSite(t *testing.T) {
 	if la.Entry.Site != "a" {
 		t.Fatalf("lease from %s", la.Entry.Site)
 	}
-	n, err := q.DropSite("a")
+	n, err := q.DropSite("a", nil)
 	if err != nil || n != len(es)-1 {
 		t.Fatalf("DropSite = %d, %v; want %d", n, err, len(es)-1)
 	}
-	if n, err := q.DropSite("a"); n != 0 || err != nil {
+	if n, err := q.DropSite("a", nil); n != 0 || err != nil {
 		t.Errorf("second DropSite = %d, %v", n, err)
 	}
-	if n, err := q.DropSite("nosuch"); n != 0 || err != nil {
+	if n, err := q.DropSite("nosuch", nil); n != 0 || err != nil {
 		t.Errorf("DropSite(nosuch) = %d, %v", n, err)
 	}
 	if st := q.Stats(); st.Queued != 2 || st.Dropped != int64(len(es)-1) || st.Sites != 2 {
@@ -665,7 +665,7 @@ func TestClosed(t *testing.T) {
 	checks["Return"] = q.Return(l, t0)
 	_, checks["Seen"] = q.Seen("x")
 	_, checks["MarkSeen"] = q.MarkSeen("x")
-	_, checks["DropSite"] = q.DropSite("a")
+	_, checks["DropSite"] = q.DropSite("a", nil)
 	_, checks["Counts"] = q.Counts("a")
 	_, _, checks["History"] = q.History("x")
 	checks["SetHistory"] = q.SetHistory("x", History{})
@@ -704,7 +704,7 @@ func TestPushBelowHead(t *testing.T) {
 		}
 	}
 	// After a drop and a restart the site still serves new work.
-	if n, err := q.DropSite("a"); n != 1 || err != nil {
+	if n, err := q.DropSite("a", nil); n != 1 || err != nil {
 		t.Fatalf("DropSite = %d, %v", n, err)
 	}
 	mustPush(t, q, ent("a", "e9", 9, Low))
