@@ -146,7 +146,7 @@ func TestPywbReplaysEveryCapture(t *testing.T) {
 				slices.Sort(ws)
 				slices.Sort(gs)
 				if !slices.Equal(ws, gs) {
-					ck.errorf(t, u, "CDX API lists %d captures, the WARC files hold %d:\n pywb:  %s\n warcs: %s",
+					ck.errorf(t, u, "CDX API lists %d captures, the WARC files %d, and they differ:\n pywb:  %s\n warcs: %s",
 						len(gs), len(ws), strings.Join(gs, "\n        "), strings.Join(ws, "\n        "))
 				}
 			}
@@ -163,7 +163,7 @@ func TestPywbReplaysEveryCapture(t *testing.T) {
 		if lines != len(caps) {
 			t.Errorf("CDX API listed %d captures in all, the WARC files hold %d", lines, len(caps))
 		}
-		t.Logf("CDX API: %d captures of %d URLs on %d hosts listed, as archived", lines, urls, len(hosts))
+		t.Logf("CDX API: %d captures of %d URLs on %d hosts listed", lines, urls, len(hosts))
 	})
 
 	t.Run("id_ serves the archived payload", func(t *testing.T) {
