@@ -28,9 +28,9 @@ import (
 // service worker is wabac.js, the engine pywb 2.8+ uses for client-side
 // replay — in headless Chromium (tools/replaycheck), and checks that each
 // page shows the text the server sent, decoded in the page's charset, with
-// its stylesheet and image served from the archive. pywb itself is a
-// Python package that cannot be installed here; tools/replaycheck/README.md
-// says what this does and does not stand in for.
+// its stylesheet and image served from the archive. pywb itself replays
+// every capture in TestPywbReplaysEveryCapture (pywb_test.go); this test
+// adds the browser's view of the pages.
 
 // replayedPage is one line of tools/replaycheck/replay.mjs's output.
 type replayedPage struct {
