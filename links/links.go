@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	whatwg "github.com/nlnwa/whatwg-url/url"
 	"golang.org/x/net/html"
@@ -51,7 +52,20 @@ type Link struct {
 	Tag, Attr string
 	// NoFollow is set when the element has rel="nofollow".
 	NoFollow bool
+	// Anchor is the text of an <a> element (its text content up to </a>,
+	// tags dropped, white space collapsed, at most MaxAnchorLen bytes cut at
+	// a rune boundary), else its title attribute, else the alt text of an
+	// image inside it; "" for other elements. Per-link evidence (Tamura
+	// 4.1's "per-link attributes") reads it before the link is fetched. For
+	// a URL linked twice it is the first non-empty anchor.
+	Anchor string
+	// Hreflang is the element's hreflang attribute and Lang its lang
+	// attribute, as written (trimmed); "" when absent.
+	Hreflang, Lang string
 }
+
+// MaxAnchorLen bounds Link.Anchor, in bytes.
+const MaxAnchorLen = 200
 
 // Page is what Extract found in one page.
 type Page struct {
@@ -103,7 +117,7 @@ func Extract(pageURL *url.URL, html []byte, opts Options) Page {
 			page = u
 		}
 	}
-	x := extractor{opts: opts}
+	x := extractor{opts: opts, open: -1}
 	x.scan(html)
 
 	base := page
@@ -137,10 +151,12 @@ func Extract(pageURL *url.URL, html []byte, opts Options) Page {
 
 // candidate is a reference as written in the page, not yet resolved.
 type candidate struct {
-	ref       string
-	kind      Kind
-	tag, attr string
-	noFollow  bool
+	ref            string
+	kind           Kind
+	tag, attr      string
+	noFollow       bool
+	anchor         string
+	hreflang, lang string
 }
 
 // extractor walks the tokens of a page and collects candidates.
@@ -154,6 +170,10 @@ type extractor struct {
 	noIndex  bool
 	// attrs of the current tag, reused.
 	attrs []attr
+	// open is the index in cands of the <a> whose text is being read, -1
+	// when none; text collects that text.
+	open int
+	text []byte
 }
 
 type attr struct{ key, val string }
@@ -164,6 +184,7 @@ func (x *extractor) full() bool { return len(x.cands) >= 4*x.opts.MaxLinks }
 
 func (x *extractor) scan(doc []byte) {
 	z := html.NewTokenizer(bytes.NewReader(doc))
+	defer x.closeAnchor() // an <a> left open at the end of the page
 	inStyle := false
 	for !x.full() {
 		tt := z.Next()
@@ -175,9 +196,14 @@ func (x *extractor) scan(doc []byte) {
 				// A <style> block is scanned whatever its size: the scan is linear,
 				// and inline stylesheets of 100 KB and more are common.
 				x.css(z.Text(), "style", "")
+			} else if x.open >= 0 {
+				x.anchorText(z.Text())
 			}
 		case html.EndTagToken:
 			inStyle = false
+			if name, _ := z.TagName(); len(name) == 1 && name[0] == 'a' {
+				x.closeAnchor()
+			}
 		case html.StartTagToken, html.SelfClosingTagToken:
 			name, hasAttr := z.TagName()
 			x.attrs = x.attrs[:0]
@@ -190,6 +216,9 @@ func (x *extractor) scan(doc []byte) {
 				x.attrs = append(x.attrs, attr{string(k), string(v)})
 			}
 			tag := string(name)
+			if tag == "a" {
+				x.closeAnchor() // <a> does not nest: a new one ends the last
+			}
 			x.tag(tag)
 			inStyle = false
 			if tt == html.StartTagToken {
@@ -228,7 +257,78 @@ func (x *extractor) add(ref string, kind Kind, tag, attr string, noFollow bool) 
 		x.seen = make(map[linkKey]int)
 	}
 	x.seen[k] = len(x.cands)
-	x.cands = append(x.cands, candidate{ref: ref, kind: kind, tag: tag, attr: attr, noFollow: noFollow})
+	c := candidate{ref: ref, kind: kind, tag: tag, attr: attr, noFollow: noFollow}
+	if tag == "a" || tag == "area" || tag == "link" {
+		c.hreflang = x.trimmed("hreflang")
+		c.lang = x.trimmed("lang")
+	}
+	x.cands = append(x.cands, c)
+}
+
+// trimmed returns attribute key of the current tag, trimmed and bounded.
+func (x *extractor) trimmed(key string) string {
+	v, _ := x.get(key)
+	v = strings.TrimSpace(v)
+	if len(v) > 35 { // BCP 47 tags in use are short
+		return ""
+	}
+	return v
+}
+
+// anchorText appends a text token to the open anchor's text (the
+// tokenizer has unescaped it), up to MaxAnchorLen bytes.
+func (x *extractor) anchorText(t []byte) {
+	if len(x.text) < MaxAnchorLen {
+		x.text = append(x.text, t...)
+		x.text = append(x.text, ' ')
+	}
+}
+
+// openAnchor starts reading the text of the <a> whose candidate is cand
+// (-1: none), unless that candidate has an anchor already.
+func (x *extractor) openAnchor(cand int) {
+	x.open = -1
+	x.text = x.text[:0]
+	if cand >= 0 && x.cands[cand].anchor == "" {
+		x.open = cand
+		if t, ok := x.get("title"); ok {
+			x.text = append(x.text, t...) // kept unless the element has text
+			x.text = append(x.text, 0)
+		}
+	}
+}
+
+// closeAnchor ends the open anchor and stores its text.
+func (x *extractor) closeAnchor() {
+	if x.open < 0 {
+		return
+	}
+	txt := x.text
+	if k := bytes.IndexByte(txt, 0); k >= 0 { // title, then the text
+		if body := anchorString(txt[k+1:]); body != "" {
+			x.cands[x.open].anchor = body
+		} else {
+			x.cands[x.open].anchor = anchorString(txt[:k])
+		}
+	} else {
+		x.cands[x.open].anchor = anchorString(txt)
+	}
+	x.open = -1
+	x.text = x.text[:0]
+}
+
+// anchorString collapses white space and bounds the length at a rune boundary.
+func anchorString(b []byte) string {
+	f := strings.Fields(string(b))
+	s := strings.Join(f, " ")
+	if len(s) > MaxAnchorLen {
+		n := MaxAnchorLen
+		for n > 0 && !utf8.RuneStart(s[n]) {
+			n--
+		}
+		s = s[:n]
+	}
+	return s
 }
 
 // addAttr adds the value of attribute key, if present.
@@ -252,6 +352,15 @@ func (x *extractor) tag(tag string) {
 	switch tag {
 	case "a", "area":
 		x.addAttr(tag, "href", Nav, nofollow)
+		if tag == "a" {
+			cand := -1
+			if v, ok := x.get("href"); ok && !skipRef(v) {
+				if i, ok := x.seen[linkKey{v, Nav}]; ok {
+					cand = i
+				}
+			}
+			x.openAnchor(cand)
+		}
 	case "base":
 		if v, ok := x.get("href"); ok && !x.baseSet {
 			x.baseRef, x.baseSet = v, true
@@ -259,6 +368,11 @@ func (x *extractor) tag(tag string) {
 	case "frame", "iframe":
 		x.addAttr(tag, "src", Frame, false)
 	case "img":
+		if x.open >= 0 {
+			if alt, ok := x.get("alt"); ok {
+				x.anchorText([]byte(alt))
+			}
+		}
 		x.addAttr(tag, "src", Requisite, false)
 		x.addSrcset(tag, "srcset")
 		x.addAttr(tag, "data-src", Requisite, false)
@@ -389,14 +503,25 @@ func (r *resolver) add(c candidate) bool {
 	}
 	k := linkKey{abs, c.kind}
 	if i, dup := r.index[k]; dup {
-		r.links[i].NoFollow = r.links[i].NoFollow && c.noFollow
+		l := &r.links[i]
+		l.NoFollow = l.NoFollow && c.noFollow
+		if l.Anchor == "" {
+			l.Anchor = c.anchor
+		}
+		if l.Hreflang == "" {
+			l.Hreflang = c.hreflang
+		}
+		if l.Lang == "" {
+			l.Lang = c.lang
+		}
 		return true
 	}
 	if len(r.links) >= r.max {
 		return false
 	}
 	r.index[k] = len(r.links)
-	r.links = append(r.links, Link{URL: abs, Kind: c.kind, Tag: c.tag, Attr: c.attr, NoFollow: c.noFollow})
+	r.links = append(r.links, Link{URL: abs, Kind: c.kind, Tag: c.tag, Attr: c.attr, NoFollow: c.noFollow,
+		Anchor: c.anchor, Hreflang: c.hreflang, Lang: c.lang})
 	return true
 }
 
