@@ -10,10 +10,12 @@ import (
 // external URLs at a fraction of the load.
 const DefaultMaxDepth = 8
 
-// Decider ties canonicalisation, site trees, the depth limit, the trap guards and the
-// query rule together for the engine. The zero Decider uses DefaultRules, a depth limit
-// of DefaultMaxDepth and no query rule. Apart from its optional Cache it keeps no state;
-// it is safe for concurrent use. The seen set, and so the query rule's memory, belongs to the engine.
+// Decider ties canonicalisation, site trees, the depth limit, the trap guards, the
+// include and exclude rules, the per-seed scopes and the query rule together for the
+// engine. The zero Decider uses DefaultRules, a depth limit of DefaultMaxDepth, no
+// rules and no query rule. Apart from its optional Cache and Filter it keeps no state;
+// it is safe for concurrent use, and copies share the Cache and the Filter. The seen
+// set, and so the query rule's memory, belongs to the engine.
 type Decider struct {
 	// Rules are the trap guards.
 	Rules Rules
@@ -25,6 +27,9 @@ type Decider struct {
 	QueryRule bool
 	// Cache, when not nil, remembers recent canonicalisations (see Cache).
 	Cache *Cache
+	// Filter, when not nil, holds the include and exclude rules and the per-seed
+	// scopes. Rules added to it while a crawl runs apply to the next decision.
+	Filter *Filter
 }
 
 // Decision is what Decider.Decide says about one link.
@@ -43,22 +48,67 @@ type Decision struct {
 	// The engine rejects the URL if the key is already in its seen set, and otherwise
 	// marks it there when it enqueues the URL.
 	QueryKey string
-	// Reject is "" when the URL may be queued, and otherwise why not.
+	// Reject is "" when the URL may be queued, and otherwise why not. It names the
+	// rule that decided: "exclude:<rule>" (the rule as added to the Filter),
+	// "not-included", "outside-seed:<kind>:<scope>", "trap: <limit>",
+	// "depth <n>, limit <m>", or the canonicalisation error.
 	Reject string
 }
 
 // Decide canonicalises the absolute URL link found on a page at depth parentDepth of
 // the site tree tree, and decides on it.
 func (d Decider) Decide(tree string, parentDepth int, link string) Decision {
+	return d.decide(tree, parentDepth, link, false)
+}
+
+// DecideRequisite is Decide for a page requisite (an image, a stylesheet, a script)
+// or a redirect's target: part of a page or URL that was already accepted. It is
+// held to the exclude rules and the trap guards only, so requisites come from any
+// host, whatever the include rules, seed scopes and depth limit say. The engine
+// passes the page's depth minus one, which keeps a requisite at its page's depth.
+func (d Decider) DecideRequisite(tree string, parentDepth int, link string) Decision {
+	return d.decide(tree, parentDepth, link, true)
+}
+
+func (d Decider) decide(tree string, parentDepth int, link string, requisite bool) Decision {
 	u, err := d.Cache.Canonicalize(link)
 	if err != nil {
 		return Decision{Reject: err.Error()}
 	}
-	return d.DecideURL(tree, parentDepth, u)
+	return d.decideURL(tree, parentDepth, u, requisite)
 }
 
 // DecideURL is Decide for a URL that is already canonical.
 func (d Decider) DecideURL(tree string, parentDepth int, u *url.URL) Decision {
+	return d.decideURL(tree, parentDepth, u, false)
+}
+
+// AddExclude adds an exclude rule to d.Filter (see Filter.AddExclude); it is how an
+// operator excludes a trap while the crawl runs. It is safe for concurrent use with
+// Decide. The error wraps ErrNoFilter when d has no Filter, ErrRule for a bad rule.
+func (d Decider) AddExclude(rule string) error {
+	if d.Filter == nil {
+		return ErrNoFilter
+	}
+	return d.Filter.AddExclude(rule)
+}
+
+// RemoveExclude removes an exclude rule from d.Filter (see Filter.RemoveExclude).
+func (d Decider) RemoveExclude(rule string) error {
+	if d.Filter == nil {
+		return ErrNoFilter
+	}
+	return d.Filter.RemoveExclude(rule)
+}
+
+// Excluded returns the reason an exclude rule gives for u ("exclude:<rule>"), or ""
+// when none matches. The engine may call it on a URL taken from the frontier, to
+// skip URLs queued before the rule was added.
+func (d Decider) Excluded(u *url.URL) string {
+	return d.Filter.load().excluded(&target{u: u})
+}
+
+func (d Decider) decideURL(tree string, parentDepth int, u *url.URL, requisite bool) Decision {
 	dec := Decision{URL: u, Tree: tree}
 	if Internal(tree, u.Hostname()) {
 		dec.Internal = true
@@ -66,13 +116,31 @@ func (d Decider) DecideURL(tree string, parentDepth int, u *url.URL) Decision {
 	} else {
 		dec.Tree = RegisteredDomain(u.Hostname())
 	}
+	rs := d.Filter.load()
+	t := &target{u: u}
+	if why := rs.excluded(t); why != "" {
+		dec.Reject = why
+		return dec
+	}
 	if why := d.Rules.Trap(u); why != "" {
 		dec.Reject = "trap: " + why
+		return dec
+	}
+	if requisite {
+		// Its page's depth, which the limit already admitted.
+		if d.QueryRule {
+			dec.QueryKey = QueryKey(u)
+		}
 		return dec
 	}
 	limit := d.MaxDepth
 	if limit == 0 {
 		limit = DefaultMaxDepth
+	}
+	limit, why := rs.included(t, limit)
+	if why != "" {
+		dec.Reject = why
+		return dec
 	}
 	if dec.Internal && limit > 0 && dec.Depth > limit {
 		dec.Reject = fmt.Sprintf("depth %d, limit %d", dec.Depth, limit)
