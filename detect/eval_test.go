@@ -150,6 +150,11 @@ func evalSet(t testing.TB, by map[string][]string, tags []string) []evalPage {
 					contentType: "text/html; charset=" + wrong(cs), metaThai: thai(metaLabel)})
 				add(evalPage{scenario: "boilerplate", tag: tag, charset: cs,
 					body: body(head(metaLabel), navEnglish+navEnglish, footerEnglish), metaThai: thai(metaLabel)})
+				// The paragraph in a page template with English around it
+				// (boilerplateTemplates): header, notices, menus, code,
+				// markup-heavy wrappers.
+				add(evalPage{scenario: "template", tag: tag, charset: cs, metaThai: thai(metaLabel),
+					body: enc(boilerplatePage(txt, i+ci, metaLabel))})
 				// Short text: one sentence or so, inside navigation.
 				short := cutRunes(pageText(paras, i+ci+7, 50), 50)
 				add(evalPage{scenario: "short+nav", tag: tag, charset: cs, metaThai: thai(metaLabel),

@@ -26,6 +26,7 @@ type extracted struct {
 type block struct {
 	r0, r1, n0, n1, link, w int
 	furn                    bool // inside page furniture (see furniture)
+	main                    bool // inside a main or article element
 }
 
 // extract strips markup from an HTML (or plain text) document byte by
@@ -45,6 +46,7 @@ func extract(body []byte) extracted {
 	// many elements of that name are open inside it.
 	var furnName [16]byte
 	furnLen, furnDepth := 0, 0
+	mainDepth := 0 // main and article elements open
 	endBlock := func() {
 		cur.r1, cur.n1 = len(raw), len(ncr)
 		if inLink {
@@ -56,7 +58,7 @@ func extract(body []byte) extracted {
 			raw = append(raw, ' ')
 			ncr = append(ncr, ' ')
 		}
-		cur = block{r0: len(raw), n0: len(ncr), furn: furnDepth > 0}
+		cur = block{r0: len(raw), n0: len(ncr), furn: furnDepth > 0, main: mainDepth > 0}
 	}
 	var nameBuf [16]byte
 	i := 0
@@ -94,6 +96,13 @@ func extract(body []byte) extracted {
 				}
 			}
 			if !inline[string(nb)] {
+				if n := string(nb); n == "main" || n == "article" {
+					if isEnd {
+						mainDepth = max(0, mainDepth-1)
+					} else {
+						mainDepth++
+					}
+				}
 				switch {
 				case furnDepth > 0 && string(nb) == string(furnName[:furnLen]):
 					if isEnd {
@@ -142,7 +151,7 @@ func extract(body []byte) extracted {
 	// there is other text; drop short blocks when there is running text.
 	seen := make(map[uint64]bool, len(blocks))
 	keep := blocks[:0]
-	long, other := 0, false
+	long, other, inMain := 0, false, 0
 	for _, b := range blocks {
 		t := bytes.TrimSpace(raw[b.r0:b.r1])
 		if len(t) == 0 && b.n1 == b.n0 {
@@ -170,14 +179,28 @@ func extract(body []byte) extracted {
 		if weight(b) >= minOther {
 			other = true
 		}
+		if b.main {
+			inMain += weight(b)
+		}
 		if weight(b) >= longBlock {
 			long += weight(b)
+		}
+	}
+	// A page whose main or article element holds running text is that
+	// text: headers, banners and widgets around it are dropped.
+	mainOnly := inMain >= longBlock
+	if mainOnly {
+		long = 0
+		for _, b := range keep {
+			if b.main && !nav(b) && !b.furn && weight(b) >= longBlock {
+				long += weight(b)
+			}
 		}
 	}
 	x.raw = make([]byte, 0, min(len(raw), maxText))
 	x.ncr = make([]byte, 0, min(len(ncr), maxText))
 	for _, b := range keep {
-		if (other && (nav(b) || b.furn)) || (long >= longBlock && weight(b) < longBlock) {
+		if (other && (nav(b) || b.furn)) || (long >= longBlock && weight(b) < longBlock) || (mainOnly && !b.main) {
 			continue
 		}
 		if len(x.raw) >= maxText || len(x.ncr) >= maxText {
@@ -209,7 +232,7 @@ func nav(b block) bool { return 2*b.link > b.r1-b.r0 }
 // sentence in its own language.
 func furniture(name, tag []byte) bool {
 	switch string(name) {
-	case "footer", "nav", "aside":
+	case "footer", "nav", "aside", "header", "pre", "button", "select", "label", "figcaption", "dialog":
 		return true
 	case "!--", "!doctype", "meta", "link", "br", "img", "hr", "input", "html", "head", "body":
 		return false
@@ -236,7 +259,16 @@ func furniture(name, tag []byte) bool {
 	return false
 }
 
-var furnitureWords = [...]string{"footer", "nav", "menu", "sidebar", "breadcrumb", "copyright"}
+var furnitureWords = [...]string{"footer", "nav", "menu", "sidebar", "breadcrumb", "copyright",
+	// Issue 14: the English around a native paragraph on the independent
+	// set's pages: headers and top bars, cookie and consent notices,
+	// sharing and social buttons, comment forms, widgets, post metadata
+	// and bylines, tags, related and popular posts, newsletter sign-ups,
+	// language and locale switchers, toolbars, pop-ups.
+	"header", "top-bar", "topbar", "toolbar", "cookie", "consent", "gdpr", "banner",
+	"share", "social", "comment", "widget", "meta", "byline", "author", "tags",
+	"related", "popular", "newsletter", "subscribe", "language", "lang-", "locale",
+	"popup", "modal", "skip-link"}
 
 // attrValue returns the value of attribute name (lower case) in a tag
 // "<x a=b ...>", or nil, without allocating.
