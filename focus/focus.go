@@ -18,6 +18,10 @@ const (
 	AggressiveServer      Strategy = "aggressive-server"
 	ConservativeServer    Strategy = "conservative-server"
 	ConservativeDirectory Strategy = "conservative-directory"
+	// Evidence is conservative-server that also reads each link's own
+	// evidence (anchor text, hreflang, URL cues) before fetching it: not a
+	// strategy of the paper (see DecideLink).
+	Evidence Strategy = "evidence"
 )
 
 // DefaultStrategy is the strategy used when none is configured.
@@ -48,13 +52,14 @@ func ParseStrategy(s string) (Strategy, error) {
 	if t == "" {
 		return DefaultStrategy, nil
 	}
-	for _, st := range Strategies() {
+	all := append(Strategies(), Evidence)
+	for _, st := range all {
 		if string(st) == t {
 			return st, nil
 		}
 	}
-	names := make([]string, 0, 6)
-	for _, st := range Strategies() {
+	names := make([]string, 0, len(all))
+	for _, st := range all {
 		names = append(names, string(st))
 	}
 	return "", fmt.Errorf("%w %q: want one of %s", ErrStrategy, s, strings.Join(names, ", "))
@@ -62,12 +67,12 @@ func ParseStrategy(s string) (Strategy, error) {
 
 // ServerBased reports whether s keeps per-server or per-directory counters.
 func (s Strategy) ServerBased() bool {
-	return s == AggressiveServer || s == ConservativeServer || s == ConservativeDirectory
+	return s == AggressiveServer || s == ConservativeServer || s == ConservativeDirectory || s == Evidence
 }
 
 // Conservative reports whether s applies step 4.5 (Tamura section 4.2).
 func (s Strategy) Conservative() bool {
-	return s == ConservativeServer || s == ConservativeDirectory
+	return s == ConservativeServer || s == ConservativeDirectory || s == Evidence
 }
 
 // Status is the identification status of a server or directory.
@@ -140,6 +145,10 @@ type Config struct {
 	// Decay lets the tolerance fall with the number of pages crawled; it
 	// only affects server-based strategies. Default: none.
 	Decay Decay
+	// Lang is the target language (ISO 639-1, e.g. "th"), which the
+	// evidence strategy scores links for (Policy.Score). Required by that
+	// strategy; the others ignore it.
+	Lang string
 }
 
 // Policy applies one Config. It is immutable and safe for concurrent use.
@@ -168,6 +177,10 @@ func New(cfg Config) (*Policy, error) {
 	}
 	if cfg.Decay.Min < 0 || (cfg.Tolerance > 0 && cfg.Decay.Min > cfg.Tolerance) {
 		errs = append(errs, fmt.Errorf("%w: focus.decay.min %d is outside [0, tolerance %d]", ErrConfig, cfg.Decay.Min, cfg.Tolerance))
+	}
+	cfg.Lang = strings.ToLower(strings.TrimSpace(cfg.Lang))
+	if cfg.Strategy == Evidence && cfg.Lang == "" {
+		errs = append(errs, fmt.Errorf("%w: focus.strategy evidence needs the target language (Config.Lang)", ErrConfig))
 	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
@@ -208,7 +221,7 @@ func (p *Policy) Status(c Counts) Status { return StatusOf(c, p.tol) }
 // tallies (steps 2-3) and looks up counters only when Key is not "".
 func (p *Policy) Key(host, dirKey string) string {
 	switch p.cfg.Strategy {
-	case AggressiveServer, ConservativeServer:
+	case AggressiveServer, ConservativeServer, Evidence:
 		return host
 	case ConservativeDirectory:
 		return dirKey
@@ -220,8 +233,12 @@ func (p *Policy) Key(host, dirKey string) string {
 // dest should be skipped at fetch time, because the server turned irrelevant
 // after the URL was queued (section 4.1, last paragraph). Page-based
 // strategies never skip.
+//
+// The evidence strategy never skips: it admits a link into an irrelevant
+// server only on strong evidence (DecideLink), and the server's queue was
+// dropped when it turned irrelevant, so what is queued there is meant.
 func (p *Policy) Skip(dest Counts) bool {
-	return p.cfg.Strategy.ServerBased() && StatusOf(dest, p.tol) == Irrelevant
+	return p.cfg.Strategy.ServerBased() && p.cfg.Strategy != Evidence && StatusOf(dest, p.tol) == Irrelevant
 }
 
 // Verdict is the decision on one link.

@@ -1,0 +1,299 @@
+package focus
+
+import (
+	"net/url"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/net/idna"
+)
+
+// Link is what a link says about its destination's language before the
+// destination is fetched: Tamura 4.1's "per-link attributes", the
+// alternative to per-page attributes that the paper names and leaves.
+type Link struct {
+	// URL is the absolute destination URL.
+	URL string
+	// Anchor is the link's anchor text (links.Link.Anchor).
+	Anchor string
+	// Hreflang is the element's hreflang attribute: the language of the
+	// destination, as the author declares it.
+	Hreflang string
+	// Lang is the element's lang attribute: the language of the anchor text.
+	Lang string
+}
+
+// Score is the evidence of one link for the target language, summed over
+// its cues and kept in [-MaxScore, MaxScore]. Positive is for the target.
+type Score int8
+
+// Score levels the evidence strategy acts on.
+const (
+	// MaxScore bounds a Score.
+	MaxScore Score = 4
+	// Weak is one cue for the target: a target ccTLD (.th, .la) or a
+	// target language segment in the path or query (/th/, ?lang=th).
+	Weak Score = 1
+	// Strong is an explicit cue: hreflang naming the target, anchor text in
+	// the target's script or with lang naming the target, an IDN label in
+	// the target's script; or two weak cues.
+	Strong Score = 2
+	// Against is an explicit cue for another language: hreflang naming
+	// another language, anchor text in another non-Latin script.
+	Against Score = -2
+)
+
+// Score returns the evidence of l for the policy's target language
+// (Config.Lang). Without a target language every score is 0. The cues, each
+// counted once:
+//
+//	hreflang names the target        +3   names another language      -3
+//	lang names the target             +2   names another language      -2
+//	anchor in the target's script     +2   in another non-Latin script -2
+//	IDN host label in target script   +2
+//	ccTLD of the target (.th)         +1   ccTLD of another language   -1
+//	path segment or lang= query value +1   another language's code     -1
+//
+// Latin-script anchor text counts for nothing when the target is written
+// in another script: short Latin anchors ("Home", host names, URLs) are as
+// common on Thai pages as on foreign ones. For a target written in Latin
+// script the anchor's script says nothing at all. Score does no n-gram
+// detection: a script test is a few nanoseconds per rune, where detecting
+// short text is neither cheap nor reliable.
+func (p *Policy) Score(l Link) Score {
+	lang := p.cfg.Lang
+	if lang == "" {
+		return 0
+	}
+	var s int
+	if v := langCue(l.Hreflang, lang); v != 0 {
+		s += 3 * v
+	}
+	if v := langCue(l.Lang, lang); v != 0 {
+		s += 2 * v
+	} else {
+		s += 2 * scriptCue(l.Anchor, lang)
+	}
+	s += urlCues(l.URL, lang)
+	return Score(max(min(s, int(MaxScore)), -int(MaxScore)))
+}
+
+// langCue is +1 when tag (BCP 47) has the target as primary subtag, -1 for
+// another plausible language tag, 0 when absent or unreadable.
+func langCue(tag, target string) int {
+	tag = strings.TrimSpace(tag)
+	if tag == "" {
+		return 0
+	}
+	prim, _, _ := strings.Cut(strings.ToLower(strings.ReplaceAll(tag, "_", "-")), "-")
+	switch {
+	case prim == target:
+		return 1
+	case len(prim) == 2 || len(prim) == 3:
+		if prim == "und" || prim == "mul" || prim == "zxx" {
+			return 0
+		}
+		return -1
+	}
+	return 0 // "x-default" and the like
+}
+
+// scriptOf is the Unicode script a language is written in, when it has one
+// of its own that a script test can tell apart.
+var scriptOf = map[string]*unicode.RangeTable{
+	"th": unicode.Thai, "lo": unicode.Lao, "km": unicode.Khmer, "my": unicode.Myanmar,
+	"ka": unicode.Georgian, "hy": unicode.Armenian, "el": unicode.Greek, "he": unicode.Hebrew,
+	"ko": unicode.Hangul, "si": unicode.Sinhala, "ta": unicode.Tamil, "te": unicode.Telugu,
+	"bn": unicode.Bengali, "gu": unicode.Gujarati, "kn": unicode.Kannada, "ml": unicode.Malayalam,
+	"am": unicode.Ethiopic, "bo": unicode.Tibetan, "mn": unicode.Mongolian,
+}
+
+// minScriptRunes is how many letters of a script make an anchor "in" it.
+const minScriptRunes = 2
+
+// scriptCue is +1 when the anchor has at least minScriptRunes letters in the
+// target's script and no more letters of another non-Latin script, -1 when
+// it has at least minScriptRunes letters of a non-Latin script other than
+// the target's and none of the target's, 0 otherwise (no text, Latin
+// letters only, or a target without a script of its own).
+func scriptCue(text, target string) int {
+	tab := scriptOf[target]
+	if tab == nil || text == "" {
+		return 0
+	}
+	in, other := 0, 0
+	for i := 0; i < len(text); {
+		c := text[i]
+		if c < utf8.RuneSelf { // ASCII: Latin letters, digits, punctuation
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(text[i:])
+		i += n
+		switch {
+		case unicode.Is(tab, r):
+			in++
+		case unicode.IsLetter(r) && !unicode.Is(unicode.Latin, r):
+			other++
+		}
+	}
+	switch {
+	case in >= minScriptRunes && in >= other:
+		return 1
+	case other >= minScriptRunes && in == 0:
+		return -1
+	}
+	return 0
+}
+
+// ccTLDOf is the country-code top-level domain most of a language's pages
+// sit under, for the languages where one does.
+var ccTLDOf = map[string]string{
+	"th": "th", "lo": "la", "km": "kh", "my": "mm", "vi": "vn", "id": "id", "ms": "my",
+	"ja": "jp", "ko": "kr", "zh": "cn", "ru": "ru", "de": "de", "fr": "fr", "es": "es",
+	"it": "it", "pl": "pl", "nl": "nl", "cs": "cz", "sv": "se", "fi": "fi", "da": "dk",
+	"el": "gr", "he": "il", "hu": "hu", "uk": "ua", "tr": "tr", "ka": "ge", "hy": "am",
+}
+
+// langOfTLD inverts ccTLDOf.
+var langOfTLD = func() map[string]string {
+	m := make(map[string]string, len(ccTLDOf))
+	for l, t := range ccTLDOf {
+		m[t] = l
+	}
+	return m
+}()
+
+// langCodes are the language codes read as path segments and lang=
+// values: the target, and these as other languages. Two-letter segments
+// outside the list ("/id/" as an identifier, "/js/") are not read.
+var langCodes = map[string]bool{
+	"en": true, "ja": true, "zh": true, "ko": true, "ru": true, "de": true, "fr": true, "es": true,
+	"vi": true, "lo": true, "th": true, "km": true, "my": true, "ms": true, "it": true, "pt": true,
+	"ar": true, "nl": true, "pl": true, "tr": true,
+}
+
+// urlCues sums the cues of the URL: its host's ccTLD and IDN labels, and
+// the language codes among its path segments and lang-like query values.
+func urlCues(raw, target string) int {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return 0
+	}
+	s := 0
+	host := strings.ToLower(u.Hostname())
+	if i := strings.LastIndexByte(host, '.'); i >= 0 {
+		switch l, ok := langOfTLD[host[i+1:]]; {
+		case ok && l == target:
+			s++
+		case ok:
+			s--
+		}
+	}
+	if strings.Contains(host, "xn--") {
+		for _, label := range strings.Split(host, ".") {
+			if !strings.HasPrefix(label, "xn--") {
+				continue
+			}
+			if uni, err := idna.ToUnicode(label); err == nil && scriptCue(uni, target) > 0 {
+				s += 2
+				break
+			}
+		}
+	}
+	// The first language code among the path segments, then among the
+	// query's lang, hl and locale values.
+	code := ""
+	for _, seg := range strings.Split(u.Path, "/") {
+		if c := segLang(seg); c != "" {
+			code = c
+			break
+		}
+	}
+	if code == "" && u.RawQuery != "" {
+		q := u.Query()
+		for _, k := range []string{"lang", "hl", "locale", "language"} {
+			if c := segLang(q.Get(k)); c != "" {
+				code = c
+				break
+			}
+		}
+	}
+	switch {
+	case code == "":
+	case code == target:
+		s++
+	default:
+		s--
+	}
+	return s
+}
+
+// segLang returns the language code a path segment or query value names:
+// "th", "TH", "th-TH", "th_th" give "th"; anything else "".
+func segLang(seg string) string {
+	if len(seg) != 2 && len(seg) != 5 {
+		return ""
+	}
+	seg = strings.ToLower(seg)
+	if len(seg) == 5 && seg[2] != '-' && seg[2] != '_' {
+		return ""
+	}
+	if c := seg[:2]; langCodes[c] {
+		return c
+	}
+	return ""
+}
+
+// Reasons of the evidence strategy.
+const (
+	ReasonEvidenceFor     = "evidence-for"     // a link whose evidence opens a server the paper's rules would not
+	ReasonEvidenceAgainst = "evidence-against" // a new server whose link speaks for another language
+)
+
+// DecideLink decides one navigation link like Decide, with the link's
+// evidence s (Policy.Score). Strategies other than Evidence ignore s. The
+// evidence strategy is conservative-server (steps 4.5-8) with three
+// changes:
+//
+//   - a link with evidence of at least Weak opens a new server even from a
+//     page of an undecided or irrelevant server (step 4.5 would reject it):
+//     the target pages reachable only through non-target pages (Tamura
+//     Fig. 2, 5.2's "essential limit");
+//   - a link with evidence of at least Strong is followed into an
+//     irrelevant server (step 5 would reject it): the target section of a
+//     server whose first pages were foreign;
+//   - a link with evidence of Against or less never opens a new server,
+//     even from a relevant page: what a server-based strategy pays T+1
+//     pages to learn, the link said.
+//
+// Priority is high for a link of a relevant page unless its evidence is
+// Against, and for any link with evidence of at least Weak.
+func (p *Policy) DecideLink(pageRelevant bool, src, dest Counts, destVisited bool, s Score) Verdict {
+	if p.cfg.Strategy != Evidence {
+		return p.Decide(pageRelevant, src, dest, destVisited)
+	}
+	if destVisited {
+		return Verdict{Reason: ReasonSeen}
+	}
+	high := (pageRelevant && s > Against) || s >= Weak
+	switch {
+	case StatusOf(dest, p.tol) == Irrelevant:
+		if s >= Strong {
+			return Verdict{Enqueue: true, High: true, Reason: ReasonEvidenceFor}
+		}
+		return Verdict{Reason: ReasonIrrelevantDest}
+	case dest.Downloaded == 0 && s <= Against:
+		return Verdict{Reason: ReasonEvidenceAgainst}
+	case dest.Downloaded == 0 && src.Relevant == 0:
+		if s >= Weak {
+			return Verdict{Enqueue: true, High: true, Reason: ReasonEvidenceFor}
+		}
+		return Verdict{Reason: ReasonUnvisited}
+	}
+	if high {
+		return Verdict{Enqueue: true, High: true, Reason: ReasonRelevantPage}
+	}
+	return Verdict{Enqueue: true, Reason: ReasonOtherPage}
+}

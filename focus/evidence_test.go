@@ -1,0 +1,127 @@
+package focus
+
+import (
+	"errors"
+	"testing"
+)
+
+func evidencePolicy(t *testing.T, lang string) *Policy {
+	t.Helper()
+	p, err := New(Config{Strategy: Evidence, Lang: lang})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestScore(t *testing.T) {
+	th := evidencePolicy(t, "th")
+	lo := evidencePolicy(t, "lo")
+	tests := []struct {
+		name string
+		p    *Policy
+		l    Link
+		want Score
+	}{
+		{"nothing", th, Link{URL: "http://example.com/a.html", Anchor: "x"}, 0},
+		{"latin anchor says nothing", th, Link{URL: "http://example.com/", Anchor: "Home page"}, 0},
+		{"url as anchor says nothing", th, Link{URL: "http://example.com/", Anchor: "http://www.example.com/"}, 0},
+		{"thai anchor", th, Link{URL: "http://example.com/", Anchor: "ข่าววันนี้"}, 2},
+		{"one thai letter is not enough", th, Link{URL: "http://example.com/", Anchor: "ข"}, 0},
+		{"japanese anchor", th, Link{URL: "http://example.com/", Anchor: "今日のニュース"}, -2},
+		{"thai anchor for lao target", lo, Link{URL: "http://example.com/", Anchor: "ข่าววันนี้"}, -2},
+		{"lao anchor for lao target", lo, Link{URL: "http://example.com/", Anchor: "ຂ່າວ"}, 2},
+		{"hreflang target", th, Link{URL: "http://example.com/", Hreflang: "th-TH"}, 3},
+		{"hreflang other", th, Link{URL: "http://example.com/", Hreflang: "en"}, -3},
+		{"hreflang x-default", th, Link{URL: "http://example.com/", Hreflang: "x-default"}, 0},
+		{"lang overrides the script test", th, Link{URL: "http://example.com/", Lang: "en", Anchor: "ข่าว"}, -2},
+		{"cctld", th, Link{URL: "http://www.matichon.co.th/"}, 1},
+		{"other cctld", th, Link{URL: "http://www.example.jp/"}, -1},
+		{"path segment", th, Link{URL: "http://example.com/th/news.html"}, 1},
+		{"path segment with region", th, Link{URL: "http://example.com/th_TH/news.html"}, 1},
+		{"other path segment", th, Link{URL: "http://example.com/en/news.html"}, -1},
+		{"unknown two letters", th, Link{URL: "http://example.com/js/app.html"}, 0},
+		{"query", th, Link{URL: "http://example.com/p.php?id=3&lang=th"}, 1},
+		{"idn label in thai", th, Link{URL: "http://xn--12c1bij4d1a0fza6gi5c.com/"}, 2},
+		{"cues add up, bounded", th, Link{URL: "http://www.x.co.th/th/", Anchor: "ข่าว", Hreflang: "th"}, 4},
+		{"evidence against, bounded", th, Link{URL: "http://x.jp/en/", Anchor: "ニュース", Hreflang: "ja"}, -4},
+		{"bad url", th, Link{URL: "http://[::1", Anchor: "ข่าว"}, 2},
+	}
+	for _, tc := range tests {
+		if got := tc.p.Score(tc.l); got != tc.want {
+			t.Errorf("%s: Score(%+v) = %d, want %d", tc.name, tc.l, got, tc.want)
+		}
+	}
+	// Other strategies score nothing without a language.
+	p, _ := New(Config{})
+	if s := p.Score(Link{URL: "http://x.co.th/th/", Anchor: "ข่าว"}); s != 0 {
+		t.Errorf("no language: score %d", s)
+	}
+}
+
+func TestEvidenceNeedsLang(t *testing.T) {
+	if _, err := New(Config{Strategy: Evidence}); !errors.Is(err, ErrConfig) {
+		t.Errorf("evidence without a language: %v, want ErrConfig", err)
+	}
+	if st, err := ParseStrategy(" Evidence "); err != nil || st != Evidence {
+		t.Errorf("ParseStrategy: %v %v", st, err)
+	}
+}
+
+func TestDecideLink(t *testing.T) {
+	p := evidencePolicy(t, "th") // T = 10
+	var (
+		unvisited  = Counts{}
+		undecided  = Counts{Downloaded: 3}
+		relevant   = Counts{Downloaded: 20, Relevant: 1}
+		irrelevant = Counts{Downloaded: 11}
+	)
+	tests := []struct {
+		name         string
+		pageRelevant bool
+		src, dest    Counts
+		seen         bool
+		s            Score
+		want         Verdict
+	}{
+		{"seen", true, relevant, unvisited, true, Strong, Verdict{Reason: ReasonSeen}},
+		{"relevant page, new server, no evidence: as Tamura", true, relevant, unvisited, false, 0,
+			Verdict{Enqueue: true, High: true, Reason: ReasonRelevantPage}},
+		{"relevant page, new server, evidence against", true, relevant, unvisited, false, Against,
+			Verdict{Reason: ReasonEvidenceAgainst}},
+		{"relevant page, weak evidence against: as Tamura", true, relevant, unvisited, false, -1,
+			Verdict{Enqueue: true, High: true, Reason: ReasonRelevantPage}},
+		{"undecided source, new server, no evidence: step 4.5", false, undecided, unvisited, false, 0,
+			Verdict{Reason: ReasonUnvisited}},
+		{"undecided source, new server, weak evidence: Fig. 2", false, undecided, unvisited, false, Weak,
+			Verdict{Enqueue: true, High: true, Reason: ReasonEvidenceFor}},
+		{"irrelevant source, new server, strong evidence", false, irrelevant, unvisited, false, Strong,
+			Verdict{Enqueue: true, High: true, Reason: ReasonEvidenceFor}},
+		{"irrelevant destination, no evidence: step 5", true, relevant, irrelevant, false, Weak,
+			Verdict{Reason: ReasonIrrelevantDest}},
+		{"irrelevant destination, strong evidence", false, undecided, irrelevant, false, Strong,
+			Verdict{Enqueue: true, High: true, Reason: ReasonEvidenceFor}},
+		{"known server, evidence against: low", true, relevant, undecided, false, Against,
+			Verdict{Enqueue: true, Reason: ReasonOtherPage}},
+		{"other page to a known server: low", false, undecided, relevant, false, 0,
+			Verdict{Enqueue: true, Reason: ReasonOtherPage}},
+		{"other page, evidence for: high", false, undecided, relevant, false, Weak,
+			Verdict{Enqueue: true, High: true, Reason: ReasonRelevantPage}},
+	}
+	for _, tc := range tests {
+		if got := p.DecideLink(tc.pageRelevant, tc.src, tc.dest, tc.seen, tc.s); got != tc.want {
+			t.Errorf("%s: got %+v, want %+v", tc.name, got, tc.want)
+		}
+	}
+	// The paper's strategies ignore the score.
+	cs, _ := New(Config{Strategy: ConservativeServer})
+	if got, want := cs.DecideLink(false, undecided, unvisited, false, MaxScore), cs.Decide(false, undecided, unvisited, false); got != want {
+		t.Errorf("conservative-server with evidence: %+v, want %+v", got, want)
+	}
+	if p.Skip(irrelevant) {
+		t.Error("the evidence strategy skipped a queued URL")
+	}
+	if p.Key("a.example", "a.example/x/") != "a.example" {
+		t.Error("the evidence strategy keys by server")
+	}
+}
