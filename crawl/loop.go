@@ -483,7 +483,7 @@ func (c *Crawler) decideLink(pol *focus.Policy, e frontier.Entry, src focus.Coun
 		if ln.Kind == links.Requisite {
 			v = pol.Requisite(relevant, src, dest, false)
 		} else {
-			v = pol.Decide(relevant, src, dest, false)
+			v = c.decideNav(pol, relevant, src, dest, d.URL, ln)
 		}
 		if !v.Enqueue {
 			return entry, "focus:" + v.Reason, nil
