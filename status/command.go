@@ -1,0 +1,152 @@
+package status
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// ErrCommand is wrapped by every error ParseCommands returns.
+var ErrCommand = errors.New("status: bad command")
+
+// The verbs of the command language.
+const (
+	Pause     = "pause"     // pause [REASON...]: stop taking new URLs
+	Resume    = "resume"    // resume
+	Seed      = "seed"      // seed URL...: add seeds
+	Delay     = "delay"     // delay HOST|.DOMAIN DURATION|default: change a host's delay
+	Stop      = "stop"      // stop: finish in-flight fetches and end the crawl
+	Exclude   = "exclude"   // exclude REGEXP: add an exclusion rule
+	Unexclude = "unexclude" // unexclude REGEXP: remove an exclusion rule
+)
+
+// Command is one parsed command.
+type Command struct {
+	Verb string
+	// Args are the words after the verb: the URLs of seed, the host and
+	// the duration of delay, the rule of exclude and unexclude (one
+	// argument, the rest of the line), the reason of pause (one argument).
+	Args []string
+	Line int // line number in its text, from 1
+}
+
+// String gives the command back as a line.
+func (c Command) String() string {
+	return strings.TrimSpace(c.Verb + " " + strings.Join(c.Args, " "))
+}
+
+// ParseCommands parses text, one command a line:
+//
+//	# a comment; blank lines are ignored
+//	pause reading room busy hours
+//	resume
+//	seed http://example.org/ https://example.net/news/
+//	http://example.com/          (a line that is only a URL is a seed)
+//	delay example.org 5s         (.example.org: it and every host under it)
+//	delay example.org default    (back to the profile's delay)
+//	exclude ^https?://[^/]*calendar\.example\.org/
+//	unexclude ^https?://[^/]*calendar\.example\.org/
+//	stop
+//
+// Every bad line is reported, with its number, each error wrapping
+// ErrCommand; on any error no command is returned.
+func ParseCommands(text string) ([]Command, error) {
+	var cmds []Command
+	var errs []error
+	sc := bufio.NewScanner(strings.NewReader(text))
+	sc.Buffer(nil, 1<<20)
+	n := 0
+	for sc.Scan() {
+		n++
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		c, err := parseLine(line)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%w: line %d: %q: %w", ErrCommand, n, line, err))
+			continue
+		}
+		c.Line = n
+		cmds = append(cmds, c)
+	}
+	if err := sc.Err(); err != nil {
+		errs = append(errs, fmt.Errorf("%w: line %d: %w", ErrCommand, n+1, err))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return cmds, nil
+}
+
+func parseLine(line string) (Command, error) {
+	verb, rest, _ := strings.Cut(line, " ")
+	rest = strings.TrimSpace(rest)
+	words := strings.Fields(rest)
+	if strings.Contains(verb, "://") {
+		return Command{Verb: Seed, Args: strings.Fields(line)}, checkURLs(strings.Fields(line))
+	}
+	c := Command{Verb: strings.ToLower(verb)}
+	switch c.Verb {
+	case Resume, Stop:
+		if rest != "" {
+			return c, fmt.Errorf("%s takes nothing after it", c.Verb)
+		}
+	case Pause:
+		if rest != "" {
+			c.Args = []string{rest}
+		}
+	case Seed:
+		if len(words) == 0 {
+			return c, errors.New("seed wants one URL or more")
+		}
+		c.Args = words
+		return c, checkURLs(words)
+	case Delay:
+		if len(words) != 2 {
+			return c, errors.New("delay wants a host and a duration (or default)")
+		}
+		c.Args = words
+		if words[1] != "default" {
+			d, err := time.ParseDuration(words[1])
+			if err != nil || d < 0 {
+				return c, fmt.Errorf("delay %q: want a duration such as 2s or 500ms, or default", words[1])
+			}
+		}
+		if strings.Contains(words[0], "/") {
+			return c, fmt.Errorf("delay: %q is not a host name", words[0])
+		}
+	case Exclude, Unexclude:
+		if rest == "" {
+			return c, fmt.Errorf("%s wants a rule", c.Verb)
+		}
+		c.Args = []string{rest}
+	default:
+		return c, fmt.Errorf("unknown command %q (want pause, resume, seed, delay, exclude, unexclude or stop)", verb)
+	}
+	return c, nil
+}
+
+func checkURLs(us []string) error {
+	var errs []error
+	for _, s := range us {
+		u, err := url.Parse(s)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			errs = append(errs, fmt.Errorf("%q is not an http or https URL", s))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// ParseDelay returns the duration of a delay command and false for
+// "default".
+func ParseDelay(c Command) (time.Duration, bool) {
+	if len(c.Args) != 2 || c.Args[1] == "default" {
+		return 0, false
+	}
+	d, err := time.ParseDuration(c.Args[1])
+	return d, err == nil
+}
