@@ -1,6 +1,6 @@
 // Package scope decides which URLs a crawl may visit: it canonicalises them, groups them
-// into site trees, applies the one-crawl-per-script rule for query URLs, and guards
-// against crawler traps.
+// into site trees, applies the operator's include and exclude rules and per-seed scopes,
+// applies the one-crawl-per-script rule for query URLs, and guards against crawler traps.
 //
 // # Canonical URLs
 //
@@ -49,7 +49,42 @@
 // [Rules] holds limits on URL length, path depth, repeated path segments and query
 // parameters; [Rules.Trap] names the limit a URL breaks.
 //
+// # Rules
+//
+// A [Filter] holds the operator's rules, which [Decider] applies to every link after
+// canonicalisation. A link is followed only when it passes every kind of rule:
+//
+//   - no exclude rule matches it;
+//   - when include rules are set, one of them matches it;
+//   - when its registered domain has seeds with a scope of their own
+//     ([Filter.AddSeed]), it lies in one of those scopes;
+//   - it is within the depth limit: the largest of those seeds' depths, or
+//     [Decider.MaxDepth];
+//   - it breaks no trap guard.
+//
+// A rule is an RE2 regular expression (https://github.com/google/re2/wiki/Syntax)
+// matched anywhere in the canonical URL, or [SURTRule] followed by a SURT prefix
+// ("surt:http://(th,co,"). [SURT] is the Sort-friendly URI Reordering Transform of
+// Heritrix, in which a prefix selects a domain and everything under it; see
+// [SURTPrefix] for the forms a prefix may be written in. The scheme is not compared.
+//
+// A seed's scope is one of [Host], [Domain] (the default, Nakahira's site tree) or
+// [Prefix], with its own depth limit. Scopes bind a domain however a link reaches it,
+// from its own pages or from another site's.
+//
+// Page requisites and redirect targets ([Decider.DecideRequisite]) are part of a page
+// already accepted: they are fetched from any host, whatever the include rules, the
+// seed scopes and the depth limit say. Exclude rules and trap guards still bind them.
+//
+// A rejection names the rule that made it ([Decision].Reject): "exclude:" and the
+// rule, "not-included", "outside-seed:" and the scope, "trap: " and the limit, or
+// "depth N, limit M". The engine writes it into the metadata record's outlinks as
+// "rejected:scope:<reason>".
+//
 // # Concurrency
 //
-// Every function in this package is safe for concurrent use; none keeps state.
+// Every function in this package is safe for concurrent use. [Filter] and [Cache] keep
+// state behind their own locks; a Filter's rules may be changed while a crawl runs
+// ([Filter.AddExclude], [Filter.RemoveExclude], or [Decider.AddExclude]), and each
+// change applies to the decisions that start after it. Nothing else keeps state.
 package scope
