@@ -449,8 +449,9 @@ func (c *Crawler) decideLink(pol *focus.Policy, e frontier.Entry, src focus.Coun
 		// Requisites and redirects do not count toward depth: they are
 		// part of the page (or of the URL) that was already accepted.
 		// Deciding them as if found one level up keeps them at the
-		// page's own depth, which the depth limit already admitted.
-		d = c.cfg.Scope.Decide(e.Tree, e.Depth-1, ln.URL)
+		// page's own depth, which the depth limit already admitted;
+		// include rules and seed scopes do not bind them (any host).
+		d = c.cfg.Scope.DecideRequisite(e.Tree, e.Depth-1, ln.URL)
 	default:
 		d = c.cfg.Scope.Decide(e.Tree, e.Depth, ln.URL)
 	}
