@@ -1,0 +1,84 @@
+package crawl
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/langcrawl/langcrawl/scope"
+)
+
+// TestScopeRules runs the engine with include and exclude rules and a
+// host-scoped seed: an excluded URL is never fetched and the page's
+// metadata record names the rule; a requisite on another host, outside
+// every include rule, is fetched for an in-scope page; links outside the
+// seed's host or the include rules are not.
+func TestScopeRules(t *testing.T) {
+	png := "HTTP/1.1 200 OK\r\nContent-Type: image/png\r\nContent-Length: 1\r\n\r\nP"
+	web := fakeWeb{
+		"http://a.test/": page("th", "/news/1", "/calendar/2031", "http://shop.a.test/", "http://b.test/",
+			"http://c.th.test/", "img:http://cdn.test/logo.png", "img:http://ads.test/banner.png"),
+		"http://a.test/news/1":        page("th"),
+		"http://a.test/calendar/2031": page("th"),
+		"http://shop.a.test/":         page("th"),
+		"http://b.test/":              page("th"),
+		"http://c.th.test/":           page("th"),
+		"http://cdn.test/logo.png":    png,
+		"http://ads.test/banner.png":  png,
+	}
+	f := &scope.Filter{}
+	for _, r := range []string{"surt:http://(test,a,", "surt:(test,th,"} {
+		if err := f.AddInclude(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, r := range []string{`/calendar/\d+$`, "surt:http://(test,ads,"} {
+		if err := f.AddExclude(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := f.AddSeed("http://a.test/", scope.Host, 0); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, web, Config{Scope: scope.Decider{Filter: f}}, "http://a.test/")
+	if _, err := h.run(); err != nil {
+		t.Fatal(err)
+	}
+	for u, want := range map[string]bool{
+		"http://a.test/news/1":        true,  // in the seed's host
+		"http://a.test/calendar/2031": false, // excluded by a regular expression
+		"http://shop.a.test/":         false, // outside the seed's host scope
+		"http://b.test/":              false, // matches no include rule
+		"http://c.th.test/":           true,  // matches the SURT include
+		"http://cdn.test/logo.png":    true,  // a requisite, from any host
+		"http://ads.test/banner.png":  false, // a requisite, but excluded
+	} {
+		if h.fetched(u) != want {
+			t.Errorf("fetched %s = %v, want %v", u, !want, want)
+		}
+	}
+	var outlinks []string
+	for _, fl := range h.a.meta["http://a.test/"] {
+		if fl.Name == "outlink" {
+			outlinks = append(outlinks, fl.Value)
+		}
+	}
+	all := strings.Join(outlinks, "\n")
+	for _, want := range []string{
+		`http://a.test/calendar/2031 L a/@href rejected:scope:exclude:/calendar/\d+$`,
+		"http://ads.test/banner.png E img/@src rejected:scope:exclude:surt:(test,ads,",
+		"http://shop.a.test/ L a/@href rejected:scope:outside-seed:host:a.test",
+		"http://b.test/ L a/@href rejected:scope:not-included",
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("metadata outlinks lack %q:\n%s", want, all)
+		}
+	}
+	for _, o := range outlinks {
+		if strings.HasPrefix(o, "http://cdn.test/logo.png ") && strings.Contains(o, "rejected") {
+			t.Errorf("the off-host requisite was rejected: %s", o)
+		}
+	}
+	if n := h.c.Stats().Rejects[`scope:exclude:/calendar/\d+$`]; n != 1 {
+		t.Errorf("rejects counted under the rule = %d, want 1 (%v)", n, h.c.Stats().Rejects)
+	}
+}
