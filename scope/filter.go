@@ -229,10 +229,14 @@ func (f *Filter) remove(text string, list func(*ruleSet) *[]rule) error {
 }
 
 // Includes returns the include rules, in the order they were added.
-func (f *Filter) Includes() []string { return texts(f.load(), func(rs *ruleSet) []rule { return rs.include }) }
+func (f *Filter) Includes() []string {
+	return texts(f.load(), func(rs *ruleSet) []rule { return rs.include })
+}
 
 // Excludes returns the exclude rules, in the order they were added.
-func (f *Filter) Excludes() []string { return texts(f.load(), func(rs *ruleSet) []rule { return rs.exclude }) }
+func (f *Filter) Excludes() []string {
+	return texts(f.load(), func(rs *ruleSet) []rule { return rs.exclude })
+}
 
 func texts(rs *ruleSet, list func(*ruleSet) []rule) []string {
 	if rs == nil {
