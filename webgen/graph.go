@@ -39,6 +39,7 @@ type server struct {
 	lang     uint8
 	target   bool
 	hub      bool // receives the links from target servers to non-target servers (Params.HubShare)
+	hidden   bool // a target server no target server links to (Params.HiddenTargetShare)
 	dirs     bool
 	decl     Decl
 	charset  string
@@ -362,6 +363,12 @@ func (g *Graph) layoutServers(rng *rand.Rand, otherIdx []uint8, langCum []float6
 	for _, s := range rng.Perm(p.Servers)[:nTarget] {
 		isTarget[s] = true
 	}
+	// The family's parameters draw from their own generator, so that at
+	// their defaults the graph is the same as before they existed.
+	var xrng *rand.Rand
+	if p.HiddenTargetShare > 0 || p.TargetCCTLDShare > 0 || p.OtherCCTLDShare > 0 {
+		xrng = rand.New(rand.NewPCG(uint64(p.Seed), 0x66616d696c79))
+	}
 	g.servers = make([]server, 0, p.Servers+len(specialServers))
 	g.hosts = make(map[string]int32, p.Servers+len(specialServers))
 	total := int64(0)
@@ -385,6 +392,14 @@ func (g *Graph) layoutServers(rng *rand.Rand, otherIdx []uint8, langCum []float6
 		}
 		lang := g.langs[sv.lang]
 		sv.host = fmt.Sprintf("%s-%s%d.test", lang, hostWords[rng.IntN(len(hostWords))], s)
+		if xrng != nil {
+			if p.TargetCCTLDShare > 0 || p.OtherCCTLDShare > 0 {
+				sv.host = g.familyHost(xrng, sv.host, s, sv.target)
+			}
+			if sv.target && xrng.Float64() < p.HiddenTargetShare {
+				sv.hidden = true
+			}
+		}
 		sv.charset = pickCharset(rng, lang)
 		if p.CoverDecl && sv.target {
 			sv.decl = Decl(declTurn % int(numDecl))
@@ -528,6 +543,36 @@ func (g *Graph) generateLinks(rng *rand.Rand) {
 			return 0
 		})
 	}
+	// Links from target servers avoid hidden servers altogether.
+	tgtFromTarget, foreignFromTarget, anyFromTarget := tgt, foreign, anyServer
+	if p.HiddenTargetShare > 0 {
+		tgtFromTarget = newPicker(g, p.PreferentialShare, func(s *server) int32 {
+			if s.target && !s.hidden {
+				return s.nPrimary
+			}
+			return 0
+		})
+		foreignFromTarget = newPicker(g, p.PreferentialShare, func(s *server) int32 {
+			if s.hidden {
+				return 0
+			}
+			return s.nForeign
+		})
+		anyFromTarget = newPicker(g, 0, func(s *server) int32 {
+			if s.hidden {
+				return 0
+			}
+			return s.nMissing
+		})
+		if deadFromTarget != nil {
+			deadFromTarget = newPicker(g, 0, func(s *server) int32 {
+				if (s.hub || s.target) && !s.hidden {
+					return s.nMissing
+				}
+				return 0
+			})
+		}
+	}
 	inTarget := make([]int32, len(g.servers)) // inter-server in-links per target server
 
 	// The portal is the home page of the largest target server; in a demo
@@ -535,7 +580,7 @@ func (g *Graph) generateLinks(rng *rand.Rand) {
 	portal := int32(-1)
 	for i := range g.servers {
 		s := &g.servers[i]
-		if s.target && s.special == nil && (portal < 0 || s.nPrimary > g.servers[portal].nPrimary) {
+		if s.target && !s.hidden && s.special == nil && (portal < 0 || s.nPrimary > g.servers[portal].nPrimary) {
 			portal = int32(i)
 		}
 	}
@@ -592,7 +637,9 @@ func (g *Graph) generateLinks(rng *rand.Rand) {
 					case deadHere:
 					case s.target && deadFromTarget != nil && !deadFromTarget.empty():
 						ds = deadFromTarget.pick(rng, -1)
-					case !anyServer.empty():
+					case s.target && !anyFromTarget.empty():
+						ds = anyFromTarget.pick(rng, -1)
+					case !s.target && !anyServer.empty():
 						ds = anyServer.pick(rng, -1)
 					}
 					if t := &g.servers[ds]; t.nMissing > 0 {
@@ -605,8 +652,12 @@ func (g *Graph) generateLinks(rng *rand.Rand) {
 				case !inter:
 					dst = g.intra(rng, s, i, 0, s.nPrimary)
 				case wantTarget:
-					if !tgt.empty() {
-						if ds = tgt.pick(rng, si); ds >= 0 {
+					pk := tgt
+					if s.target {
+						pk = tgtFromTarget
+					}
+					if !pk.empty() {
+						if ds = pk.pick(rng, si); ds >= 0 {
 							t := &g.servers[ds]
 							dst = g.interPage(rng, t, 0, t.nPrimary)
 						}
@@ -616,7 +667,12 @@ func (g *Graph) generateLinks(rng *rand.Rand) {
 						t := &g.servers[ds]
 						dst = g.interPageHome(rng, t, p.HubHomeLinkShare)
 					}
-				case useForeign && !foreign.empty():
+				case useForeign && s.target && !foreignFromTarget.empty():
+					if ds = foreignFromTarget.pick(rng, si); ds >= 0 {
+						t := &g.servers[ds]
+						dst = t.first + t.nPrimary + rng.Int32N(t.nForeign)
+					}
+				case useForeign && !s.target && !foreign.empty():
 					if ds = foreign.pick(rng, si); ds >= 0 {
 						t := &g.servers[ds]
 						dst = t.first + t.nPrimary + rng.Int32N(t.nForeign)
@@ -654,7 +710,7 @@ func (g *Graph) generateLinks(rng *rand.Rand) {
 	// Seeds: the portal, then the target servers with most inter-server in-links.
 	order := make([]int32, 0, len(g.servers))
 	for i := range g.servers {
-		if g.servers[i].target && g.servers[i].special == nil && int32(i) != portal {
+		if g.servers[i].target && !g.servers[i].hidden && g.servers[i].special == nil && int32(i) != portal {
 			order = append(order, int32(i))
 		}
 	}

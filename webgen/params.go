@@ -115,6 +115,28 @@ type Params struct {
 	// Table 5's 0.5% of links from non-target servers to target servers).
 	OtherServerForeignLinkShare float64
 
+	// What anchors say (issue 9, part 3). Each link's anchor text is, by a
+	// draw fixed per link: in the destination page's language with chance
+	// AnchorDestShare, in the source page's language with AnchorSrcShare,
+	// the destination's URL with AnchorURLShare, and otherwise a word that
+	// says nothing ("more"). All 0 (the default) keeps the generator's
+	// first rendering: Graph.Anchor is then in the source page's language,
+	// as the demo pages write it. The sum must not exceed 1. Assumed: the
+	// paper measures no anchor texts.
+	AnchorDestShare, AnchorSrcShare, AnchorURLShare float64
+	// HiddenTargetShare is the share of target servers (never a seed) that
+	// no target server links to: their in-links come only from non-target
+	// servers, as for the Thai pages of Tamura Fig. 2 reachable only
+	// through non-Thai pages. Default 0. Assumed.
+	HiddenTargetShare float64
+	// TargetCCTLDShare and OtherCCTLDShare put that share of the target and
+	// of the non-target servers under the target language's ccTLD (.th for
+	// Thai, .la for Lao). Tamura Table 1: 34% of the Thai pages and 1.6%
+	// of the others are under .th. When either is above 0, host names no
+	// longer carry the server's language ("s12-news.co.th", "s13-shop.com");
+	// both 0 (the default) keeps "th-news12.test".
+	TargetCCTLDShare, OtherCCTLDShare float64
+
 	// Seeds is the number of seed pages: the home pages of the target servers
 	// with the most inter-server in-links (Tamura used 3).
 	Seeds int
@@ -276,8 +298,20 @@ func (p *Params) validate() error {
 		{"OtherToOtherInter", p.OtherToOtherInter},
 		{"TargetServerForeignLinkShare", p.TargetServerForeignLinkShare},
 		{"OtherServerForeignLinkShare", p.OtherServerForeignLinkShare},
+		{"AnchorDestShare", p.AnchorDestShare},
+		{"AnchorSrcShare", p.AnchorSrcShare},
+		{"AnchorURLShare", p.AnchorURLShare},
+		{"HiddenTargetShare", p.HiddenTargetShare},
+		{"TargetCCTLDShare", p.TargetCCTLDShare},
+		{"OtherCCTLDShare", p.OtherCCTLDShare},
 	} {
 		share(s.name, s.v)
+	}
+	if p.AnchorDestShare+p.AnchorSrcShare+p.AnchorURLShare > 1+1e-9 {
+		bad("AnchorDestShare", "AnchorDestShare + AnchorSrcShare + AnchorURLShare = %v exceeds 1", p.AnchorDestShare+p.AnchorSrcShare+p.AnchorURLShare)
+	}
+	if (p.TargetCCTLDShare > 0 || p.OtherCCTLDShare > 0) && ccTLD[p.TargetLang] == "" {
+		bad("TargetCCTLDShare", "no ccTLD known for %q", p.TargetLang)
 	}
 	if p.TargetServerShare == 0 {
 		bad("TargetServerShare", "must be above 0: the seeds are target servers")
