@@ -6,16 +6,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
-	"net/http"
 	"os"
 	"path/filepath"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/langcrawl/langcrawl/archive"
 	"github.com/langcrawl/langcrawl/config"
@@ -173,10 +168,10 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 	if err != nil {
 		return snap, errors.Join(err, clog.Close(), arc.Close(), q.Close())
 	}
-	var gate *politeness.Gate
+	var gate *politeness.Steered // per-host delays the operator may change (status.go)
 	slot := func(ctx context.Context, site string) (func(time.Time), error) { return gate.Acquire(ctx, site) }
 	gateHosts, siteBudgets := hostRules(cfg.Hosts)
-	gate, err = politeness.New(politeness.Config{
+	pgate, err := politeness.New(politeness.Config{
 		UserAgent: cfg.UserAgent, Policy: politeness.Policy(cfg.Robots.Policy), Delay: cfg.Delay,
 		MaxCrawlDelay: cfg.Robots.MaxCrawlDelay,
 		// robots.txt that cannot be fetched is tried again on the same
@@ -189,6 +184,7 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 	if err != nil {
 		return snap, errors.Join(fmt.Errorf("politeness: %w", err), clog.Close(), arc.Close(), q.Close())
 	}
+	gate = politeness.NewSteered(pgate)
 	det, err := detect.New(detect.Options{Target: cfg.Focus.Language, TargetCharsets: cfg.Focus.Charsets})
 	if err != nil {
 		return snap, errors.Join(fmt.Errorf("detect: %w", err), clog.Close(), arc.Close(), q.Close())
@@ -231,23 +227,39 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 	if err != nil {
 		return snap, errors.Join(fmt.Errorf("%w: %w", errUsage, err), clog.Close(), arc.Close(), q.Close())
 	}
+	// What the operator changed while an earlier run ran (OUT/control.json).
+	steer := newSteering(cfg.Out, c, gate, bw, cfg.Focus.Language, log)
+	if err := steer.restore(); err != nil {
+		return snap, errors.Join(err, clog.Close(), arc.Close(), q.Close())
+	}
 	fs := q.Stats()
 	if fs.Completed > 0 || fs.Recovered > 0 || fs.Queued > int64(seeded) {
 		fmt.Fprintf(stderr, "resuming crawl in %s: %d queued, %d in flight at the last stop put back\n", cfg.Out, fs.Queued, fs.Recovered)
 	}
 	log.Info("crawl started", "seeds", len(cfg.Seeds), "new", seeded, "out", cfg.Out, "generation", gen)
 
-	stopMetrics := serveMetrics(cfg.Metrics.Listen, c, stderr)
-	defer stopMetrics()
-
 	start := time.Now()
-	stopProgress := progress(stderr, c, start)
+	stopProgress := progress(stderr, log, steer.snapshot, start)
 	stopTrace := traceBandwidth(bw, cfg.Out, stderr)
 	defer stopTrace()
 	// The syncer runs until the crawl has stopped, then syncs once more;
 	// a failed sync (a full or failing disk) stops the crawl.
 	runCtx, stopRun := context.WithCancelCause(ctx)
 	defer stopRun(nil)
+	// The status page, /metrics and the action directory steer the crawl
+	// while it runs (status.go, action.go).
+	steer.setStop(func() { stopRun(errOperatorStop) })
+	leaves := crawl.Leaves{Fetch: client.Stats, Gate: pgate.Stats, Archive: arc.Stats, Frontier: q.Stats}
+	if bw != nil {
+		leaves.Bandwidth = bw.Stats
+	}
+	stopStatus := serveStatus(cfg.Metrics.Listen, steer, leaves, stderr)
+	defer stopStatus()
+	stopActions, err := startActions(cfg.Out, steer)
+	if err != nil {
+		return snap, errors.Join(err, clog.Close(), arc.Close(), q.Close())
+	}
+	defer stopActions()
 	syncCtx, stopSync := context.WithCancel(context.WithoutCancel(ctx))
 	synced := make(chan error, 1)
 	go func() {
@@ -265,6 +277,8 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 			crawl: c, stderr: stderr, log: log}).run(watchCtx)
 	}()
 	reason, runErr := c.Run(runCtx)
+	stopActions() // no command once the crawl has stopped
+	stopStatus()
 	stopWatch()
 	<-watched
 	stopSync()
@@ -277,57 +291,10 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 	// Shut down: the WARC writer first, checking every error, then the
 	// logs, then LevelDB last.
 	closeErr := errors.Join(runErr, arc.Close(), clog.Close(), q.Close())
-	snap = c.Stats()
+	snap = steer.snapshot()
 	snap.WriteSummary(stdout, time.Since(start), reason)
 	fmt.Fprintf(stdout, "WARC files: %s\n", filepath.Join(cfg.Out, warcDir))
 	fmt.Fprintf(stdout, "crawl log:  %s\n", filepath.Join(cfg.Out, logDir, "crawl.log"))
 	log.Info("crawl stopped", "reason", reason, "pages", snap.Pages, "err", closeErr)
 	return snap, closeErr
-}
-
-// progress prints a live status line on stderr when it is a terminal, once
-// a second, and returns a function that stops it.
-func progress(w io.Writer, c *crawl.Crawler, start time.Time) func() {
-	f, ok := w.(*os.File)
-	if !ok || !term.IsTerminal(int(f.Fd())) {
-		return func() {}
-	}
-	done := make(chan struct{})
-	stopped := make(chan struct{})
-	go func() {
-		defer close(stopped)
-		t := time.NewTicker(time.Second)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				fmt.Fprint(w, "\r\033[K")
-				return
-			case <-t.C:
-				fmt.Fprintf(w, "\r\033[K%s", c.Stats().ProgressLine(time.Since(start)))
-			}
-		}
-	}()
-	return func() { close(done); <-stopped }
-}
-
-// serveMetrics exposes Prometheus metrics on addr ("" for none).
-func serveMetrics(addr string, c *crawl.Crawler, stderr io.Writer) func() {
-	if addr == "" {
-		return func() {}
-	}
-	reg := prometheus.NewRegistry()
-	reg.MustRegister(crawl.NewCollector(c))
-	srv := &http.Server{Handler: promhttp.HandlerFor(reg, promhttp.HandlerOpts{}), ReadHeaderTimeout: 5 * time.Second}
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		fmt.Fprintf(stderr, "metrics.listen %s: %v (metrics off)\n", addr, err)
-		return func() {}
-	}
-	go srv.Serve(ln)
-	return func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		defer cancel()
-		srv.Shutdown(ctx)
-	}
 }

@@ -13,7 +13,7 @@ import (
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
-var version = "0.1.0-dev"
+var version = devVersion
 
 // software names langcrawl in warcinfo records.
 func software() string { return "langcrawl/" + version }
@@ -27,7 +27,9 @@ func run(args []string) int {
 		Short:         "An archival web crawler that collects the web of one language into WARC files",
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       buildVersion(), // --version
 	}
+	root.SetVersionTemplate("langcrawl {{.Version}}\n")
 	root.AddCommand(crawlCmd(), demoCmd(), configCmd(), detectCmd(), versionCmd())
 	for _, c := range extraCommands {
 		root.AddCommand(c())
@@ -81,7 +83,7 @@ func versionCmd() *cobra.Command {
 		Short: "Print the version",
 		Args:  cobra.NoArgs,
 		Run: func(cmd *cobra.Command, _ []string) {
-			fmt.Fprintln(cmd.OutOrStdout(), software())
+			fmt.Fprintln(cmd.OutOrStdout(), "langcrawl "+buildVersion())
 		},
 	}
 }

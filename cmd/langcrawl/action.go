@@ -1,0 +1,121 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/langcrawl/langcrawl/status"
+)
+
+// actionDir, under OUT, is Heritrix's action directory: a file dropped in
+// it is read, its commands applied (status.ParseCommands gives the
+// language; a file of bare URLs adds them as seeds), and moved to
+// action/done/. Files whose name starts with '.' are left alone, so a
+// file can be written under such a name and renamed when complete.
+const actionDir = "action"
+
+// actionPoll is how often the action directory is read.
+const actionPoll = time.Second
+
+// watchActions processes the files dropped in dir until ctx is done; it
+// reads dir at once, then every actionPoll.
+func watchActions(ctx context.Context, dir string, s *steering) {
+	t := time.NewTicker(actionPoll)
+	defer t.Stop()
+	for {
+		processActions(ctx, dir, s)
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// processActions applies every action file in dir, oldest first (by
+// modification time, then name), and moves each to dir/done/ under a
+// name that starts with the time it was processed. A file that does not
+// parse is applied not at all; its errors are logged and written beside
+// it in done/, as NAME.err. Problems with the directory itself are
+// logged, and the next poll tries again.
+func processActions(ctx context.Context, dir string, s *steering) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		if !os.IsNotExist(err) {
+			s.log.Error("action directory", "file", dir, "err", err)
+		}
+		return
+	}
+	type file struct {
+		name string
+		mod  time.Time
+	}
+	var files []file
+	for _, e := range entries {
+		if !e.Type().IsRegular() || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil {
+			continue // gone meanwhile
+		}
+		files = append(files, file{e.Name(), info.ModTime()})
+	}
+	sort.Slice(files, func(i, j int) bool {
+		if !files[i].mod.Equal(files[j].mod) {
+			return files[i].mod.Before(files[j].mod)
+		}
+		return files[i].name < files[j].name
+	})
+	if len(files) == 0 {
+		return
+	}
+	done := filepath.Join(dir, "done")
+	if err := os.MkdirAll(done, 0o755); err != nil {
+		s.log.Error("action directory", "file", done, "err", err)
+		return
+	}
+	for _, f := range files {
+		path := filepath.Join(dir, f.name)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			s.log.Error("action file", "file", path, "err", err)
+			continue
+		}
+		from := "action/" + f.name
+		cmds, perr := status.ParseCommands(string(data))
+		if perr != nil {
+			s.log.Warn("action file not applied", "file", path, "err", perr)
+		} else if len(cmds) > 0 {
+			perr = s.Apply(ctx, from, cmds) // logs each command
+		}
+		dest := filepath.Join(done, time.Now().UTC().Format("20060102T150405.000Z")+"-"+f.name)
+		if err := os.Rename(path, dest); err != nil {
+			s.log.Error("action file not moved to done/: it will be applied again", "file", path, "err", err)
+			continue
+		}
+		if perr != nil {
+			if err := os.WriteFile(dest+".err", []byte(perr.Error()+"\n"), 0o644); err != nil {
+				s.log.Error("action file", "file", dest+".err", "err", err)
+			}
+		}
+	}
+}
+
+// startActions makes OUT/action and watches it until the returned
+// function is called.
+func startActions(out string, s *steering) (func(), error) {
+	dir := filepath.Join(out, actionDir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("action directory: %w", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	stopped := make(chan struct{})
+	go func() { defer close(stopped); watchActions(ctx, dir, s) }()
+	return func() { cancel(); <-stopped }, nil
+}

@@ -1,0 +1,360 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"maps"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"golang.org/x/term"
+
+	"github.com/langcrawl/langcrawl/bandwidth"
+	"github.com/langcrawl/langcrawl/crawl"
+	"github.com/langcrawl/langcrawl/politeness"
+	"github.com/langcrawl/langcrawl/status"
+)
+
+// controlFile, under OUT, keeps what the operator changed while the crawl
+// ran (pause, delays, seeds added), applied again at every start.
+const controlFile = "control.json"
+
+// errOperatorStop is why a crawl stopped by the stop command stopped.
+var errOperatorStop = errors.New("stopped by the operator")
+
+// controlState is the content of OUT/control.json.
+type controlState struct {
+	Paused      bool              `json:"paused"`
+	PauseReason string            `json:"pause_reason,omitempty"`
+	Delays      map[string]string `json:"delays,omitempty"` // by host key, as politeness.Config.Hosts
+	Seeds       []string          `json:"seeds,omitempty"`  // added while running, in order
+}
+
+// steering is the running crawl as the status page and the action
+// directory see it: a status.Source and a status.Controller. Every
+// applied command is logged in langcrawl.log and kept in OUT/control.json.
+// Safe for concurrent use.
+type steering struct {
+	c       *crawl.Crawler
+	gate    *politeness.Steered
+	bw      *bandwidth.Manager // nil: no bandwidth limit
+	log     *slog.Logger
+	target  string
+	started time.Time
+	path    string // OUT/control.json
+
+	mu      sync.Mutex
+	state   controlState
+	changes []status.Change
+	stop    func() // stops the crawl; set by setStop
+	stopped bool
+}
+
+func newSteering(out string, c *crawl.Crawler, gate *politeness.Steered, bw *bandwidth.Manager, target string, log *slog.Logger) *steering {
+	return &steering{c: c, gate: gate, bw: bw, log: log, target: target, started: time.Now(),
+		path: filepath.Join(out, controlFile), state: controlState{Delays: map[string]string{}}}
+}
+
+// restore applies OUT/control.json, if there is one: the crawl starts
+// paused if it was paused, with the delays set, and with the seeds added
+// (seeds already seen are skipped). A damaged file is an error: the
+// operator's changes must not be dropped silently.
+func (s *steering) restore() error {
+	data, err := os.ReadFile(s.path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("control state: %w", err)
+	}
+	var st controlState
+	if err := json.Unmarshal(data, &st); err != nil {
+		return fmt.Errorf("control state %s: %w (fix or remove it)", s.path, err)
+	}
+	if st.Delays == nil {
+		st.Delays = map[string]string{}
+	}
+	var errs []error
+	for h, v := range st.Delays {
+		d, err := time.ParseDuration(v)
+		if err == nil {
+			err = s.gate.SetHostDelay(h, d)
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("control state %s: delay %s %s: %w", s.path, h, v, err))
+		}
+	}
+	if len(st.Seeds) > 0 {
+		if _, err := s.c.Seed(st.Seeds); err != nil {
+			errs = append(errs, fmt.Errorf("control state %s: %w", s.path, err))
+		}
+	}
+	if st.Paused {
+		s.c.Pause(st.PauseReason)
+	}
+	s.mu.Lock()
+	s.state = st
+	s.mu.Unlock()
+	s.log.Info("control state restored", "file", s.path, "paused", st.Paused, "delays", len(st.Delays), "seeds", len(st.Seeds))
+	return errors.Join(errs...)
+}
+
+// setStop sets how the stop command stops the crawl.
+func (s *steering) setStop(stop func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.stop = stop
+}
+
+// Apply implements status.Controller.
+func (s *steering) Apply(_ context.Context, from string, cmds []status.Command) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var errs []error
+	for _, cmd := range cmds {
+		err := s.applyLocked(cmd)
+		ch := status.Change{Time: time.Now(), From: from, Command: cmd.String()}
+		if err != nil {
+			ch.Err = err.Error()
+			errs = append(errs, fmt.Errorf("%s: %w", cmd, err))
+			s.log.Warn("control", "from", from, "command", cmd.String(), "err", err)
+		} else {
+			s.log.Info("control", "from", from, "command", cmd.String())
+		}
+		s.changes = append(s.changes, ch)
+		if len(s.changes) > 100 {
+			s.changes = s.changes[len(s.changes)-100:]
+		}
+	}
+	if err := s.saveLocked(); err != nil {
+		s.log.Error("control state not saved", "file", s.path, "err", err)
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
+}
+
+// errNoRuntimeScope answers exclude and unexclude: package scope has no
+// rules that can change while a crawl runs.
+var errNoRuntimeScope = errors.New("exclusion rules cannot be changed while the crawl runs in this version")
+
+func (s *steering) applyLocked(cmd status.Command) error {
+	switch cmd.Verb {
+	case status.Pause:
+		reason := "paused by the operator"
+		if len(cmd.Args) > 0 {
+			reason = cmd.Args[0]
+		}
+		s.c.Pause(reason)
+		s.state.Paused, s.state.PauseReason = true, reason
+	case status.Resume:
+		s.c.Resume()
+		s.state.Paused, s.state.PauseReason = false, ""
+	case status.Seed:
+		n, err := s.c.Seed(cmd.Args)
+		if err != nil {
+			return err
+		}
+		s.log.Info("seeds added", "new", n)
+		s.state.Seeds = append(s.state.Seeds, cmd.Args...)
+	case status.Delay:
+		host := cmd.Args[0]
+		if d, ok := status.ParseDelay(cmd); ok {
+			if err := s.gate.SetHostDelay(host, d); err != nil {
+				return err
+			}
+			s.state.Delays[host] = d.String()
+		} else {
+			if err := s.gate.ClearHostDelay(host); err != nil {
+				return err
+			}
+			delete(s.state.Delays, host)
+		}
+	case status.Stop:
+		if s.stop == nil {
+			return errors.New("the crawl is not running")
+		}
+		s.stopped = true
+		s.stop()
+	case status.Exclude, status.Unexclude:
+		return errNoRuntimeScope
+	default:
+		return fmt.Errorf("unknown command %q", cmd.Verb)
+	}
+	return nil
+}
+
+// saveLocked writes the state to OUT/control.json through a temporary
+// file, so that a crash leaves the old state or the new one.
+func (s *steering) saveLocked() error {
+	data, err := json.MarshalIndent(s.state, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp := s.path + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return fmt.Errorf("control state: %w", err)
+	}
+	_, err = f.Write(append(data, '\n'))
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, s.path)
+	}
+	if err != nil {
+		return fmt.Errorf("control state %s: %w", s.path, err)
+	}
+	return nil
+}
+
+// snapshot is the crawl's counters, with Focused set.
+func (s *steering) snapshot() crawl.Snapshot {
+	snap := s.c.Stats()
+	snap.Focused = s.target != ""
+	return snap
+}
+
+// Sample implements status.Source.
+func (s *steering) Sample(now time.Time) status.Sample {
+	snap := s.snapshot()
+	sites := s.c.Sites(0)
+	f := snap.Frontier
+	smp := status.Sample{Time: now.UnixMilli(), Pages: snap.Pages, Bytes: snap.Bytes, HTML: snap.HTML,
+		Relevant: snap.Relevant, Failed: snap.Failed, Queued: f.Queued, InFlight: f.InFlight,
+		Sites: int64(snap.Sites), Queuing: f.Sites, Ready: f.Ready, Waiting: max(0, f.Sites-f.Ready-f.InFlight),
+		SitesRel: int64(sites.Relevant), SitesUnd: int64(sites.Undecided), SitesIrr: int64(sites.Irrelevant),
+		Retrying: snap.Deferred}
+	if s.bw != nil {
+		smp.BWLimit, smp.BWExpected = s.bw.Limit(), s.bw.Predicted()
+	}
+	return smp
+}
+
+// Details implements status.Source.
+func (s *steering) Details() status.Details {
+	snap := s.c.Stats()
+	sites := s.c.Sites(10)
+	reason, paused := s.c.Paused()
+	d := status.Details{Started: s.started, Target: s.target, Paused: paused, PauseReason: reason,
+		Languages: snap.Langs, TopHosts: []status.HostCount{}, Errors: []status.Failure{}}
+	for _, t := range sites.Top {
+		d.TopHosts = append(d.TopHosts, status.HostCount{Host: t.Site, Responses: t.Responses, Pages: t.Pages, Relevant: t.Relevant})
+	}
+	for _, e := range sites.Errors {
+		d.Errors = append(d.Errors, status.Failure{Time: e.Time, URL: e.URL, Status: e.Status, Note: e.Note})
+	}
+	s.mu.Lock()
+	d.Stopping = s.stopped
+	d.Delays = maps.Clone(s.state.Delays)
+	d.Changes = append([]status.Change{}, s.changes...)
+	s.mu.Unlock()
+	return d
+}
+
+// newToken returns a random control token.
+func newToken() string {
+	b := make([]byte, 16)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// serveStatus serves the status page, /status.json, /control and /metrics
+// on addr ("" for none), metrics on a registry of its own. The control
+// token is printed on stderr and logged in langcrawl.log (never in the
+// profile, which the WARC files keep). It returns a function that stops
+// the server.
+func serveStatus(addr string, s *steering, leaves crawl.Leaves, stderr io.Writer) func() {
+	if addr == "" {
+		return func() {}
+	}
+	reg := prometheus.NewRegistry()
+	if err := crawl.RegisterMetrics(reg, s.c, leaves); err != nil {
+		fmt.Fprintf(stderr, "metrics: %v (metrics off)\n", err)
+		return func() {}
+	}
+	token := newToken()
+	srv, err := status.New(status.Config{Source: s, Control: s, Token: token,
+		Metrics: promhttp.HandlerFor(reg, promhttp.HandlerOpts{})})
+	if err != nil {
+		fmt.Fprintf(stderr, "status page: %v (off)\n", err)
+		return func() {}
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		fmt.Fprintf(stderr, "metrics.listen %s: %v (status page and metrics off)\n", addr, err)
+		return func() {}
+	}
+	page := fmt.Sprintf("http://%s/#token=%s", ln.Addr(), token)
+	fmt.Fprintf(stderr, "status page: %s\n", page)
+	fmt.Fprintf(stderr, "control token: %s\n", token)
+	s.log.Info("status page", "url", page, "metrics", fmt.Sprintf("http://%s/metrics", ln.Addr()))
+	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 5 * time.Second}
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); srv.Run(ctx) }()
+	go func() { defer wg.Done(); hs.Serve(ln) }()
+	return func() {
+		cancel()
+		sctx, scancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer scancel()
+		hs.Shutdown(sctx)
+		wg.Wait()
+	}
+}
+
+// progressEvery is how often the progress line goes to langcrawl.log when
+// stderr is not a terminal, as Heritrix's progress-statistics.log.
+const progressEvery = 20 * time.Second
+
+// progress prints a live status line on stderr once a second when it is
+// a terminal; otherwise it logs it in langcrawl.log every progressEvery.
+// It returns a function that stops it.
+func progress(w io.Writer, log *slog.Logger, snapshot func() crawl.Snapshot, start time.Time) func() {
+	f, ok := w.(*os.File)
+	tty := ok && term.IsTerminal(int(f.Fd()))
+	every := progressEvery
+	if tty {
+		every = time.Second
+	}
+	done := make(chan struct{})
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				if tty {
+					fmt.Fprint(w, "\r\033[K")
+				}
+				return
+			case <-t.C:
+				line := snapshot().ProgressLine(time.Since(start))
+				if tty {
+					fmt.Fprintf(w, "\r\033[K%s", line)
+				} else {
+					log.Info("progress: " + line)
+				}
+			}
+		}
+	}()
+	return func() { close(done); <-stopped }
+}
