@@ -1,13 +1,9 @@
 package archive
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"net/url"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -158,57 +154,4 @@ func net4(host string) bool {
 		}
 	}
 	return true
-}
-
-// SortIndex sorts the lines of a CDXJ file in byte order (as LC_ALL=C
-// sort), which pywb's binary search needs. It writes a temporary file
-// beside it and renames it over the original, so a failure leaves the
-// original as it was.
-func SortIndex(path string) error {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return fmt.Errorf("archive: sort index %s: %w", path, err)
-	}
-	lines := strings.SplitAfter(string(data), "\n")
-	if n := len(lines); n > 0 && lines[n-1] == "" {
-		lines = lines[:n-1]
-	}
-	for i, l := range lines {
-		if !strings.HasSuffix(l, "\n") {
-			lines[i] = l + "\n"
-		}
-	}
-	slices.Sort(lines)
-	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".sort-*")
-	if err != nil {
-		return fmt.Errorf("archive: sort index %s: %w", path, err)
-	}
-	// CreateTemp makes the file 0600; the index keeps the original's mode,
-	// so that a replay server running as another user can read it.
-	mode := os.FileMode(0o644)
-	if fi, serr := os.Stat(path); serr == nil {
-		mode = fi.Mode().Perm()
-	}
-	err = tmp.Chmod(mode)
-	bw := bufio.NewWriter(tmp)
-	for _, l := range lines {
-		bw.WriteString(l)
-	}
-	if err == nil {
-		err = bw.Flush()
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("archive: sort index %s: %w", path, err)
-	}
-	return syncDir(filepath.Dir(path))
 }

@@ -14,7 +14,9 @@
 //	<prefix>-<timestamp>-<serial>-<host>.warc.gz
 //
 // where timestamp is the UTC time the file was opened as yyyyMMddHHmmssSSS
-// (17 digits), serial counts files opened by this Writer from 00000, and host
+// (17 digits), serial counts the files of Dir from 00000 (a new Writer
+// continues after the highest serial already there, so numbers never
+// restart across runs), and host
 // is the name of the crawling machine. A file carries the suffix ".open"
 // while it is being written, and is renamed (after fsync) when it is closed
 // by [Writer.Rotate] or [Writer.Close]. A file is rotated once it has reached
@@ -30,8 +32,9 @@
 // # Records
 //
 // Every file starts with a warcinfo record (section 6.2, application/warc-fields)
-// describing the software, the host, the operator, the user agent, the
-// robots policy and the resolved crawl profile. Every other record carries
+// describing the software, the collection it is part of (isPartOf), the
+// host, the operator, the user agent, the robots policy and the resolved
+// crawl profile. Every other record carries
 // WARC-Warcinfo-ID pointing at the warcinfo record of its own file.
 //
 // [Writer.WriteExchange] writes a request record and a response record
@@ -92,13 +95,32 @@
 //
 //	<SURT key> <14-digit timestamp> {"url":..., "mime":..., "status":..., "digest":..., "length":..., "offset":..., "filename":...}
 //
-// Lines of the file being written are held in memory and appended (and
-// fsynced) when the file is closed, just before it is renamed; a crash
-// between the two leaves lines naming a file still ".open", which [Recover]
-// drops and writes again, so after Recover the index names only files
-// that exist under their final name, each record once. [Writer.Close] sorts the whole index (byte order,
-// as `LC_ALL=C sort`), which pywb needs for its binary search; [SortIndex]
-// does the same for any file. The SURT key follows the Internet Archive
+// The lines of the file being written are held in memory (some 300 bytes
+// a response; the file itself is their journal). When the file is closed
+// they are sorted and written as its run, Dir/index.d/<file name>.cdxj
+// (through a temporary file, fsynced, renamed), and only then is the WARC
+// file renamed from ".open". So no closed file lacks its lines, and no
+// index file ever holds a cut line: a kill before the rename leaves the
+// file ".open", and [Recover] writes its run again from the file; a full
+// disk at the run leaves the file ".open" too, the Writer goes on in a new
+// file, and [Writer.Close] (or Recover) tries again. [Writer.Close] and
+// Recover merge the runs into index.cdxj ([MergeIndex]): a k-way merge of
+// sorted files in bounded memory, written to a temporary file renamed over
+// the index, after which the runs are removed; a line in both (a kill
+// between the two) is written once. The index is sorted in byte order (as
+// `LC_ALL=C sort`), which pywb needs for its binary search; [SortIndex]
+// sorts any file, and [Sorter] any stream of lines, in bounded memory.
+// While a crawl runs, index.cdxj holds the files closed before it started
+// and index.d the files closed since.
+//
+// [IndexFiles] builds the same lines from existing WARC files, reading
+// each record once with its block cut ([Scan]), so that `langcrawl index`
+// reproduces the Writer's index byte for byte. The lines are those of
+// pywb 2.9.1's own indexer (`wb-manager reindex`) for response records;
+// pywb's gives a revisit the status "-" where ours gives the revisit's own
+// (304, or 200), and neither indexes request or metadata records.
+//
+// The SURT key follows the Internet Archive
 // canonicalization that pywb uses (lower case, "www." and default ports
 // dropped, query arguments sorted), without session-id stripping; pywb's
 // `wb-manager reindex` can always rebuild the index from the WARC files.
@@ -107,7 +129,8 @@
 //
 // A failed write (a full disk) is returned wrapped with the name of the file.
 // The partial exchange is cut off again, the file is closed and renamed with
-// every record written before, and the next write opens a new file. Files
+// every record written before (or left ".open" if its index run cannot be
+// written, see Index), and the next write opens a new file. Files
 // already closed are never touched again.
 //
 // # The crash contract
@@ -130,8 +153,8 @@
 // before its records. At most one interval of
 // completed work can be lost on power loss (it is fetched again);
 // sync_interval 0 fsyncs around every URL and loses none. Closed files are
-// fsynced before their rename, and the directory after it; the index is
-// fsynced as it is appended to. One caveat: between two syncs the kernel
+// fsynced before their rename, and the directory after it; a file's index
+// run is fsynced (directory too) before that rename. One caveat: between two syncs the kernel
 // may write back the frontier's journal before the WARC file, so on a
 // power cut a URL completed in the last interval can, rarely, be held
 // complete without its records; sync_interval 0 closes that window.

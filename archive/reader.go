@@ -82,11 +82,16 @@ func ReadAll(path string) ([]Record, error) {
 // each record's validation; without it they are ignored. The caller closes
 // the reader.
 func NewReader(path string, spec bool) (*gowarc.WarcFileReader, error) {
+	return gowarc.NewWarcFileReader(path, 0, readerOptions(spec)...)
+}
+
+// readerOptions are NewReader's gowarc settings.
+func readerOptions(spec bool) []gowarc.WarcRecordOption {
 	policy := gowarc.ErrIgnore
 	if spec {
 		policy = gowarc.ErrWarn
 	}
-	return gowarc.NewWarcFileReader(path, 0,
+	return []gowarc.WarcRecordOption{
 		gowarc.WithSkipParseBlock(),
 		gowarc.WithSpecViolationPolicy(policy),
 		gowarc.WithSyntaxErrorPolicy(gowarc.ErrFail),
@@ -97,7 +102,7 @@ func NewReader(path string, spec bool) (*gowarc.WarcFileReader, error) {
 		gowarc.WithAddMissingDigest(false),
 		gowarc.WithAddMissingContentLength(false),
 		gowarc.WithAddMissingRecordId(false),
-	)
+	}
 }
 
 func toRecord(wr gowarc.WarcRecord, off int64) (Record, error) {

@@ -4,25 +4,26 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 )
 
 // Recover closes the files a crashed Writer left with the ".open" suffix in
 // dir, so that a resumed crawl leaves no file behind that readers skip. For
 // each one it keeps every whole record, cuts off a record the crash left
-// half written, renames the file to its final name and appends index lines
-// for its responses and revisits. A file with no whole record is removed.
-// It returns the final names of the files it recovered.
+// half written, writes the index run of its responses and revisits
+// (RunsDir) and renames the file to its final name. A file with no whole
+// record is removed. Then it merges the runs into the index (MergeIndex),
+// so that the index names every record of every closed file once. It
+// returns the final names of the files it recovered.
 //
-// The index is mended first: a line the crash cut short (no trailing
-// newline) is removed, and so are the lines at its tail that name a file
-// still ".open" (a Writer appends a file's lines just before renaming it,
-// so a kill between the two leaves them there); they are written again
-// from the file itself. Every change is fsynced, directory included.
+// A run already there for an ".open" file (a kill between the run and the
+// rename) is written again from the file itself. An index left by an older
+// langcrawl, which appended lines to it, is mended too: a line cut short
+// (no trailing newline) is removed, and so are the lines at its tail that
+// name a file still ".open". Every change is fsynced, directories
+// included.
 //
 // Call it before NewWriter on the same directory, never while a Writer
 // writes there.
@@ -34,6 +35,12 @@ func Recover(dir string) ([]string, error) {
 	index := filepath.Join(dir, IndexName)
 	if err := trimCutLine(index); err != nil {
 		return nil, err
+	}
+	// Temporary files of an interrupted run or merge.
+	tmps, _ := filepath.Glob(filepath.Join(dir, RunsDir, "*.tmp-*"))
+	tmps2, _ := filepath.Glob(filepath.Join(dir, IndexName+".tmp-*"))
+	for _, t := range append(tmps, tmps2...) {
+		os.Remove(t)
 	}
 	var done []string
 	var errs []error
@@ -50,20 +57,27 @@ func Recover(dir string) ([]string, error) {
 	if len(open) > 0 {
 		errs = append(errs, syncDir(dir))
 	}
-	return done, errors.Join(errs...)
+	if err := errors.Join(errs...); err != nil {
+		return done, err
+	}
+	return done, MergeIndex(dir)
 }
 
 // recoverFile recovers one .open file; it returns "" when the file held no
 // whole record and was removed.
 func recoverFile(path string) (string, error) {
 	final := strings.TrimSuffix(path, openSuffix)
-	indexPath := filepath.Join(filepath.Dir(path), IndexName)
-	if err := dropTail(indexPath, filepath.Base(final)); err != nil {
+	dir, name := filepath.Dir(path), filepath.Base(final)
+	if err := dropTail(filepath.Join(dir, IndexName), name); err != nil {
 		return "", err
 	}
-	good, index, err := scanWhole(path, filepath.Base(final))
+	good, index, err := scanWhole(path, name)
 	if err != nil {
 		return "", err
+	}
+	run := filepath.Join(dir, RunsDir, name+".cdxj")
+	if err := os.Remove(run); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return "", fmt.Errorf("archive: recover %s: %w", path, err)
 	}
 	if good == 0 {
 		if err := os.Remove(path); err != nil {
@@ -78,7 +92,7 @@ func recoverFile(path string) (string, error) {
 		return "", err
 	}
 	if len(index) > 0 {
-		if err := appendFile(indexPath, index); err != nil {
+		if err := writeRun(dir, name, index); err != nil {
 			return "", err
 		}
 	}
@@ -219,62 +233,20 @@ func dropTail(path, name string) error {
 // scanWhole reads records until the first one that is not whole, and
 // returns where the whole ones end and their CDXJ lines.
 func scanWhole(path, name string) (int64, []byte, error) {
-	st, err := os.Stat(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return 0, nil, fmt.Errorf("archive: recover %s: %w", path, err)
 	}
-	rd, err := NewReader(path, true)
-	if err != nil {
+	defer f.Close()
+	var index []byte
+	good, err := scan(f, name, 0, true, func(_ Record, line []byte) error {
+		index = append(index, line...)
+		return nil
+	})
+	if err != nil && !errors.Is(err, errCut) {
 		return 0, nil, fmt.Errorf("archive: recover %s: %w", path, err)
 	}
-	defer rd.Close()
-	type pending struct {
-		line cdxLine
-		ok   bool
-	}
-	var (
-		good  int64
-		prev  *pending
-		index []byte
-	)
-	// A record is known whole once the next one starts where it ends, or
-	// the file ends cleanly after it.
-	settle := func(end int64) {
-		if prev != nil && prev.ok {
-			prev.line.Length = end - prev.line.Offset
-			index = prev.line.appendTo(index)
-		}
-		good = end
-	}
-	for {
-		wr, off, _, err := rd.Next()
-		if errors.Is(err, io.EOF) {
-			if prev != nil {
-				settle(st.Size())
-			}
-			return good, index, nil
-		}
-		if err != nil {
-			return good, index, nil // the record the crash cut short starts at or after good
-		}
-		rec, rerr := toRecord(wr, off)
-		if rerr != nil {
-			return good, index, nil
-		}
-		if prev != nil || off > 0 {
-			settle(off)
-		}
-		p := &pending{}
-		if rec.Type == "response" || rec.Type == "revisit" {
-			date, _ := time.Parse(time.RFC3339, rec.Header("WARC-Date"))
-			p.line = cdxLine{URL: rec.TargetURI, Date: date, Digest: rec.Header("WARC-Payload-Digest"),
-				Offset: off, Filename: name}
-			p.line.fromHTTP(rec.Block)
-			if rec.Type == "revisit" {
-				p.line.Mime = "warc/revisit"
-			}
-			p.ok = true
-		}
-		prev = p
-	}
+	// good is where the last record that read whole ends: a record the
+	// crash cut short starts at or after it.
+	return good, index, nil
 }

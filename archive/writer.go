@@ -73,9 +73,12 @@ type Config struct {
 	// Hostname is the crawling machine, for file names and warcinfo.
 	// Default os.Hostname().
 	Hostname string
-	// Software, Operator, UserAgent and Robots ("obey" or "ignore") go into
-	// the warcinfo record as given; empty ones are left out.
+	// Software, IsPartOf, Operator, UserAgent and Robots ("obey" or
+	// "ignore") go into the warcinfo record as given; empty ones are left
+	// out. IsPartOf names the collection or job the files belong to (the
+	// warcinfo field isPartOf of WARC 1.1 annex B).
 	Software  string
+	IsPartOf  string
 	Operator  string
 	UserAgent string
 	Robots    string
@@ -200,7 +203,7 @@ type warcFile struct {
 	final      string // path once closed
 	size       int64
 	warcinfoID string
-	index      []byte // CDXJ lines of this file, appended to the index when closed
+	index      []byte // CDXJ lines of this file, written as its run when it is closed
 }
 
 // Writer writes WARC records into rotating files in one directory. It is
@@ -219,12 +222,16 @@ type Writer struct {
 	coders   []*coder
 	cur      *warcFile
 	serial   int
-	files    []string
-	stats    Stats
-	closed   bool
-	dirDirty bool // a file was created since the directory was last fsynced
-	create   func(path string) (file, error)
-	newUUID  func() string
+	// unfinished holds files whose index run could not be written (a full
+	// disk): they stay ".open", and Close tries again.
+	unfinished []*warcFile
+	files      []string
+	stats      Stats
+	closed     bool
+	dirDirty   bool // a file was created since the directory was last fsynced
+	create     func(path string) (file, error)
+	writeRun   func(dir, name string, lines []byte) error
+	newUUID    func() string
 }
 
 // NewWriter checks cfg, fills in its defaults and creates cfg.Dir. It opens
@@ -284,15 +291,56 @@ func NewWriter(cfg Config) (*Writer, error) {
 			gowarc.WithSyntaxErrorPolicy(gowarc.ErrFail),
 			gowarc.WithUnknownRecordTypePolicy(gowarc.ErrFail),
 		},
-		marsh:  gowarc.NewMarshaler(),
-		create: createFile,
+		marsh:    gowarc.NewMarshaler(),
+		create:   createFile,
+		writeRun: writeRun,
 		newUUID: func() string {
 			uuidMu.Lock()
 			defer uuidMu.Unlock()
 			return "<urn:uuid:" + uuid.NewString() + ">"
 		},
 	}
+	serial, err := nextSerial(cfg.Dir, cfg.Prefix)
+	if err != nil {
+		return nil, err
+	}
+	w.serial = serial
 	return w, nil
+}
+
+// nextSerial returns the serial number after the highest one of the WARC
+// files named <prefix>-<timestamp>-<serial>-... in dir (".open" ones too),
+// or 0 if there is none: serial numbers continue across runs.
+func nextSerial(dir, prefix string) (int, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return 0, fmt.Errorf("archive: read dir %s: %w", dir, err)
+	}
+	next := 0
+	for _, e := range entries {
+		if n, ok := serialOf(e.Name(), prefix); ok && n >= next {
+			next = n + 1
+		}
+	}
+	return next, nil
+}
+
+// serialOf parses the serial number out of a file name the Writer made.
+func serialOf(name, prefix string) (int, bool) {
+	rest, ok := strings.CutPrefix(name, prefix+"-")
+	if !ok || !strings.Contains(name, ".warc") {
+		return 0, false
+	}
+	ts, rest, ok := strings.Cut(rest, "-")
+	if !ok || len(ts) != 17 || !allDigits(ts) {
+		return 0, false
+	}
+	num, _, ok := strings.Cut(rest, "-")
+	if !ok || len(num) < 5 || !allDigits(num) {
+		return 0, false
+	}
+	n, err := strconv.Atoi(num)
+	return n, err == nil
 }
 
 // uuidMu serialises gowarc's record builder set-up with UUID generation;
@@ -724,6 +772,7 @@ func (w *Writer) warcinfoBlock() []byte {
 		b.WriteString("\r\n")
 	}
 	field("software", w.cfg.Software)
+	field("isPartOf", w.cfg.IsPartOf)
 	field("hostname", w.cfg.Hostname)
 	field("operator", w.cfg.Operator)
 	field("http-header-user-agent", w.cfg.UserAgent)
@@ -998,14 +1047,15 @@ func (w *Writer) abandon() {
 	os.Remove(cf.open)
 }
 
-// finish closes the current file: flush, fsync, close, append its lines
-// to the index (fsynced), rename to drop ".open", fsync the directory.
-// Every error names the file.
+// finish closes the current file: flush, fsync, close, write its index
+// lines as a sorted run (RunsDir, fsynced), rename the file to drop
+// ".open", fsync the directory. Every error names the file.
 //
-// The index lines go in before the rename, so that a kill between the two
-// cannot leave a closed file that the index misses: Recover finds the file
-// still ".open", drops the lines at the index's tail that name it, and
-// appends them again (see Recover).
+// The run is written before the rename, so that no closed file lacks its
+// index lines: after a kill between the two, Recover finds the file still
+// ".open" and writes its run again from the file itself. If the run cannot
+// be written (a full disk), the file stays ".open" and is kept in
+// w.unfinished for Close to try again (or Recover, at the next start).
 func (w *Writer) finish() error {
 	cf := w.cur
 	w.cur = nil
@@ -1019,40 +1069,28 @@ func (w *Writer) finish() error {
 	if err := cf.f.Close(); err != nil {
 		errs = append(errs, fmt.Errorf("archive: close %s: %w", cf.open, err))
 	}
-	if len(cf.index) > 0 {
-		if err := appendFile(filepath.Join(w.cfg.Dir, IndexName), cf.index); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	if err := os.Rename(cf.open, cf.final); err != nil {
-		errs = append(errs, fmt.Errorf("archive: rename %s: %w", cf.open, err))
-		return errors.Join(errs...)
-	}
-	w.files = append(w.files, cf.final)
-	if err := syncDir(w.cfg.Dir); err != nil {
-		errs = append(errs, err)
-	}
-	w.dirDirty = false
+	errs = append(errs, w.publish(cf))
 	return errors.Join(errs...)
 }
 
-// appendFile appends data to the file at path, creating it, and fsyncs it.
-func appendFile(path string, data []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
-	if err != nil {
-		return fmt.Errorf("archive: open index %s: %w", path, err)
+// publish writes the index run of a closed file, then renames the file to
+// its final name and fsyncs the directory. A file whose run fails goes to
+// w.unfinished, still ".open".
+func (w *Writer) publish(cf *warcFile) error {
+	if len(cf.index) > 0 {
+		if err := w.writeRun(w.cfg.Dir, filepath.Base(cf.final), cf.index); err != nil {
+			w.stats.WriteErrors++
+			w.unfinished = append(w.unfinished, cf)
+			return fmt.Errorf("%w (%s stays %s until its index lines are written)", err, cf.final, openSuffix)
+		}
 	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
+	if err := os.Rename(cf.open, cf.final); err != nil {
+		return fmt.Errorf("archive: rename %s: %w", cf.open, err)
 	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("archive: write index %s: %w", path, err)
-	}
-	return nil
+	w.files = append(w.files, cf.final)
+	err := syncDir(w.cfg.Dir)
+	w.dirDirty = false
+	return err
 }
 
 // syncDir fsyncs a directory, so that the files created and renamed in it
@@ -1100,8 +1138,8 @@ func (w *Writer) Sync() error {
 	return nil
 }
 
-// Rotate closes the current file, renaming it from ".open", and appends its
-// index lines. The next write opens a new file. It does nothing if no file
+// Rotate closes the current file, writing its index run and renaming it
+// from ".open". The next write opens a new file. It does nothing if no file
 // is open, and returns ErrClosed after Close.
 func (w *Writer) Rotate() error {
 	w.mu.Lock()
@@ -1115,8 +1153,10 @@ func (w *Writer) Rotate() error {
 	return w.finish()
 }
 
-// Close closes the current file and sorts the index. It returns every
-// error it met, joined. Calling Close again does nothing.
+// Close closes the current file, tries again to publish the files whose
+// index run failed, and merges the runs into the index (MergeIndex), in
+// bounded memory. It returns every error it met, joined. Calling Close
+// again does nothing.
 func (w *Writer) Close() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -1128,10 +1168,12 @@ func (w *Writer) Close() error {
 	if w.cur != nil {
 		errs = append(errs, w.finish())
 	}
-	index := filepath.Join(w.cfg.Dir, IndexName)
-	if _, err := os.Stat(index); err == nil {
-		errs = append(errs, SortIndex(index))
+	retry := w.unfinished
+	w.unfinished = nil
+	for _, cf := range retry {
+		errs = append(errs, w.publish(cf))
 	}
+	errs = append(errs, MergeIndex(w.cfg.Dir))
 	return errors.Join(errs...)
 }
 

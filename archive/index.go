@@ -1,0 +1,132 @@
+package archive
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/nlnwa/gowarc"
+)
+
+// minHeadBlock is the least of a block Scan reads, so that the HTTP
+// header section, which the index line is made from, is whole.
+const minHeadBlock = 64 << 10
+
+// errCut marks a record that does not read whole: the end of what a crash
+// left, for Recover.
+var errCut = errors.New("archive: record cut short")
+
+// Scan reads the WARC records of r, a whole WARC file (compressed with one
+// gzip member a record, or not) whose index lines are to name the file
+// name, one record at a time. It calls fn with each record in file order,
+// its Block cut to its first maxBlock bytes (at least 64 KiB), and, for a
+// response or revisit record, the record's CDXJ index line as the Writer
+// writes it (nil for other records). Memory stays bounded whatever the
+// sizes of the file and its records. A record's line needs the offset of
+// the next record, so fn sees each record once the next one has started.
+// Scan stops at the first error, from r or from fn. It does not close r.
+func Scan(r io.Reader, name string, maxBlock int, fn func(rec Record, line []byte) error) error {
+	_, err := scan(r, name, maxBlock, false, fn)
+	return err
+}
+
+// scan is Scan; it also returns where the last record that read whole
+// ends. An error reading the file is wrapped with errCut.
+func scan(r io.Reader, name string, maxBlock int, spec bool, fn func(rec Record, line []byte) error) (int64, error) {
+	maxBlock = max(maxBlock, minHeadBlock)
+	rd, err := gowarc.NewWarcFileReaderFromStream(struct{ io.Reader }{r}, 0, readerOptions(spec)...)
+	if err != nil {
+		return 0, fmt.Errorf("archive: read %s: %w", name, err)
+	}
+	defer rd.Close()
+	var (
+		good int64
+		prev *Record
+		line *cdxLine
+	)
+	// settle hands the previous record to fn once its end is known.
+	settle := func(end int64) error {
+		good = end
+		if prev == nil {
+			return nil
+		}
+		var b []byte
+		if line != nil {
+			line.Length = end - line.Offset
+			b = line.appendTo(nil)
+		}
+		rec := *prev
+		prev, line = nil, nil
+		return fn(rec, b)
+	}
+	for {
+		wr, off, _, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			return good, settle(off)
+		}
+		if err != nil {
+			return good, fmt.Errorf("%w: %s at %d: %w", errCut, name, off, err)
+		}
+		if err := settle(off); err != nil {
+			return good, err
+		}
+		h := wr.WarcHeader()
+		rec := Record{Type: wr.Type().String(), TargetURI: h.Get(gowarc.WarcTargetURI), ID: h.Get(gowarc.WarcRecordID),
+			ConcurrentTo: h.Get(gowarc.WarcConcurrentTo), RefersTo: h.Get(gowarc.WarcRefersTo),
+			WarcinfoID: h.Get(gowarc.WarcWarcinfoID), Offset: off}
+		for _, nv := range *h {
+			rec.Headers = append(rec.Headers, Field{Name: nv.Name, Value: nv.Value})
+		}
+		br, err := wr.Block().RawBytes()
+		if err == nil {
+			rec.Block, err = io.ReadAll(io.LimitReader(br, int64(maxBlock)))
+		}
+		if err != nil {
+			return good, fmt.Errorf("%w: %s at %d: %w", errCut, name, off, err)
+		}
+		prev = &rec
+		if rec.Type == "response" || rec.Type == "revisit" {
+			date, _ := time.Parse(time.RFC3339, rec.Header(gowarc.WarcDate))
+			line = &cdxLine{URL: rec.TargetURI, Date: date, Digest: rec.Header(gowarc.WarcPayloadDigest),
+				Offset: off, Filename: name}
+			line.fromHTTP(rec.Block)
+			if rec.Type == "revisit" {
+				line.Mime = "warc/revisit"
+			}
+		}
+	}
+}
+
+// IndexFiles writes the CDXJ index of the WARC files at paths to w: one
+// line for each response and revisit record, as the Writer writes them,
+// naming each file by its base name, sorted in byte order with repeated
+// lines dropped. It reads each file once, in bounded memory: lines past
+// DefaultSortMemory are spilled to sorted runs in tmpDir ("" means
+// os.TempDir()).
+func IndexFiles(w io.Writer, tmpDir string, paths ...string) error {
+	s := NewSorter(tmpDir, 0)
+	defer s.Close()
+	for _, p := range paths {
+		f, err := os.Open(p)
+		if err != nil {
+			return fmt.Errorf("archive: index %s: %w", p, err)
+		}
+		err = Scan(f, filepath.Base(p), 0, func(_ Record, line []byte) error {
+			if line == nil {
+				return nil
+			}
+			return s.Add(line)
+		})
+		f.Close()
+		if err != nil {
+			return fmt.Errorf("archive: index %s: %w", p, err)
+		}
+	}
+	if _, err := s.WriteTo(w); err != nil {
+		return fmt.Errorf("archive: index: %w", err)
+	}
+	return nil
+}
