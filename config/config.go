@@ -17,14 +17,25 @@ import (
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/langcrawl/langcrawl/scope"
 )
 
 // Config is the resolved crawl configuration. It is produced by Load and is
 // read-only afterwards.
 type Config struct {
-	// Seeds are the starting URLs listed in the profile. A bare host
-	// name gets http://.
+	// Seeds are the starting URLs listed in the profile and given with
+	// --seed. A bare host name gets http:// (see AssumedHTTP).
 	Seeds []string `yaml:"seeds"`
+	// SeedScopes are the seeds of Seeds that the profile gave a scope of
+	// their own ({url, scope, depth} entries), in profile order.
+	SeedScopes []SeedScope `yaml:"-"`
+	// AssumedHTTP lists the seeds of Seeds that were given without a
+	// scheme and got http://, as they were written, for a notice.
+	AssumedHTTP []string `yaml:"-"`
+	// SkipBadSeeds (--skip-bad-seeds) makes the crawl go on past bad
+	// seeds, reporting each, instead of refusing to start.
+	SkipBadSeeds bool `yaml:"-"`
 	// SeedsFile is a file of more seeds, one per line, resolved against
 	// the profile's directory. It is not read into memory: the crawl
 	// streams it (EachSeed), so it may hold millions of seeds.
@@ -135,8 +146,27 @@ type Robots struct {
 	MaxCrawlDelay time.Duration `yaml:"max_crawl_delay"`
 }
 
-// Scope holds the site-tree rules of Nakahira et al. and the trap guards.
+// SeedScope is a seed with a scope of its own, written in the seeds list
+// as {url: URL, scope: host|domain|prefix, depth: N}.
+type SeedScope struct {
+	URL string `yaml:"url"`
+	// Scope is host, domain or prefix; "" is domain, the default.
+	Scope string `yaml:"scope,omitempty"`
+	// Depth is the depth limit inside the scope; 0 is the profile's depth.
+	Depth int `yaml:"depth,omitempty"`
+}
+
+// Scope holds the site-tree rules of Nakahira et al., the operator's
+// include and exclude rules, and the trap guards.
 type Scope struct {
+	// Include and Exclude are RE2 regular expressions matched against the
+	// canonical URL; SURTInclude and SURTExclude are SURT prefixes such as
+	// http://(th,co, (package scope).
+	Include     []string `yaml:"include"`
+	Exclude     []string `yaml:"exclude"`
+	SURTInclude []string `yaml:"surt_include"`
+	SURTExclude []string `yaml:"surt_exclude"`
+
 	OneQueryPerScript  bool `yaml:"one_query_per_script"`
 	Requisites         bool `yaml:"requisites"`
 	MaxURLLength       int  `yaml:"max_url_length"`
@@ -218,7 +248,7 @@ type key struct {
 // README.md documents them. Defaults are the values a crawl uses when
 // nothing else sets the key.
 var Keys = []key{
-	{"seeds", []string{}, "seed URLs, one per list item"},
+	{"seeds", []string{}, "seed URLs, one per list item; an item may be {url: URL, scope: host|domain|prefix, depth: N} to give that seed its own scope (default domain) and depth limit; a bare host gets http://"},
 	{"seeds_file", "", "file with one seed URL per line (# comments allowed); relative to the profile"},
 	{"out", "./crawl", "output directory: warcs/, frontier/, logs/"},
 	{"warc.prefix", "langcrawl", "WARC file name prefix"},
@@ -248,6 +278,10 @@ var Keys = []key{
 	{"timeouts.read", "30s", "longest silence while reading a response"},
 	{"robots.policy", "obey", "obey or ignore robots.txt"},
 	{"robots.max_crawl_delay", "30s", "cap on a robots.txt Crawl-delay"},
+	{"scope.include", []string{}, "RE2 regular expressions on the canonical URL; when set, a link is followed only if one matches (page requisites excepted)"},
+	{"scope.exclude", []string{}, "RE2 regular expressions on the canonical URL; a link that matches one is never followed, requisites included; the metadata record names the rule (rejected:scope:exclude:RULE)"},
+	{"scope.surt_include", []string{}, "SURT prefixes, e.g. http://(th,co, for every host under .co.th, or a plain URL or host; when set (with scope.include), a link is followed only if one matches"},
+	{"scope.surt_exclude", []string{}, "SURT prefixes; a link that matches one is never followed (rejected:scope:exclude:surt:PREFIX)"},
 	{"scope.one_query_per_script", true, "crawl one URL per script path among URLs differing only in their query"},
 	{"scope.requisites", true, "fetch page requisites (img, css, js) so pages replay"},
 	{"scope.max_url_length", 2048, "trap guard: longest URL accepted"},
@@ -297,6 +331,8 @@ func AddFlags(fs *pflag.FlagSet) {
 	fs.String("profile", "", "crawl profile (YAML)")
 	fs.String("out", "", "output directory")
 	fs.String("seeds", "", "file with seed URLs, one per line")
+	fs.StringArray("seed", nil, "URL: crawl from this seed too (a bare host gets http://); repeatable")
+	fs.Bool("skip-bad-seeds", false, "go on past bad seeds, reporting each, instead of refusing to start")
 	fs.StringArray("connect-to", nil, "HOST=IP:PORT: dial IP:PORT for HOST (* for every host); repeatable")
 	fs.Int("workers", 0, "number of workers r")
 	fs.Duration("delay", 0, "per-site delay w")
@@ -358,7 +394,7 @@ func Load(profile string, fs *pflag.FlagSet) (*Config, error) {
 	c := &Config{ProfilePath: profile}
 	p := parser{v: v}
 	c.SeedsFile = p.str("seeds_file")
-	c.Seeds = p.strs("seeds")
+	c.Seeds, c.SeedScopes = p.seeds("seeds")
 	c.Out = p.str("out")
 	c.WARC.Prefix = p.str("warc.prefix")
 	c.WARC.MaxSize = p.size("warc.max_size")
@@ -387,6 +423,10 @@ func Load(profile string, fs *pflag.FlagSet) (*Config, error) {
 	c.Timeouts.Read = p.duration("timeouts.read")
 	c.Robots.Policy = p.str("robots.policy")
 	c.Robots.MaxCrawlDelay = p.duration("robots.max_crawl_delay")
+	c.Scope.Include = p.strs("scope.include")
+	c.Scope.Exclude = p.strs("scope.exclude")
+	c.Scope.SURTInclude = p.strs("scope.surt_include")
+	c.Scope.SURTExclude = p.strs("scope.surt_exclude")
 	c.Scope.OneQueryPerScript = p.boolean("scope.one_query_per_script")
 	c.Scope.Requisites = p.boolean("scope.requisites")
 	c.Scope.MaxURLLength = p.integer("scope.max_url_length")
@@ -432,6 +472,15 @@ func Load(profile string, fs *pflag.FlagSet) (*Config, error) {
 				c.Network.ConnectTo[strings.ToLower(strings.TrimSpace(host))] = strings.TrimSpace(addr)
 			}
 		}
+		if f := fs.Lookup("seed"); f != nil && f.Changed {
+			vals, _ := fs.GetStringArray("seed")
+			for _, s := range vals {
+				c.Seeds = append(c.Seeds, strings.TrimSpace(s))
+			}
+		}
+		if f := fs.Lookup("skip-bad-seeds"); f != nil && f.Changed {
+			c.SkipBadSeeds, _ = fs.GetBool("skip-bad-seeds")
+		}
 	}
 
 	if c.SeedsFile != "" {
@@ -451,6 +500,12 @@ func Load(profile string, fs *pflag.FlagSet) (*Config, error) {
 	}
 	for i, s := range c.Seeds {
 		c.Seeds[i] = NormalizeSeed(s)
+		if s != "" && c.Seeds[i] != strings.TrimSpace(s) {
+			c.AssumedHTTP = append(c.AssumedHTTP, strings.TrimSpace(s))
+		}
+	}
+	for i := range c.SeedScopes {
+		c.SeedScopes[i].URL = NormalizeSeed(c.SeedScopes[i].URL)
 	}
 	// A key that did not parse is reported once, not again by Validate.
 	if verr := c.Validate(); verr != nil {
@@ -570,6 +625,62 @@ func (p *parser) strs(name string) []string {
 	}
 	p.fail(name, val, "a list of strings")
 	return nil
+}
+
+// seeds reads the seeds list: URLs, and {url, scope, depth} entries.
+// Every seed is in the first result; those with a scope also in the second.
+func (p *parser) seeds(name string) ([]string, []SeedScope) {
+	val := p.v.Get(internal(name))
+	list, ok := val.([]any)
+	if !ok {
+		return p.strs(name), nil
+	}
+	var urls []string
+	var scoped []SeedScope
+	for i, e := range list {
+		item := fmt.Sprintf("%s: item %d", name, i+1)
+		var m map[string]any
+		switch x := e.(type) {
+		case string:
+			urls = append(urls, strings.TrimSpace(x))
+			continue
+		case map[string]any:
+			m = x
+		case map[any]any:
+			m = map[string]any{}
+			for k, v := range x {
+				m[fmt.Sprint(k)] = v
+			}
+		default:
+			p.fail(name, e, "a URL or a {url, scope, depth} entry")
+			continue
+		}
+		var s SeedScope
+		for k, v := range m {
+			switch strings.ToLower(k) {
+			case "url":
+				s.URL = strings.TrimSpace(fmt.Sprint(v))
+			case "scope":
+				s.Scope = strings.ToLower(strings.TrimSpace(fmt.Sprint(v)))
+			case "depth":
+				n, err := strconv.Atoi(strings.TrimSpace(fmt.Sprint(v)))
+				if err != nil {
+					p.errs = append(p.errs, fmt.Errorf("%s: depth %v is not a whole number", item, v))
+					continue
+				}
+				s.Depth = n
+			default:
+				p.errs = append(p.errs, fmt.Errorf("%s: unknown key %q (want url, scope, depth)", item, k))
+			}
+		}
+		if s.URL == "" {
+			p.errs = append(p.errs, fmt.Errorf("%s: no url", item))
+			continue
+		}
+		urls = append(urls, s.URL)
+		scoped = append(scoped, s)
+	}
+	return urls, scoped
 }
 
 func (p *parser) integer(name string) int {
@@ -791,6 +902,12 @@ func ParseSize(s string) (int64, error) {
 // first error fn returns. A bare host name gets http:// (NormalizeSeed).
 // It holds one line in memory at a time.
 func EachSeed(path string, fn func(line int, seed string) error) error {
+	return EachSeedLine(path, func(line int, _, seed string) error { return fn(line, seed) })
+}
+
+// EachSeedLine is EachSeed that also gives each seed as it was written
+// (trimmed), so a caller can tell which got http://.
+func EachSeedLine(path string, fn func(line int, raw, seed string) error) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
@@ -805,7 +922,7 @@ func EachSeed(path string, fn func(line int, seed string) error) error {
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		if err := fn(n, NormalizeSeed(line)); err != nil {
+		if err := fn(n, line, NormalizeSeed(line)); err != nil {
 			return err
 		}
 	}
@@ -845,12 +962,38 @@ func (c *Config) Validate() error {
 		errs = append(errs, fmt.Errorf("%s: "+format, append([]any{key}, a...)...))
 	}
 	if len(c.Seeds) == 0 && c.SeedsFile == "" {
-		bad("seeds", "no seed URLs; give seeds in the profile, seeds_file, or --seeds FILE")
+		bad("seeds", "no seed URLs; give seeds in the profile, seeds_file, --seeds FILE or --seed URL")
 	}
 	for _, s := range c.Seeds {
 		u, err := url.Parse(s)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			bad("seeds", "%q is not an absolute http(s) URL", s)
+		if (err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "") && !c.SkipBadSeeds {
+			bad("seeds", "%q is not an absolute http(s) URL (--skip-bad-seeds goes on without it)", s)
+		}
+	}
+	for _, s := range c.SeedScopes {
+		if s.Scope != "" {
+			if _, err := scope.ParseKind(s.Scope); err != nil {
+				bad("seeds", "%s: scope %q must be host, domain or prefix", s.URL, s.Scope)
+			}
+		}
+		if s.Depth < 0 {
+			bad("seeds", "%s: depth %d must be at least 1 (0 or none: the profile's depth)", s.URL, s.Depth)
+		}
+	}
+	for k, rules := range map[string][]string{"scope.include": c.Scope.Include, "scope.exclude": c.Scope.Exclude} {
+		for _, r := range rules {
+			if r == "" {
+				bad(k, "an empty regular expression would match every URL")
+			} else if _, err := regexp.Compile(r); err != nil {
+				bad(k, "%q is not an RE2 regular expression: %v", r, err)
+			}
+		}
+	}
+	for k, rules := range map[string][]string{"scope.surt_include": c.Scope.SURTInclude, "scope.surt_exclude": c.Scope.SURTExclude} {
+		for _, r := range rules {
+			if _, err := scope.SURTPrefix(r); err != nil {
+				bad(k, "%q is not a SURT prefix such as http://(th,co, or a URL: %s", r, strings.TrimPrefix(err.Error(), scope.ErrRule.Error()+": "))
+			}
 		}
 	}
 	if c.Out == "" {
@@ -1036,6 +1179,21 @@ func (c *Config) YAML() string {
 			hosts[h] = o
 		}
 		m["hosts"] = hosts
+	}
+	if len(c.SeedScopes) > 0 {
+		scoped := map[string]SeedScope{}
+		for _, s := range c.SeedScopes {
+			scoped[s.URL] = s
+		}
+		seeds := make([]any, 0, len(c.Seeds))
+		for _, s := range c.Seeds {
+			if sc, ok := scoped[s]; ok {
+				seeds = append(seeds, sc)
+				continue
+			}
+			seeds = append(seeds, s)
+		}
+		m["seeds"] = seeds
 	}
 	m["recrawl"] = map[string]any{"interval": c.Recrawl.Interval.String()}
 	if c.Recrawl.Previous != "" {
