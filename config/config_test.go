@@ -328,3 +328,119 @@ func TestBareHostSeed(t *testing.T) {
 		}
 	}
 }
+
+// writeProfile writes a profile with a seed and a user agent plus extra.
+func writeProfile(t *testing.T, extra string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "p.yaml")
+	if !strings.Contains(extra, "seeds:") {
+		extra = "seeds: [http://a.test/]\n" + extra
+	}
+	if err := os.WriteFile(p, []byte("user_agent: \"x/1 (+https://lib.example/c)\"\n"+extra), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestScopeKeys(t *testing.T) {
+	prof := writeProfile(t, `seeds:
+  - http://a.test/
+  - thai-news.test
+  - {url: "http://portal.test/th/", scope: prefix, depth: 3}
+  - url: gov.test
+    scope: host
+scope:
+  include: ['\.th/', 'portal']
+  exclude: ['/calendar/\d+', '\?sessionid=']
+  surt_include: ["http://(th,co,"]
+  surt_exclude: ["http://(th,co,ads,", "tracker.test"]
+`)
+	c, err := Load(prof, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checks := []struct {
+		name      string
+		got, want any
+	}{
+		{"seeds", strings.Join(c.Seeds, " "), "http://a.test/ http://thai-news.test http://portal.test/th/ http://gov.test"},
+		{"seed scopes", fmt.Sprint(c.SeedScopes), "[{http://portal.test/th/ prefix 3} {http://gov.test host 0}]"},
+		{"assumed http", strings.Join(c.AssumedHTTP, " "), "thai-news.test gov.test"},
+		{"scope.include", strings.Join(c.Scope.Include, " "), `\.th/ portal`},
+		{"scope.exclude", strings.Join(c.Scope.Exclude, " "), `/calendar/\d+ \?sessionid=`},
+		{"scope.surt_include", strings.Join(c.Scope.SURTInclude, " "), "http://(th,co,"},
+		{"scope.surt_exclude", strings.Join(c.Scope.SURTExclude, " "), "http://(th,co,ads, tracker.test"},
+	}
+	for _, ch := range checks {
+		if ch.got != ch.want {
+			t.Errorf("%s = %v, want %v", ch.name, ch.got, ch.want)
+		}
+	}
+	// The resolved profile keeps every rule and seed scope.
+	p := filepath.Join(t.TempDir(), "resolved.yaml")
+	os.WriteFile(p, []byte(c.YAML()), 0o644)
+	c2, err := Load(p, nil)
+	if err != nil {
+		t.Fatalf("resolved profile does not load back: %v\n%s", err, c.YAML())
+	}
+	if fmt.Sprint(c2.SeedScopes, c2.Scope) != fmt.Sprint(c.SeedScopes, c.Scope) {
+		t.Errorf("round trip lost scope rules:\n%s", c.YAML())
+	}
+}
+
+// TestScopeKeyErrors: each bad value is reported naming its key and the
+// value.
+func TestScopeKeyErrors(t *testing.T) {
+	tests := []struct{ profile, want string }{
+		{"scope: {exclude: ['([a-z']}", `scope.exclude: "([a-z" is not an RE2 regular expression`},
+		{"scope: {include: ['a{2,1}']}", `scope.include: "a{2,1}" is not an RE2 regular expression`},
+		{"scope: {include: ['']}", "scope.include: an empty regular expression"},
+		{"scope: {surt_exclude: ['http://(th co,']}", `scope.surt_exclude: "http://(th co," is not a SURT prefix`},
+		{"scope: {surt_include: ['x(th,']}", `scope.surt_include: "x(th," is not a SURT prefix`},
+		{"seeds: [{url: 'http://a.test/', scope: subdomain}]", `seeds: http://a.test/: scope "subdomain" must be host, domain or prefix`},
+		{"seeds: [{url: 'http://a.test/', depth: -2}]", "seeds: http://a.test/: depth -2 must be at least 1"},
+		{"seeds: [{url: 'http://a.test/', depth: deep}]", "seeds: item 1: depth deep is not a whole number"},
+		{"seeds: [{url: 'http://a.test/', scop: host}]", `seeds: item 1: unknown key "scop"`},
+		{"seeds: [http://b.test/, {scope: host}]", "seeds: item 2: no url"},
+		{"seeds: ['ftp://a.test/']", `seeds: "ftp://a.test/" is not an absolute http(s) URL`},
+	}
+	for _, tt := range tests {
+		_, err := Load(writeProfile(t, tt.profile+"\n"), nil)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("profile %s: error %v, want %q", tt.profile, err, tt.want)
+		}
+	}
+}
+
+// TestSeedFlags: --seed adds seeds (a bare host gets http:// and is
+// listed for the notice); --skip-bad-seeds lets a bad seed through
+// validation, for the crawl to report and skip.
+func TestSeedFlags(t *testing.T) {
+	fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
+	AddFlags(fs)
+	if err := fs.Parse([]string{"--seed", "b.test", "--seed=https://c.test/x"}); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Load(writeProfile(t, ""), fs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(c.Seeds, " "); got != "http://a.test/ http://b.test https://c.test/x" {
+		t.Errorf("seeds = %s, want the profile's and both --seed", got)
+	}
+	if strings.Join(c.AssumedHTTP, " ") != "b.test" || c.SkipBadSeeds {
+		t.Errorf("assumed http %v, skip %v", c.AssumedHTTP, c.SkipBadSeeds)
+	}
+	// Only --seed: no profile seeds needed.
+	fs = pflag.NewFlagSet("t", pflag.ContinueOnError)
+	AddFlags(fs)
+	fs.Parse([]string{"--seed", "ftp://bad.test/", "--seed", "ok.test", "--user-agent", "x/1 (+https://lib.example/c)"})
+	if _, err := Load("", fs); err == nil || !strings.Contains(err.Error(), `seeds: "ftp://bad.test/"`) {
+		t.Errorf("a bad --seed: %v, want an error naming it", err)
+	}
+	fs.Parse([]string{"--skip-bad-seeds"})
+	c, err = Load("", fs)
+	if err != nil || !c.SkipBadSeeds || len(c.Seeds) != 2 {
+		t.Errorf("with --skip-bad-seeds: %v, %+v; want the bad seed left for the crawl to skip", err, c)
+	}
+}
