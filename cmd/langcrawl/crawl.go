@@ -204,6 +204,11 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 	if err != nil {
 		return snap, errors.Join(err, clog.Close(), arc.Close(), q.Close())
 	}
+	// The scope rules; exclusions added while the crawl runs go to filter.
+	filter, err := scopeFilter(cfg)
+	if err != nil {
+		return snap, errors.Join(fmt.Errorf("%w: %w", errUsage, err), clog.Close(), arc.Close(), q.Close())
+	}
 	c, err := crawl.New(crawl.Config{
 		Workers: cfg.Workers, MaxPages: cfg.MaxPages, MaxTime: cfg.MaxTime, MaxBytes: cfg.MaxBytes, MaxPagesPerSite: cfg.MaxPagesPerSite,
 		Retries:    crawl.Retries{Max: cfg.Retries.Max, Delay: cfg.Retries.Delay, MaxDelay: cfg.Retries.MaxDelay},
@@ -212,6 +217,7 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 			MaxDepth:  cfg.Depth,
 			QueryRule: cfg.Scope.OneQueryPerScript,
 			Cache:     scope.NewCache(0),
+			Filter:    filter,
 			Rules: scope.Rules{MaxURLLength: cfg.Scope.MaxURLLength, MaxPathSegments: cfg.Scope.MaxPathSegments,
 				MaxRepeatedSegment: cfg.Scope.MaxRepeatedSegment, MaxQueryParams: cfg.Scope.MaxQueryParams},
 		},
@@ -223,7 +229,7 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 	if err != nil {
 		return snap, errors.Join(err, clog.Close(), arc.Close(), q.Close())
 	}
-	seeded, err := seedAll(c, cfg)
+	seeded, err := (&seeder{c: c, cfg: cfg, stderr: stderr, log: log}).run()
 	if err != nil {
 		return snap, errors.Join(fmt.Errorf("%w: %w", errUsage, err), clog.Close(), arc.Close(), q.Close())
 	}
