@@ -15,6 +15,6 @@ func (c *Crawler) decideNav(pol *focus.Policy, relevant bool, src, dest focus.Co
 	if pol.Strategy() != focus.Evidence {
 		return pol.Decide(relevant, src, dest, false)
 	}
-	s := pol.Score(focus.Link{URL: u.String(), Anchor: ln.Anchor, Hreflang: ln.Hreflang, Lang: ln.Lang})
+	s := pol.Score(focus.Link{URL: u.String(), Anchor: ln.Anchor, Hreflang: ln.Hreflang, Lang: ln.Lang, FromTarget: relevant})
 	return pol.DecideLink(relevant, src, dest, false, s)
 }

@@ -22,6 +22,11 @@ type Link struct {
 	Hreflang string
 	// Lang is the element's lang attribute: the language of the anchor text.
 	Lang string
+	// FromTarget reports that the page holding the link is in the target
+	// language. Its anchors are then in the target language whatever they
+	// lead to, so anchor text (and lang) in the target language counts for
+	// nothing; in another language it still counts against.
+	FromTarget bool
 }
 
 // Score is the evidence of one link for the target language, summed over
@@ -33,7 +38,10 @@ const (
 	// MaxScore bounds a Score.
 	MaxScore Score = 4
 	// Weak is one cue for the target: a target ccTLD (.th, .la) or a
-	// target language segment in the path or query (/th/, ?lang=th).
+	// target language segment in the path or query (/th/, ?lang=th). It
+	// raises priority; alone it opens no server from a non-target page (on
+	// the simulated family, .th alone opened more non-target servers than
+	// target ones).
 	Weak Score = 1
 	// Strong is an explicit cue: hreflang naming the target, anchor text in
 	// the target's script or with lang naming the target, an IDN label in
@@ -51,6 +59,7 @@ const (
 //	hreflang names the target        +3   names another language      -3
 //	lang names the target             +2   names another language      -2
 //	anchor in the target's script     +2   in another non-Latin script -2
+//	  (the +2 of these two only from a page not in the target language)
 //	IDN host label in target script   +2
 //	ccTLD of the target (.th)         +1   ccTLD of another language   -1
 //	path segment or lang= query value +1   another language's code     -1
@@ -70,10 +79,12 @@ func (p *Policy) Score(l Link) Score {
 	if v := langCue(l.Hreflang, lang); v != 0 {
 		s += 3 * v
 	}
-	if v := langCue(l.Lang, lang); v != 0 {
-		s += 2 * v
-	} else {
-		s += 2 * scriptCue(l.Anchor, lang)
+	a := langCue(l.Lang, lang)
+	if a == 0 {
+		a = scriptCue(l.Anchor, lang)
+	}
+	if a < 0 || !l.FromTarget {
+		s += 2 * a
 	}
 	s += urlCues(l.URL, lang)
 	return Score(max(min(s, int(MaxScore)), -int(MaxScore)))
@@ -257,7 +268,7 @@ const (
 // evidence strategy is conservative-server (steps 4.5-8) with three
 // changes:
 //
-//   - a link with evidence of at least Weak opens a new server even from a
+//   - a link with evidence of at least Strong opens a new server even from a
 //     page of an undecided or irrelevant server (step 4.5 would reject it):
 //     the target pages reachable only through non-target pages (Tamura
 //     Fig. 2, 5.2's "essential limit");
@@ -287,7 +298,7 @@ func (p *Policy) DecideLink(pageRelevant bool, src, dest Counts, destVisited boo
 	case dest.Downloaded == 0 && s <= Against:
 		return Verdict{Reason: ReasonEvidenceAgainst}
 	case dest.Downloaded == 0 && src.Relevant == 0:
-		if s >= Weak {
+		if s >= Strong {
 			return Verdict{Enqueue: true, High: true, Reason: ReasonEvidenceFor}
 		}
 		return Verdict{Reason: ReasonUnvisited}

@@ -46,6 +46,9 @@ func TestScore(t *testing.T) {
 		{"cues add up, bounded", th, Link{URL: "http://www.x.co.th/th/", Anchor: "ข่าว", Hreflang: "th"}, 4},
 		{"evidence against, bounded", th, Link{URL: "http://x.jp/en/", Anchor: "ニュース", Hreflang: "ja"}, -4},
 		{"bad url", th, Link{URL: "http://[::1", Anchor: "ข่าว"}, 2},
+		{"thai anchor on a thai page says nothing", th, Link{URL: "http://example.com/", Anchor: "ข่าว", FromTarget: true}, 0},
+		{"foreign anchor on a thai page still counts", th, Link{URL: "http://example.com/", Anchor: "ニュース", FromTarget: true}, -2},
+		{"lang on a thai page says nothing", th, Link{URL: "http://example.com/", Lang: "th", FromTarget: true}, 0},
 	}
 	for _, tc := range tests {
 		if got := tc.p.Score(tc.l); got != tc.want {
@@ -93,7 +96,9 @@ func TestDecideLink(t *testing.T) {
 			Verdict{Enqueue: true, High: true, Reason: ReasonRelevantPage}},
 		{"undecided source, new server, no evidence: step 4.5", false, undecided, unvisited, false, 0,
 			Verdict{Reason: ReasonUnvisited}},
-		{"undecided source, new server, weak evidence: Fig. 2", false, undecided, unvisited, false, Weak,
+		{"undecided source, new server, weak evidence: step 4.5", false, undecided, unvisited, false, Weak,
+			Verdict{Reason: ReasonUnvisited}},
+		{"undecided source, new server, strong evidence: Fig. 2", false, undecided, unvisited, false, Strong,
 			Verdict{Enqueue: true, High: true, Reason: ReasonEvidenceFor}},
 		{"irrelevant source, new server, strong evidence", false, irrelevant, unvisited, false, Strong,
 			Verdict{Enqueue: true, High: true, Reason: ReasonEvidenceFor}},

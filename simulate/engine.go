@@ -3,6 +3,7 @@ package simulate
 import (
 	"bytes"
 	"context"
+	"html"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -57,7 +58,9 @@ var (
 // Do implements crawl.Fetcher. A graph page answers 200 with an HTML page
 // that holds its language (<html lang>) and one absolute link per graph
 // link; a redirect page answers 301 to its one link; anything else 404.
-// For the perfect strategy the page holds only the links the oracle keeps
+// Each anchor's text is what the web's anchor parameters say (webgen
+// Graph.Anchor), or "x" when they are all 0. For the perfect strategy the
+// page holds only the links the oracle keeps
 // (see computeUseful): the oracle filters what the crawler sees, and the
 // engine crawls it unfocused.
 func (o *observer) Do(_ context.Context, _, rawURL string, _ http.Header) (*fetch.Result, error) {
@@ -108,13 +111,19 @@ func (o *observer) Do(_ context.Context, _, rawURL string, _ http.Header) (*fetc
 		b.WriteString(otherLang)
 	}
 	b.WriteString("\"><body>\n")
-	for _, d := range w.links(p) {
+	for k, d := range w.links(p) {
 		if d < 0 || int(d) >= w.numPages || (o.perfect && !w.useful[d]) {
 			continue
 		}
 		b.WriteString("<a href=\"")
 		b.WriteString(w.url(d))
-		b.WriteString("\">x</a>\n")
+		if w.anchor == nil {
+			b.WriteString("\">x</a>\n")
+			continue
+		}
+		b.WriteString("\">")
+		b.WriteString(html.EscapeString(w.anchor(p, k, d)))
+		b.WriteString("</a>\n")
 	}
 	b.WriteString("</body></html>\n")
 	return response(rawURL, http.StatusOK, htmlHeader, b.Bytes()), nil

@@ -297,7 +297,8 @@ func runOne(ctx context.Context, w *web, v Variant, opts Options, idx int, progr
 	var pol *focus.Policy
 	if !perfect {
 		var err error
-		pol, err = focus.New(focus.Config{Strategy: focus.Strategy(v.Strategy), Tolerance: v.Tolerance, Decay: v.Decay})
+		pol, err = focus.New(focus.Config{Strategy: focus.Strategy(v.Strategy), Tolerance: v.Tolerance, Decay: v.Decay,
+			Lang: w.targetLang})
 		if err != nil {
 			return nil, err
 		}

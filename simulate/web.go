@@ -22,6 +22,10 @@ type web struct {
 
 	links  func(p int32) []int32
 	url    func(p int32) string
+	// anchor is the text of the k-th link of a page (webgen Graph.Anchor);
+	// nil when the web's anchor parameters are all 0, and every anchor is
+	// then "x", saying nothing.
+	anchor func(from int32, k int, to int32) string
 	lookup func(u string) (int32, bool)
 
 	dirOnce sync.Once
@@ -156,6 +160,9 @@ func newWeb(g *webgen.Graph) *web {
 		links:      g.Links,
 		url:        g.URL,
 		lookup:     g.Lookup,
+	}
+	if pp := g.Params(); pp.AnchorDestShare > 0 || pp.AnchorSrcShare > 0 || pp.AnchorURLShare > 0 {
+		w.anchor = g.Anchor
 	}
 	for s := range w.host {
 		si := g.Server(int32(s))
