@@ -192,7 +192,11 @@ func Build(dir string, opts BuildOptions) (*Built, error) {
 			}
 			texts[i] = t
 		}
-		ms = append(ms, buildWordModel(g, texts))
+		vocab, err := groupVocabularies(dir, g)
+		if err != nil {
+			return nil, fmt.Errorf("build: close group %v: %w", g, err)
+		}
+		ms = append(ms, buildWordModel(g, texts, vocab))
 	}
 	var pb bytes.Buffer
 	if err := writeProfiles(&pb, ps, ms); err != nil {

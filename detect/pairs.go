@@ -48,6 +48,19 @@ var closeGroups = [][]string{
 	{"es", "gl", "pt"},
 }
 
+func hasDist(dist map[string]int, w string) bool { _, ok := dist[w]; return ok }
+
+// sharedShrink scales the evidence of a word that every member's spelling
+// list holds (groupLists): both languages write it, so how often the
+// training text of each uses it says more about that text (translators of
+// user interfaces) than about the language.
+const sharedShrink = 0.5
+
+// maxGroupTrain caps the catalogue text, beyond maxCatalogueTrain, that a
+// close group member's word model reads besides its profiles' text: words
+// need more text than trigrams to be counted well.
+const maxGroupTrain = 0
+
 // Word model sizes and smoothing.
 const (
 	wordAlpha      = 0.5  // additive smoothing of word counts
@@ -55,6 +68,7 @@ const (
 	wordMinCount   = 2    // words seen fewer times in the whole group are left out
 	wordMinSpan    = 0.25 // words whose log-probabilities differ less than this (nats) across the group are left out
 	wordScale      = 8.0  // log-probability differences are stored as int8 of value*wordScale
+	listCount      = 1    // pseudo-count of a word in a member's spelling list (groupLists)
 	maxWordBytes   = 48   // longer "words" are ignored; single letters count (leaving them out measured worse on both sets)
 	// maxWordText caps the normalised text (bytes) the word model reads:
 	// a third of the trigram stage's, as a hundred words or more decide
@@ -167,7 +181,13 @@ const wordBigrams = true
 
 // buildWordModel trains the model of one group from each member's
 // training text (raw UTF-8, as for the trigram profiles).
-func buildWordModel(tags []string, texts []string) *wordModel {
+//
+// lists holds, per member, the words of its spelling vocabulary (nil for
+// none): a word that some members' lists hold and others' do not counts
+// listCount more times for each member that holds it, as if seen in its
+// text; so "universiti" and "kualiti" speak for Malay, "universitas" for
+// Indonesian, though the training text never uses them.
+func buildWordModel(tags []string, texts []string, lists []map[string]bool) *wordModel {
 	counts := make([]map[string]int, len(tags))
 	totals := make([]int, len(tags))
 	all := map[string]int{}
@@ -179,11 +199,64 @@ func buildWordModel(tags []string, texts []string) *wordModel {
 			totals[i]++
 		})
 	}
+	listed := map[string]bool{} // words some members' lists hold and others' do not
+	shared := map[string]bool{} // words every member's list holds
+	if len(lists) == len(tags) {
+		for _, l := range lists {
+			for w := range l {
+				k := 0
+				for _, o := range lists {
+					if o[w] {
+						k++
+					}
+				}
+				if k < len(lists) {
+					listed[w] = true // not every member spells it so
+				} else {
+					shared[w] = true
+				}
+			}
+		}
+		for w := range listed {
+			for i, l := range lists {
+				if l[w] {
+					counts[i][w] += listCount
+					totals[i] += listCount
+				}
+			}
+		}
+	}
+	// The distinctive words of each member (spelling.go), and the member
+	// each one speaks for; a word listed for two members is left out.
+	dist := map[string]int{}
+	for i, tag := range tags {
+		for _, w := range distinctiveWords(tag) {
+			if j, ok := dist[w]; ok && j != i {
+				dist[w] = -1
+				continue
+			}
+			dist[w] = i
+		}
+	}
 	var vocab []string
+	for w, i := range dist {
+		if i >= 0 && !listed[w] {
+			vocab = append(vocab, w)
+		}
+	}
 	for w, c := range all {
+		if listed[w] {
+			continue
+		}
+		if i, ok := dist[w]; ok && i >= 0 {
+			continue // already in
+		}
 		if c >= wordMinCount && (c >= bigramMinCount || !strings.Contains(w, " ")) {
 			vocab = append(vocab, w)
 		}
+	}
+	for w := range listed {
+		vocab = append(vocab, w)
 	}
 	sort.Strings(vocab)
 	m := &wordModel{Tags: append([]string(nil), tags...)}
@@ -193,6 +266,16 @@ func buildWordModel(tags []string, texts []string) *wordModel {
 		lo, hi, mean := math.Inf(1), math.Inf(-1), 0.0
 		for i := range tags {
 			lp[i] = math.Log((float64(counts[i][w]) + wordAlpha) / (float64(totals[i]) + wordAlpha*v))
+		}
+		if j, ok := dist[w]; ok && j >= 0 {
+			// At least distinctiveNats over every other member.
+			for i := range tags {
+				if i != j && lp[j]-lp[i] < distinctiveNats {
+					lp[i] = lp[j] - distinctiveNats
+				}
+			}
+		}
+		for i := range tags {
 			lo, hi = min(lo, lp[i]), max(hi, lp[i])
 			mean += lp[i]
 		}
@@ -200,9 +283,13 @@ func buildWordModel(tags []string, texts []string) *wordModel {
 			continue // no evidence either way
 		}
 		mean /= float64(len(tags))
+		shrink := 1.0
+		if shared[w] && dist[w] < 0 || shared[w] && !hasDist(dist, w) {
+			shrink = sharedShrink
+		}
 		m.Words = append(m.Words, w)
 		for i := range tags {
-			q := math.Round((lp[i] - mean) * wordScale)
+			q := math.Round((lp[i] - mean) * shrink * wordScale)
 			m.Delta = append(m.Delta, int8(max(-127, min(127, q))))
 		}
 	}

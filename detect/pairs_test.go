@@ -40,7 +40,7 @@ func TestForFeatures(t *testing.T) {
 func TestBuildWordModel(t *testing.T) {
 	a := strings.Repeat("kata laluan fail tidak boleh dibuka ", 20)
 	b := strings.Repeat("kata sandi berkas tidak dapat dibuka ", 20)
-	m := buildWordModel([]string{"ms", "id"}, []string{a, b})
+	m := buildWordModel([]string{"ms", "id"}, []string{a, b}, nil)
 	// Words both texts share equally ("kata", "tidak", "dibuka") carry
 	// no evidence and are left out.
 	for _, w := range []string{"kata", "tidak", "dibuka"} {

@@ -114,3 +114,54 @@ func lowerWord(w, script string) bool {
 	}
 	return true
 }
+
+// groupLists names, per language tag, the Tesseract word list that gives
+// a close group's word model its spelling vocabulary (buildWordModel): the
+// words a member's list holds and another's does not. The lists come from
+// web text, so they hold the spellings and words of pages ("kualiti",
+// "syarikat", "antarabangsa" in Malay) that user interface text and the
+// UDHR rarely use.
+var groupLists = map[string]string{
+	"ms": "msa",
+	"id": "ind",
+}
+
+// groupVocabularies returns the spelling lists of the members of group g
+// (nil when a member has none: then no list is used for the group).
+func groupVocabularies(dir string, g []string) ([]map[string]bool, error) {
+	out := make([]map[string]bool, len(g))
+	for i, tag := range g {
+		code, ok := groupLists[tag]
+		if !ok {
+			return nil, nil
+		}
+		path := filepath.Join(dir, WordlistDir, code+".txt")
+		f, err := os.Open(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("word list %s missing: run detect/corpora/fetch.sh", path)
+		}
+		if err != nil {
+			return nil, err
+		}
+		m := map[string]bool{}
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			w := sc.Text()
+			// As the detector reads words: lower case, letters and marks
+			// only (forWords).
+			var buf [maxWordBytes + 8]byte
+			one := ""
+			n := 0
+			forWords(normalize(nil, []byte(w)), buf[:0], func(x []byte) { one = string(x); n++ })
+			if n == 1 && len(one) >= 2 {
+				m[one] = true
+			}
+		}
+		f.Close()
+		if err := sc.Err(); err != nil {
+			return nil, fmt.Errorf("read %s: %w", path, err)
+		}
+		out[i] = m
+	}
+	return out, nil
+}

@@ -85,7 +85,9 @@ for spec in "${debs[@]}"; do
 done
 # 3. Word lists of Tesseract's language data (Debian 12 tesseract-ocr-<code>,
 # pinned; Apache-2.0), for the languages whose catalogue text is thin
-# (wordlists in ../wordlist.go): about 4 MB of .debs. The word graph in
+# (wordlists in ../wordlist.go), and for Malay and Indonesian, whose
+# word model reads their spelling vocabularies (groupLists in
+# ../wordlist.go): about 6 MB of .debs. The word graph in
 # each .traineddata is turned into a word list with Tesseract's own tools,
 # combine_tessdata and dawg2wordlist (Debian tesseract-ocr, installed here
 # when missing and run as root). Kept: the word list and the copyright.
@@ -94,6 +96,8 @@ tessdata=(
 	fao=1:4.1.0-2
 	mlt=1:4.1.0-2
 	swa=1:4.1.0-2
+	msa=1:4.1.0-2
+	ind=1:4.1.0-2
 )
 mkdir -p "$cache/wordlist"
 for spec in "${tessdata[@]}"; do
@@ -114,7 +118,7 @@ for spec in "${tessdata[@]}"; do
 	tmp="$(mktemp -d)"
 	download "$pkg" "$tmp"
 	dpkg-deb -x "$tmp"/*.deb "$tmp/x"
-	td="$(find "$tmp/x" -name "$code.traineddata" | head -1)"
+	td="$(find "$tmp/x" -name "${code//-/_}.traineddata" | head -1)"
 	[ -n "$td" ] || { echo "fetch.sh: no $code.traineddata in $pkg" >&2; exit 1; }
 	combine_tessdata -u "$td" "$tmp/$code." >/dev/null 2>&1
 	dawg2wordlist "$tmp/$code.lstm-unicharset" "$tmp/$code.lstm-word-dawg" "$tmp/$code.txt" >/dev/null 2>&1
