@@ -20,8 +20,8 @@ type web struct {
 	tserver    []bool   // server holds at least one target page
 	seeds      []int32
 
-	links  func(p int32) []int32
-	url    func(p int32) string
+	links func(p int32) []int32
+	url   func(p int32) string
 	// anchor is the text of the k-th link of a page (webgen Graph.Anchor);
 	// nil when the web's anchor parameters are all 0, and every anchor is
 	// then "x", saying nothing.
