@@ -1,0 +1,160 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// hostWeb is a web of small HTML pages on one 127.0.0.1 server, routed by
+// r.Host; it records every path asked of each host.
+type hostWeb struct {
+	mu    sync.Mutex
+	hits  map[string][]string // host -> paths
+	pages map[string]string   // host+path -> links, space-separated
+	addr  string
+}
+
+func startHostWeb(t *testing.T, pages map[string]string) *hostWeb {
+	t.Helper()
+	w := &hostWeb{hits: map[string][]string{}, pages: pages}
+	srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		host := strings.Split(r.Host, ":")[0]
+		w.mu.Lock()
+		w.hits[host] = append(w.hits[host], r.URL.Path)
+		w.mu.Unlock()
+		links, ok := w.pages[host+r.URL.Path]
+		if !ok && r.URL.Path != "/" {
+			http.NotFound(rw, r)
+			return
+		}
+		rw.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(rw, "<html><body>")
+		for _, l := range strings.Fields(links) {
+			fmt.Fprintf(rw, `<a href="%s">x</a>`, l)
+		}
+		fmt.Fprint(rw, "</body></html>")
+	}))
+	t.Cleanup(srv.Close)
+	w.addr = srv.Listener.Addr().String()
+	return w
+}
+
+// fetched lists the pages fetched, as host+path, robots.txt left out.
+func (w *hostWeb) fetched() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var out []string
+	for h, paths := range w.hits {
+		for _, p := range paths {
+			if p != "/robots.txt" {
+				out = append(out, h+p)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// crawlWith runs `langcrawl crawl` with args on a profile for w plus
+// extra, and returns its stderr.
+func (w *hostWeb) crawlWith(t *testing.T, extra string, args ...string) (string, error) {
+	t.Helper()
+	dir := t.TempDir()
+	prof := filepath.Join(dir, "profile.yaml")
+	text := fmt.Sprintf(`out: %q
+user_agent: "langcrawl-test/1 (+https://example.org/test)"
+workers: 2
+delay: 0s
+timeouts: {connect: 2s, fetch: 5s, read: 2s}
+durability: {min_free_space: 0}
+network:
+  connect_to:
+    "*": %s
+%s`, filepath.Join(dir, "out"), w.addr, extra)
+	if err := os.WriteFile(prof, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := crawlCmd()
+	var stderr bytes.Buffer
+	cmd.SetOut(io.Discard)
+	cmd.SetErr(&stderr)
+	cmd.SetArgs(append([]string{"--profile", prof}, args...))
+	err := cmd.ExecuteContext(context.Background())
+	return stderr.String(), err
+}
+
+// TestSeedFlagAndSkipBadSeeds: --seed adds seeds (a bare host gets
+// http://, and one notice says so); a seeds file with bad lines refuses to
+// start, naming FILE:LINE, unless --skip-bad-seeds is given, when each bad
+// line is reported and the good ones are crawled.
+func TestSeedFlagAndSkipBadSeeds(t *testing.T) {
+	w := startHostWeb(t, nil)
+	seeds := filepath.Join(t.TempDir(), "seeds.txt")
+	os.WriteFile(seeds, []byte("# seeds\nc.test\nhttp://[bad\nftp://d.test/\nhttp://e.test/\n"), 0o644)
+
+	// Without --skip-bad-seeds: nothing is crawled, every bad line named.
+	_, err := w.crawlWith(t, "", "--seed", "a.test", "--seeds", seeds)
+	if err == nil || !errors.Is(err, errUsage) {
+		t.Fatalf("crawl with bad seed lines: %v, want a usage error", err)
+	}
+	for _, want := range []string{seeds + ":3:", seeds + ":4:", "--skip-bad-seeds"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error does not name %q:\n%v", want, err)
+		}
+	}
+	if got := w.fetched(); len(got) != 0 {
+		t.Fatalf("fetched %v from a crawl that should not have started", got)
+	}
+
+	// With it: the good seeds are crawled, each bad line reported.
+	stderr, err := w.crawlWith(t, "", "--seed", "a.test", "--seed", "http://b.test/", "--seeds", seeds, "--skip-bad-seeds")
+	if err != nil {
+		t.Fatalf("crawl --skip-bad-seeds: %v\n%s", err, stderr)
+	}
+	if got, want := strings.Join(w.fetched(), " "), "a.test/ b.test/ c.test/ e.test/"; got != want {
+		t.Errorf("fetched %s, want %s", got, want)
+	}
+	for _, want := range []string{"skipping bad seed: " + seeds + ":3:", "skipping bad seed: " + seeds + ":4:"} {
+		if strings.Count(stderr, want) != 1 {
+			t.Errorf("stderr reports %q %d times, want once:\n%s", want, strings.Count(stderr, want), stderr)
+		}
+	}
+	if n := strings.Count(stderr, "without a scheme"); n != 1 || !strings.Contains(stderr, "2 seeds were") {
+		t.Errorf("the http:// notice appears %d times, want once for both bare seeds:\n%s", n, stderr)
+	}
+}
+
+// TestProfileScopeRules: the profile's exclude rule and a prefix-scoped
+// seed reach the engine; the excluded page and the page outside the
+// prefix are not fetched.
+func TestProfileScopeRules(t *testing.T) {
+	w := startHostWeb(t, map[string]string{
+		"a.test/":           "/keep /calendar/2031",
+		"a.test/keep":       "",
+		"f.test/docs/":      "/docs/guide /other/",
+		"f.test/docs/guide": "",
+	})
+	stderr, err := w.crawlWith(t, `seeds:
+  - http://a.test/
+  - {url: "http://f.test/docs/", scope: prefix, depth: 2}
+scope:
+  exclude: ['/calendar/\d+']
+`)
+	if err != nil {
+		t.Fatalf("crawl: %v\n%s", err, stderr)
+	}
+	if got, want := strings.Join(w.fetched(), " "), "a.test/ a.test/keep f.test/docs/ f.test/docs/guide"; got != want {
+		t.Errorf("fetched %s, want %s", got, want)
+	}
+}
