@@ -313,3 +313,30 @@ func FuzzRule(f *testing.F) {
 		}
 	})
 }
+
+func ExampleFilter() {
+	f := &Filter{}
+	_ = f.AddInclude("surt:http://(th,")                       // the .th web only
+	_ = f.AddExclude(`/calendar/\d+`)                          // a trap
+	_ = f.AddSeed("http://www.example.co.th/news/", Prefix, 3) // one section of this site, 3 deep
+	d := Decider{Filter: f}
+	for _, link := range []string{
+		"http://other.ac.th/",
+		"http://example.com/",
+		"http://other.ac.th/calendar/2031",
+		"http://example.co.th/news/2024/1.html",
+		"http://example.co.th/shop/",
+	} {
+		dec := d.Decide("ac.th", 0, link)
+		fmt.Printf("%s %q\n", link, dec.Reject)
+	}
+	// A requisite of an in-scope page comes from any host.
+	fmt.Printf("%q\n", d.DecideRequisite("other.ac.th", 0, "http://cdn.example.com/a.css").Reject)
+	// Output:
+	// http://other.ac.th/ ""
+	// http://example.com/ "not-included"
+	// http://other.ac.th/calendar/2031 "exclude:/calendar/\\d+"
+	// http://example.co.th/news/2024/1.html ""
+	// http://example.co.th/shop/ "outside-seed:prefix:example.co.th/news/"
+	// ""
+}
