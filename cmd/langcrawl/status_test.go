@@ -1,0 +1,367 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/langcrawl/langcrawl/config"
+	"github.com/langcrawl/langcrawl/crawl"
+	"github.com/langcrawl/langcrawl/status"
+	"github.com/langcrawl/langcrawl/webgen"
+)
+
+// The status tests steer a crawl of the built-in web while it runs — from
+// the action directory here, from the page in headless Chromium in
+// statuspage_test.go — and judge the outcome by the server's request log
+// and the WARC files.
+
+// syncBuffer is an io.Writer safe for concurrent use, for a crawl's stderr.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// running is a crawl started by startCrawl.
+type running struct {
+	out    string
+	stdout *syncBuffer
+	stderr *syncBuffer
+	done   chan struct{}
+	snap   crawl.Snapshot
+	err    error
+	base   string // http://127.0.0.1:PORT, the status page
+	token  string
+}
+
+// startCrawl runs the crawl of cfg in the background and waits for its
+// status page to be served.
+func startCrawl(t *testing.T, cfg *config.Config) *running {
+	t.Helper()
+	r := &running{out: cfg.Out, stdout: &syncBuffer{}, stderr: &syncBuffer{}, done: make(chan struct{})}
+	go func() {
+		defer close(r.done)
+		r.snap, r.err = runCrawl(context.Background(), cfg, r.stdout, r.stderr)
+	}()
+	t.Cleanup(func() {
+		select {
+		case <-r.done:
+		default:
+			// A failed test leaves the crawl running: stop it.
+			os.WriteFile(filepath.Join(r.out, actionDir, "zz-stop"), []byte("resume\nstop\n"), 0o644)
+			<-r.done
+		}
+	})
+	re := regexp.MustCompile(`status page: (http://[^/]+)/#token=([0-9a-f]+)`)
+	waitFor(t, "the status page address on stderr", func() bool {
+		m := re.FindStringSubmatch(r.stderr.String())
+		if m != nil {
+			r.base, r.token = m[1], m[2]
+		}
+		select {
+		case <-r.done:
+			t.Fatalf("crawl ended before its status page was up: %v\n%s", r.err, r.stderr)
+		default:
+		}
+		return m != nil
+	})
+	return r
+}
+
+// wait waits for the crawl to end and fails the test on an error.
+func (r *running) wait(t *testing.T) {
+	t.Helper()
+	waitFor(t, "the crawl to end", func() bool {
+		select {
+		case <-r.done:
+			return true
+		default:
+			return false
+		}
+	})
+	if r.err != nil {
+		t.Fatalf("crawl: %v\n%s", r.err, r.stderr)
+	}
+}
+
+// waitFor polls cond until it holds, failing the test at the test's
+// deadline (or after 3 minutes without one).
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(3 * time.Minute)
+	if d, ok := t.Deadline(); ok {
+		deadline = d.Add(-10 * time.Second)
+	}
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// report reads /status.json.
+func (r *running) report(t *testing.T) status.Report {
+	t.Helper()
+	resp, err := http.Get(r.base + "/status.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var rep status.Report
+	if err := json.NewDecoder(resp.Body).Decode(&rep); err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+// metrics scrapes /metrics into name{labels} -> value.
+func (r *running) metrics(t *testing.T) map[string]float64 {
+	t.Helper()
+	resp, err := http.Get(r.base + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	m := map[string]float64{}
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, "#") || line == "" {
+			continue
+		}
+		i := strings.LastIndexByte(line, ' ')
+		v, err := strconv.ParseFloat(line[i+1:], 64)
+		if err != nil {
+			t.Fatalf("metrics line %q: %v", line, err)
+		}
+		m[line[:i]] = v
+	}
+	return m
+}
+
+// drop writes an action file as an operator should: under a dot name,
+// then renamed into place.
+func (r *running) drop(t *testing.T, name, text string) {
+	t.Helper()
+	dir := filepath.Join(r.out, actionDir)
+	tmp := filepath.Join(dir, "."+name)
+	if err := os.WriteFile(tmp, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, filepath.Join(dir, name)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// processed waits until the action file name has been moved to done/ and
+// returns its path there.
+func (r *running) processed(t *testing.T, name string) string {
+	t.Helper()
+	var got string
+	waitFor(t, "action file "+name+" to be processed", func() bool {
+		m, _ := filepath.Glob(filepath.Join(r.out, actionDir, "done", "*-"+name))
+		for _, p := range m {
+			if !strings.HasSuffix(p, ".err") {
+				got = p
+				return true
+			}
+		}
+		return false
+	})
+	return got
+}
+
+// quiet waits until the crawl is paused with nothing in flight, two
+// samples in a row showing the same counts.
+func (r *running) quiet(t *testing.T) status.Report {
+	t.Helper()
+	var prev, rep status.Report
+	waitFor(t, "the paused crawl to settle", func() bool {
+		prev, rep = rep, r.report(t)
+		return rep.Details.Paused && rep.Current.InFlight == 0 && prev.Details.Paused &&
+			prev.Current.Pages == rep.Current.Pages && prev.Current.Failed == rep.Current.Failed
+	})
+	return rep
+}
+
+// freeAddr returns a loopback address with a port free now (the
+// profile wants a port number).
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// steerDepth is the depth of the crawls steered: the built-in web is one
+// connected graph, and a depth limit leaves servers out of reach.
+const steerDepth = 2
+
+// steerWeb picks, in the built-in web, the seeds of a crawl to steer (the
+// first seed of the web alone), the home page of a server they do not
+// lead to within steerDepth+3 links (answering 200, robots allowing it)
+// to add as a seed, and the host of the seed, whose delay is changed.
+func steerWeb(t *testing.T, w *demoWeb) (seeds []string, unreached, busiest string) {
+	t.Helper()
+	first := w.g.Seeds()[:1]
+	dist := w.g.Distances(first)
+	for si := int32(0); si < int32(w.g.NumServers()); si++ {
+		info := w.g.Server(si)
+		reached := false
+		for p := info.First; p < info.End; p++ {
+			if dist[p] >= 0 && dist[p] <= steerDepth+3 {
+				reached = true
+				break
+			}
+		}
+		if dist[info.First] == 0 {
+			busiest = info.Host
+		}
+		if reached || info.End <= info.First || unreached != "" {
+			continue
+		}
+		u := w.g.URL(info.First)
+		if tr, ok := w.g.Truth(u); ok && tr.Status == 200 && !tr.Disallowed && !strings.Contains(u, "?") {
+			unreached = u
+		}
+	}
+	if unreached == "" {
+		t.Fatal("every server of the built-in web is near its first seed")
+	}
+	return []string{w.g.URL(first[0])}, unreached, busiest
+}
+
+// steerProfile is a crawl of seeds in the built-in web, with its status
+// page on a port of its own.
+func steerProfile(t *testing.T, w *demoWeb, out string, seeds []string) *config.Config {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "profile.yaml")
+	text := fmt.Sprintf(`seeds: [%s]
+out: %q
+user_agent: "langcrawl-test/1 (+https://example.org/test)"
+workers: 4
+delay: 100ms
+depth: %d
+max_pages_per_site: 300
+max_body_size: 1MiB
+timeouts: {connect: 2s, fetch: 5s, read: 2s}
+network:
+  connect_to:
+    "*": %s
+metrics:
+  listen: %s
+`, strings.Join(seeds, ", "), out, steerDepth, w.addr, freeAddr(t))
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Load(p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+// hitsOf returns the server's hits on host, in the order they started.
+func hitsOf(log []webgen.Hit, host string) []webgen.Hit {
+	var out []webgen.Hit
+	for _, h := range log {
+		if h.Host == host {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+func TestActionDirectory(t *testing.T) {
+	w := startWeb(t)
+	out := t.TempDir()
+	seeds, seed, host := steerWeb(t, w)
+	const slow = 400 * time.Millisecond
+	r := startCrawl(t, steerProfile(t, w, out, seeds))
+
+	waitFor(t, "some pages", func() bool { return r.report(t).Current.Pages >= 5 })
+	r.drop(t, "1-pause", "# the reading room's busy hours\npause busy hours\n")
+	r.processed(t, "1-pause")
+	rep := r.quiet(t)
+	if rep.Details.PauseReason != "busy hours" {
+		t.Errorf("pause reason %q, want %q", rep.Details.PauseReason, "busy hours")
+	}
+	before := len(w.srv.Log())
+
+	r.drop(t, "2-steer", fmt.Sprintf("seed %s\ndelay %s %s\n", seed, host, slow))
+	r.drop(t, "3-bad", "pause\nfrobnicate now\n")
+	r.drop(t, "4-urls.seeds", "# a seeds file: bare URLs\n"+seed+"\n")
+	r.processed(t, "2-steer")
+	bad := r.processed(t, "3-bad")
+	r.processed(t, "4-urls.seeds")
+	if msg, err := os.ReadFile(bad + ".err"); err != nil || !strings.Contains(string(msg), "line 2") {
+		t.Errorf("the bad file's errors: %q, %v; want the line of frobnicate", msg, err)
+	}
+	var st controlState
+	data, err := os.ReadFile(filepath.Join(out, controlFile))
+	if err != nil || json.Unmarshal(data, &st) != nil {
+		t.Fatalf("control state: %v %s", err, data)
+	}
+	if !st.Paused || st.Delays[host] != slow.String() || len(st.Seeds) != 2 || st.Seeds[0] != seed {
+		t.Errorf("control state %+v: want paused, %s at %s, the seed twice", st, host, slow)
+	}
+	// Nothing was fetched while the crawl was paused, for as long as it
+	// took to apply the files above.
+	if n := len(w.srv.Log()); n != before {
+		t.Errorf("%d requests while paused", n-before)
+	}
+
+	r.drop(t, "5-resume", "resume\n")
+	r.wait(t)
+
+	log := w.srv.Log()
+	su, _ := url.Parse(seed)
+	seedHost := su.Hostname()
+	if len(hitsOf(log[before:], seedHost)) == 0 {
+		t.Errorf("the added seed's host %s was never requested", seedHost)
+	}
+	resp := responses(warcRecords(t, filepath.Join(out, warcDir)))
+	if len(resp[seed]) != 1 {
+		t.Errorf("the added seed %s archived %d times, want 1", seed, len(resp[seed]))
+	}
+	// After the resume, host's requests start at least the new delay
+	// after the end of the one before.
+	hs := hitsOf(log[before:], host)
+	if len(hs) < 3 {
+		t.Fatalf("only %d requests of %s after the resume", len(hs), host)
+	}
+	for i := 1; i < len(hs); i++ {
+		if gap := hs[i].Start.Sub(hs[i-1].End); gap < slow {
+			t.Errorf("%s: %s then %s %v later, want at least %v", host, hs[i-1].URI, hs[i].URI, gap, slow)
+		}
+	}
+}
