@@ -365,3 +365,96 @@ func TestActionDirectory(t *testing.T) {
 		}
 	}
 }
+
+// summaryCount reads "archived: N responses" and the like from a summary.
+func summaryCount(t *testing.T, summary, pattern string) float64 {
+	t.Helper()
+	m := regexp.MustCompile(pattern).FindStringSubmatch(summary)
+	if m == nil {
+		t.Fatalf("summary has no %q:\n%s", pattern, summary)
+	}
+	v, _ := strconv.ParseFloat(m[1], 64)
+	return v
+}
+
+// TestMetricsAgreeWithSummary scrapes /metrics while a crawl of the
+// built-in web is paused, stops it from the action directory, and checks
+// the scrape against the summary, the status page and the WARC files;
+// then runs the crawl again, which starts paused as it was left, and
+// resumes it.
+func TestMetricsAgreeWithSummary(t *testing.T) {
+	w := startWeb(t)
+	out := t.TempDir()
+	seeds, _, _ := steerWeb(t, w)
+	cfg := steerProfile(t, w, out, seeds)
+	r := startCrawl(t, cfg)
+	waitFor(t, "some pages", func() bool { return r.report(t).Current.Pages >= 5 })
+	r.drop(t, "pause", "pause\n")
+	r.processed(t, "pause")
+	rep := r.quiet(t)
+	m := r.metrics(t)
+	r.drop(t, "stop", "stop\n")
+	r.wait(t)
+	sum := r.stdout.String()
+	if !strings.Contains(sum, "stopped: "+errOperatorStop.Error()) {
+		t.Errorf("summary does not say the operator stopped the crawl:\n%s", sum)
+	}
+	if strings.Contains(sum, "harvest") {
+		t.Errorf("a crawl with no target language reports a harvest rate:\n%s", sum)
+	}
+	recs := warcRecords(t, filepath.Join(out, warcDir))
+	resp := 0
+	for _, rec := range recs {
+		if rec.Type == "response" {
+			resp++
+		}
+	}
+	for _, c := range []struct {
+		metric string
+		want   float64
+	}{
+		{"langcrawl_responses_total", summaryCount(t, sum, `archived: (\d+) responses`)},
+		{"langcrawl_responses_total", float64(rep.Current.Pages)},
+		{"langcrawl_html_pages_total", summaryCount(t, sum, `pages: (\d+) HTML`)},
+		{"langcrawl_fetch_failures_total", summaryCount(t, sum, `failed: (\d+) given up`)},
+		{"langcrawl_robots_disallowed_total", summaryCount(t, sum, `not fetched: (\d+) robots.txt`)},
+		{"langcrawl_frontier_seen", summaryCount(t, sum, `frontier: \d+ queued, (\d+) seen`)},
+		{"langcrawl_frontier_queued", summaryCount(t, sum, `frontier: (\d+) queued`)},
+		{"langcrawl_frontier_inflight", 0},
+		// Every response is archived: the engine's count, the fetcher's
+		// and the WARC writer's agree with the records read back, the
+		// robots.txt fetches included in all but the engine's.
+		{"langcrawl_fetcher_responses_total", float64(resp)},
+		{"langcrawl_warc_exchanges_total", float64(resp)},
+		{"langcrawl_politeness_robots_fetches_total", float64(resp) - m["langcrawl_responses_total"]},
+	} {
+		if got, ok := m[c.metric]; !ok || got != c.want {
+			t.Errorf("%s = %v (scraped: %v), want %v", c.metric, got, ok, c.want)
+		}
+	}
+	for name := range m {
+		if strings.Contains(name, "host=") || strings.Contains(name, "url=") {
+			t.Errorf("metric labelled by host or URL: %s", name)
+		}
+	}
+
+	// The crawl runs again as it was left: paused, until resumed.
+	before := len(w.srv.Log())
+	r = startCrawl(t, cfg)
+	if rep := r.report(t); !rep.Details.Paused {
+		t.Fatal("the crawl run again does not start paused")
+	}
+	r.drop(t, "noop", "# nothing\n")
+	r.processed(t, "noop")
+	if n := len(w.srv.Log()); n != before {
+		t.Errorf("%d requests before the resume", n-before)
+	}
+	r.drop(t, "resume", "resume\n")
+	r.wait(t)
+	if !strings.Contains(r.stdout.String(), "stopped: "+crawl.StopDone) {
+		t.Errorf("the resumed crawl did not finish:\n%s", r.stdout)
+	}
+	if len(w.srv.Log()) == before {
+		t.Error("nothing fetched after the resume")
+	}
+}
