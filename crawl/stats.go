@@ -36,13 +36,14 @@ type Stats struct {
 	status   map[int]int64
 	langs    map[string]int64
 	rejects  map[string]int64
-	hosts    map[string]struct{}
+	hosts    map[string]*siteTally // by site: this run's responses, for the status page
 	maxHosts int
+	errs     errorRing // the latest failures, for the status page
 }
 
 func newStats() Stats {
 	return Stats{status: map[int]int64{}, langs: map[string]int64{}, rejects: map[string]int64{},
-		hosts: map[string]struct{}{}, maxHosts: 1 << 20}
+		hosts: map[string]*siteTally{}, maxHosts: 1 << 20}
 }
 
 func (s *Stats) record(e frontier.Entry, out outcome) {
@@ -71,8 +72,25 @@ func (s *Stats) record(e frontier.Entry, out outcome) {
 	if out.det != nil {
 		s.langs[out.det.Lang]++
 	}
-	if out.status > 0 && len(s.hosts) < s.maxHosts {
-		s.hosts[e.Site] = struct{}{}
+	if out.status > 0 {
+		t := s.hosts[e.Site]
+		if t == nil && len(s.hosts) < s.maxHosts {
+			t = &siteTally{}
+			s.hosts[e.Site] = t
+		}
+		if t != nil {
+			t.responses++
+			if out.page {
+				t.pages++
+				if out.relevant {
+					t.relevant++
+				}
+			}
+		}
+	}
+	if out.status < 0 && out.status != codeRobots && out.status != codeFocusSkip && out.status != codeSiteBudget ||
+		out.status >= 400 || out.failed {
+		s.errs.add(FailedURL{URL: e.URL, Status: out.status, Note: strings.Join(out.annot, ",")})
 	}
 	s.mu.Unlock()
 }
@@ -96,6 +114,10 @@ type Snapshot struct {
 	Langs                                                          map[string]int64
 	Rejects                                                        map[string]int64
 	Frontier                                                       frontier.Stats
+	// Focused says the crawl has a target language; without one, every
+	// page counts as relevant and no harvest rate is reported. The caller
+	// sets it (the engine's counters do not know).
+	Focused bool
 }
 
 func (s *Stats) snapshot(f frontier.Stats) Snapshot {
@@ -134,16 +156,24 @@ func (s Snapshot) ProgressLine(elapsed time.Duration) string {
 	if elapsed > 0 {
 		rate = float64(s.Pages) / elapsed.Seconds()
 	}
-	return fmt.Sprintf("pages %d  %.1f MB  queue %d  sites %d (%d ready)  %.1f pages/s  harvest %.0f%%  retries %d  %s",
+	harvest := ""
+	if s.Focused {
+		harvest = fmt.Sprintf("  harvest %.0f%%", 100*s.HarvestRate())
+	}
+	return fmt.Sprintf("pages %d  %.1f MB  queue %d  sites %d (%d ready)  %.1f pages/s%s  retries %d  %s",
 		s.Pages, float64(s.Bytes)/1e6, s.Frontier.Queued+s.Frontier.InFlight, s.Sites, s.Frontier.Ready, rate,
-		100*s.HarvestRate(), s.Deferred, elapsed.Truncate(time.Second))
+		harvest, s.Deferred, elapsed.Truncate(time.Second))
 }
 
 // WriteSummary prints the end-of-crawl summary.
 func (s Snapshot) WriteSummary(w io.Writer, elapsed time.Duration, reason string) {
 	fmt.Fprintf(w, "stopped: %s after %s\n", reason, elapsed.Truncate(time.Millisecond))
 	fmt.Fprintf(w, "archived: %d responses, %.1f MB from %d sites\n", s.Pages, float64(s.Bytes)/1e6, s.Sites)
-	fmt.Fprintf(w, "pages: %d HTML, %d in the target language (harvest rate %.1f%%)\n", s.HTML, s.Relevant, 100*s.HarvestRate())
+	if s.Focused {
+		fmt.Fprintf(w, "pages: %d HTML, %d in the target language (harvest rate %.1f%%)\n", s.HTML, s.Relevant, 100*s.HarvestRate())
+	} else {
+		fmt.Fprintf(w, "pages: %d HTML (no target language)\n", s.HTML)
+	}
 	fmt.Fprintf(w, "not fetched: %d robots.txt, %d skipped, %d dropped from irrelevant servers\n",
 		s.Robots, s.Skipped, s.Dropped)
 	fmt.Fprintf(w, "failed: %d given up on after their last retry (crawl.log -8 or an error status); %d tries deferred for a retry\n",

@@ -1,0 +1,101 @@
+package crawl
+
+import (
+	"sort"
+	"time"
+
+	"github.com/langcrawl/langcrawl/focus"
+)
+
+// siteTally is what Stats keeps of one site: this run's responses, the
+// HTML pages among them and the relevant pages among those.
+type siteTally struct{ responses, pages, relevant int64 }
+
+// FailedURL is one of the latest failures: a URL given up on, or answered
+// with an error status.
+type FailedURL struct {
+	Time   time.Time
+	URL    string
+	Status int    // the crawl.log status: negative for no response
+	Note   string // the crawl.log annotations
+}
+
+// errorRing keeps the latest failures. Guarded by Stats.mu.
+type errorRing struct {
+	buf  [50]FailedURL
+	next int
+	n    int
+}
+
+func (r *errorRing) add(f FailedURL) {
+	if f.Time.IsZero() {
+		f.Time = time.Now()
+	}
+	r.buf[r.next] = f
+	r.next = (r.next + 1) % len(r.buf)
+	r.n = min(r.n+1, len(r.buf))
+}
+
+// latest returns the failures, newest first.
+func (r *errorRing) latest() []FailedURL {
+	out := make([]FailedURL, 0, r.n)
+	for i := 1; i <= r.n; i++ {
+		out = append(out, r.buf[(r.next-i+len(r.buf))%len(r.buf)])
+	}
+	return out
+}
+
+// SiteCount is one site's figures in a SiteReport.
+type SiteCount struct {
+	Site      string
+	Responses int64 // this run's responses
+	Pages     int64 // HTML pages among them
+	Relevant  int64 // pages in the target language
+}
+
+// SiteReport is what a status page shows of the sites: the busiest ones,
+// how many are in each focusing status, and the latest failures.
+type SiteReport struct {
+	Top []SiteCount // by responses, most first
+	// Sites by focusing status over this run's pages (Tamura section
+	// 4.1), when the crawl focuses; all zero otherwise.
+	Relevant, Undecided, Irrelevant int
+	Errors                          []FailedURL // newest first
+}
+
+// Sites returns the top n sites by responses this run, the sites by
+// focusing status, and the latest failures. It walks every site the run
+// has answered from, so call it about once a second, not per URL.
+func (c *Crawler) Sites(n int) SiteReport {
+	tol := -1
+	if c.cfg.Focus != nil {
+		tol = c.cfg.Focus.Tolerance()
+	}
+	s := &c.stats
+	s.mu.Lock()
+	var r SiteReport
+	all := make([]SiteCount, 0, len(s.hosts))
+	for site, t := range s.hosts {
+		all = append(all, SiteCount{Site: site, Responses: t.responses, Pages: t.pages, Relevant: t.relevant})
+		if tol >= 0 {
+			switch focus.StatusOf(focus.Counts{Downloaded: t.pages, Relevant: t.relevant}, tol) {
+			case focus.Relevant:
+				r.Relevant++
+			case focus.Undecided:
+				r.Undecided++
+			default:
+				r.Irrelevant++
+			}
+		}
+	}
+	r.Errors = s.errs.latest()
+	s.mu.Unlock()
+	sort.Slice(all, func(i, j int) bool {
+		if all[i].Responses != all[j].Responses {
+			return all[i].Responses > all[j].Responses
+		}
+		return all[i].Site < all[j].Site
+	})
+	r.Top = all[:min(n, len(all))]
+	return r
+}
