@@ -49,6 +49,10 @@ type Config struct {
 	UserAgent string `yaml:"user_agent"`
 	// Operator names the institution running the crawl (warcinfo).
 	Operator string `yaml:"operator"`
+	// Collection names the collection or job the crawl belongs to; it is
+	// the isPartOf field of every warcinfo record. Default the base name of
+	// Out.
+	Collection string `yaml:"collection"`
 
 	Workers         int           `yaml:"workers"`
 	Delay           time.Duration `yaml:"delay"`
@@ -256,6 +260,7 @@ var Keys = []key{
 	{"warc.compress", true, "gzip each record (.warc.gz)"},
 	{"user_agent", "", "User-Agent; must contain an operator contact URL, e.g. \"langcrawl/0.1 (+https://library.example/crawl)\""},
 	{"operator", "", "who runs the crawl, written into warcinfo"},
+	{"collection", "", "the collection or job the crawl belongs to, written into warcinfo as isPartOf (empty: the base name of out)"},
 	{"workers", 16, "parallel fetches r in all"},
 	{"delay", "1s", "delay w between two requests to one site"},
 	{"depth", 8, "depth limit per site tree (Nakahira: 8)"},
@@ -401,6 +406,13 @@ func Load(profile string, fs *pflag.FlagSet) (*Config, error) {
 	c.WARC.Compress = p.boolean("warc.compress")
 	c.UserAgent = p.str("user_agent")
 	c.Operator = p.str("operator")
+	c.Collection = p.str("collection")
+	if c.Collection == "" && c.Out != "" {
+		c.Collection = filepath.Base(c.Out)
+		if abs, err := filepath.Abs(c.Out); err == nil {
+			c.Collection = filepath.Base(abs)
+		}
+	}
 	c.Workers = p.integer("workers")
 	c.Delay = p.duration("delay")
 	c.Depth = p.integer("depth")

@@ -93,6 +93,11 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 	if err := os.WriteFile(filepath.Join(cfg.Out, "profile.yaml"), []byte(profileText), 0o644); err != nil {
 		return snap, fmt.Errorf("output directory: %w", err)
 	}
+	// Every run keeps its profile too, so each generation's (the run that
+	// started it) survives the next one: profiles/profile-<UTC time>.yaml.
+	if err := saveProfile(cfg.Out, profileText, time.Now()); err != nil {
+		return snap, fmt.Errorf("output directory: %w", err)
+	}
 	logFile, err := os.OpenFile(filepath.Join(cfg.Out, logDir, "langcrawl.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 	if err != nil {
 		return snap, fmt.Errorf("log: %w", err)
@@ -116,6 +121,7 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 	arc, err := archive.NewWriter(archive.Config{
 		Dir: filepath.Join(cfg.Out, warcDir), Prefix: cfg.WARC.Prefix, MaxSize: cfg.WARC.MaxSize,
 		Compress: cfg.WARC.Compress, Software: software(), Operator: cfg.Operator,
+		IsPartOf:  cfg.Collection,
 		UserAgent: cfg.UserAgent, Robots: cfg.Robots.Policy, Profile: profileText,
 		// Payload digests as warcio computes and checks them (the body as
 		// stored, chunk framing included), so `warcio check` passes and

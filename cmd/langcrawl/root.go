@@ -15,8 +15,9 @@ import (
 // version is set at build time with -ldflags "-X main.version=...".
 var version = devVersion
 
-// software names langcrawl in warcinfo records.
-func software() string { return "langcrawl/" + version }
+// software names langcrawl and the version of this build (buildVersion:
+// the VCS stamp) in warcinfo records.
+func software() string { return "langcrawl/" + buildVersion() }
 
 // errUsage marks errors that are the operator's to fix; they exit 2.
 var errUsage = errors.New("usage")

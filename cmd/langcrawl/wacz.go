@@ -1,0 +1,72 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/langcrawl/langcrawl/wacz"
+)
+
+func init() { extraCommands = append(extraCommands, waczCmd) }
+
+func waczCmd() *cobra.Command {
+	var out, title string
+	cmd := &cobra.Command{
+		Use:   "wacz OUT [--out FILE]",
+		Short: "Package a crawl's WARC files as a WACZ 1.1.1 file for ReplayWeb.page and pywb",
+		Long: `Wacz packages the WARC files of the crawl in OUT (its --out directory) as
+one WACZ file: the WARC files stored as they are, the CDXJ index as
+indexes/index.cdx.gz, pages/pages.jsonl (url, ts, title and the detected
+language of every HTML page) and datapackage.json with the SHA-256 of
+every file. It reads each WARC file once and streams, so memory stays
+bounded whatever the crawl's size. The crawl must not be running.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return packageCrawl(args[0], out, title, cmd.OutOrStdout())
+		},
+	}
+	cmd.Flags().StringVarP(&out, "out", "o", "", "the WACZ file to write (default: OUT.wacz beside OUT)")
+	cmd.Flags().StringVar(&title, "title", "", "title in datapackage.json (default: the crawl's collection, warcinfo's isPartOf)")
+	return cmd
+}
+
+// packageCrawl writes the WACZ of the crawl in dir to out, through a
+// temporary file beside it, holding the crawl's lock meanwhile.
+func packageCrawl(dir, out, title string, stdout io.Writer) error {
+	warcs := filepath.Join(dir, warcDir)
+	if _, err := os.Stat(warcs); err != nil {
+		return fmt.Errorf("%w: %s is not a crawl's output directory: %w", errUsage, dir, err)
+	}
+	unlock, err := lockOut(dir)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	files, err := warcFiles([]string{warcs})
+	if err != nil {
+		return err
+	}
+	if out == "" {
+		abs, err := filepath.Abs(dir)
+		if err != nil {
+			return err
+		}
+		out = abs + ".wacz"
+	}
+	var st wacz.Stats
+	err = writeOutAtomic(out, func(w io.Writer) error {
+		var err error
+		st, err = wacz.Write(w, files, wacz.Options{Title: title, Software: software(), TempDir: filepath.Dir(out)})
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("wacz %s: %w", out, err)
+	}
+	fmt.Fprintf(stdout, "%s: %d WARC files (%d bytes), %d captures indexed, %d pages, %d bytes\n",
+		out, st.WARCs, st.WARCBytes, st.Captures, st.Pages, st.TotalBytes)
+	return nil
+}

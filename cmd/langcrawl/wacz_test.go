@@ -1,0 +1,148 @@
+package main
+
+import (
+	"archive/zip"
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/langcrawl/langcrawl/archive"
+	"github.com/langcrawl/langcrawl/wacz"
+)
+
+// TestIndexAndWACZCommands crawls part of the demo web, then checks the
+// provenance in every warcinfo record (isPartOf, the build's version), the
+// profile kept for the run, `langcrawl index` against the crawl's own
+// index, and `langcrawl wacz` by reading the WACZ back.
+func TestIndexAndWACZCommands(t *testing.T) {
+	w := startWeb(t)
+	out := filepath.Join(t.TempDir(), "thai-job")
+	// Two runs: the crawl, then a re-crawl generation on the same --out.
+	for range 2 {
+		cfg := w.profile(t, out, "")
+		if _, err := runCrawl(context.Background(), cfg, io.Discard, io.Discard); err != nil {
+			t.Fatal(err)
+		}
+	}
+	warcs := filepath.Join(out, warcDir)
+	files, _ := filepath.Glob(filepath.Join(warcs, "*.warc.gz"))
+	if len(files) < 2 {
+		t.Fatalf("%d WARC files; the test wants several", len(files))
+	}
+	// Serial numbers continue across the runs: 00000, 00001, ...
+	for i, f := range files {
+		if want := fmt.Sprintf("-%05d-", i); !strings.Contains(filepath.Base(f), want) {
+			t.Errorf("WARC file %d is %s, want serial %s", i, filepath.Base(f), want)
+		}
+	}
+
+	// Provenance.
+	for _, f := range files {
+		var info []byte
+		archive.Each(f, 1<<20, func(r archive.Record) error {
+			if r.Type == "warcinfo" && info == nil {
+				info = r.Block
+			}
+			return nil
+		})
+		if !bytes.Contains(info, []byte("\r\nisPartOf: thai-job\r\n")) {
+			t.Errorf("%s: warcinfo without isPartOf: thai-job:\n%s", f, info)
+		}
+		if !bytes.HasPrefix(info, []byte("software: langcrawl/"+buildVersion()+"\r\n")) {
+			t.Errorf("%s: warcinfo software is not langcrawl/%s:\n%s", f, buildVersion(), info)
+		}
+	}
+	kept, _ := filepath.Glob(filepath.Join(out, profilesDir, "profile-*.yaml"))
+	latest, _ := os.ReadFile(filepath.Join(out, "profile.yaml"))
+	if len(kept) != 2 {
+		t.Fatalf("%d profiles kept, want one for each of the 2 runs", len(kept))
+	}
+	if b, _ := os.ReadFile(kept[1]); !bytes.Equal(b, latest) || !bytes.Contains(b, []byte("collection: thai-job")) {
+		t.Errorf("kept profile %s differs from profile.yaml or lacks the collection", kept[1])
+	}
+
+	// langcrawl index reproduces the crawl's own index.
+	own, err := os.ReadFile(filepath.Join(warcs, archive.IndexName))
+	if err != nil || len(own) == 0 {
+		t.Fatalf("crawl's index: %v (%d bytes)", err, len(own))
+	}
+	var stdout bytes.Buffer
+	cmd := indexCmd()
+	cmd.SetArgs([]string{warcs})
+	cmd.SetOut(&stdout)
+	if err := cmd.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(stdout.Bytes(), own) {
+		t.Errorf("langcrawl index differs from the crawl's index.cdxj (%d bytes, want %d)", stdout.Len(), len(own))
+	}
+
+	// langcrawl wacz.
+	waczPath := filepath.Join(t.TempDir(), "c.wacz")
+	cmd = waczCmd()
+	cmd.SetArgs([]string{out, "--out", waczPath})
+	cmd.SetOut(io.Discard)
+	if err := cmd.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	zr, err := zip.OpenReader(waczPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	got := map[string]*zip.File{}
+	for _, f := range zr.File {
+		got[f.Name] = f
+	}
+	for _, f := range files {
+		if zf := got["archive/"+filepath.Base(f)]; zf == nil || zf.Method != zip.Store {
+			t.Errorf("%s missing from the WACZ, or deflated", f)
+		}
+	}
+	read := func(name string) []byte {
+		zf := got[name]
+		if zf == nil {
+			t.Fatalf("%s missing from the WACZ", name)
+		}
+		rc, _ := zf.Open()
+		defer rc.Close()
+		b, err := io.ReadAll(rc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	gz, err := gzip.NewReader(bytes.NewReader(read(wacz.IndexPath)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if idx, _ := io.ReadAll(gz); !bytes.Equal(idx, own) {
+		t.Error("the WACZ's index.cdx.gz differs from the crawl's index.cdxj")
+	}
+	var dp wacz.DataPackage
+	if err := json.Unmarshal(read(wacz.DataPackagePath), &dp); err != nil {
+		t.Fatal(err)
+	}
+	if dp.Title != "thai-job" || dp.WACZVersion != "1.1.1" || len(dp.Resources) != len(files)+2 {
+		t.Errorf("datapackage.json: title %q, version %q, %d resources", dp.Title, dp.WACZVersion, len(dp.Resources))
+	}
+	pages := strings.Split(strings.TrimSpace(string(read(wacz.PagesPath))), "\n")
+	withLang := 0
+	for _, l := range pages[1:] {
+		var p wacz.Page
+		json.Unmarshal([]byte(l), &p)
+		if p.Lang != "" {
+			withLang++
+		}
+	}
+	if len(pages) < 2 || withLang == 0 {
+		t.Errorf("%d pages, %d with a language", len(pages)-1, withLang)
+	}
+}
