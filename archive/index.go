@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/nlnwa/gowarc"
@@ -23,8 +24,9 @@ var errCut = errors.New("archive: record cut short")
 // gzip member a record, or not) whose index lines are to name the file
 // name, one record at a time. It calls fn with each record in file order,
 // its Block cut to its first maxBlock bytes (at least 64 KiB), and, for a
-// response or revisit record, the record's CDXJ index line as the Writer
-// writes it (nil for other records). Memory stays bounded whatever the
+// revisit record or a response record holding an HTTP message, the
+// record's CDXJ index line as the Writer writes it (nil for other
+// records). Memory stays bounded whatever the
 // sizes of the file and its records. A record's line needs the offset of
 // the next record, so fn sees each record once the next one has started.
 // Scan stops at the first error, from r or from fn. It does not close r.
@@ -88,7 +90,10 @@ func scan(r io.Reader, name string, maxBlock int, spec bool, fn func(rec Record,
 			return good, fmt.Errorf("%w: %s at %d: %w", errCut, name, off, err)
 		}
 		prev = &rec
-		if rec.Type == "response" || rec.Type == "revisit" {
+		// A response that is not an HTTP message (a dns: record of another
+		// crawler) has no status: pywb's indexer leaves it out too.
+		http := strings.HasPrefix(strings.ToLower(rec.Header(gowarc.ContentType)), "application/http")
+		if (rec.Type == "response" && http) || rec.Type == "revisit" {
 			date, _ := time.Parse(time.RFC3339, rec.Header(gowarc.WarcDate))
 			line = &cdxLine{URL: rec.TargetURI, Date: date, Digest: rec.Header(gowarc.WarcPayloadDigest),
 				Offset: off, Filename: name}
