@@ -103,6 +103,10 @@ type Recrawl struct {
 	// Previous is the output directory of an earlier crawl whose fetch
 	// history a crawl into a new directory starts from (--previous).
 	Previous string `yaml:"previous,omitempty"`
+	// DedupMinSize: a payload of at least this many bytes already archived
+	// at another URL, or in an earlier generation, is written as a
+	// revisit; 0 turns this off.
+	DedupMinSize int64 `yaml:"dedup_min_size"`
 }
 
 // AdaptiveDelay configures the delay that follows the server's speed.
@@ -273,6 +277,7 @@ var Keys = []key{
 	{"adaptive_delay.max", "30s", "the adaptive delay is at most this"},
 	{"hosts", map[string]any{}, "per-host or per-domain overrides: a host name, or .domain for it and every host under it, mapped to any of delay, max_pages_per_site and robots (obey or ignore)"},
 	{"recrawl.interval", "0s", "in a re-crawl (crawl run again on a finished crawl), fetch a known URL again once its last visit is this old (0: all of them)"},
+	{"recrawl.dedup_min_size", "1KiB", "a payload of at least this size already archived at another URL (or in an earlier generation) is written as a revisit record referring to it (0: off)"},
 	{"recrawl.previous", "", "output directory of an earlier crawl to re-crawl from into a new --out (its fetch history makes requests conditional and revisits refer to its WARCs)"},
 	{"retries.max", 10, "tries in all for a URL whose fetch failed (no connection, timeout, 5xx, 429) or whose robots.txt was unavailable; then it is recorded as failed (-8)"},
 	{"retries.delay", "30s", "wait before the second try; doubled for each further try"},
@@ -426,6 +431,7 @@ func Load(profile string, fs *pflag.FlagSet) (*Config, error) {
 	c.Hosts = p.hostRules("hosts")
 	c.Recrawl.Interval = p.duration("recrawl.interval")
 	c.Recrawl.Previous = p.str("recrawl.previous")
+	c.Recrawl.DedupMinSize = p.size("recrawl.dedup_min_size")
 	c.Retries.Max = p.integer("retries.max")
 	c.Retries.Delay = p.duration("retries.delay")
 	c.Retries.MaxDelay = p.duration("retries.max_delay")
@@ -1058,6 +1064,9 @@ func (c *Config) Validate() error {
 			bad("metrics.listen", "%q listens on every interface, reachable from the network; set metrics.all_interfaces: true if that is meant, or use 127.0.0.1", c.Metrics.Listen)
 		}
 	}
+	if c.Recrawl.DedupMinSize < 0 {
+		bad("recrawl.dedup_min_size", "%d must not be negative (0: off)", c.Recrawl.DedupMinSize)
+	}
 	if c.Recrawl.Interval < 0 {
 		bad("recrawl.interval", "%s must not be negative", c.Recrawl.Interval)
 	}
@@ -1207,7 +1216,7 @@ func (c *Config) YAML() string {
 		}
 		m["seeds"] = seeds
 	}
-	m["recrawl"] = map[string]any{"interval": c.Recrawl.Interval.String()}
+	m["recrawl"] = map[string]any{"interval": c.Recrawl.Interval.String(), "dedup_min_size": c.Recrawl.DedupMinSize}
 	if c.Recrawl.Previous != "" {
 		m["recrawl"].(map[string]any)["previous"] = c.Recrawl.Previous
 	}

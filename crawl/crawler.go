@@ -35,6 +35,7 @@ type Queue interface {
 	Counts(key string) (frontier.Counts, error)
 	History(url string) (frontier.History, bool, error)
 	StartGeneration(due func(frontier.History) (frontier.Entry, bool)) (int64, int, error)
+	Capture(digest string) (frontier.Capture, bool, error)
 	Stats() frontier.Stats
 }
 
@@ -82,6 +83,11 @@ type Config struct {
 	SiteBudgets map[string]int
 	// Retries says how failed fetches are tried again; see Retries.
 	Retries Retries
+	// DedupMinSize: a 2xx payload of at least this many bytes that an
+	// earlier capture of another URL (or of an earlier generation)
+	// already archived is written as an identical-payload-digest revisit
+	// that refers to it. 0 turns deduplication across URLs off.
+	DedupMinSize int64
 	// Bandwidth, when not nil, is the fetcher manager of the bandwidth
 	// paper: a URL is leased only while its server's expected rate fits
 	// under the limit beside the downloads in flight, searching the top

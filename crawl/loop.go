@@ -34,6 +34,7 @@ const (
 	codeAddress       = -5010 // the address guard refused the host's address (loopback, private, ...)
 	codeSiteBudget    = -5002 // max_pages_per_site reached
 	codeFocusSkip     = -5003 // server turned irrelevant (Tamura 4.1)
+	codeExcluded      = -5004 // excluded by a scope rule added after the URL was queued
 	codeRobotsError   = -61   // robots.txt could not be evaluated
 	codeRobots        = -9998 // disallowed by robots.txt
 )
@@ -61,6 +62,12 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 	u, err := url.Parse(e.URL)
 	if err != nil { // cannot happen for URLs the engine queued; do not lose the lease
 		return c.finish(l, worker, outcome{status: codeConnectFailed, annot: []string{"bad-url"}}, frontier.Completion{})
+	}
+
+	// 0. A scope exclusion added while the crawl runs (the status page,
+	// the action directory) applies to URLs queued before it, too.
+	if why := c.cfg.Scope.Excluded(u); why != "" {
+		return c.finish(l, worker, outcome{status: codeExcluded, annot: []string{"scope:" + why}}, frontier.Completion{})
 	}
 
 	// 1. Focus: skip a URL whose server turned irrelevant after it was
@@ -342,6 +349,21 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 		c.stats.revisits.Add(1)
 		hist.Fetched, hist.Digest, hist.RecordID, hist.File, hist.Offset = prev.Fetched, prev.Digest, prev.RecordID, prev.File, prev.Offset
 		hist.Checked = res.Started
+	} else if orig, d, ok, err := c.duplicate(res, e.URL); err != nil {
+		return err
+	} else if ok {
+		// The same payload at another URL: a revisit that refers to the
+		// first capture. This URL's history keeps no capture of its own.
+		_, err := c.p.Archive.WriteRevisit(&archive.Revisit{URL: e.URL, IP: res.IP, Date: res.Started,
+			RawRequest: res.RawRequest, RawResponse: res.RawResponse, Profile: archive.ProfileIdenticalPayloadDigest,
+			RefersTo: orig.RecordID, RefersToTargetURI: orig.URL, RefersToDate: orig.Date, PayloadDigest: d, Metadata: meta})
+		if err != nil {
+			return fmt.Errorf("archive %s: %w", e.URL, err)
+		}
+		out.digest = d
+		out.annot = append(out.annot, "revisit:duplicate-of:"+orig.URL)
+		c.stats.deduplicated.Add(1)
+		hist.Digest = d
 	} else {
 		tail, tailN := res.Tail()
 		ref, err := c.p.Archive.WriteExchange(&archive.Exchange{
@@ -355,6 +377,7 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 		out.digest = ref.PayloadDigest
 		hist.Digest, hist.RecordID, hist.File, hist.Offset = ref.PayloadDigest, ref.ResponseID, ref.File, ref.Offset
 		hist.Changed = known && prev.Digest != "" && prev.Digest != ref.PayloadDigest
+		done.IndexDigest = c.cfg.DedupMinSize > 0 && res.Size() >= c.cfg.DedupMinSize
 	}
 	done.History = hist
 

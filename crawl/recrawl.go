@@ -111,3 +111,24 @@ func (c *Crawler) Recrawl(interval time.Duration, intervals map[string]time.Dura
 	c.pagesBefore, c.before = 0, frontier.Usage{}
 	return gen, n, nil
 }
+
+// duplicate reports whether a 2xx response of at least DedupMinSize bytes
+// carries a payload that an earlier capture of another URL archived, and
+// returns that capture and the digest. The digest is taken as the archive
+// takes it (see sameCapture). A response that spilled to disk is archived
+// in full rather than digested twice.
+func (c *Crawler) duplicate(res *fetch.Result, url string) (frontier.Capture, string, bool, error) {
+	if c.cfg.DedupMinSize <= 0 || res.Status < 200 || res.Status > 299 || res.Truncated != "" || res.Spilled() ||
+		res.Size()-int64(res.BodyOffset) < c.cfg.DedupMinSize {
+		return frontier.Capture{}, "", false, nil
+	}
+	d := archive.PayloadDigest(res.RawResponse, res.BodyOffset, res.Chunked, true)
+	orig, ok, err := c.p.Queue.Capture(d)
+	if err != nil {
+		return frontier.Capture{}, "", false, fmt.Errorf("frontier capture %s: %w", url, err)
+	}
+	if !ok || orig.URL == url {
+		return frontier.Capture{}, "", false, nil
+	}
+	return orig, d, true, nil
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -139,4 +140,44 @@ func TestRecrawlGeneration(t *testing.T) {
 		t.Errorf("a per-host interval of 1h: queued %d (%v), want 0", n, err)
 	}
 
+}
+
+// The same payload at two URLs: the second is written as a revisit that
+// refers to the first capture by record ID, URL and date, when it is at
+// least DedupMinSize bytes; smaller ones are archived again.
+func TestDeduplicateAcrossURLs(t *testing.T) {
+	big := strings.Repeat("ภาษาไทย ", 300) // 6 KB
+	file := func(body string) string {
+		return "HTTP/1.1 200 OK\r\nContent-Type: application/pdf\r\nContent-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n" + body
+	}
+	web := fakeWeb{
+		"http://a.test/":         page("th", "/doc.pdf", "http://b.test/", "/small"),
+		"http://a.test/doc.pdf":  file(big),
+		"http://a.test/small":    file("tiny"),
+		"http://b.test/":         page("th", "/copy.pdf", "/small"),
+		"http://b.test/copy.pdf": file(big),
+		"http://b.test/small":    file("tiny"),
+	}
+	r := newRetryRig(t, web, nil)
+	c := r.crawler(t, Config{DedupMinSize: 1024}, nil, "http://a.test/")
+	if _, err := c.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	var dup *archive.Revisit
+	for i := range r.a.revisits {
+		if r.a.revisits[i].URL == "http://b.test/copy.pdf" {
+			dup = &r.a.revisits[i]
+		}
+	}
+	orig, _, _ := r.q.History("http://a.test/doc.pdf")
+	if dup == nil || dup.Profile != archive.ProfileIdenticalPayloadDigest || dup.RefersTo != orig.RecordID ||
+		dup.RefersToTargetURI != "http://a.test/doc.pdf" || !dup.RefersToDate.Equal(orig.Fetched) || dup.PayloadDigest != orig.Digest {
+		t.Fatalf("duplicate at another URL: revisit %+v; want one referring to %+v", dup, orig)
+	}
+	if len(r.a.revisits) != 1 {
+		t.Errorf("%d revisits, want 1 (the small duplicate is under the minimum size)", len(r.a.revisits))
+	}
+	if s := c.Stats(); s.Deduplicated != 1 {
+		t.Errorf("deduplicated %d, want 1", s.Deduplicated)
+	}
 }

@@ -1,8 +1,10 @@
 package crawl
 
 import (
+	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/langcrawl/langcrawl/scope"
 )
@@ -80,5 +82,40 @@ func TestScopeRules(t *testing.T) {
 	}
 	if n := h.c.Stats().Rejects[`scope:exclude:/calendar/\d+$`]; n != 1 {
 		t.Errorf("rejects counted under the rule = %d, want 1 (%v)", n, h.c.Stats().Rejects)
+	}
+}
+
+// An exclusion added while the crawl runs applies to URLs queued before
+// it: they are skipped when leased (-5004), not fetched.
+func TestRuntimeExclusionSkipsQueued(t *testing.T) {
+	web := fakeWeb{"http://a.test/": page("th", "/keep", "/calendar/1", "/calendar/2")}
+	web["http://a.test/keep"] = page("th")
+	web["http://a.test/calendar/1"] = page("th")
+	web["http://a.test/calendar/2"] = page("th")
+	f := &scope.Filter{}
+	r := newRetryRig(t, web, nil)
+	c := r.crawler(t, Config{Scope: scope.Decider{Filter: f}}, nil, "http://a.test/")
+	// The seed page is fetched and its links queued; then the operator
+	// excludes the calendar.
+	l, _, err := r.q.Next(time.Now())
+	if err != nil || l == nil {
+		t.Fatal(l, err)
+	}
+	if err := c.process(context.Background(), 1, l, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.AddExclude("/calendar/"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range r.f.got {
+		if strings.Contains(g, "/calendar/") {
+			t.Errorf("%s fetched after its exclusion", g)
+		}
+	}
+	if log := r.lines(t); strings.Count(log, " -5004 ") != 2 {
+		t.Errorf("want two -5004 lines:\n%s", log)
 	}
 }

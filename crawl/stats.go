@@ -28,6 +28,7 @@ type Stats struct {
 	// Re-crawls: revisit records written (304, or the same payload),
 	// known pages now 404 or 410, and pages whose language changed.
 	revisits, gone, langChanged atomic.Int64
+	deduplicated                atomic.Int64 // revisits of the same payload at another URL
 	robots                      atomic.Int64 // URLs disallowed by robots.txt
 	skipped                     atomic.Int64 // URLs skipped by focus or budgets
 	dropped                     atomic.Int64 // queued URLs dropped when a server turned irrelevant
@@ -50,7 +51,7 @@ func (s *Stats) record(e frontier.Entry, out outcome) {
 	switch {
 	case out.status == codeRobots:
 		s.robots.Add(1)
-	case out.status == codeFocusSkip || out.status == codeSiteBudget:
+	case out.status == codeFocusSkip || out.status == codeSiteBudget || out.status == codeExcluded:
 		s.skipped.Add(1)
 	case out.status < 0:
 		s.failed.Add(1)
@@ -108,7 +109,7 @@ func (s *Stats) rejected(why string) {
 type Snapshot struct {
 	Pages, Bytes, HTML, Relevant, Failed, Robots, Skipped, Dropped int64
 	Deferred                                                       int64
-	Revisits, Gone, LangChanged                                    int64
+	Revisits, Gone, LangChanged, Deduplicated                      int64
 	Sites                                                          int
 	Status                                                         map[int]int64
 	Langs                                                          map[string]int64
@@ -138,7 +139,8 @@ func (s *Stats) snapshot(f frontier.Stats) Snapshot {
 		Pages: s.pages.Load(), Bytes: s.bytes.Load(), HTML: s.html.Load(), Relevant: s.relevant.Load(),
 		Failed: s.failed.Load(), Robots: s.robots.Load(), Skipped: s.skipped.Load(), Dropped: s.dropped.Load(),
 		Deferred: s.deferred.Load(), Revisits: s.revisits.Load(), Gone: s.gone.Load(), LangChanged: s.langChanged.Load(),
-		Sites: len(s.hosts), Status: st, Langs: cp(s.langs), Rejects: cp(s.rejects), Frontier: f,
+		Deduplicated: s.deduplicated.Load(),
+		Sites:        len(s.hosts), Status: st, Langs: cp(s.langs), Rejects: cp(s.rejects), Frontier: f,
 	}
 }
 
@@ -178,6 +180,9 @@ func (s Snapshot) WriteSummary(w io.Writer, elapsed time.Duration, reason string
 		s.Robots, s.Skipped, s.Dropped)
 	fmt.Fprintf(w, "failed: %d given up on after their last retry (crawl.log -8 or an error status); %d tries deferred for a retry\n",
 		s.Failed, s.Deferred)
+	if s.Deduplicated > 0 {
+		fmt.Fprintf(w, "deduplicated: %d payloads already archived at another URL, written as revisits\n", s.Deduplicated)
+	}
 	if s.Frontier.Generation > 1 || s.Revisits > 0 {
 		fmt.Fprintf(w, "re-crawl: generation %d; %d revisits (not modified, or the same payload); %d gone (404, 410); %d changed language\n",
 			s.Frontier.Generation, s.Revisits, s.Gone, s.LangChanged)

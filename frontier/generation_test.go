@@ -108,3 +108,22 @@ func TestHistoryRoundTrip(t *testing.T) {
 		t.Fatalf("version 1: %+v, %v", got, err)
 	}
 }
+
+func TestCaptureIndex(t *testing.T) {
+	q := openMem(t)
+	mustPush(t, q, ent("a.test", "1", 0, High), ent("b.test", "2", 0, High))
+	for i, id := range []string{"<urn:uuid:first>", "<urn:uuid:second>"} {
+		l := mustNext(t, q, t0)
+		h := &History{URL: l.Entry.URL, Fetched: t0.Add(time.Duration(i) * time.Hour), Status: 200, Digest: "sha1:SAME", RecordID: id}
+		if err := q.Complete(l, Completion{History: h, IndexDigest: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c, ok, err := q.Capture("sha1:SAME")
+	if err != nil || !ok || c.RecordID != "<urn:uuid:first>" || !c.Date.Equal(t0) {
+		t.Fatalf("Capture = %+v, %v, %v; want the first capture", c, ok, err)
+	}
+	if _, ok, _ := q.Capture("sha1:OTHER"); ok {
+		t.Error("an unknown digest has a capture")
+	}
+}

@@ -122,6 +122,10 @@ type Completion struct {
 	Tally []Tally
 	// History, when non-nil, is stored as the fetch history of the lease's URL.
 	History *History
+	// IndexDigest records History's capture under its payload digest
+	// (Queue.Capture), unless the digest has a capture already, so that
+	// the same payload met again can be written as a revisit.
+	IndexDigest bool
 	// Budget counts the page against its site's budget (Lease.SiteBudget),
 	// the crawl's max-pages-per-site trap guard, which so holds across
 	// restarts.
@@ -690,6 +694,11 @@ func (q *Queue) Complete(l *Lease, c Completion) error {
 	}
 	if c.History != nil {
 		t.b.Put(hashKey(tHistory, hashURL(l.Entry.URL)), encodeHistory(c.History))
+		if c.IndexDigest {
+			if err := t.indexCapture(c.History); err != nil {
+				return fmt.Errorf("frontier: complete %s: %w", l.Entry.URL, err)
+			}
+		}
 	}
 	if err := t.commit(); err != nil {
 		return fmt.Errorf("frontier: complete %s: %w", l.Entry.URL, err)
@@ -860,14 +869,21 @@ func (q *Queue) History(url string) (History, bool, error) {
 }
 
 // SetHistory stores h as the fetch history of url, for URLs fetched outside
-// a lease (e.g. redirect targets or robots.txt).
+// a lease (e.g. redirect targets or robots.txt) or taken from an earlier
+// crawl, and records its capture under its payload digest as Complete
+// does with IndexDigest.
 func (q *Queue) SetHistory(url string, h History) error {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if q.db == nil {
 		return ErrClosed
 	}
-	if err := q.db.Put(hashKey(tHistory, hashURL(url)), encodeHistory(&h), q.wo); err != nil {
+	t := q.begin()
+	t.b.Put(hashKey(tHistory, hashURL(url)), encodeHistory(&h))
+	if err := t.indexCapture(&h); err != nil {
+		return fmt.Errorf("frontier: set history %s: %w", url, err)
+	}
+	if err := q.db.Write(t.b, q.wo); err != nil {
 		return fmt.Errorf("frontier: set history %s: %w", url, dbErr(err))
 	}
 	return nil
