@@ -129,6 +129,9 @@ type focusMeasures struct {
 	// outlink, never leased); rejected: links focusing refused that were
 	// never fetched by another path.
 	skipped, queueDropped, rejected int
+	// unlogged lists URLs accepted as outlinks that neither were fetched
+	// nor got a crawl.log line: none may be (issue 9, part 6).
+	unlogged []string
 	// droppedTarget are the target pages among all of those: what
 	// focusing cost in coverage.
 	droppedTarget []string
@@ -251,7 +254,12 @@ func (w *demoWeb) measureFocus(t *testing.T, focus string) focusMeasures {
 			t.Fatalf("short crawl.log line %q", line)
 		}
 		logged[f[3]] = true
-		if f[1] == "-5003" {
+		switch {
+		case f[1] == "-5003" && strings.Contains(line, "focus:dropped:"):
+			// Queued, never leased: removed by DropSite, which logs each.
+			m.queueDropped++
+			dropped[f[3]] = true
+		case f[1] == "-5003":
 			m.skipped++
 			dropped[f[3]] = true
 		}
@@ -290,8 +298,8 @@ func (w *demoWeb) measureFocus(t *testing.T, focus string) focusMeasures {
 		}
 	}
 	for u := range accepted {
-		if !logged[u] { // queued, never leased: removed by DropSite
-			m.queueDropped++
+		if !logged[u] { // queued and never logged: DropSite logs every URL it removes
+			m.unlogged = append(m.unlogged, u)
 			dropped[u] = true
 		}
 	}
@@ -367,7 +375,10 @@ func checkFocused(t *testing.T, on, off focusMeasures, f focusFloors) {
 	// never target pages; the few that are cost coverage, and nothing
 	// else did.
 	if int64(on.queueDropped) != on.snap.Dropped {
-		t.Errorf("%d URLs were queued and never leased, but the engine dropped %d", on.queueDropped, on.snap.Dropped)
+		t.Errorf("%d -5003 crawl.log lines for URLs removed from the queue, but the engine dropped %d", on.queueDropped, on.snap.Dropped)
+	}
+	if len(on.unlogged) > 0 {
+		t.Errorf("%d URLs were queued but never fetched nor logged, e.g. %s", len(on.unlogged), on.unlogged[0])
 	}
 	if on.skipped+on.queueDropped+on.rejected == 0 {
 		t.Error("focusing dropped nothing; it cannot have raised the harvest")
