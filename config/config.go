@@ -302,7 +302,7 @@ var Keys = []key{
 	{"network.allow_addresses", []string{}, "address classes (loopback, private, link-local, cgnat, multicast, unspecified, broadcast) or CIDR prefixes the crawler may connect to; all refused by default, connect_to targets always allowed"},
 	{"focus.language", "", "target language, ISO 639-1 (empty: no focusing)"},
 	{"focus.charsets", []string{}, "charsets that also define the target (text must confirm), e.g. [tis-620, windows-874]"},
-	{"focus.strategy", "conservative-server", "bfs, hard-focused, soft-focused, aggressive-server, conservative-server or conservative-directory"},
+	{"focus.strategy", "conservative-server", "bfs, hard-focused, soft-focused, aggressive-server, conservative-server, conservative-directory or evidence (experimental: per-link evidence)"},
 	{"focus.tolerance", 10, "tolerance T: irrelevant pages allowed per server before it is irrelevant"},
 	{"focus.tolerance_decay_every", 25000, "lower T by one every this many HTML pages (Tamura 5.2; 0: T stays fixed)"},
 	{"focus.tolerance_floor", 5, "T never falls below this"},
@@ -970,7 +970,7 @@ var contactRE = regexp.MustCompile(`\(.*\+https?://[^\s)]+\.[^\s)]+.*\)`)
 var addressClasses = map[string]bool{"loopback": true, "private": true, "link-local": true, "cgnat": true,
 	"multicast": true, "unspecified": true, "broadcast": true}
 
-var strategies = []string{"bfs", "hard-focused", "soft-focused", "aggressive-server", "conservative-server", "conservative-directory"}
+var strategies = []string{"bfs", "hard-focused", "soft-focused", "aggressive-server", "conservative-server", "conservative-directory", "evidence"}
 
 // Validate checks every value and returns all problems joined, each naming
 // its key. Load calls it; callers that build a Config by hand should too.

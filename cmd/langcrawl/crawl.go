@@ -200,6 +200,7 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 		policy, err = focus.New(focus.Config{
 			Strategy: focus.Strategy(cfg.Focus.Strategy), Tolerance: cfg.Focus.Tolerance,
 			Decay: focus.Decay{Every: int64(cfg.Focus.DecayEvery), Min: cfg.Focus.Floor},
+			Lang:  cfg.Focus.Language, // the evidence strategy reads links for it
 		})
 		if err != nil {
 			return snap, errors.Join(err, clog.Close(), arc.Close(), q.Close())
@@ -217,9 +218,9 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 	}
 	c, err := crawl.New(crawl.Config{
 		Workers: cfg.Workers, MaxPages: cfg.MaxPages, MaxTime: cfg.MaxTime, MaxBytes: cfg.MaxBytes, MaxPagesPerSite: cfg.MaxPagesPerSite,
-		Retries:    crawl.Retries{Max: cfg.Retries.Max, Delay: cfg.Retries.Delay, MaxDelay: cfg.Retries.MaxDelay},
+		Retries:      crawl.Retries{Max: cfg.Retries.Max, Delay: cfg.Retries.Delay, MaxDelay: cfg.Retries.MaxDelay},
 		DedupMinSize: cfg.Recrawl.DedupMinSize,
-		Requisites: cfg.Scope.Requisites, Focus: policy, Bandwidth: bw, SiteBudgets: siteBudgets,
+		Requisites:   cfg.Scope.Requisites, Focus: policy, Bandwidth: bw, SiteBudgets: siteBudgets,
 		Scope: scope.Decider{
 			MaxDepth:  cfg.Depth,
 			QueryRule: cfg.Scope.OneQueryPerScript,
