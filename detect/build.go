@@ -56,15 +56,60 @@ type TrainStats struct {
 // and on the message catalogues not marked Eval; the catalogues marked
 // Eval are never trained on. Build is deterministic: the same corpora and
 // options give the same bytes.
+//
+// The confidence is calibrated (calibrate.go) on a cross-fit: profiles
+// built once more without the catalogues of calibrationCatalogues score
+// snippets of those catalogues, as the evaluation scores catalogues no
+// profile has seen, and the fitted coefficients go with the shipped
+// profiles, which are trained on all the training catalogues.
 func Build(dir string, opts BuildOptions) (*Built, error) {
+	if opts.UDHROnly {
+		out, _, err := build(dir, opts, false)
+		return out, err
+	}
+	calOut, calText, err := build(dir, opts, true)
+	if err != nil {
+		return nil, err
+	}
+	cal, err := calibrate(calOut.Profiles, calText)
+	if err != nil {
+		return nil, fmt.Errorf("build: calibration: %w", err)
+	}
+	out, _, err := build(dir, opts, false)
+	if err != nil {
+		return nil, err
+	}
+	ps, ms, _, err := readProfiles(out.Profiles)
+	if err != nil {
+		return nil, err
+	}
+	var pb bytes.Buffer
+	if err := writeProfiles(&pb, ps, ms, cal); err != nil {
+		return nil, fmt.Errorf("build: write profiles: %w", err)
+	}
+	out.Profiles = pb.Bytes()
+	return out, nil
+}
+
+// calibrationCatalogues are the training catalogues (by domain) that the
+// calibration profiles leave out and the calibration snippets come from:
+// currency names, menu categories, command-line messages and widget
+// property descriptions, a spread like that of the evaluation catalogues.
+var calibrationCatalogues = map[string]bool{"iso_4217": true, "gnome-menus": true, "tar": true, "gtk20-properties": true}
+
+// build builds the profiles without calibration. With calPass, the
+// catalogues of calibrationCatalogues are not trained on, and their text
+// is returned as calibration snippets by tag.
+func build(dir string, opts BuildOptions, calPass bool) (*Built, map[string][]string, error) {
 	var ps []*profile
 	var stats []TrainStats
 	groupText := map[string]string{} // training text of the close groups' members
+	calText := map[string][]string{} // calibration snippets, by tag
 	heldout, hw := newEvalWriter()
 	cateval, cw := newEvalWriter()
 	skip, err := evalIDs(dir)
 	if err != nil {
-		return nil, fmt.Errorf("build: evaluation msgids: %w", err)
+		return nil, nil, fmt.Errorf("build: evaluation msgids: %w", err)
 	}
 	for _, l := range languages {
 		var train strings.Builder
@@ -72,7 +117,7 @@ func Build(dir string, opts BuildOptions) (*Built, error) {
 			path := filepath.Join(dir, UDHRDir, f+".html")
 			paras, err := udhrParagraphs(path)
 			if err != nil {
-				return nil, fmt.Errorf("build %s: %w", l.Tag, err)
+				return nil, nil, fmt.Errorf("build %s: %w", l.Tag, err)
 			}
 			for _, p := range paras {
 				if heldOut(p.article) {
@@ -85,7 +130,7 @@ func Build(dir string, opts BuildOptions) (*Built, error) {
 		}
 		script := mainScript(train.String())
 		var sources []*msgSource
-		var evalLines [][]string
+		var evalLines, calLists [][]string
 		for _, c := range catalogues {
 			f := textFilter{class: script}
 			if !c.Eval {
@@ -93,7 +138,15 @@ func Build(dir string, opts BuildOptions) (*Built, error) {
 			}
 			src, err := openCatalogue(dir, c, catalogueLocales(l.Tag), f)
 			if err != nil {
-				return nil, fmt.Errorf("build %s: %w", l.Tag, err)
+				return nil, nil, fmt.Errorf("build %s: %w", l.Tag, err)
+			}
+			if calPass && calibrationCatalogues[c.Domain] {
+				var msgs []string
+				for t, ok := src.next(); ok; t, ok = src.next() {
+					msgs = append(msgs, t)
+				}
+				calLists = append(calLists, msgs)
+				continue
 			}
 			if !c.Eval {
 				sources = append(sources, src)
@@ -104,6 +157,9 @@ func Build(dir string, opts BuildOptions) (*Built, error) {
 				msgs = append(msgs, t)
 			}
 			evalLines = append(evalLines, packLines(msgs, evalLineRunes))
+		}
+		if calPass {
+			calText[l.Tag] = calibrationSnippets(interleave(calLists, 1<<20))
 		}
 		for _, line := range interleave(evalLines, maxEvalLines) {
 			fmt.Fprintf(cw, "%s\t%s\n", l.Tag, line)
@@ -127,7 +183,7 @@ func Build(dir string, opts BuildOptions) (*Built, error) {
 			// A thin language is topped up from its word list.
 			words, err := wordlistText(dir, l.Tag, script, maxCatalogueTrain-cat.Len())
 			if err != nil {
-				return nil, fmt.Errorf("build %s: %w", l.Tag, err)
+				return nil, nil, fmt.Errorf("build %s: %w", l.Tag, err)
 			}
 			// The UDHR text counts twice: with it once, the catalogues'
 			// larger share cost 1.2 points of language accuracy on the
@@ -143,7 +199,7 @@ func Build(dir string, opts BuildOptions) (*Built, error) {
 		for _, cs := range append([]string{"utf-8"}, l.Charsets...) {
 			b, err := encodeLegacy(train.String(), cs)
 			if err != nil {
-				return nil, fmt.Errorf("build %s/%s: %w", l.Tag, cs, err)
+				return nil, nil, fmt.Errorf("build %s/%s: %w", l.Tag, cs, err)
 			}
 			ps = append(ps, buildProfile(l.Tag, cs, b))
 		}
@@ -151,7 +207,7 @@ func Build(dir string, opts BuildOptions) (*Built, error) {
 	for _, f := range unknownScripts {
 		paras, err := udhrParagraphs(filepath.Join(dir, UDHRDir, f+".html"))
 		if err != nil {
-			return nil, fmt.Errorf("build und: %w", err)
+			return nil, nil, fmt.Errorf("build und: %w", err)
 		}
 		for _, p := range paras {
 			if heldOut(p.article) {
@@ -167,7 +223,7 @@ func Build(dir string, opts BuildOptions) (*Built, error) {
 			}
 			msgs, err := catalogueText(dir, c, loc, textFilter{})
 			if err != nil {
-				return nil, fmt.Errorf("build und: %w", err)
+				return nil, nil, fmt.Errorf("build und: %w", err)
 			}
 			lines = append(lines, packLines(msgs, evalLineRunes))
 		}
@@ -177,10 +233,10 @@ func Build(dir string, opts BuildOptions) (*Built, error) {
 	}
 	out := &Built{Train: stats}
 	if out.HeldOut, err = heldout.close(); err != nil {
-		return nil, fmt.Errorf("build: held-out text: %w", err)
+		return nil, nil, fmt.Errorf("build: held-out text: %w", err)
 	}
 	if out.CatalogueEval, err = cateval.close(); err != nil {
-		return nil, fmt.Errorf("build: catalogue evaluation text: %w", err)
+		return nil, nil, fmt.Errorf("build: catalogue evaluation text: %w", err)
 	}
 	var ms []*wordModel
 	for _, g := range closeGroups {
@@ -188,22 +244,22 @@ func Build(dir string, opts BuildOptions) (*Built, error) {
 		for i, tag := range g {
 			t, ok := groupText[tag]
 			if !ok {
-				return nil, fmt.Errorf("build: close group %v: no language %q", g, tag)
+				return nil, nil, fmt.Errorf("build: close group %v: no language %q", g, tag)
 			}
 			texts[i] = t
 		}
 		vocab, err := groupVocabularies(dir, g)
 		if err != nil {
-			return nil, fmt.Errorf("build: close group %v: %w", g, err)
+			return nil, nil, fmt.Errorf("build: close group %v: %w", g, err)
 		}
 		ms = append(ms, buildWordModel(g, texts, vocab))
 	}
 	var pb bytes.Buffer
-	if err := writeProfiles(&pb, ps, ms); err != nil {
-		return nil, fmt.Errorf("build: write profiles: %w", err)
+	if err := writeProfiles(&pb, ps, ms, nil); err != nil {
+		return nil, nil, fmt.Errorf("build: write profiles: %w", err)
 	}
 	out.Profiles = pb.Bytes()
-	return out, nil
+	return out, calText, nil
 }
 
 // evalWriter writes gzip-compressed evaluation text deterministically.

@@ -60,7 +60,8 @@ type Result struct {
 	Charset    string  `json:"charset"`       // WHATWG encoding name
 	Confidence float64 `json:"confidence"`    // 0..1 for the language; 0 when und
 	Relevant   bool    `json:"relevant"`
-	// Evidence says what decided: the charset source ("bom", "meta",
+	// Evidence says what decided: "binary" for input that is not text
+	// (control bytes: "und"), else the charset source ("bom", "meta",
 	// "header", "escape", "chardet", "ascii"; "meta-overridden:" or
 	// "header-overridden:" when the declaration did not fit the text),
 	// then "+ngram" when the byte n-gram profiles decided the language
@@ -82,6 +83,7 @@ type Detector struct {
 	csLangs   map[string]map[string]bool // charset -> ISO codes with a profile in it
 	targetCS  map[string]bool
 	groups    map[string]*wordModel // language tag -> word model of its close group
+	cal       *calibration          // nil: uncalibrated confidence
 }
 
 // New loads the embedded profiles and validates opts, reporting every
@@ -106,7 +108,7 @@ func New(opts Options) (*Detector, error) {
 	if data == nil {
 		data = embeddedProfiles
 	}
-	ps, ms, err := readProfiles(data)
+	ps, ms, cal, err := readProfiles(data)
 	if err != nil {
 		errs = append(errs, err)
 	}
@@ -114,7 +116,7 @@ func New(opts Options) (*Detector, error) {
 		return nil, errors.Join(errs...)
 	}
 	d := &Detector{opts: o, tables: map[string]*table{}, validByte: map[string]*[256]bool{},
-		csLangs: map[string]map[string]bool{}, targetCS: targetCS, groups: map[string]*wordModel{}}
+		csLangs: map[string]map[string]bool{}, targetCS: targetCS, groups: map[string]*wordModel{}, cal: cal}
 	if !o.noWords {
 		for _, m := range ms {
 			for _, t := range m.Tags {
@@ -375,6 +377,9 @@ func (d *Detector) Detect(body []byte, contentType string) Result {
 		}
 	}
 
+	if notText(body) {
+		return Result{Lang: "und", Charset: "windows-1252", Evidence: "binary"}
+	}
 	hist, high := highHist(x.raw)
 	var best scored
 	var res Result
@@ -692,15 +697,13 @@ func (d *Detector) decoded(body []byte, cs, source string) Result {
 // finish fills in language, confidence and relevance from the best score.
 func (d *Detector) finish(res *Result, best scored) {
 	res.Lang, res.Tag, res.Confidence = "und", "", 0
-	if best.n >= minTrigrams && best.fit >= minFit {
-		res.Tag = best.tag
-		z := (best.score - best.second) / math.Sqrt(float64(best.n))
-		if tag, wz, ok := d.secondStage(best); ok {
-			res.Tag, z = tag, wz
+	if s, ok := d.decide(best); ok {
+		res.Tag = s.tag
+		if s.stage == stageWords {
 			res.Evidence += "+words"
 		}
 		res.Lang = iso(res.Tag)
-		res.Confidence = math.Round((1-0.5*math.Exp(-z))*1000) / 1000
+		res.Confidence = math.Round(d.confidence(s)*1000) / 1000
 	}
 	if res.Lang == "und" {
 		return
@@ -711,6 +714,60 @@ func (d *Detector) finish(res *Result, best scored) {
 	if d.targetCS[res.Charset] && d.csLangs[res.Charset][res.Lang] {
 		res.Relevant = true
 	}
+}
+
+// decision is the language finish settles on and what its confidence
+// is computed from.
+type decision struct {
+	tag   string
+	stage int     // stageNgram or stageWords
+	z     float64 // margin over the square root of the evidence
+	n     int     // trigrams (stageNgram) or words (stageWords) scored
+}
+
+// decide returns the language of best, after the close groups' word
+// models; false when no profile fits ("und").
+func (d *Detector) decide(best scored) (decision, bool) {
+	if best.n < minTrigrams || best.fit < minFit {
+		return decision{}, false
+	}
+	s := decision{tag: best.tag, stage: stageNgram, z: (best.score - best.second) / math.Sqrt(float64(best.n)), n: best.n}
+	if tag, wz, hits, ok := d.secondStage(best); ok {
+		s = decision{tag: tag, stage: stageWords, z: wz, n: hits}
+	}
+	return s, true
+}
+
+// confidence is the probability that s is right: calibrated when the
+// profiles carry a calibration, else 1 - 0.5·e^-z.
+func (d *Detector) confidence(s decision) float64 {
+	if d.cal == nil {
+		return 1 - 0.5*math.Exp(-s.z)
+	}
+	return d.cal.prob(s.stage, s.z, s.n)
+}
+
+// binaryPrefix is how much of a body notText looks at, and binaryShare
+// the share of control bytes from which it is not text: NUL and the C0
+// controls other than tab, line feed, form feed, carriage return and
+// escape (ISO-2022-JP) are next to absent from text in any ASCII-
+// compatible charset and common in images, archives and programs.
+const (
+	binaryPrefix = 4096
+	binaryShare  = 0.01
+)
+
+// notText reports whether body is not text (UTF-16 has been handled
+// before: its BOM or declaration decides first).
+func notText(body []byte) bool {
+	b := body[:min(len(body), binaryPrefix)]
+	ctl := 0
+	for _, c := range b {
+		if c < 0x20 && c != '\t' && c != '\n' && c != '\f' && c != '\r' && c != 0x1b {
+			ctl++
+		}
+	}
+	return ctl > 0 && float64(ctl) >= binaryShare*float64(len(b))
 }
 
 func isISO2022JP(b []byte) bool {

@@ -225,12 +225,12 @@ func TestExtract(t *testing.T) {
 }
 
 func TestProfilesRoundTrip(t *testing.T) {
-	ps, ms, err := readProfiles(embeddedProfiles)
+	ps, ms, cal, err := readProfiles(embeddedProfiles)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if err := writeProfiles(&buf, ps, ms); err != nil {
+	if err := writeProfiles(&buf, ps, ms, cal); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(buf.Bytes(), embeddedProfiles) {

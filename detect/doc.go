@@ -18,7 +18,13 @@
 //     scripts, styles and comments are dropped, entities decoded, repeated
 //     blocks dropped, and short blocks (menus, buttons) dropped when the
 //     page has running text, so English navigation does not outvote a
-//     paragraph of Thai.
+//     paragraph of Thai. Page furniture is dropped too when there is other
+//     text: header, footer, nav, aside, pre (code), button, select and
+//     label elements, and elements whose class or id names a footer,
+//     menu, cookie notice, sharing buttons, comments, widget, post
+//     metadata or language switcher; attributes (alt, title) are never
+//     read. A main or article element with running text is the page's
+//     text.
 //   - The text's raw bytes are scored against byte-trigram profiles of
 //     (language, charset) pairs, in the manner of Cavnar and Trenkle's
 //     TextCat (1994) and Suzuki et al. (2002), as a naive Bayes model with
@@ -37,7 +43,16 @@
 //     Tiedemann and Ljubešić, "Efficient Discrimination Between Closely
 //     Related Languages" (COLING 2012), and the DSL shared tasks. Unlike
 //     them, the group is not given but named by the trigram stage, so one
-//     detector covers every language (Result.Evidence "+words").
+//     detector covers every language (Result.Evidence "+words"). Where
+//     spelling is the real difference, the word models also know written
+//     lists of each language's distinctive words (spelling.go) and, for
+//     Malay and Indonesian, the web vocabularies of Tesseract's word lists.
+//   - Input with control bytes (images, archives, programs) is not text:
+//     "und" (Result.Evidence "binary").
+//   - The confidence is a probability that the language is right: a
+//     logistic curve of the margin and the evidence, fitted by the builder
+//     on catalogues that the profiles used for it did not see
+//     (calibrate.go, after Platt 1999).
 //   - A declared charset is trusted only when the text decoded with it
 //     fits its language about as well as the best pair (Result.Evidence
 //     "meta+ngram"); otherwise it is overridden ("meta-overridden:ngram").

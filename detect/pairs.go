@@ -322,14 +322,14 @@ const pairWeight = 0.1
 // a close group. It returns the language tag to use, the confidence z
 // (margin over the square root of the evidence) and whether the words
 // had any say.
-func (d *Detector) secondStage(s scored) (tag string, z float64, ok bool) {
+func (d *Detector) secondStage(s scored) (tag string, z float64, hits int, ok bool) {
 	m := d.groups[s.tag]
 	if m == nil || s.secTag == "" {
-		return s.tag, 0, false
+		return s.tag, 0, 0, false
 	}
 	a, b := m.member(s.tag), m.member(s.secTag)
 	if a < 0 || b < 0 {
-		return s.tag, 0, false
+		return s.tag, 0, 0, false
 	}
 	norm := s.norm
 	if len(norm) > min(s.n+2, maxWordText) {
@@ -338,20 +338,20 @@ func (d *Detector) secondStage(s scored) (tag string, z float64, ok bool) {
 	if s.table != "utf-8" {
 		txt, err := Decode(norm, s.table)
 		if err != nil {
-			return s.tag, 0, false
+			return s.tag, 0, 0, false
 		}
 		norm = txt
 	}
 	diff, hits := m.score(norm, a, b)
 	if hits == 0 {
-		return s.tag, 0, false
+		return s.tag, 0, 0, false
 	}
 	margin := diff - pairWeight*(s.score-s.second)
 	z = math.Abs(margin) / math.Sqrt(float64(hits))
 	if margin > 0 {
-		return s.secTag, z, true
+		return s.secTag, z, hits, true
 	}
-	return s.tag, z, true
+	return s.tag, z, hits, true
 }
 
 // writeWordModels appends the group models to the profile stream:

@@ -165,7 +165,7 @@ func BenchmarkSecondStage(b *testing.B) {
 	for _, c := range []struct{ tag, cs string }{{"id", "utf-8"}, {"uk", "windows-1251"}, {"da", "windows-1252"}} {
 		x := extract(typicalPage(b, c.tag, c.cs))
 		s := d.scoreTable(d.tables[c.cs], normalize(nil, x.raw), maxTrigrams, c.cs == "utf-8")
-		if _, _, ok := d.secondStage(s); !ok {
+		if _, _, _, ok := d.secondStage(s); !ok {
 			b.Fatalf("%s/%s: no second stage for %s/%s", c.tag, c.cs, s.tag, s.secTag)
 		}
 		b.Run(c.tag+"/"+c.cs, func(b *testing.B) {

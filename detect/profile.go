@@ -52,7 +52,7 @@ func (p *profile) lp(i int) float32 { return -float32(p.Q[i]) / qScale }
 
 // writeProfiles serialises profiles and the close groups' word models
 // deterministically.
-func writeProfiles(w io.Writer, ps []*profile, ms []*wordModel) error {
+func writeProfiles(w io.Writer, ps []*profile, ms []*wordModel, cal *calibration) error {
 	zw, err := gzip.NewWriterLevel(w, gzip.BestCompression)
 	if err != nil {
 		return err
@@ -75,6 +75,9 @@ func writeProfiles(w io.Writer, ps []*profile, ms []*wordModel) error {
 	if err := writeWordModels(bw, ms); err != nil {
 		return err
 	}
+	if err := writeCalibration(bw, cal); err != nil {
+		return err
+	}
 	if err := bw.Flush(); err != nil {
 		return err
 	}
@@ -82,23 +85,23 @@ func writeProfiles(w io.Writer, ps []*profile, ms []*wordModel) error {
 }
 
 // readProfiles parses the format written by writeProfiles.
-func readProfiles(data []byte) ([]*profile, []*wordModel, error) {
+func readProfiles(data []byte) ([]*profile, []*wordModel, *calibration, error) {
 	zr, err := gzip.NewReader(bytes.NewReader(data))
 	if err != nil {
-		return nil, nil, fmt.Errorf("%w: %v", ErrBadProfiles, err)
+		return nil, nil, nil, fmt.Errorf("%w: %v", ErrBadProfiles, err)
 	}
 	raw, err := io.ReadAll(zr)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%w: %v", ErrBadProfiles, err)
+		return nil, nil, nil, fmt.Errorf("%w: %v", ErrBadProfiles, err)
 	}
 	r := bytes.NewReader(raw)
 	magic := make([]byte, len(profileMagic))
 	if _, err := io.ReadFull(r, magic); err != nil || string(magic) != profileMagic {
-		return nil, nil, fmt.Errorf("%w: bad magic", ErrBadProfiles)
+		return nil, nil, nil, fmt.Errorf("%w: bad magic", ErrBadProfiles)
 	}
 	var n uint16
 	if err := binary.Read(r, binary.LittleEndian, &n); err != nil {
-		return nil, nil, fmt.Errorf("%w: %v", ErrBadProfiles, err)
+		return nil, nil, nil, fmt.Errorf("%w: %v", ErrBadProfiles, err)
 	}
 	str := func() (string, error) { return readShortString(r) }
 	ps := make([]*profile, 0, n)
@@ -106,25 +109,25 @@ func readProfiles(data []byte) ([]*profile, []*wordModel, error) {
 		p := &profile{}
 		var err error
 		if p.Tag, err = str(); err != nil {
-			return nil, nil, fmt.Errorf("%w: profile %d: %v", ErrBadProfiles, i, err)
+			return nil, nil, nil, fmt.Errorf("%w: profile %d: %v", ErrBadProfiles, i, err)
 		}
 		if p.Charset, err = str(); err != nil {
-			return nil, nil, fmt.Errorf("%w: profile %d: %v", ErrBadProfiles, i, err)
+			return nil, nil, nil, fmt.Errorf("%w: profile %d: %v", ErrBadProfiles, i, err)
 		}
 		var k uint16
 		if err := binary.Read(r, binary.LittleEndian, &p.Floor); err != nil {
-			return nil, nil, fmt.Errorf("%w: profile %s/%s: %v", ErrBadProfiles, p.Tag, p.Charset, err)
+			return nil, nil, nil, fmt.Errorf("%w: profile %s/%s: %v", ErrBadProfiles, p.Tag, p.Charset, err)
 		}
 		if err := binary.Read(r, binary.LittleEndian, &k); err != nil {
-			return nil, nil, fmt.Errorf("%w: profile %s/%s: %v", ErrBadProfiles, p.Tag, p.Charset, err)
+			return nil, nil, nil, fmt.Errorf("%w: profile %s/%s: %v", ErrBadProfiles, p.Tag, p.Charset, err)
 		}
 		gb := make([]byte, 3*int(k))
 		p.Q = make([]uint8, k)
 		if _, err := io.ReadFull(r, gb); err != nil {
-			return nil, nil, fmt.Errorf("%w: profile %s/%s: %v", ErrBadProfiles, p.Tag, p.Charset, err)
+			return nil, nil, nil, fmt.Errorf("%w: profile %s/%s: %v", ErrBadProfiles, p.Tag, p.Charset, err)
 		}
 		if _, err := io.ReadFull(r, p.Q); err != nil {
-			return nil, nil, fmt.Errorf("%w: profile %s/%s: %v", ErrBadProfiles, p.Tag, p.Charset, err)
+			return nil, nil, nil, fmt.Errorf("%w: profile %s/%s: %v", ErrBadProfiles, p.Tag, p.Charset, err)
 		}
 		p.Grams = make([]uint32, k)
 		for j := range p.Grams {
@@ -134,12 +137,16 @@ func readProfiles(data []byte) ([]*profile, []*wordModel, error) {
 	}
 	ms, err := readWordModels(r)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
+	}
+	cal, err := readCalibration(r)
+	if err != nil {
+		return nil, nil, nil, err
 	}
 	if r.Len() != 0 {
-		return nil, nil, fmt.Errorf("%w: %d bytes of trailing data", ErrBadProfiles, r.Len())
+		return nil, nil, nil, fmt.Errorf("%w: %d bytes of trailing data", ErrBadProfiles, r.Len())
 	}
-	return ps, ms, nil
+	return ps, ms, cal, nil
 }
 
 // normalize maps text bytes to the alphabet the profiles are built on:
