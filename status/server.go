@@ -55,8 +55,9 @@ type Details struct {
 	Languages   map[string]int64  `json:"languages"`
 	TopHosts    []HostCount       `json:"top_hosts"`
 	Errors      []Failure         `json:"errors"`
-	Delays      map[string]string `json:"delays"`  // delays changed while running, by host key
-	Changes     []Change          `json:"changes"` // the latest applied commands, newest last
+	Delays      map[string]string `json:"delays"`   // delays changed while running, by host key
+	Excludes    []string          `json:"excludes"` // the exclusion rules in force
+	Changes     []Change          `json:"changes"`  // the latest applied commands, newest last
 }
 
 // HostCount is one of the top hosts.

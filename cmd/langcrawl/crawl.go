@@ -242,7 +242,7 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 		return snap, errors.Join(fmt.Errorf("%w: %w", errUsage, err), clog.Close(), arc.Close(), q.Close())
 	}
 	// What the operator changed while an earlier run ran (OUT/control.json).
-	steer := newSteering(cfg.Out, c, gate, bw, cfg.Focus.Language, log)
+	steer := newSteering(cfg.Out, c, gate, filter, bw, cfg.Focus.Language, log)
 	if err := steer.restore(); err != nil {
 		return snap, errors.Join(err, clog.Close(), arc.Close(), q.Close())
 	}

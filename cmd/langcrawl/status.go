@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -24,6 +25,7 @@ import (
 	"github.com/langcrawl/langcrawl/bandwidth"
 	"github.com/langcrawl/langcrawl/crawl"
 	"github.com/langcrawl/langcrawl/politeness"
+	"github.com/langcrawl/langcrawl/scope"
 	"github.com/langcrawl/langcrawl/status"
 )
 
@@ -38,8 +40,10 @@ var errOperatorStop = errors.New("stopped by the operator")
 type controlState struct {
 	Paused      bool              `json:"paused"`
 	PauseReason string            `json:"pause_reason,omitempty"`
-	Delays      map[string]string `json:"delays,omitempty"` // by host key, as politeness.Config.Hosts
-	Seeds       []string          `json:"seeds,omitempty"`  // added while running, in order
+	Delays      map[string]string `json:"delays,omitempty"`     // by host key, as politeness.Config.Hosts
+	Seeds       []string          `json:"seeds,omitempty"`      // added while running, in order
+	Excludes    []string          `json:"excludes,omitempty"`   // exclusion rules added while running
+	Unexcluded  []string          `json:"unexcluded,omitempty"` // the profile's exclusion rules removed while running
 }
 
 // steering is the running crawl as the status page and the action
@@ -49,6 +53,7 @@ type controlState struct {
 type steering struct {
 	c       *crawl.Crawler
 	gate    *politeness.Steered
+	filter  *scope.Filter      // the scope rules; exclusions change while the crawl runs
 	bw      *bandwidth.Manager // nil: no bandwidth limit
 	log     *slog.Logger
 	target  string
@@ -62,8 +67,8 @@ type steering struct {
 	stopped bool
 }
 
-func newSteering(out string, c *crawl.Crawler, gate *politeness.Steered, bw *bandwidth.Manager, target string, log *slog.Logger) *steering {
-	return &steering{c: c, gate: gate, bw: bw, log: log, target: target, started: time.Now(),
+func newSteering(out string, c *crawl.Crawler, gate *politeness.Steered, filter *scope.Filter, bw *bandwidth.Manager, target string, log *slog.Logger) *steering {
+	return &steering{c: c, gate: gate, filter: filter, bw: bw, log: log, target: target, started: time.Now(),
 		path: filepath.Join(out, controlFile), state: controlState{Delays: map[string]string{}}}
 }
 
@@ -94,6 +99,16 @@ func (s *steering) restore() error {
 		}
 		if err != nil {
 			errs = append(errs, fmt.Errorf("control state %s: delay %s %s: %w", s.path, h, v, err))
+		}
+	}
+	for _, r := range st.Excludes {
+		if err := s.filter.AddExclude(r); err != nil {
+			errs = append(errs, fmt.Errorf("control state %s: %w", s.path, err))
+		}
+	}
+	for _, r := range st.Unexcluded {
+		if err := s.filter.RemoveExclude(r); err != nil && !errors.Is(err, scope.ErrNoRule) {
+			errs = append(errs, fmt.Errorf("control state %s: %w", s.path, err))
 		}
 	}
 	if len(st.Seeds) > 0 {
@@ -145,9 +160,12 @@ func (s *steering) Apply(_ context.Context, from string, cmds []status.Command) 
 	return errors.Join(errs...)
 }
 
-// errNoRuntimeScope answers exclude and unexclude: package scope has no
-// rules that can change while a crawl runs.
-var errNoRuntimeScope = errors.New("exclusion rules cannot be changed while the crawl runs in this version")
+func appendNew(list []string, x string) []string {
+	if slices.Contains(list, x) {
+		return list
+	}
+	return append(list, x)
+}
 
 func (s *steering) applyLocked(cmd status.Command) error {
 	switch cmd.Verb {
@@ -187,8 +205,23 @@ func (s *steering) applyLocked(cmd status.Command) error {
 		}
 		s.stopped = true
 		s.stop()
-	case status.Exclude, status.Unexclude:
-		return errNoRuntimeScope
+	case status.Exclude:
+		r := cmd.Args[0]
+		if err := s.filter.AddExclude(r); err != nil {
+			return err
+		}
+		s.state.Excludes = appendNew(s.state.Excludes, r)
+		s.state.Unexcluded = slices.DeleteFunc(s.state.Unexcluded, func(x string) bool { return x == r })
+	case status.Unexclude:
+		r := cmd.Args[0]
+		if err := s.filter.RemoveExclude(r); err != nil {
+			return err
+		}
+		if slices.Contains(s.state.Excludes, r) {
+			s.state.Excludes = slices.DeleteFunc(s.state.Excludes, func(x string) bool { return x == r })
+		} else {
+			s.state.Unexcluded = appendNew(s.state.Unexcluded, r)
+		}
 	default:
 		return fmt.Errorf("unknown command %q", cmd.Verb)
 	}
@@ -262,6 +295,7 @@ func (s *steering) Details() status.Details {
 	s.mu.Lock()
 	d.Stopping = s.stopped
 	d.Delays = maps.Clone(s.state.Delays)
+	d.Excludes = s.filter.Excludes()
 	d.Changes = append([]status.Change{}, s.changes...)
 	s.mu.Unlock()
 	return d

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -230,6 +231,10 @@ const steerDepth = 2
 // first seed of the web alone), the home page of a server they do not
 // lead to within steerDepth+3 links (answering 200, robots allowing it)
 // to add as a seed, and the host of the seed, whose delay is changed.
+// The web is one connected graph, and the depth limit counts within
+// each site tree, so steerProfile excludes the far server (steerRule):
+// only the seed added while the crawl runs, with that rule removed,
+// reaches it.
 func steerWeb(t *testing.T, w *demoWeb) (seeds []string, unreached, busiest string) {
 	t.Helper()
 	first := w.g.Seeds()[:1]
@@ -260,9 +265,16 @@ func steerWeb(t *testing.T, w *demoWeb) (seeds []string, unreached, busiest stri
 	return []string{w.g.URL(first[0])}, unreached, busiest
 }
 
+// steerRule is the profile's exclusion rule for the far server of
+// steerWeb, whose home page is u.
+func steerRule(u string) string {
+	h, _ := url.Parse(u)
+	return `^https?://` + regexp.QuoteMeta(h.Hostname()) + `/`
+}
+
 // steerProfile is a crawl of seeds in the built-in web, with its status
 // page on a port of its own.
-func steerProfile(t *testing.T, w *demoWeb, out string, seeds []string) *config.Config {
+func steerProfile(t *testing.T, w *demoWeb, out string, seeds []string, exclude string) *config.Config {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), "profile.yaml")
 	text := fmt.Sprintf(`seeds: [%s]
@@ -279,7 +291,9 @@ network:
     "*": %s
 metrics:
   listen: %s
-`, strings.Join(seeds, ", "), out, steerDepth, w.addr, freeAddr(t))
+scope:
+  exclude: [%q]
+`, strings.Join(seeds, ", "), out, steerDepth, w.addr, freeAddr(t), exclude)
 	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -306,7 +320,7 @@ func TestActionDirectory(t *testing.T) {
 	out := t.TempDir()
 	seeds, seed, host := steerWeb(t, w)
 	const slow = 400 * time.Millisecond
-	r := startCrawl(t, steerProfile(t, w, out, seeds))
+	r := startCrawl(t, steerProfile(t, w, out, seeds, steerRule(seed)))
 
 	waitFor(t, "some pages", func() bool { return r.report(t).Current.Pages >= 5 })
 	r.drop(t, "1-pause", "# the reading room's busy hours\npause busy hours\n")
@@ -317,7 +331,7 @@ func TestActionDirectory(t *testing.T) {
 	}
 	before := len(w.srv.Log())
 
-	r.drop(t, "2-steer", fmt.Sprintf("seed %s\ndelay %s %s\n", seed, host, slow))
+	r.drop(t, "2-steer", fmt.Sprintf("unexclude %s\nexclude ^https?://nowhere\\.test/\nseed %s\ndelay %s %s\n", steerRule(seed), seed, host, slow))
 	r.drop(t, "3-bad", "pause\nfrobnicate now\n")
 	r.drop(t, "4-urls.seeds", "# a seeds file: bare URLs\n"+seed+"\n")
 	r.processed(t, "2-steer")
@@ -331,8 +345,12 @@ func TestActionDirectory(t *testing.T) {
 	if err != nil || json.Unmarshal(data, &st) != nil {
 		t.Fatalf("control state: %v %s", err, data)
 	}
-	if !st.Paused || st.Delays[host] != slow.String() || len(st.Seeds) != 2 || st.Seeds[0] != seed {
-		t.Errorf("control state %+v: want paused, %s at %s, the seed twice", st, host, slow)
+	if !st.Paused || st.Delays[host] != slow.String() || len(st.Seeds) != 2 || st.Seeds[0] != seed ||
+		!slices.Equal(st.Unexcluded, []string{steerRule(seed)}) || !slices.Equal(st.Excludes, []string{`^https?://nowhere\.test/`}) {
+		t.Errorf("control state %+v: want paused, %s at %s, the seed twice, the profile's rule removed, a rule added", st, host, slow)
+	}
+	if ex := r.report(t).Details.Excludes; !slices.Equal(ex, []string{`^https?://nowhere\.test/`}) {
+		t.Errorf("exclusion rules in force: %q", ex)
 	}
 	// Nothing was fetched while the crawl was paused, for as long as it
 	// took to apply the files above.
@@ -346,6 +364,9 @@ func TestActionDirectory(t *testing.T) {
 	log := w.srv.Log()
 	su, _ := url.Parse(seed)
 	seedHost := su.Hostname()
+	if n := len(hitsOf(log[:before], seedHost)); n > 0 {
+		t.Errorf("the excluded host %s was requested %d times before it was added", seedHost, n)
+	}
 	if len(hitsOf(log[before:], seedHost)) == 0 {
 		t.Errorf("the added seed's host %s was never requested", seedHost)
 	}
@@ -385,8 +406,8 @@ func summaryCount(t *testing.T, summary, pattern string) float64 {
 func TestMetricsAgreeWithSummary(t *testing.T) {
 	w := startWeb(t)
 	out := t.TempDir()
-	seeds, _, _ := steerWeb(t, w)
-	cfg := steerProfile(t, w, out, seeds)
+	seeds, far, _ := steerWeb(t, w)
+	cfg := steerProfile(t, w, out, seeds, steerRule(far))
 	r := startCrawl(t, cfg)
 	waitFor(t, "some pages", func() bool { return r.report(t).Current.Pages >= 5 })
 	r.drop(t, "pause", "pause\n")

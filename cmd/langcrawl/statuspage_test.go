@@ -29,7 +29,8 @@ type statusCheck struct {
 
 // TestStatusPage drives the status page in headless Chromium during a
 // crawl of the built-in web: the charts draw, the numbers it shows while
-// the crawl is paused are those of /metrics, and a seed added and a
+// the crawl is paused are those of /metrics, and the profile's exclusion
+// of a server removed, that server's home page added as a seed and a
 // delay changed through its forms show in the server's request log and
 // the WARC files.
 func TestStatusPage(t *testing.T) {
@@ -42,12 +43,17 @@ func TestStatusPage(t *testing.T) {
 	out := t.TempDir()
 	seeds, seed, host := steerWeb(t, w)
 	const slow = 400 * time.Millisecond
-	r := startCrawl(t, steerProfile(t, w, out, seeds))
+	r := startCrawl(t, steerProfile(t, w, out, seeds, steerRule(seed)))
 	waitFor(t, "some pages", func() bool { return r.report(t).Current.Pages >= 5 })
+	// Paused until the page is up, which resumes it: the crawl must not
+	// end before.
+	r.drop(t, "pause", "pause\n")
+	r.processed(t, "pause")
+	r.quiet(t)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	args := []string{script, "--deadline", "150", r.base + "/#token=" + r.token, seed, host, slow.String()}
+	args := []string{script, "--deadline", "150", r.base + "/#token=" + r.token, seed, host, slow.String(), steerRule(seed)}
 	if shot := os.Getenv("LANGCRAWL_STATUS_SCREENSHOT"); shot != "" {
 		args = append(args[:1], append([]string{"--screenshot", shot}, args[1:]...)...)
 	}
@@ -123,8 +129,15 @@ func TestStatusPage(t *testing.T) {
 
 	log := w.srv.Log()
 	su, _ := url.Parse(seed)
+	if n := len(hitsOf(log[:before], su.Hostname())); n > 0 {
+		t.Errorf("the excluded host %s was requested %d times before it was added", su.Hostname(), n)
+	}
 	if len(hitsOf(log[before:], su.Hostname())) == 0 {
-		t.Errorf("the seed added through the page, %s, was never requested", seed)
+		hosts := map[string]int{}
+		for _, h := range log[before:] {
+			hosts[h.Host]++
+		}
+		t.Errorf("the seed added through the page, %s, was never requested; after the pause: %v", seed, hosts)
 	}
 	if resp := responses(warcRecords(t, filepath.Join(out, warcDir))); len(resp[seed]) != 1 {
 		t.Errorf("the seed added through the page, %s, archived %d times, want 1", seed, len(resp[seed]))

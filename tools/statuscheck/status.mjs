@@ -3,7 +3,7 @@
 // tools/replaycheck's install: Debian's /usr/bin/chromium and the
 // playwright-core npm package in tools/replaycheck/node_modules.
 //
-// usage: node status.mjs [--deadline SECONDS] [--screenshot FILE] PAGE SEED HOST DELAY
+// usage: node status.mjs [--deadline SECONDS] [--screenshot FILE] PAGE SEED HOST DELAY RULE
 //
 // PAGE is the address the crawl printed (http://127.0.0.1:PORT/#token=...).
 // It talks with the test in lines: one JSON object on stdout per phase,
@@ -13,12 +13,14 @@
 //	    the page polled, and the charts drew lines (inked: pixels that are
 //	    neither white nor the background)
 //	{"phase":"paused", "numbers":{...}}
-//	    after a click on Pause: the page shows the crawl paused with
+//	    after a click on Resume (the test starts it paused), three more
+//	    pages, and a click on Pause: the page shows the crawl paused with
 //	    nothing in flight, and the same numbers in two polls in a row
 //	<- "steer"
 //	{"phase":"steered"}
-//	    SEED added and HOST's delay set to DELAY through the page's forms,
-//	    each answered ok, and the page lists the delay
+//	    the exclusion rule RULE removed, SEED added and HOST's delay set
+//	    to DELAY through the page's forms, each answered ok, and the page
+//	    lists the delay and no longer lists the rule
 //	<- "resume"
 //	{"phase":"resumed"}
 //	    after a click on Resume, answered ok
@@ -52,8 +54,8 @@ const rest = [];
     else rest.push(a[i]);
   }
 }
-if (rest.length !== 4) die(1, "usage: node status.mjs [--deadline S] [--screenshot FILE] PAGE SEED HOST DELAY");
-const [page0, seed, host, delay] = rest;
+if (rest.length !== 5) die(1, "usage: node status.mjs [--deadline S] [--screenshot FILE] PAGE SEED HOST DELAY RULE");
+const [page0, seed, host, delay, rule] = rest;
 const start = Date.now();
 const left = () => Math.max(1, deadlineMs - (Date.now() - start));
 
@@ -146,8 +148,19 @@ try {
 
   await page.waitForFunction(() => Number(document.body.dataset.polls || 0) >= 3 &&
     ["c-pages", "c-bytes", "c-queue", "c-sites"].every((id) => document.getElementById(id).dataset.drawn === "1"), null, { timeout: left() });
+  const sent = async () => Number(await page.locator("#result").getAttribute("data-sent") || 0);
   say({ phase: "drawn", charts: await charts(), numbers: await numbers(), blocked, errors });
 
+  // The test paused the crawl so that it would not end before the page
+  // was up: resume it from the page, let it fetch, pause it again.
+  {
+    const before = await sent();
+    await page.click("#b-resume");
+    await page.waitForFunction((b) => Number(document.getElementById("result").dataset.sent || 0) > b, before, { timeout: left() });
+    const p0 = (await numbers())["n-pages"];
+    await page.waitForFunction((p) => Number(document.getElementById("n-pages").dataset.value) >= p + 3 &&
+      document.getElementById("state").dataset.state === "running", p0, { timeout: left() });
+  }
   await page.click("#b-pause");
   let prev = null;
   while (true) {
@@ -162,7 +175,6 @@ try {
   }
 
   await expect("steer");
-  const sent = async () => Number(await page.locator("#result").getAttribute("data-sent") || 0);
   const submit = async (form) => {
     const before = await sent();
     await page.click(`${form} button[type=submit]`);
@@ -170,12 +182,22 @@ try {
       Number(document.getElementById("result").dataset.failed || 0) > 0, before, { timeout: left() });
     if ((await sent()) <= before) throw new Error(`${form}: ${await page.locator("#result").textContent()}`);
   };
+  await page.waitForFunction((r) => document.getElementById("t-excludes").textContent.includes(r), rule, { timeout: left() });
+  {
+    const before = await sent();
+    await page.fill("#exclude-rule", rule);
+    await page.click("#b-unexclude");
+    await page.waitForFunction((b) => Number(document.getElementById("result").dataset.sent || 0) > b ||
+      Number(document.getElementById("result").dataset.failed || 0) > 0, before, { timeout: left() });
+    if ((await sent()) <= before) throw new Error(`unexclude: ${await page.locator("#result").textContent()}`);
+  }
   await page.fill("#seeds", seed);
   await submit("#f-seeds");
   await page.fill("#delay-host", host);
   await page.fill("#delay-value", delay);
   await submit("#f-delay");
-  await page.waitForFunction((h) => document.getElementById("t-delays").textContent.includes(h), host, { timeout: left() });
+  await page.waitForFunction(([h, r]) => document.getElementById("t-delays").textContent.includes(h) &&
+    !document.getElementById("t-excludes").textContent.includes(r), [host, rule], { timeout: left() });
   say({ phase: "steered" });
 
   await expect("resume");
