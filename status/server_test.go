@@ -1,0 +1,127 @@
+package status
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestParseCommands(t *testing.T) {
+	for _, c := range []struct {
+		in, want string // want: the commands one a line, or "error: TEXT"
+	}{
+		{"pause\n", "pause"},
+		{"  pause  reading room busy  \n# c\n\nresume", "pause reading room busy\nresume"},
+		{"seed http://a.test/ https://b.test/x", "seed http://a.test/ https://b.test/x"},
+		{"http://a.test/\nhttp://b.test/", "seed http://a.test/\nseed http://b.test/"},
+		{"delay a.test 2s\ndelay .b.test default", "delay a.test 2s\ndelay .b.test default"},
+		{"exclude ^https?://c\\.test/ cal", "exclude ^https?://c\\.test/ cal"},
+		{"STOP", "stop"},
+		{"seed", "error: line 1"},
+		{"seed ftp://a.test/", "error: not an http"},
+		{"delay a.test soon", "error: want a duration"},
+		{"delay a.test -1s", "error: want a duration"},
+		{"pause\nfrobnicate", "error: line 2"},
+		{"resume now", "error: takes nothing"},
+		{"unexclude", "error: wants a rule"},
+	} {
+		cmds, err := ParseCommands(c.in)
+		if want, ok := strings.CutPrefix(c.want, "error: "); ok {
+			if err == nil || !errors.Is(err, ErrCommand) || !strings.Contains(err.Error(), want) {
+				t.Errorf("ParseCommands(%q) = %v, %v; want an error with %q", c.in, cmds, err, want)
+			}
+			continue
+		}
+		var got []string
+		for _, cmd := range cmds {
+			got = append(got, cmd.String())
+		}
+		if err != nil || strings.Join(got, "\n") != c.want {
+			t.Errorf("ParseCommands(%q) = %q, %v; want %q", c.in, got, err, c.want)
+		}
+	}
+}
+
+type fakeSource struct{}
+
+func (fakeSource) Sample(now time.Time) Sample { return Sample{Time: now.UnixMilli(), Pages: 7} }
+func (fakeSource) Details() Details             { return Details{Target: "th"} }
+
+type fakeControl struct{ got []string }
+
+func (f *fakeControl) Apply(_ context.Context, from string, cmds []Command) error {
+	for _, c := range cmds {
+		f.got = append(f.got, from+": "+c.String())
+	}
+	return nil
+}
+
+func TestServer(t *testing.T) {
+	ctl := &fakeControl{}
+	clock := time.Unix(1000, 0)
+	s, err := New(Config{Source: fakeSource{}, Control: ctl, Token: "secret", Now: func() time.Time { return clock }, Keep: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		s.Take()
+		clock = clock.Add(time.Second)
+	}
+	srv := httptest.NewServer(s.Handler())
+	defer srv.Close()
+
+	for _, path := range []string{"/", "/static/app.js", "/static/style.css"} {
+		resp, err := http.Get(srv.URL + path)
+		if err != nil || resp.StatusCode != 200 {
+			t.Errorf("GET %s: %v %v", path, resp.Status, err)
+		}
+		resp.Body.Close()
+	}
+	resp, err := http.Get(srv.URL + "/status.json?since=1001000")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep Report
+	json.NewDecoder(resp.Body).Decode(&rep)
+	resp.Body.Close()
+	if len(rep.Samples) != 1 || rep.Samples[0].Time != 1002000 || rep.Current.Pages != 7 || rep.Details.Target != "th" || !rep.Control {
+		t.Errorf("status.json: %+v; want the one sample kept after since", rep)
+	}
+
+	post := func(token, body string) int {
+		req, _ := http.NewRequest("POST", srv.URL+"/control", strings.NewReader(body))
+		if token != "" {
+			req.Header.Set("X-Langcrawl-Token", token)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if code := post("", "pause"); code != http.StatusForbidden {
+		t.Errorf("no token: %d, want 403", code)
+	}
+	if code := post("wrong", "pause"); code != http.StatusForbidden {
+		t.Errorf("wrong token: %d, want 403", code)
+	}
+	if code := post("secret", "pause\nbogus"); code != http.StatusBadRequest {
+		t.Errorf("bad command: %d, want 400", code)
+	}
+	if code := post("secret", "pause lunch\nresume"); code != http.StatusOK {
+		t.Errorf("good commands: %d, want 200", code)
+	}
+	resp, err = http.PostForm(srv.URL+"/control", map[string][]string{"token": {"secret"}, "commands": {"stop"}})
+	if err != nil || resp.StatusCode != 200 {
+		t.Errorf("form: %v %v", resp.Status, err)
+	}
+	if got := strings.Join(ctl.got, "|"); got != "page: pause lunch|page: resume|page: stop" {
+		t.Errorf("applied %q", got)
+	}
+}
