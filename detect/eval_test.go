@@ -237,7 +237,7 @@ type evalResult struct {
 	byLang           map[string]float64 // language accuracy per ISO code
 	pairs            map[string]float64 // "a>b": share of a's pages not taken by b
 	ece              float64            // expected calibration error of the confidence
-	enP              float64            // English precision
+	enP              float64            // English precision on paragraph pages (not tiny, short+nav)
 }
 
 // evaluate runs d over pages and logs the numbers: by scenario, the
@@ -251,7 +251,7 @@ func evaluate(t *testing.T, d *Detector, pages []evalPage) evalResult {
 	var failures []string
 	confusion := map[string]map[string]int{} // true language -> detected language -> misses
 	var rel reliability
-	var enTP, enFP int
+	var enTP, enFP, enShortTP, enShortFP int // paragraph pages; tiny and short+nav
 	for _, p := range pages {
 		r := d.Detect(p.body, p.contentType)
 		want := iso(p.tag)
@@ -260,10 +260,16 @@ func evaluate(t *testing.T, d *Detector, pages []evalPage) evalResult {
 			rel.add(r.Confidence, okL)
 		}
 		if r.Lang == "en" {
-			if okL {
+			para := p.scenario != "tiny" && p.scenario != "short+nav"
+			switch {
+			case okL && para:
 				enTP++
-			} else {
+			case para:
 				enFP++
+			case okL:
+				enShortTP++
+			default:
+				enShortFP++
 			}
 		}
 		for _, tl := range []*tally{&all, get(byScen, p.scenario), get(byLang, want)} {
@@ -335,7 +341,8 @@ func evaluate(t *testing.T, d *Detector, pages []evalPage) evalResult {
 	}
 	res.ece = rel.log(t)
 	res.enP = ratio(enTP, enTP+enFP)
-	t.Logf("English precision %.4f (%d of %d pages detected as English)", res.enP, enTP, enTP+enFP)
+	t.Logf("English precision %.4f on paragraph pages (%d of %d detected as English), %.4f on the short scenarios (%d of %d)",
+		res.enP, enTP, enTP+enFP, ratio(enShortTP, enShortTP+enShortFP), enShortTP, enShortTP+enShortFP)
 	t.Logf("pages %d languages %d: language accuracy %.4f, charset accuracy %.4f", res.pages, res.languages, res.lang, res.charset)
 	t.Logf("Thai: precision %.4f recall %.4f (tp %d fp %d fn %d)", res.thaiP, res.thaiR, tp, fp, fn)
 	t.Logf("Thai by META alone: precision %.4f recall %.4f", ratio(mtp, mtp+mfp), ratio(mtp, mtp+mfn))
