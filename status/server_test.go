@@ -50,7 +50,7 @@ func TestParseCommands(t *testing.T) {
 type fakeSource struct{}
 
 func (fakeSource) Sample(now time.Time) Sample { return Sample{Time: now.UnixMilli(), Pages: 7} }
-func (fakeSource) Details() Details             { return Details{Target: "th"} }
+func (fakeSource) Details() Details            { return Details{Target: "th"} }
 
 type fakeControl struct{ got []string }
 
