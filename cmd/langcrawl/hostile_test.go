@@ -50,17 +50,20 @@ const (
 
 // hostileRSSBound is the peak RSS the crawl must stay under: 64 MiB of
 // base (the same crawl of the ordinary hosts alone peaks at about 63 MiB:
-// runtime, LevelDB, test binary) plus 40 MiB per worker, whatever
+// runtime, LevelDB, test binary) plus 56 MiB per worker, whatever
 // max_body_size is: a body past the fetcher's 4 MiB spill threshold goes
 // to a temporary file and is archived from it, and a page is parsed up to
 // crawl.Config.MaxParse (8 MiB decoded), which costs several times that.
 //
 // Measured on this suite with max_body_size 4, 16 and 64 MiB: 244, 294
-// and 259 MiB peak, against 384 MiB. Before bodies spilled, the suite
+// and 259 MiB peak; later, with the detector's larger word models and the
+// steering and re-crawl code, 275 to 340 MiB alone and 400 MiB once while
+// the whole test suite ran beside it (the garbage collector lags more on a
+// loaded machine): the bound, 512 MiB, leaves room for that. Before bodies spilled, the suite
 // peaked at 176, 230 and 334 MiB with max_body_size 1, 4 and 16 MiB, and
 // the endless body alone grew with it (83, 178, 246 MiB).
 func hostileRSSBound() int64 {
-	return 64<<20 + hostileWorkers*40<<20
+	return 64<<20 + hostileWorkers*56<<20
 }
 
 // hostileRun is what one crawl of the hostile web left behind.
@@ -303,7 +306,7 @@ func TestHostileServers(t *testing.T) {
 		if ru, ok := child.ProcessState.SysUsage().(*syscall.Rusage); ok {
 			peak := ru.Maxrss << 10 // KiB on Linux
 			bound := hostileRSSBound()
-			t.Logf("peak RSS %d MiB; bound %d MiB = 64 MiB + workers (%d) x 40 MiB, whatever max_body_size (%d MiB)",
+			t.Logf("peak RSS %d MiB; bound %d MiB = 64 MiB + workers (%d) x 56 MiB, whatever max_body_size (%d MiB)",
 				peak>>20, bound>>20, hostileWorkers, hostileMaxBody>>20)
 			if peak > bound {
 				fail("peak-rss", "peak RSS %d MiB over the bound %d MiB", peak>>20, bound>>20)
