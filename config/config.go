@@ -107,6 +107,9 @@ type Recrawl struct {
 	// at another URL, or in an earlier generation, is written as a
 	// revisit; 0 turns this off.
 	DedupMinSize int64 `yaml:"dedup_min_size"`
+	// DedupIndex lists CDXJ indexes of earlier captures (another crawl's,
+	// pywb's) whose payloads count as archived already.
+	DedupIndex []string `yaml:"dedup_index,omitempty"`
 }
 
 // AdaptiveDelay configures the delay that follows the server's speed.
@@ -278,6 +281,7 @@ var Keys = []key{
 	{"hosts", map[string]any{}, "per-host or per-domain overrides: a host name, or .domain for it and every host under it, mapped to any of delay, max_pages_per_site and robots (obey or ignore)"},
 	{"recrawl.interval", "0s", "in a re-crawl (crawl run again on a finished crawl), fetch a known URL again once its last visit is this old (0: all of them)"},
 	{"recrawl.dedup_min_size", "1KiB", "a payload of at least this size already archived at another URL (or in an earlier generation) is written as a revisit record referring to it (0: off)"},
+	{"recrawl.dedup_index", []string{}, "CDXJ indexes of earlier captures (pywb's, another crawl's) whose payloads count as archived: the same payload becomes a revisit naming that capture by URL and date; relative to the profile"},
 	{"recrawl.previous", "", "output directory of an earlier crawl to re-crawl from into a new --out (its fetch history makes requests conditional and revisits refer to its WARCs)"},
 	{"retries.max", 10, "tries in all for a URL whose fetch failed (no connection, timeout, 5xx, 429) or whose robots.txt was unavailable; then it is recorded as failed (-8)"},
 	{"retries.delay", "30s", "wait before the second try; doubled for each further try"},
@@ -432,6 +436,15 @@ func Load(profile string, fs *pflag.FlagSet) (*Config, error) {
 	c.Recrawl.Interval = p.duration("recrawl.interval")
 	c.Recrawl.Previous = p.str("recrawl.previous")
 	c.Recrawl.DedupMinSize = p.size("recrawl.dedup_min_size")
+	for _, f := range p.strs("recrawl.dedup_index") {
+		if baseDir != "" && !filepath.IsAbs(f) {
+			f = filepath.Join(baseDir, f)
+		}
+		if _, err := os.Stat(f); err != nil {
+			errs = append(errs, fmt.Errorf("recrawl.dedup_index: %w", err))
+		}
+		c.Recrawl.DedupIndex = append(c.Recrawl.DedupIndex, f)
+	}
 	c.Retries.Max = p.integer("retries.max")
 	c.Retries.Delay = p.duration("retries.delay")
 	c.Retries.MaxDelay = p.duration("retries.max_delay")
@@ -1219,6 +1232,9 @@ func (c *Config) YAML() string {
 	m["recrawl"] = map[string]any{"interval": c.Recrawl.Interval.String(), "dedup_min_size": c.Recrawl.DedupMinSize}
 	if c.Recrawl.Previous != "" {
 		m["recrawl"].(map[string]any)["previous"] = c.Recrawl.Previous
+	}
+	if len(c.Recrawl.DedupIndex) > 0 {
+		m["recrawl"].(map[string]any)["dedup_index"] = c.Recrawl.DedupIndex
 	}
 	m["retries"] = map[string]any{"max": c.Retries.Max, "delay": c.Retries.Delay.String(), "max_delay": c.Retries.MaxDelay.String()}
 	m["timeouts"] = map[string]string{"connect": c.Timeouts.Connect.String(), "fetch": c.Timeouts.Fetch.String(), "read": c.Timeouts.Read.String()}

@@ -36,6 +36,7 @@ type Queue interface {
 	History(url string) (frontier.History, bool, error)
 	StartGeneration(due func(frontier.History) (frontier.Entry, bool)) (int64, int, error)
 	Capture(digest string) (frontier.Capture, bool, error)
+	AddCapture(digest string, c frontier.Capture) (bool, error)
 	Stats() frontier.Stats
 }
 

@@ -1,8 +1,12 @@
 package crawl
 
 import (
+	"bufio"
+	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/langcrawl/langcrawl/archive"
@@ -131,4 +135,57 @@ func (c *Crawler) duplicate(res *fetch.Result, url string) (frontier.Capture, st
 		return frontier.Capture{}, "", false, nil
 	}
 	return orig, d, true, nil
+}
+
+// ImportDedupIndex reads a CDXJ index of earlier captures (one of
+// langcrawl's, pywb's or another crawler's: "SURT timestamp {json}" lines
+// with url and digest) and records each 2xx response's payload digest as
+// deduplication history, so that the same payload met in this crawl is
+// written as a revisit naming that capture by URL and date. Lines it cannot
+// use (revisits, other statuses, no digest) are skipped; a line that is not
+// CDXJ at all is an error naming its line number. It returns how many
+// digests it added.
+func (c *Crawler) ImportDedupIndex(r io.Reader, name string) (int, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	added, n := 0, 0
+	for sc.Scan() {
+		n++
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "!") || strings.HasPrefix(line, "#") {
+			continue // empty, or a header such as pywb's "!meta"
+		}
+		f := strings.SplitN(line, " ", 3)
+		if len(f) < 3 || !strings.HasPrefix(f[2], "{") {
+			return added, fmt.Errorf("%s:%d: not a CDXJ line (want: SURT timestamp {json})", name, n)
+		}
+		var j struct {
+			URL, Digest, Mime, Status string
+		}
+		if err := json.Unmarshal([]byte(f[2]), &j); err != nil {
+			return added, fmt.Errorf("%s:%d: %w", name, n, err)
+		}
+		if j.URL == "" || j.Digest == "" || j.Digest == "-" || j.Mime == "warc/revisit" || !strings.HasPrefix(j.Status, "2") {
+			continue
+		}
+		date, err := time.Parse("20060102150405", f[1])
+		if err != nil {
+			continue
+		}
+		d := j.Digest
+		if !strings.Contains(d, ":") {
+			d = "sha1:" + d // pywb writes the digest without its algorithm
+		}
+		ok, err := c.p.Queue.AddCapture(d, frontier.Capture{URL: j.URL, Date: date})
+		if err != nil {
+			return added, fmt.Errorf("%s:%d: %w", name, n, err)
+		}
+		if ok {
+			added++
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return added, fmt.Errorf("%s:%d: %w", name, n+1, err)
+	}
+	return added, nil
 }

@@ -181,3 +181,37 @@ func TestDeduplicateAcrossURLs(t *testing.T) {
 		t.Errorf("deduplicated %d, want 1", s.Deduplicated)
 	}
 }
+
+// A CDXJ index of another crawl (pywb's form: the digest without its
+// algorithm) is deduplication history: a payload it lists is written as a
+// revisit naming that capture by URL and date.
+func TestImportDedupIndex(t *testing.T) {
+	big := strings.Repeat("ภาษาไทย ", 300)
+	resp := "HTTP/1.1 200 OK\r\nContent-Type: application/pdf\r\nContent-Length: " + strconv.Itoa(len(big)) + "\r\n\r\n" + big
+	i := strings.Index(resp, "\r\n\r\n") + 4
+	d := archive.PayloadDigest([]byte(resp), i, false, true)
+	web := fakeWeb{"http://a.test/": page("th", "/doc.pdf"), "http://a.test/doc.pdf": resp}
+	r := newRetryRig(t, web, nil)
+	c := r.crawler(t, Config{DedupMinSize: 1024}, nil, "http://a.test/")
+	cdxj := "!meta 0 {}\n" +
+		`test,old)/doc.pdf 20250102030405 {"url": "http://old.test/doc.pdf", "mime": "application/pdf", "status": "200", "digest": "` + strings.TrimPrefix(d, "sha1:") + `", "length": "9", "offset": "0", "filename": "x.warc.gz"}` + "\n" +
+		`test,old)/r 20250102030405 {"url": "http://old.test/r", "mime": "warc/revisit", "status": "-", "digest": "OTHER"}` + "\n"
+	n, err := c.ImportDedupIndex(strings.NewReader(cdxj), "old.cdxj")
+	if err != nil || n != 1 {
+		t.Fatalf("ImportDedupIndex = %d, %v; want 1 digest", n, err)
+	}
+	if _, err := c.ImportDedupIndex(strings.NewReader("not cdxj\n"), "bad.cdxj"); err == nil || !strings.Contains(err.Error(), "bad.cdxj:1") {
+		t.Errorf("a bad line: %v, want an error naming bad.cdxj:1", err)
+	}
+	if _, err := c.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.a.revisits) != 1 {
+		t.Fatalf("%d revisits, want the PDF as one", len(r.a.revisits))
+	}
+	rv := r.a.revisits[0]
+	if rv.URL != "http://a.test/doc.pdf" || rv.RefersToTargetURI != "http://old.test/doc.pdf" || rv.RefersTo != "" ||
+		!rv.RefersToDate.Equal(time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)) || rv.PayloadDigest != d {
+		t.Errorf("revisit %+v", rv)
+	}
+}

@@ -74,3 +74,26 @@ func (t *txn) indexCapture(h *History) error {
 	}
 	return nil
 }
+
+// AddCapture records c as the capture of a payload digest, unless the
+// digest has one already; it reports whether it was added. It imports an
+// index of earlier captures (another crawl's CDXJ) as deduplication
+// history, whose records the frontier does not know by ID: c.RecordID may
+// be empty, and revisits then name the capture by URL and date alone,
+// which is what pywb resolves them by.
+func (q *Queue) AddCapture(digest string, c Capture) (bool, error) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.db == nil {
+		return false, ErrClosed
+	}
+	k := siteKey(tDigest, digest)
+	ok, err := q.db.Has(k, nil)
+	if err != nil || ok {
+		return false, dbErr(err)
+	}
+	if err := q.db.Put(k, encodeCapture(c), q.wo); err != nil {
+		return false, fmt.Errorf("frontier: add capture %s: %w", digest, dbErr(err))
+	}
+	return true, nil
+}

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"compress/gzip"
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/langcrawl/langcrawl/config"
@@ -27,6 +30,16 @@ func startGeneration(c *crawl.Crawler, q *frontier.Queue, cfg *config.Config, st
 		if n > 0 {
 			fmt.Fprintf(stderr, "re-crawl from %s: %d captures known\n", prev, n)
 			log.Info("history imported", "from", prev, "urls", n)
+		}
+	}
+	for _, f := range cfg.Recrawl.DedupIndex {
+		n, err := importDedupIndex(c, f)
+		if err != nil {
+			return 0, err
+		}
+		if n > 0 {
+			fmt.Fprintf(stderr, "deduplication history from %s: %d payloads\n", f, n)
+			log.Info("dedup index imported", "file", f, "digests", n)
 		}
 	}
 	st := q.Stats()
@@ -75,6 +88,30 @@ func importHistory(q *frontier.Queue, dir string) (int, error) {
 }
 
 var errStop = fmt.Errorf("stop")
+
+// importDedupIndex reads one CDXJ file (gzipped if its name ends in .gz)
+// into the crawl's deduplication history.
+func importDedupIndex(c *crawl.Crawler, path string) (int, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, fmt.Errorf("recrawl.dedup_index: %w", err)
+	}
+	defer f.Close()
+	var r io.Reader = f
+	if strings.HasSuffix(path, ".gz") {
+		zr, err := gzip.NewReader(f)
+		if err != nil {
+			return 0, fmt.Errorf("recrawl.dedup_index %s: %w", path, err)
+		}
+		defer zr.Close()
+		r = zr
+	}
+	n, err := c.ImportDedupIndex(r, path)
+	if err != nil {
+		return n, fmt.Errorf("recrawl.dedup_index: %w", err)
+	}
+	return n, nil
+}
 
 // recrawlIntervals picks the per-host re-crawl intervals out of the
 // profile's host overrides.
