@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Graph is a generated web: servers, pages and links. It is immutable after
@@ -28,6 +29,9 @@ type Graph struct {
 	firstSpecial int32            // id of the first special page
 	spPages      []specPage       // special pages, indexed by id-firstSpecial
 	spIndex      map[string]int32 // host+path(+query) of special pages
+
+	genMu sync.Mutex    // guards gens
+	gens  []*generation // generations 1, 2, ... built so far (generation.go)
 }
 
 // server is the compact record of one server. Its pages are laid out as
@@ -85,6 +89,10 @@ type ServerInfo struct {
 	// Special names the demo special case the server plays ("" for none);
 	// see the package documentation.
 	Special string
+	// Validators reports whether the server supports ETag and
+	// Last-Modified: it sends them, and answers conditional requests, with
+	// ServerOptions.Validators (generation.go). Half the generated servers do.
+	Validators bool
 }
 
 // NumPages returns the number of pages, including those that answer 404.
@@ -165,6 +173,7 @@ func (g *Graph) Server(s int32) ServerInfo {
 	si := ServerInfo{
 		Host: sv.host, Lang: g.langs[sv.lang], Charset: sv.charset, Decl: sv.decl,
 		First: sv.first, End: sv.end(), Target: sv.target, LangDirs: sv.dirs,
+		Validators: g.serverValidators(s),
 	}
 	if sv.special != nil {
 		si.Special = sv.special.name

@@ -50,7 +50,13 @@ func relRef(fromPath, toPath string) string {
 // htmlDoc renders an HTML page with the text of textID in lang for server
 // s, with the given links. It returns the Content-Type header and the bytes.
 func (g *Graph) htmlDoc(textID int32, s *server, lang string, hrefs []string, anchorIDs []int32) (ctype string, body []byte, err error) {
-	title, paras := pageText(g.p.Seed, textID, lang, s.charset)
+	return g.htmlDocSeed(g.p.Seed, textID, s, lang, hrefs, anchorIDs)
+}
+
+// htmlDocSeed is htmlDoc with the text drawn from seed instead of
+// Params.Seed: a page's text in a later generation (generation.go).
+func (g *Graph) htmlDocSeed(seed int64, textID int32, s *server, lang string, hrefs []string, anchorIDs []int32) (ctype string, body []byte, err error) {
+	title, paras := pageText(seed, textID, lang, s.charset)
 	esc := func(x string) string {
 		e := htmlpkg.EscapeString(x)
 		if s.decl == DeclNCR {

@@ -39,6 +39,16 @@ type ServerOptions struct {
 	// take CPU from the crawler being measured. The responses are the
 	// same. Default false.
 	Prerender bool
+	// Generation is the generation of the web served at first (see
+	// Graph.Changes); SetGeneration changes it. Default 1, the graph as
+	// generated.
+	Generation int
+	// Validators makes the servers that support them
+	// (ServerInfo.Validators) send ETag and Last-Modified with their pages
+	// and answer a conditional request that matches with 304 Not Modified.
+	// Default false: no server sends validators, as before generations
+	// existed.
+	Validators bool
 }
 
 func sleep(ctx context.Context, d time.Duration) error {
@@ -77,6 +87,7 @@ type Server struct {
 	hits      []Hit
 	robots503 map[string]int // robots.txt requests so far, by host of a robots503 server
 	rendered  []renderedPage // by page id, with Prerender
+	gen       atomic.Int32   // the generation served
 }
 
 type renderedPage struct {
@@ -102,7 +113,11 @@ func NewServer(g *Graph, opts ServerOptions) *Server {
 	if opts.EndlessChunk <= 0 {
 		opts.EndlessChunk = 16 << 10
 	}
+	if opts.Generation < 1 {
+		opts.Generation = 1
+	}
 	s := &Server{g: g, opts: opts}
+	s.gen.Store(int32(opts.Generation))
 	if opts.Prerender {
 		s.rendered = make([]renderedPage, g.NumPages())
 		for id := range s.rendered {
@@ -123,6 +138,21 @@ func (s *Server) render(id int32) (string, []byte, error) {
 	}
 	return s.g.renderPage(id)
 }
+
+// SetGeneration makes the server answer as the web is in generation n
+// (at least 1) from the next request on; it builds the generations up to n
+// first, so it returns an error for an n the graph cannot build. Requests
+// in flight finish as they began.
+func (s *Server) SetGeneration(n int) error {
+	if _, err := s.g.generation(n); err != nil {
+		return err
+	}
+	s.gen.Store(int32(n))
+	return nil
+}
+
+// Generation returns the generation the server answers as.
+func (s *Server) Generation() int { return int(s.gen.Load()) }
 
 type connIDKey struct{}
 
@@ -260,6 +290,10 @@ func (s *Server) serve(w *recorder, r *http.Request, host string) {
 			return
 		}
 	}
+	if gen := int(s.gen.Load()); sv.special == nil && (gen > 1 || s.opts.Validators) {
+		s.serveGeneration(w, r, si, pq, gen)
+		return
+	}
 	id, ok := g.lookupPath(si, pq)
 	if !ok {
 		http.NotFound(w, r)
@@ -303,6 +337,95 @@ func (s *Server) serve(w *recorder, r *http.Request, host string) {
 		ctype, body, err := s.render(id)
 		s.writeBody(w, ctype, body, err)
 	}
+}
+
+// serveGeneration answers for a generated server si as in generation gen,
+// with validators if the options and the server say so.
+func (s *Server) serveGeneration(w *recorder, r *http.Request, si int32, pq string, gen int) {
+	g := s.g
+	cur, err := g.generation(gen)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	var (
+		ctype   string
+		body    []byte
+		version int
+	)
+	if e, ok := cur.lookupExtra(g, si, pq); ok {
+		ctype, body, err = g.renderExtra(e)
+		version = e.gen
+	} else {
+		id, ok := g.lookupPath(si, pq)
+		if !ok || !g.generated(id) {
+			http.NotFound(w, r)
+			return
+		}
+		ps := cur.state[id]
+		switch ps.status {
+		case http.StatusNotFound:
+			http.NotFound(w, r)
+			return
+		case http.StatusGone:
+			http.Error(w, "410 gone", http.StatusGone)
+			return
+		}
+		if ps.version == 1 && len(cur.links[id]) == 0 && g.langs[ps.lang] == g.pageLang(id) {
+			ctype, body, err = s.render(id) // generation 1's bytes, kept with Prerender
+		} else {
+			ctype, body, err = g.renderAt(cur, id)
+		}
+		version = int(ps.version)
+	}
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	if s.opts.Validators && g.serverValidators(si) {
+		etag := fmt.Sprintf(`"%016x"`, fnv64a(body))
+		mod := lastModified(version)
+		w.Header().Set("ETag", etag)
+		w.Header().Set("Last-Modified", mod.Format(http.TimeFormat))
+		if notModified(r, etag, mod) {
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+	}
+	s.writeBody(w, ctype, body, nil)
+}
+
+// notModified evaluates If-None-Match, else If-Modified-Since, for a GET
+// or HEAD (RFC 9110 §13.2.2).
+func notModified(r *http.Request, etag string, mod time.Time) bool {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		return false
+	}
+	if inm := r.Header.Get("If-None-Match"); inm != "" {
+		for _, t := range strings.Split(inm, ",") {
+			t = strings.TrimPrefix(strings.TrimSpace(t), "W/")
+			if t == "*" || t == etag {
+				return true
+			}
+		}
+		return false
+	}
+	if ims := r.Header.Get("If-Modified-Since"); ims != "" {
+		if t, err := http.ParseTime(ims); err == nil && !mod.After(t) {
+			return true
+		}
+	}
+	return false
+}
+
+// fnv64a is the 64-bit FNV-1a hash of b.
+func fnv64a(b []byte) uint64 {
+	h := uint64(14695981039346656037)
+	for _, c := range b {
+		h ^= uint64(c)
+		h *= 1099511628211
+	}
+	return h
 }
 
 func (s *Server) writeBody(w http.ResponseWriter, ctype string, body []byte, err error) {
