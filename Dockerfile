@@ -13,4 +13,6 @@ USER nonroot:nonroot
 VOLUME ["/data"]
 WORKDIR /data
 ENTRYPOINT ["/usr/local/bin/langcrawl"]
-CMD ["crawl", "--profile", "/data/profile.yaml", "--out", "/data/crawl"]
+# The profile's out: is respected; without one, the crawl goes to /data/crawl
+# (the default ./crawl under the working directory /data).
+CMD ["crawl", "--profile", "/data/profile.yaml"]
