@@ -52,14 +52,7 @@ func startWeb(t *testing.T) *demoWeb {
 	if graphErr != nil {
 		t.Fatal(graphErr)
 	}
-	s := webgen.NewServer(graph, webgen.ServerOptions{SlowDelay: 300 * time.Millisecond})
-	hs, ln, err := s.Listen("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go hs.Serve(ln)
-	t.Cleanup(func() { hs.Close() })
-	return &demoWeb{g: graph, srv: s, addr: ln.Addr().String()}
+	return startGraph(t, graph)
 }
 
 // profile writes a profile for the demo web and loads it.
