@@ -75,17 +75,7 @@ func scan(r io.Reader, name string, maxBlock int, spec bool, fn func(rec Record,
 		if err := settle(off); err != nil {
 			return good, err
 		}
-		h := wr.WarcHeader()
-		rec := Record{Type: wr.Type().String(), TargetURI: h.Get(gowarc.WarcTargetURI), ID: h.Get(gowarc.WarcRecordID),
-			ConcurrentTo: h.Get(gowarc.WarcConcurrentTo), RefersTo: h.Get(gowarc.WarcRefersTo),
-			WarcinfoID: h.Get(gowarc.WarcWarcinfoID), Offset: off}
-		for _, nv := range *h {
-			rec.Headers = append(rec.Headers, Field{Name: nv.Name, Value: nv.Value})
-		}
-		br, err := wr.Block().RawBytes()
-		if err == nil {
-			rec.Block, err = io.ReadAll(io.LimitReader(br, int64(maxBlock)))
-		}
+		rec, err := recordOf(wr, off, maxBlock)
 		if err != nil {
 			return good, fmt.Errorf("%w: %s at %d: %w", errCut, name, off, err)
 		}

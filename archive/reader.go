@@ -165,17 +165,7 @@ func Each(path string, maxBlock int, fn func(Record) error) error {
 		if err != nil {
 			return fmt.Errorf("archive: read %s: %w", path, err)
 		}
-		h := wr.WarcHeader()
-		rec := Record{Type: wr.Type().String(), TargetURI: h.Get(gowarc.WarcTargetURI), ID: h.Get(gowarc.WarcRecordID),
-			ConcurrentTo: h.Get(gowarc.WarcConcurrentTo), RefersTo: h.Get(gowarc.WarcRefersTo),
-			WarcinfoID: h.Get(gowarc.WarcWarcinfoID), Offset: off}
-		for _, nv := range *h {
-			rec.Headers = append(rec.Headers, Field{Name: nv.Name, Value: nv.Value})
-		}
-		r, err := wr.Block().RawBytes()
-		if err == nil {
-			rec.Block, err = io.ReadAll(io.LimitReader(r, int64(maxBlock)))
-		}
+		rec, err := recordOf(wr, off, maxBlock)
 		wr.Close()
 		if err != nil {
 			return fmt.Errorf("archive: read %s at %d: %w", path, off, err)
@@ -184,4 +174,21 @@ func Each(path string, maxBlock int, fn func(Record) error) error {
 			return err
 		}
 	}
+}
+
+// recordOf copies a gowarc record's header fields and the first maxBlock
+// bytes of its block into a Record found at off.
+func recordOf(wr gowarc.WarcRecord, off int64, maxBlock int) (Record, error) {
+	h := wr.WarcHeader()
+	rec := Record{Type: wr.Type().String(), TargetURI: h.Get(gowarc.WarcTargetURI), ID: h.Get(gowarc.WarcRecordID),
+		ConcurrentTo: h.Get(gowarc.WarcConcurrentTo), RefersTo: h.Get(gowarc.WarcRefersTo),
+		WarcinfoID: h.Get(gowarc.WarcWarcinfoID), Offset: off}
+	for _, nv := range *h {
+		rec.Headers = append(rec.Headers, Field{Name: nv.Name, Value: nv.Value})
+	}
+	r, err := wr.Block().RawBytes()
+	if err == nil {
+		rec.Block, err = io.ReadAll(io.LimitReader(r, int64(maxBlock)))
+	}
+	return rec, err
 }
