@@ -456,6 +456,11 @@ func (c *Crawler) decideLinks(pol *focus.Policy, e frontier.Entry, key string, s
 		} else {
 			accepted = append(accepted, entry)
 		}
+		if ln.Anchor != "" {
+			// Last, after the fields older readers split on: the anchor
+			// text, Go-quoted so it stays on one line (report.ParseOutlink).
+			v += " anchor:" + strconv.Quote(ln.Anchor)
+		}
 		fields = append(fields, archive.Field{Name: "outlink", Value: v})
 	}
 	return accepted, fields, nil
