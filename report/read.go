@@ -54,24 +54,46 @@ func ParseFields(block []byte) []Field {
 
 // Outlink is one "outlink" field of a metadata record.
 type Outlink struct {
-	URL string // absolute URL as found
+	URL string `json:"url"` // absolute URL as found
 	// Hop is how the link leads from the page: "L" a link, "E" an embed
 	// (page requisite), "R" a redirect.
-	Hop string
+	Hop string `json:"hop"`
 	// Context is where it was found, "a/@href", "img/@src", "http/@Location".
-	Context string
+	Context string `json:"context"`
 	// Rejected is why the crawler did not follow it, "" when it did.
-	Rejected string
+	Rejected string `json:"rejected,omitempty"`
+	// Anchor is the link's anchor text, "" when it had none or the
+	// crawl wrote no anchors (before they were added).
+	Anchor string `json:"anchor,omitempty"`
 }
+
+// anchorMark starts the anchor text, the last part of an outlink value.
+const anchorMark = ` anchor:"`
 
 // ParseOutlink parses the value of an outlink field:
 //
-//	<absolute URL> <hop L|E|R> <tag>/@<attr>[ rejected:<reason>]
+//	<absolute URL> <hop L|E|R> <tag>/@<attr>[ rejected:<reason>][ anchor:"<text>"]
 //
-// The reason may hold spaces. It returns false for a value without a URL
-// and a hop.
+// The reason may hold spaces. The anchor text is a Go-quoted string
+// (strconv.Quote) that runs to the end of the value; a value whose tail
+// does not unquote has no anchor, and the tail stays in the reason. It
+// returns false for a value without a URL and a hop.
 func ParseOutlink(v string) (Outlink, bool) {
-	u, rest, ok := strings.Cut(strings.TrimSpace(v), " ")
+	v = strings.TrimSpace(v)
+	var anchor string
+	for from := 0; ; {
+		i := strings.Index(v[from:], anchorMark)
+		if i < 0 {
+			break
+		}
+		i += from
+		if a, err := strconv.Unquote(v[i+len(anchorMark)-1:]); err == nil {
+			anchor, v = a, v[:i]
+			break
+		}
+		from = i + 1
+	}
+	u, rest, ok := strings.Cut(v, " ")
 	if !ok || u == "" {
 		return Outlink{}, false
 	}
@@ -80,7 +102,7 @@ func ParseOutlink(v string) (Outlink, bool) {
 		return Outlink{}, false
 	}
 	ctx, rest, _ := strings.Cut(strings.TrimLeft(rest, " "), " ")
-	o := Outlink{URL: u, Hop: hop, Context: strings.TrimSpace(ctx)}
+	o := Outlink{URL: u, Hop: hop, Context: strings.TrimSpace(ctx), Anchor: anchor}
 	if r, ok := strings.CutPrefix(strings.TrimSpace(rest), "rejected:"); ok {
 		o.Rejected = r
 	}
@@ -94,7 +116,10 @@ type Profile struct {
 	Strategy  string // focus.strategy
 	Tolerance int    // focus.tolerance, T
 	Depth     int    // depth limit per site tree
-	Found     bool   // profile.yaml was read
+	// Seeds are the seed URLs profile.yaml lists, as written; a seeds
+	// file's are not read (crawl.log names every seed that was fetched).
+	Seeds []string
+	Found bool // profile.yaml was read
 }
 
 // defaultTolerance is config's default for focus.tolerance, used when the
@@ -108,7 +133,8 @@ func readProfile(path string) (Profile, error) {
 		return p, err
 	}
 	var y struct {
-		Depth *int `yaml:"depth"`
+		Depth *int        `yaml:"depth"`
+		Seeds []yaml.Node `yaml:"seeds"`
 		Focus struct {
 			Language  string `yaml:"language"`
 			Strategy  string `yaml:"strategy"`
@@ -125,6 +151,23 @@ func readProfile(path string) (Profile, error) {
 	}
 	if y.Depth != nil {
 		p.Depth = *y.Depth
+	}
+	for _, n := range y.Seeds {
+		// A URL, or {url: URL, scope: ..., depth: N}.
+		var s string
+		if n.Kind == yaml.MappingNode {
+			var m struct {
+				URL string `yaml:"url"`
+			}
+			if n.Decode(&m) == nil {
+				s = m.URL
+			}
+		} else {
+			n.Decode(&s)
+		}
+		if s = strings.TrimSpace(s); s != "" {
+			p.Seeds = append(p.Seeds, s)
+		}
 	}
 	return p, nil
 }

@@ -111,6 +111,52 @@ type Count struct {
 	Count int
 }
 
+// MIMEType counts the crawl.log lines of one MIME type and their bytes.
+type MIMEType struct {
+	Type  string // as crawl.log gives it, "" for lines without one (failures, skips)
+	Count int
+	Bytes int64
+}
+
+// Seed is one seed: its fetch outcome and what its site tree yielded.
+type Seed struct {
+	URL string // canonical, as crawl.log writes it
+	// Status is the crawl.log status of the seed's last line, 0 when
+	// crawl.log has none (not fetched yet); Meaning explains it.
+	Status  int
+	Meaning string
+	// Tree is the seed's site tree, the registered domain of its host.
+	// Seeds of one tree share its counts.
+	Tree     string
+	Pages    int // HTML pages archived in Tree
+	Relevant int // of those, in the target language
+	// InProfile is true for a seed listed in profile.yaml; the others
+	// were found in crawl.log (a seeds file, --seed, the action directory).
+	InProfile bool
+}
+
+// Candidate is a host that focusing turned away, with the evidence a
+// curator needs to judge whether it deserves a seed (issue 9, part 6).
+type Candidate struct {
+	Host string // as scope.SiteKey gives it: host, and port when not the default
+	// Links counts the links to Host that focusing rejected (metadata
+	// outlinks with hop L and "rejected:focus:..."), and Referrers the
+	// distinct pages they were found on (counted up to maxReferrers).
+	Links, Referrers int
+	// ReferrerSample lists the first few referring pages.
+	ReferrerSample []string
+	// Anchors are the most frequent anchor texts of those links.
+	Anchors []Count
+	// Reasons counts the rejections by focusing reason ("focus:" cut).
+	Reasons []Count
+	// Dropped counts the queued URLs of Host dropped when it was judged
+	// irrelevant (crawl.log status -5003).
+	Dropped int
+	// Pages and Relevant are Host's N_a and N_r: 0 when it was never
+	// fetched; a host with a target-language page is no candidate.
+	Pages, Relevant int
+}
+
 // Report is what a crawl did, read from its output directory. Build fills
 // it; the Write methods only read it, so a Report may be written from
 // several goroutines at once, but SetTolerance must not run alongside them.
@@ -143,10 +189,18 @@ type Report struct {
 	BadLogLines int           // crawl.log lines that could not be parsed
 	Statuses    []StatusCount // by code
 	Annotations []Count       // crawl.log annotations by kind, most first
+	MIMETypes   []MIMEType    // crawl.log lines by MIME type, most bytes first
 	// Deferred counts the crawl.log lines of tries that failed and were
 	// put back for a retry (annotation "retry:N/M"); GaveUp the URLs
 	// recorded as failed after their last try (-8, or "gave-up:").
 	Deferred, GaveUp int
+
+	// Seeds are the profile's seeds in its order, then the other seeds
+	// crawl.log names (lines with an empty hop path) in log order.
+	Seeds []Seed
+	// Candidates are the hosts focusing turned away, with the most
+	// referring pages first. Empty when the crawl did not focus.
+	Candidates []Candidate
 
 	// Bandwidth is the trace a crawl with a bandwidth limit writes to
 	// logs/bandwidth.csv: predicted and measured rate once a second.
@@ -174,6 +228,43 @@ type accumulator struct {
 	status   map[int]*StatusCount
 	ann      map[string]int
 	canon    map[string]canonURL // outlink as found -> canonical form
+	mimes    map[string]*MIMEType
+	tree     map[string][2]int // tree -> HTML pages, target-language pages
+	seeds    map[string]*Seed  // canonical seed URL -> row
+	seedList []string          // seeds in order
+	cands    map[string]*candidate
+}
+
+func newAccumulator(r *Report) *accumulator {
+	return &accumulator{r: r, seen: map[string]bool{}, servers: map[string]*Server{}, langs: map[string]*Language{},
+		depth: map[int]int{}, external: map[string]int{}, trees: map[string]int{}, step: 1,
+		status: map[int]*StatusCount{}, ann: map[string]int{}, canon: map[string]canonURL{},
+		mimes: map[string]*MIMEType{}, tree: map[string][2]int{}, seeds: map[string]*Seed{}, cands: map[string]*candidate{}}
+}
+
+// candidate gathers a Candidate while the records stream by.
+type candidate struct {
+	Candidate
+	refs    map[string]struct{}
+	anchors map[string]int
+	reasons map[string]int
+}
+
+// Bounds on what a candidate keeps.
+const (
+	maxReferrers      = 10_000 // distinct referring pages counted per host
+	maxReferrerSample = 5
+	maxAnchors        = 200 // distinct anchor texts counted per host
+	topAnchors        = 5   // shown per host
+)
+
+func (a *accumulator) candidate(host string) *candidate {
+	c := a.cands[host]
+	if c == nil {
+		c = &candidate{Candidate: Candidate{Host: host}, refs: map[string]struct{}{}, anchors: map[string]int{}, reasons: map[string]int{}}
+		a.cands[host] = c
+	}
+	return c
 }
 
 // Build reads the crawl output directory out: its profile.yaml, every WARC
@@ -202,9 +293,10 @@ func Build(out string) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &accumulator{r: r, seen: map[string]bool{}, servers: map[string]*Server{}, langs: map[string]*Language{},
-		depth: map[int]int{}, external: map[string]int{}, trees: map[string]int{}, step: 1,
-		status: map[int]*StatusCount{}, ann: map[string]int{}, canon: map[string]canonURL{}}
+	a := newAccumulator(r)
+	for _, s := range prof.Seeds {
+		a.seed(s, true)
+	}
 	for _, f := range files {
 		open := strings.HasSuffix(f, ".open")
 		if open {
@@ -229,6 +321,7 @@ func Build(out string) (*Report, error) {
 		r.warn("crawl.log: %v", err)
 	}
 	a.finishLog()
+	a.finishSeeds()
 
 	if f, err := os.Open(filepath.Join(out, BandwidthFile)); err == nil {
 		r.Bandwidth, err = bandwidth.ReadTrace(f)
@@ -317,6 +410,9 @@ func (a *accumulator) add(m metaRecord) {
 	if !html {
 		return // a redirect, an error page or a requisite
 	}
+	if r.Profile.Language != "" {
+		a.addCandidates(m.URI, links)
+	}
 	relevant = relevant && r.Profile.Language != ""
 	s.Pages++
 	r.Pages++
@@ -355,6 +451,12 @@ func (a *accumulator) add(m metaRecord) {
 		tree = scope.RegisteredDomain(u.Hostname())
 	}
 	a.depth[d]++
+	tp := a.tree[tree]
+	tp[0]++
+	if relevant {
+		tp[1]++
+	}
+	a.tree[tree] = tp
 	if md, ok := a.trees[tree]; !ok || d > md {
 		a.trees[tree] = d
 	}
@@ -508,6 +610,10 @@ func (r *Report) StatusCounts() map[string]int {
 	return m
 }
 
+// codeFocusDropped is the crawl.log status of a queued URL dropped when its
+// server was judged irrelevant (crawl's codeFocusSkip).
+const codeFocusDropped = -5003
+
 // statusMeaning explains crawl.log codes: Heritrix's negative codes as the
 // engine writes them, and HTTP status texts.
 func statusMeaning(code int) string {
@@ -524,8 +630,8 @@ func statusMeaning(code int) string {
 		return "robots.txt unavailable (deferred)"
 	case -5002:
 		return "per-site page budget reached"
-	case -5003:
-		return "server judged irrelevant (skipped)"
+	case codeFocusDropped:
+		return "server judged irrelevant (queued URL dropped)"
 	case -9998:
 		return "disallowed by robots.txt"
 	}
@@ -586,6 +692,23 @@ func (a *accumulator) addLog(l LogLine) {
 	}
 	sc.Count++
 	sc.Bytes += l.Size
+	mt := a.mimes[l.MIME]
+	if mt == nil {
+		mt = &MIMEType{Type: l.MIME}
+		a.mimes[l.MIME] = mt
+	}
+	mt.Count++
+	mt.Bytes += l.Size
+	if l.Hops == "" {
+		// A seed: the start of a hop path. Its last line says how it ended.
+		s := a.seed(l.URL, false)
+		s.Status, s.Meaning = l.Status, statusMeaning(l.Status)
+	}
+	if l.Status == codeFocusDropped {
+		if u, err := url.Parse(l.URL); err == nil && u.Host != "" {
+			a.candidate(scope.SiteKey(u)).Dropped++
+		}
+	}
 	for _, an := range l.Annotations {
 		switch {
 		case strings.HasPrefix(an, "retry:"):
@@ -607,6 +730,12 @@ func (a *accumulator) finishLog() {
 		r.Statuses = append(r.Statuses, *sc)
 	}
 	slices.SortFunc(r.Statuses, func(x, y StatusCount) int { return cmp.Compare(x.Code, y.Code) })
+	for _, m := range a.mimes {
+		r.MIMETypes = append(r.MIMETypes, *m)
+	}
+	slices.SortFunc(r.MIMETypes, func(x, y MIMEType) int {
+		return cmp.Or(cmp.Compare(y.Bytes, x.Bytes), cmp.Compare(y.Count, x.Count), strings.Compare(x.Type, y.Type))
+	})
 	for k, n := range a.ann {
 		r.Annotations = append(r.Annotations, Count{Name: k, Count: n})
 	}
@@ -620,4 +749,100 @@ func ratio(n, d int) float64 {
 		return 0
 	}
 	return float64(n) / float64(d)
+}
+
+// seed adds a seed row for u unless it has one; inProfile marks a seed
+// the profile lists. A URL that does not canonicalise is kept as given.
+func (a *accumulator) seed(u string, inProfile bool) *Seed {
+	key := strings.TrimSpace(u)
+	host := ""
+	if cu, err := scope.Canonicalize(key); err == nil {
+		key, host = cu.String(), cu.Hostname()
+	}
+	if s := a.seeds[key]; s != nil {
+		s.InProfile = s.InProfile || inProfile
+		return s
+	}
+	s := &Seed{URL: key, Meaning: "not fetched", InProfile: inProfile}
+	if host != "" {
+		s.Tree = scope.RegisteredDomain(host)
+	}
+	a.seeds[key] = s
+	a.seedList = append(a.seedList, key)
+	return s
+}
+
+// addCandidates takes the links of one page that focusing rejected.
+func (a *accumulator) addCandidates(page string, links []Outlink) {
+	for _, o := range links {
+		reason, ok := strings.CutPrefix(o.Rejected, "focus:")
+		if !ok || o.Hop != "L" {
+			continue
+		}
+		u, err := scope.Canonicalize(o.URL)
+		if err != nil {
+			continue
+		}
+		c := a.candidate(scope.SiteKey(u))
+		c.Links++
+		c.reasons[reason]++
+		if _, seen := c.refs[page]; !seen && len(c.refs) < maxReferrers {
+			c.refs[page] = struct{}{}
+			if len(c.ReferrerSample) < maxReferrerSample {
+				c.ReferrerSample = append(c.ReferrerSample, page)
+			}
+		}
+		if an := strings.TrimSpace(o.Anchor); an != "" {
+			if _, known := c.anchors[an]; known || len(c.anchors) < maxAnchors {
+				c.anchors[an]++
+			}
+		}
+	}
+}
+
+// finishSeeds fills in the seeds' trees and the candidates, once both the
+// WARC files and crawl.log have been read.
+func (a *accumulator) finishSeeds() {
+	r := a.r
+	for _, k := range a.seedList {
+		s := a.seeds[k]
+		tp := a.tree[s.Tree]
+		s.Pages, s.Relevant = tp[0], tp[1]
+		r.Seeds = append(r.Seeds, *s)
+	}
+	if r.Profile.Language == "" {
+		return
+	}
+	for host, c := range a.cands {
+		if s, ok := a.servers[host]; ok {
+			if s.Relevant > 0 {
+				continue // a target-language server is no candidate
+			}
+			c.Pages = s.Pages
+		}
+		c.Referrers = len(c.refs)
+		c.Anchors = topCounts(c.anchors, topAnchors)
+		c.Reasons = topCounts(c.reasons, 0)
+		r.Candidates = append(r.Candidates, c.Candidate)
+	}
+	slices.SortFunc(r.Candidates, func(x, y Candidate) int {
+		return cmp.Or(cmp.Compare(y.Referrers, x.Referrers), cmp.Compare(y.Links, x.Links),
+			cmp.Compare(y.Dropped, x.Dropped), strings.Compare(x.Host, y.Host))
+	})
+}
+
+// topCounts returns the n most frequent names of m (all when n is 0),
+// most first, then by name.
+func topCounts(m map[string]int, n int) []Count {
+	out := make([]Count, 0, len(m))
+	for k, v := range m {
+		out = append(out, Count{Name: k, Count: v})
+	}
+	slices.SortFunc(out, func(x, y Count) int {
+		return cmp.Or(cmp.Compare(y.Count, x.Count), strings.Compare(x.Name, y.Name))
+	})
+	if n > 0 && len(out) > n {
+		out = out[:n]
+	}
+	return out
 }

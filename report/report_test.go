@@ -306,7 +306,7 @@ func TestBuild(t *testing.T) {
 	t.Run("crawl.log", func(t *testing.T) {
 		want := []StatusCount{
 			{-9998, "disallowed by robots.txt", 1, 0},
-			{-5003, "server judged irrelevant (skipped)", 1, 0},
+			{-5003, "server judged irrelevant (queued URL dropped)", 1, 0},
 			{-2, "connect failed", 1, 0},
 			{200, "OK", 4, 2000},
 			{404, "Not Found", 1, 100},
@@ -549,9 +549,7 @@ func wellFormed(data []byte) error {
 // end at the last page.
 func TestHarvestThinning(t *testing.T) {
 	r := &Report{Profile: Profile{Language: "th"}}
-	a := &accumulator{r: r, seen: map[string]bool{}, servers: map[string]*Server{}, langs: map[string]*Language{},
-		depth: map[int]int{}, external: map[string]int{}, trees: map[string]int{}, step: 1,
-		status: map[int]*StatusCount{}, ann: map[string]int{}, canon: map[string]canonURL{}}
+	a := newAccumulator(r)
 	const n = 5*maxHarvestPoints + 3
 	for i := 1; i <= n; i++ {
 		a.add(metaRecord{URI: fmt.Sprintf("http://h.test/%d", i), Fields: []Field{{"depth", "0"},

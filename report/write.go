@@ -3,6 +3,7 @@ package report
 import (
 	"bufio"
 	"encoding/csv"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -39,7 +40,17 @@ const (
 	// paper's figure 1, written when the crawl had a bandwidth limit.
 	FileBandwidthSVG = "bandwidth.svg"
 	FileAnnotations  = "annotations.csv"
+	FileMIMETypes    = "mime-types.csv"
+	FileSeeds        = "seeds.csv"
+	// FileCandidates lists the hosts focusing turned away, with evidence.
+	FileCandidates = "candidate-hosts.csv"
+	// FileJSON is the whole Report as JSON (WriteJSON).
+	FileJSON = "report.json"
 )
+
+// TopCandidates is how many candidate hosts the markdown lists; the CSV
+// file has them all.
+const TopCandidates = 25
 
 // CaptureTargets are the external-URL capture rates the depth-limit advice
 // names a depth for.
@@ -216,6 +227,15 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 			}
 		}
 	}
+	if len(r.MIMETypes) > 0 {
+		p("\n## MIME types (crawl.log)\n\n%d types, most bytes first (%s):\n\n| MIME type | lines | bytes |\n|---|---:|---:|\n",
+			len(r.MIMETypes), FileMIMETypes)
+		for _, m := range r.MIMETypes[:min(len(r.MIMETypes), 20)] {
+			p("| %s | %d | %d |\n", mdEsc(orNone(m.Type)), m.Count, m.Bytes)
+		}
+	}
+	r.writeSeeds(p)
+	r.writeCandidates(p)
 	if len(r.Bandwidth) > 0 {
 		var meas, lim float64
 		for _, s := range r.Bandwidth {
@@ -274,6 +294,86 @@ func orUnknown(s string) string {
 	return s
 }
 
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
+}
+
+// writeSeeds writes the seeds section.
+func (r *Report) writeSeeds(p func(string, ...any)) {
+	p("\n## Seeds\n\n")
+	if len(r.Seeds) == 0 {
+		p("No seeds in profile.yaml or crawl.log.\n")
+		return
+	}
+	p("%d seeds: the status of each one's last crawl.log line, and the HTML pages of its site tree (%s):\n\n", len(r.Seeds), FileSeeds)
+	if r.Profile.Language != "" {
+		p("| seed | status | meaning | site tree | pages | target pages |\n|---|---:|---|---|---:|---:|\n")
+	} else {
+		p("| seed | status | meaning | site tree | pages |\n|---|---:|---|---|---:|\n")
+	}
+	for _, s := range r.Seeds {
+		status := "-"
+		if s.Status != 0 {
+			status = strconv.Itoa(s.Status)
+		}
+		p("| %s | %s | %s | %s | %d |", mdEsc(s.URL), status, s.Meaning, mdEsc(s.Tree), s.Pages)
+		if r.Profile.Language != "" {
+			p(" %d |", s.Relevant)
+		}
+		p("\n")
+	}
+}
+
+// writeCandidates writes the candidate-hosts section.
+func (r *Report) writeCandidates(p func(string, ...any)) {
+	if r.Profile.Language == "" {
+		return
+	}
+	p("\n## Candidate hosts\n\n")
+	if len(r.Candidates) == 0 {
+		p("Focusing turned no host away.\n")
+		return
+	}
+	n := min(len(r.Candidates), TopCandidates)
+	p("Hosts without a target-language page that focusing turned away: links to them it rejected, the pages those links were on, ")
+	p("their anchor texts, and URLs dropped from their queue when they were judged irrelevant (crawl.log -5003). ")
+	p("A host with %s anchors may deserve a seed. The %d with the most referring pages (all %d in %s):\n\n",
+		r.Profile.Language, n, len(r.Candidates), FileCandidates)
+	p("| host | referring pages | rejected links | dropped URLs | pages fetched | anchor texts | reasons | e.g. linked from |\n|---|---:|---:|---:|---:|---|---|---|\n")
+	for _, c := range r.Candidates[:n] {
+		ref := ""
+		if len(c.ReferrerSample) > 0 {
+			ref = c.ReferrerSample[0]
+		}
+		p("| %s | %d | %d | %d | %d | %s | %s | %s |\n", mdEsc(c.Host), c.Referrers, c.Links, c.Dropped, c.Pages,
+			mdEsc(anchorList(c.Anchors)), mdEsc(countList(c.Reasons)), mdEsc(ref))
+	}
+}
+
+// anchorList writes anchor texts quoted, with their counts above one.
+func anchorList(cs []Count) string {
+	var parts []string
+	for _, c := range cs {
+		a := strconv.Quote(c.Name)
+		if c.Count > 1 {
+			a += " ×" + strconv.Itoa(c.Count)
+		}
+		parts = append(parts, a)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func countList(cs []Count) string {
+	var parts []string
+	for _, c := range cs {
+		parts = append(parts, c.Name+" "+strconv.Itoa(c.Count))
+	}
+	return strings.Join(parts, ", ")
+}
+
 func orDash(s string) string {
 	if s == "" {
 		return "-"
@@ -315,7 +415,21 @@ func (r *Report) WriteFiles(dir string) error {
 	itoa := strconv.Itoa
 	ftoa := func(f float64) string { return strconv.FormatFloat(f, 'f', 6, 64) }
 
-	var servers, harvest, langs, depths, trees, limits, statuses, anns [][]string
+	var servers, harvest, langs, depths, trees, limits, statuses, anns, mimes, seeds, cands [][]string
+	for _, m := range r.MIMETypes {
+		mimes = append(mimes, []string{m.Type, itoa(m.Count), strconv.FormatInt(m.Bytes, 10)})
+	}
+	for _, s := range r.Seeds {
+		seeds = append(seeds, []string{s.URL, itoa(s.Status), s.Meaning, s.Tree, itoa(s.Pages), itoa(s.Relevant), strconv.FormatBool(s.InProfile)})
+	}
+	for _, c := range r.Candidates {
+		var anchors []string
+		for _, a := range c.Anchors {
+			anchors = append(anchors, a.Name)
+		}
+		cands = append(cands, []string{c.Host, itoa(c.Referrers), itoa(c.Links), itoa(c.Dropped), itoa(c.Pages),
+			strings.Join(anchors, " | "), countList(c.Reasons), strings.Join(c.ReferrerSample, " ")})
+	}
 	for _, s := range r.Servers {
 		servers = append(servers, []string{s.Host, itoa(s.Pages), itoa(s.Relevant), s.Status, fmtTime(s.First), fmtTime(s.Last)})
 	}
@@ -359,7 +473,33 @@ func (r *Report) WriteFiles(dir string) error {
 		write(FileLimitSVG, charts.Limit.WriteSVG),
 		write(FileStatusCSV, csvOf([]string{"status", "meaning", "count", "bytes"}, statuses)),
 		write(FileAnnotations, csvOf([]string{"annotation", "count"}, anns)),
+		write(FileMIMETypes, csvOf([]string{"mime_type", "lines", "bytes"}, mimes)),
+		write(FileSeeds, csvOf([]string{"seed", "status", "meaning", "tree", "html_pages", "target_pages", "in_profile"}, seeds)),
+		write(FileCandidates, csvOf([]string{"host", "referring_pages", "rejected_links", "dropped_urls", "html_pages",
+			"anchor_texts", "reasons", "referrer_sample"}, cands)),
+		write(FileJSON, r.WriteJSON),
 	)
+}
+
+// WriteJSON writes the whole Report to w as one indented JSON object,
+// the same data as the markdown, CSV tables and charts. Times are RFC
+// 3339; ReadJSON reads it back.
+func (r *Report) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(r); err != nil {
+		return fmt.Errorf("report: write json: %w", err)
+	}
+	return nil
+}
+
+// ReadJSON reads a Report that WriteJSON wrote.
+func ReadJSON(rd io.Reader) (*Report, error) {
+	var r Report
+	if err := json.NewDecoder(rd).Decode(&r); err != nil {
+		return nil, fmt.Errorf("report: read json: %w", err)
+	}
+	return &r, nil
 }
 
 // Charts are the report's SVG charts.
