@@ -41,6 +41,18 @@ func TestParseOutlink(t *testing.T) {
 		{"http://a.test/4 L a/@href rejected:scope:depth 3, limit 2",
 			Outlink{URL: "http://a.test/4", Hop: "L", Context: "a/@href", Rejected: "scope:depth 3, limit 2"}, true},
 		{"http://a.test/ R", Outlink{URL: "http://a.test/", Hop: "R"}, true},
+		// Anchors, written last and Go-quoted since the crawl added them.
+		{`http://a.test/ L a/@href anchor:"Home page"`,
+			Outlink{URL: "http://a.test/", Hop: "L", Context: "a/@href", Anchor: "Home page"}, true},
+		{`http://c.test/x L a/@href rejected:focus:irrelevant-server anchor:"ข่าว \"วันนี้\""`,
+			Outlink{URL: "http://c.test/x", Hop: "L", Context: "a/@href", Rejected: "focus:irrelevant-server", Anchor: `ข่าว "วันนี้"`}, true},
+		{`http://a.test/4 L a/@href rejected:scope:depth 3, limit 2 anchor:"x rejected:y anchor:\"z\""`,
+			Outlink{URL: "http://a.test/4", Hop: "L", Context: "a/@href", Rejected: "scope:depth 3, limit 2", Anchor: `x rejected:y anchor:"z"`}, true},
+		// A tail that does not unquote is no anchor: it stays in the reason.
+		{`http://a.test/ L a/@href rejected:odd anchor:"open`,
+			Outlink{URL: "http://a.test/", Hop: "L", Context: "a/@href", Rejected: `odd anchor:"open`}, true},
+		{`http://a.test/ L a/@href anchor:"a" more`,
+			Outlink{URL: "http://a.test/", Hop: "L", Context: "a/@href", Rejected: ""}, true},
 		{"http://a.test/", Outlink{}, false},
 		{"", Outlink{}, false},
 		{"   ", Outlink{}, false},
@@ -124,6 +136,7 @@ func FuzzParseFields(f *testing.F) {
 func FuzzParseOutlink(f *testing.F) {
 	f.Add("http://a.test/ L a/@href rejected:scope:depth 3, limit 2")
 	f.Add("x E")
+	f.Add(`http://c.test/x L a/@href rejected:focus:irrelevant-server anchor:"ข่าว \"x\""`)
 	f.Fuzz(func(t *testing.T, v string) {
 		o, ok := ParseOutlink(v)
 		if !ok {
@@ -136,6 +149,9 @@ func FuzzParseOutlink(f *testing.F) {
 		s := o.URL + " " + o.Hop + " " + o.Context
 		if o.Rejected != "" {
 			s += " rejected:" + o.Rejected
+		}
+		if o.Anchor != "" {
+			s += " anchor:" + strconv.Quote(o.Anchor)
 		}
 		if o.Context != "" && !strings.Contains(o.Context, " ") && strings.TrimSpace(o.Rejected) == o.Rejected {
 			if o2, ok := ParseOutlink(s); !ok || o2 != o {

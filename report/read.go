@@ -79,21 +79,7 @@ const anchorMark = ` anchor:"`
 // does not unquote has no anchor, and the tail stays in the reason. It
 // returns false for a value without a URL and a hop.
 func ParseOutlink(v string) (Outlink, bool) {
-	v = strings.TrimSpace(v)
-	var anchor string
-	for from := 0; ; {
-		i := strings.Index(v[from:], anchorMark)
-		if i < 0 {
-			break
-		}
-		i += from
-		if a, err := strconv.Unquote(v[i+len(anchorMark)-1:]); err == nil {
-			anchor, v = a, v[:i]
-			break
-		}
-		from = i + 1
-	}
-	u, rest, ok := strings.Cut(v, " ")
+	u, rest, ok := strings.Cut(strings.TrimSpace(v), " ")
 	if !ok || u == "" {
 		return Outlink{}, false
 	}
@@ -102,7 +88,22 @@ func ParseOutlink(v string) (Outlink, bool) {
 		return Outlink{}, false
 	}
 	ctx, rest, _ := strings.Cut(strings.TrimLeft(rest, " "), " ")
-	o := Outlink{URL: u, Hop: hop, Context: strings.TrimSpace(ctx), Anchor: anchor}
+	o := Outlink{URL: u, Hop: hop, Context: strings.TrimSpace(ctx)}
+	// The anchor comes after the context: the first anchorMark from which
+	// the rest of the value unquotes.
+	rest = " " + rest
+	for from := 0; ; {
+		i := strings.Index(rest[from:], anchorMark)
+		if i < 0 {
+			break
+		}
+		i += from
+		if a, err := strconv.Unquote(rest[i+len(anchorMark)-1:]); err == nil {
+			o.Anchor, rest = a, rest[:i]
+			break
+		}
+		from = i + 1
+	}
 	if r, ok := strings.CutPrefix(strings.TrimSpace(rest), "rejected:"); ok {
 		o.Rejected = r
 	}

@@ -1,0 +1,190 @@
+package report
+
+import (
+	"bytes"
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// A focused crawl whose pages link to hosts focusing turned away: lao.test
+// (never fetched, two referring pages), ja.test (fetched, judged
+// irrelevant, its queue dropped), and th2.test, whose page is in Thai, so
+// it is no candidate however many links to it were rejected.
+var candidateCrawl = []page{
+	{url: "http://th.test/", depth: 0, tree: "th.test", lang: "th", charset: "utf-8", relevant: true, outlinks: []string{
+		`http://th.test/a L a/@href anchor:"ข่าว"`,
+		`http://lao.test/ L a/@href rejected:focus:irrelevant-page anchor:"ຂ່າວ ລາວ"`,
+		`http://lao.test/x L a/@href rejected:focus:irrelevant-page anchor:"ຂ່າວ ລາວ"`,
+		`http://lao.test/logo.png E img/@src rejected:focus:irrelevant-page`, // an embed: not counted
+		`http://ja.test/ L a/@href`,
+		`http://th2.test/ L a/@href rejected:focus:undecided-source anchor:"ไทย"`,
+	}},
+	{url: "http://th.test/a", depth: 1, tree: "th.test", lang: "th", charset: "utf-8", relevant: true, outlinks: []string{
+		`http://LAO.test/y L a/@href rejected:focus:irrelevant-page anchor:"Lao \"news\""`,
+		`http://lao.test/z L a/@href rejected:focus:irrelevant-page`, // no anchor (or an older crawl)
+		`http://th.test/b L a/@href rejected:scope:depth 2, limit 1 anchor:"more"`, // scope, not focus
+	}},
+	{url: "http://ja.test/", depth: 0, tree: "ja.test", lang: "ja", charset: "utf-8", outlinks: []string{
+		`http://ja.test/1 L a/@href rejected:focus:irrelevant-server anchor:"次へ"`,
+	}},
+	{url: "http://th2.test/", depth: 0, tree: "th2.test", lang: "th", charset: "utf-8", relevant: true},
+}
+
+const candidateLog = `2026-01-01T00:00:01.000Z   200       1000 http://th.test/ - - text/html #001 20260101000000000+12 sha1:AAA - lang:th,charset:utf-8
+2026-01-01T00:00:02.000Z   200        500 http://th.test/a L http://th.test/ text/html #002 20260101000100000+12 sha1:BBB - lang:th,charset:utf-8
+2026-01-01T00:00:03.000Z   200       3000 http://th.test/img.png E http://th.test/ image/png #002 20260101000100000+12 sha1:BBC - -
+2026-01-01T00:00:04.000Z   200        700 http://ja.test/ - - text/html #001 20260101000200000+3 sha1:CCC - lang:ja,charset:utf-8
+2026-01-01T00:00:05.000Z -5003          0 http://ja.test/2 L http://ja.test/ - #002 - - - focus:dropped:ja.test
+2026-01-01T00:00:05.000Z -5003          0 http://ja.test/3 L http://ja.test/ - #002 - - - focus:dropped:ja.test
+2026-01-01T00:00:06.000Z    -2          0 http://down.test/ - - - #003 - - - err:connection_refused
+2026-01-01T00:00:07.000Z   200        400 http://th2.test/ L http://th.test/ text/html #001 20260101000300000+5 sha1:DDD - lang:th,charset:utf-8
+`
+
+const candidateProfile = `depth: 1
+seeds:
+  - http://th.test/
+  - url: http://never.test/
+    scope: host
+focus:
+  language: th
+  strategy: conservative-server
+  tolerance: 0
+`
+
+func buildCandidateDir(t *testing.T) string {
+	t.Helper()
+	out := t.TempDir()
+	writeWARC(t, filepath.Join(out, WARCDir), t0, candidateCrawl)
+	if err := os.MkdirAll(filepath.Join(out, "logs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string]string{LogFile: candidateLog, ProfileFile: candidateProfile} {
+		if err := os.WriteFile(filepath.Join(out, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
+}
+
+func TestCandidatesSeedsMIME(t *testing.T) {
+	r, err := Build(buildCandidateDir(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantCand := []Candidate{
+		{Host: "lao.test", Links: 4, Referrers: 2, ReferrerSample: []string{"http://th.test/", "http://th.test/a"},
+			Anchors: []Count{{"ຂ່າວ ລາວ", 2}, {`Lao "news"`, 1}}, Reasons: []Count{{"irrelevant-page", 4}}},
+		{Host: "ja.test", Links: 1, Referrers: 1, ReferrerSample: []string{"http://ja.test/"},
+			Anchors: []Count{{"次へ", 1}}, Reasons: []Count{{"irrelevant-server", 1}}, Dropped: 2, Pages: 1},
+	}
+	if !reflect.DeepEqual(r.Candidates, wantCand) {
+		t.Errorf("candidates\n got %+v\nwant %+v", r.Candidates, wantCand)
+	}
+
+	wantSeeds := []Seed{
+		{URL: "http://th.test/", Status: 200, Meaning: "OK", Tree: "th.test", Pages: 2, Relevant: 2, InProfile: true},
+		{URL: "http://never.test/", Meaning: "not fetched", Tree: "never.test", InProfile: true},
+		{URL: "http://ja.test/", Status: 200, Meaning: "OK", Tree: "ja.test", Pages: 1},
+		{URL: "http://down.test/", Status: -2, Meaning: "connect failed", Tree: "down.test"},
+	}
+	if !reflect.DeepEqual(r.Seeds, wantSeeds) {
+		t.Errorf("seeds\n got %+v\nwant %+v", r.Seeds, wantSeeds)
+	}
+
+	wantMIME := []MIMEType{{"image/png", 1, 3000}, {"text/html", 4, 2600}, {"", 3, 0}}
+	if !reflect.DeepEqual(r.MIMETypes, wantMIME) {
+		t.Errorf("MIME types\n got %+v\nwant %+v", r.MIMETypes, wantMIME)
+	}
+
+	var md bytes.Buffer
+	if err := r.WriteMarkdown(&md); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"## Candidate hosts", `| lao.test | 2 | 4 | 0 | 0 | "ຂ່າວ ລາວ" ×2, "Lao \"news\"" |`,
+		"## Seeds", "| http://never.test/ | - | not fetched | never.test | 0 | 0 |", "## MIME types", "| image/png | 1 | 3000 |"} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md.String())
+		}
+	}
+
+	dir := t.TempDir()
+	if err := r.WriteFiles(dir); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(filepath.Join(dir, FileCandidates))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 3 || rows[1][0] != "lao.test" || rows[2][3] != "2" || !strings.Contains(rows[1][5], "ຂ່າວ ລາວ") {
+		t.Errorf("%s: %q", FileCandidates, rows)
+	}
+}
+
+// TestFocusingOffNoCandidates: without a target language nothing is
+// turned away for its language, so there are no candidates to show.
+func TestFocusingOffNoCandidates(t *testing.T) {
+	out := buildCandidateDir(t)
+	if err := os.WriteFile(filepath.Join(out, ProfileFile), []byte("depth: 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Build(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Candidates) != 0 {
+		t.Errorf("candidates with focusing off: %+v", r.Candidates)
+	}
+	if len(r.Seeds) != 3 { // the three crawl.log names
+		t.Errorf("seeds %+v", r.Seeds)
+	}
+}
+
+// TestJSONRoundTrip writes a report as JSON and reads it back unchanged,
+// and checks that WriteFiles leaves the same JSON in report.json.
+func TestJSONRoundTrip(t *testing.T) {
+	for name, out := range map[string]string{"thai": buildCrawlDir(t, thaiProfile), "candidates": buildCandidateDir(t)} {
+		t.Run(name, func(t *testing.T) {
+			r, err := Build(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var buf bytes.Buffer
+			if err := r.WriteJSON(&buf); err != nil {
+				t.Fatal(err)
+			}
+			back, err := ReadJSON(bytes.NewReader(buf.Bytes()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(back, r) {
+				t.Errorf("JSON round trip changed the report\n got %+v\nwant %+v", back, r)
+			}
+			if len(r.Seeds) == 0 || len(r.MIMETypes) == 0 {
+				t.Errorf("nothing to round-trip: %d seeds, %d MIME types", len(r.Seeds), len(r.MIMETypes))
+			}
+			dir := t.TempDir()
+			if err := r.WriteFiles(dir); err != nil {
+				t.Fatal(err)
+			}
+			data, err := os.ReadFile(filepath.Join(dir, FileJSON))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(data, buf.Bytes()) {
+				t.Errorf("%s differs from WriteJSON", FileJSON)
+			}
+		})
+	}
+	if _, err := ReadJSON(strings.NewReader("{")); err == nil {
+		t.Error("ReadJSON of a cut document: no error")
+	}
+}
