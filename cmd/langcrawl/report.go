@@ -16,8 +16,9 @@ func init() { extraCommands = append(extraCommands, reportCmd) }
 func reportCmd() *cobra.Command {
 	var out string
 	var tolerance int
+	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "report [--out DIR] [--tolerance T]",
+		Use:   "report [--out DIR] [--tolerance T] [--json]",
 		Short: "Summarise a crawl from its output directory: servers, harvest rate, languages, depth curves",
 		Long: `Read a crawl's output directory (profile.yaml, the WARC files, .open ones
 included, and logs/crawl.log; never the frontier, so it works while the
@@ -25,7 +26,14 @@ crawl runs), print a markdown summary on stdout, and write report.md, CSV
 tables and SVG charts into DIR/report/: per-server status under the
 tolerance T, the harvest rate over time, the languages found, and
 Nakahira's curves (pages and external URLs by depth level, site trees by
-deepest page, and external-URL capture against load by depth limit).`,
+deepest page, and external-URL capture against load by depth limit), the
+fetch outcomes and MIME types of crawl.log, each seed's status and the
+pages of its site tree, and the candidate hosts focusing turned away with
+their evidence (anchor texts, referring pages, link counts, URLs dropped
+from their queue), for a curator to add as seeds.
+
+--json prints the whole report as one JSON object instead of markdown
+(DIR/report/report.json holds the same either way).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			r, err := report.Build(out)
@@ -45,7 +53,11 @@ deepest page, and external-URL capture against load by depth limit).`,
 			if err := r.WriteFiles(dir); err != nil {
 				return err
 			}
-			if err := r.WriteMarkdown(cmd.OutOrStdout()); err != nil {
+			write := r.WriteMarkdown
+			if asJSON {
+				write = r.WriteJSON
+			}
+			if err := write(cmd.OutOrStdout()); err != nil {
 				return err
 			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "report written to %s\n", dir)
@@ -53,6 +65,7 @@ deepest page, and external-URL capture against load by depth limit).`,
 		},
 	}
 	cmd.Flags().StringVar(&out, "out", "./crawl", "the crawl's output directory")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON instead of markdown")
 	cmd.Flags().IntVar(&tolerance, "tolerance", 0, "judge servers with this tolerance T instead of the crawl's focus.tolerance")
 	return cmd
 }

@@ -132,6 +132,65 @@ func TestReportOnDemoCrawl(t *testing.T) {
 		}
 	})
 
+	t.Run("json, seeds and candidate hosts", func(t *testing.T) {
+		var js bytes.Buffer
+		cmd := reportCmd()
+		cmd.SetArgs([]string{"--out", out, "--json"})
+		cmd.SetOut(&js)
+		cmd.SetErr(io.Discard)
+		if err := cmd.Execute(); err != nil {
+			t.Fatal(err)
+		}
+		r, err := report.ReadJSON(&js)
+		if err != nil {
+			t.Fatalf("--json: %v", err)
+		}
+		archived := 0
+		for _, n := range html {
+			archived += n
+		}
+		if r.Pages != archived || len(r.Servers) != len(servers) {
+			t.Errorf("--json: %d pages, %d servers; %d HTML pages archived, %d servers in %s",
+				r.Pages, len(r.Servers), archived, len(servers), report.FileServers)
+		}
+		// Every seed of the generator is in the profile and was fetched.
+		seeds := map[string]report.Seed{}
+		for _, s := range r.Seeds {
+			seeds[s.URL] = s
+		}
+		for _, id := range w.g.Seeds() {
+			u := w.g.URL(id)
+			s, ok := seeds[u]
+			if !ok || !s.InProfile || s.Status == 0 {
+				t.Errorf("seed %s: %+v, %v", u, s, ok)
+			}
+			if s.Status == http.StatusOK && s.Pages == 0 {
+				t.Errorf("seed %s fetched, but its tree %s has no pages", u, s.Tree)
+			}
+		}
+		// A candidate host has no target-language page in the archive,
+		// and the crawl turned some away with anchors to show.
+		if len(r.Candidates) == 0 {
+			t.Fatal("a focused crawl of the demo web turned no host away")
+		}
+		anchors := 0
+		for _, c := range r.Candidates {
+			if row, ok := servers[c.Host]; ok && row.relevant > 0 {
+				t.Errorf("candidate %s has %d target-language pages", c.Host, row.relevant)
+			}
+			if c.Links+c.Dropped == 0 || (c.Links > 0 && c.Referrers == 0) {
+				t.Errorf("candidate %s without evidence: %+v", c.Host, c)
+			}
+			anchors += len(c.Anchors)
+		}
+		if anchors == 0 {
+			t.Error("no candidate host has an anchor text: the metadata outlinks carry none")
+		}
+		if len(r.MIMETypes) == 0 || r.MIMETypes[0].Bytes == 0 {
+			t.Errorf("MIME types %+v", r.MIMETypes)
+		}
+	})
+
 	t.Run("tolerance flag", func(t *testing.T) {
 		cmd := reportCmd()
 		const wide = 10
