@@ -107,6 +107,7 @@ func TestAnnotationKind(t *testing.T) {
 		"truncated:length":        "truncated:length",
 		"max-pages-per-site":      "max-pages-per-site",
 		"focus:irrelevant-server": "focus:irrelevant-server",
+		"focus:dropped:a.test":    "focus:dropped",
 		"err:dial tcp 127.0.0.1:80: connect: connection refused":                             "err:connection refused",
 		"robots: disallowed by http://a.test/robots.txt for ua":                              "robots:disallowed",
 		"robots: http://a.test/robots.txt returned 503, disallow until 2026-11-22T02:00:19Z": "robots:returned 503",

@@ -650,6 +650,9 @@ func annotationKind(a string) string {
 	if strings.HasPrefix(a, "lang:") || strings.HasPrefix(a, "charset:") {
 		return ""
 	}
+	if strings.HasPrefix(a, "focus:dropped:") {
+		return "focus:dropped" // one per server; the candidate hosts name them
+	}
 	name, rest, ok := strings.Cut(a, ":")
 	// crawl.log writes white space in an annotation as '_'.
 	rest = strings.ReplaceAll(rest, "_", " ")
