@@ -8,6 +8,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // ErrSeries is returned by WriteSVG for a series that cannot be drawn: X and
@@ -26,9 +27,10 @@ type Series struct {
 	Name string
 	X, Y []float64
 	// Labels, when not nil, holds one text per point, drawn beside it
-	// ("" draws none). Labelled points survive downsampling. A label whose
-	// point lies within 14 pixels of the last label drawn is left out, so
-	// a cluster of points shows its first label only.
+	// ("" draws none). Labelled points survive downsampling. A label that
+	// would overlap a label already drawn (of any series) is left out, so
+	// a cluster of points shows its first label only; a label is kept
+	// inside the plot area, moved left of or below its point if need be.
 	Labels []string
 	// Markers draws a dot on every point drawn.
 	Markers bool
@@ -46,7 +48,12 @@ type Chart struct {
 	// LogY: base-10 y axis; values below 1 are drawn at 1. Ignored when
 	// Percent is set.
 	LogY bool
+	// XInteger and YInteger: the values are counts (depth levels,
+	// servers), so ticks fall on whole numbers only.
+	XInteger, YInteger bool
 	// Width and Height of the canvas; 0 means DefaultWidth, DefaultHeight.
+	// The canvas grows, never shrinks, to hold the title, the legend and
+	// a plot area of at least minPlotW by minPlotH pixels.
 	Width, Height int
 	// MaxPoints drawn per series; 0 means DefaultMaxPoints. Longer series
 	// keep every k-th point, the last point and every labelled point.
@@ -60,12 +67,70 @@ var palette = []string{
 	"#393b79", "#637939", "#8c6d31", "#843c39",
 }
 
-// Margins around the plot area; the right one holds the legend.
+// Margins around the plot area; the right one, padR, holds the legend and
+// is as wide as its longest name needs (layout).
 const (
-	padL, padR, padT, padB = 80, 250, 40, 56
-	legendRow              = 18
-	labelGap               = 14 // pixels between the points of two labels
+	padL, padT, padB = 80, 40, 56
+	legendRow        = 18
+	legendGap        = 12 // between the plot area and the legend's line
+	legendText       = 26 // from the legend's line to its text
+	minPadR          = 24 // right margin with no legend
+	minPlotW         = 360
+	minPlotH         = 200
+	fontSize         = 12
+	titleSize        = 15
+	labelSize        = 10
 )
+
+// textWidth estimates the width in pixels of s drawn at size in a sans-serif
+// font: wide East Asian characters take a full em, the rest 0.62 of one
+// (DejaVu Sans averages 0.55-0.6 on mixed text; capitals and digits are
+// wider). It errs on the wide side, so a legend fits.
+func textWidth(s string, size float64) float64 {
+	w := 0.0
+	for _, r := range s {
+		switch {
+		case unicode.In(r, unicode.Han, unicode.Hangul, unicode.Hiragana, unicode.Katakana) || r >= 0xFF00 && r <= 0xFFEF:
+			w += size
+		case unicode.In(r, unicode.Mn, unicode.Me):
+			// combining marks (Thai vowels and tones) take no width
+		default:
+			w += 0.62 * size
+		}
+	}
+	return w
+}
+
+// layout is where the parts of a chart go.
+type layout struct {
+	width, height int     // canvas
+	padR          int     // right margin, legend included
+	plotW, plotH  float64 // plot area
+}
+
+// layout sizes the canvas and the right margin so the legend and the title
+// fit: the canvas keeps its Width and Height unless they are too small.
+func (c *Chart) layout() layout {
+	l := layout{width: c.Width, height: c.Height, padR: minPadR}
+	if l.width <= 0 {
+		l.width = DefaultWidth
+	}
+	if l.height <= 0 {
+		l.height = DefaultHeight
+	}
+	longest := 0.0
+	for _, s := range c.Series {
+		longest = max(longest, textWidth(s.Name, fontSize))
+	}
+	if len(c.Series) > 0 {
+		l.padR = legendGap + legendText + int(math.Ceil(longest)) + 12
+	}
+	l.width = max(l.width, padL+minPlotW+l.padR, padL+int(math.Ceil(textWidth(c.Title, titleSize)))+12)
+	// The legend's rows run down from the top of the plot area.
+	l.height = max(l.height, padT+minPlotH+padB, padT+8+len(c.Series)*legendRow+padB)
+	l.plotW, l.plotH = float64(l.width-padL-l.padR), float64(l.height-padT-padB)
+	return l
+}
 
 // NiceStep returns a round step (1, 2, 2.5 or 5 times a power of ten) that
 // splits span into about n parts. It returns 1 for a span that is not
@@ -100,6 +165,34 @@ func Ticks(lo, hi float64, n int) []float64 {
 		v := roundTo(lo+float64(i)*st, st)
 		out = append(out, v)
 		if v >= hi-st*1e-9 || i > 1000 {
+			return out
+		}
+	}
+}
+
+// IntTicks is Ticks for an axis of counts: the step is a whole number (1,
+// 2, 5 or 10 times a power of ten, 25 and up), and an axis that spans no
+// more than 2n gets a tick at every whole number.
+func IntTicks(lo, hi float64, n int) []float64 {
+	if math.IsNaN(lo) || math.IsNaN(hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0) {
+		return nil
+	}
+	lo, hi = math.Floor(lo), math.Ceil(hi)
+	if hi <= lo {
+		hi = lo + 1
+	}
+	st := 1.0
+	if hi-lo > float64(2*max(n, 1)) {
+		st = NiceStep(hi-lo, n)
+		if st < 10 && st != math.Trunc(st) {
+			st = math.Floor(st) // 2.5 becomes 2
+		}
+	}
+	var out []float64
+	for i := 0; ; i++ {
+		v := lo + float64(i)*st
+		out = append(out, v)
+		if v >= hi || i > 1000 {
 			return out
 		}
 	}
@@ -176,7 +269,11 @@ func (c *Chart) axes() (x, y axis) {
 		if xmax <= xmin {
 			xmax = xmin + 1
 		}
-		x.ticks = Ticks(xmin, xmax, 6)
+		if c.XInteger {
+			x.ticks = IntTicks(xmin, xmax, 6)
+		} else {
+			x.ticks = Ticks(xmin, xmax, 6)
+		}
 	}
 	x.lo, x.hi = x.ticks[0], x.ticks[len(x.ticks)-1]
 
@@ -204,7 +301,11 @@ func (c *Chart) axes() (x, y axis) {
 		if hi <= lo {
 			hi = lo + 1
 		}
-		y.ticks = Ticks(lo, hi, 5)
+		if c.YInteger {
+			y.ticks = IntTicks(lo, hi, 5)
+		} else {
+			y.ticks = Ticks(lo, hi, 5)
+		}
 	}
 	y.lo, y.hi = y.ticks[0], y.ticks[len(y.ticks)-1]
 	return x, y
@@ -232,18 +333,12 @@ func (c *Chart) WriteSVG(w io.Writer) error {
 	if err := c.check(); err != nil {
 		return err
 	}
-	width, height := c.Width, c.Height
-	if width <= 0 {
-		width = DefaultWidth
-	}
-	if height <= 0 {
-		height = DefaultHeight
-	}
+	lay := c.layout()
+	width, height, plotW, plotH := lay.width, lay.height, lay.plotW, lay.plotH
 	limit := c.MaxPoints
 	if limit <= 0 {
 		limit = DefaultMaxPoints
 	}
-	plotW, plotH := float64(max(width-padL-padR, 50)), float64(max(height-padT-padB, 50))
 	xa, ya := c.axes()
 	px := func(v float64) float64 { return padL + clamp(xa.frac(v))*plotW }
 	py := func(v float64) float64 { return padT + plotH - clamp(ya.frac(v))*plotH }
@@ -272,6 +367,8 @@ func (c *Chart) WriteSVG(w io.Writer) error {
 	fmt.Fprintf(&b, `<text x="%.1f" y="%d" text-anchor="middle">%s</text>`+"\n", padL+plotW/2, height-12, esc(c.XLabel))
 	fmt.Fprintf(&b, `<text transform="translate(18 %.1f) rotate(-90)" text-anchor="middle">%s</text>`+"\n", padT+plotH/2, esc(c.YLabel))
 
+	plotArea := rect{padL, padT, padL + plotW, padT + plotH}
+	var placed []rect // point labels drawn so far
 	for i, s := range c.Series {
 		col := palette[i%len(palette)]
 		idx := keep(s, limit)
@@ -285,27 +382,67 @@ func (c *Chart) WriteSVG(w io.Writer) error {
 		if len(idx) > 0 {
 			fmt.Fprintf(&b, `<polyline fill="none" stroke="%s" stroke-width="1.8" points="%s"/>`+"\n", col, pts.String())
 		}
-		lastLX, lastLY := math.Inf(-1), math.Inf(-1) // where the last label went
 		for k, j := range idx {
 			// A dot on every point with Markers, else on the last one.
 			if s.Markers || k == len(idx)-1 {
 				fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="3" fill="%s"/>`+"\n", px(s.X[j]), py(s.Y[j]), col)
 			}
-			if s.Labels != nil && s.Labels[j] != "" && math.Hypot(px(s.X[j])-lastLX, py(s.Y[j])-lastLY) >= labelGap {
-				lastLX, lastLY = px(s.X[j]), py(s.Y[j])
-				fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" font-size="10" fill="%s">%s</text>`+"\n", px(s.X[j])+5, py(s.Y[j])-5, col, esc(s.Labels[j]))
+			if s.Labels != nil && s.Labels[j] != "" {
+				if r, ok := placeLabel(s.Labels[j], px(s.X[j]), py(s.Y[j]), plotArea, placed); ok {
+					placed = append(placed, r)
+					fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" font-size="%d" fill="%s">%s</text>`+"\n", r.x0, r.y1-2, labelSize, col, esc(s.Labels[j]))
+				}
 			}
 		}
 		ly := padT + 8 + i*legendRow
-		lx := padL + int(plotW)
-		fmt.Fprintf(&b, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" stroke-width="3"/>`, lx+12, ly, lx+32, ly, col)
-		fmt.Fprintf(&b, `<text x="%d" y="%d">%s</text>`+"\n", lx+38, ly+4, esc(s.Name))
+		lx := padL + int(plotW) + legendGap
+		fmt.Fprintf(&b, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" stroke-width="3"/>`, lx, ly, lx+20, ly, col)
+		fmt.Fprintf(&b, `<text x="%d" y="%d">%s</text>`+"\n", lx+legendText, ly+4, esc(s.Name))
 	}
 	b.WriteString("</svg>\n")
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return fmt.Errorf("plot: write svg: %w", err)
 	}
 	return nil
+}
+
+// rect is a box in pixels: x0 <= x1, y0 <= y1 (y grows downward).
+type rect struct{ x0, y0, x1, y1 float64 }
+
+func (r rect) overlaps(o rect) bool {
+	return r.x0 < o.x1 && o.x0 < r.x1 && r.y0 < o.y1 && o.y0 < r.y1
+}
+
+func (r rect) inside(o rect) bool {
+	return r.x0 >= o.x0 && r.x1 <= o.x1 && r.y0 >= o.y0 && r.y1 <= o.y1
+}
+
+// placeLabel finds where the label of the point (x, y) goes: above right of
+// it, else above left, below right, below left, the first that lies inside
+// area and overlaps no box of placed. It returns false when none does.
+func placeLabel(label string, x, y float64, area rect, placed []rect) (rect, bool) {
+	w, h := textWidth(label, labelSize), float64(labelSize)+2
+	for _, r := range []rect{
+		{x + 5, y - 5 - h, x + 5 + w, y - 5},
+		{x - 5 - w, y - 5 - h, x - 5, y - 5},
+		{x + 5, y + 5, x + 5 + w, y + 5 + h},
+		{x - 5 - w, y + 5, x - 5, y + 5 + h},
+	} {
+		if !r.inside(area) {
+			continue
+		}
+		free := true
+		for _, p := range placed {
+			if r.overlaps(p) {
+				free = false
+				break
+			}
+		}
+		if free {
+			return r, true
+		}
+	}
+	return rect{}, false
 }
 
 func clamp(f float64) float64 { return min(max(f, 0), 1) }

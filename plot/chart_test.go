@@ -230,7 +230,8 @@ func TestWriteSVGGeometry(t *testing.T) {
 		t.Fatal(err)
 	}
 	doc := parseSVG(t, buf.Bytes())
-	plotW, plotH := float64(DefaultWidth-padL-padR), float64(DefaultHeight-padT-padB)
+	l := c.layout()
+	plotW, plotH := l.plotW, l.plotH
 	want := []string{fmtPt(padL, padT+plotH), fmtPt(padL+plotW, padT)}
 	if got := strings.Fields(doc.polylines[0]); !reflect.DeepEqual(got, want) {
 		t.Errorf("points %v, want %v", got, want)
@@ -258,7 +259,7 @@ func TestDownsample(t *testing.T) {
 	}
 	last := pts[len(pts)-1]
 	// The x axis ends at the tick 10000, above the last x, 9999.
-	if wantX := fmt.Sprintf("%.1f,", padL+float64(DefaultWidth-padL-padR)*(n-1)/10000); !strings.HasPrefix(last, wantX) {
+	if wantX := fmt.Sprintf("%.1f,", padL+c.layout().plotW*(n-1)/10000); !strings.HasPrefix(last, wantX) {
 		t.Errorf("last point %s is not the series' last", last)
 	}
 	if !contains(doc.texts, "kept") {

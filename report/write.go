@@ -522,7 +522,7 @@ func (r *Report) Charts() Charts {
 		hs.Y = append(hs.Y, h.Rate())
 	}
 	c.Harvest = plot.Chart{Title: "Cumulative harvest rate", XLabel: "HTML pages crawled", YLabel: "target-language pages / HTML pages",
-		Percent: true, Series: []plot.Series{hs}}
+		Percent: true, XInteger: true, Series: []plot.Series{hs}}
 
 	pages := plot.Series{Name: "pages", Markers: true}
 	ext := plot.Series{Name: "external URLs", Markers: true}
@@ -535,7 +535,7 @@ func (r *Report) Charts() Charts {
 		limit.Labels = append(limit.Labels, "L="+strconv.Itoa(d.Depth))
 	}
 	c.Depths = plot.Chart{Title: "Pages and external URLs by depth level (Nakahira Fig. 1)", XLabel: "depth level",
-		YLabel: "cumulative count", Series: []plot.Series{pages, ext}}
+		YLabel: "cumulative count", XInteger: true, YInteger: true, Series: []plot.Series{pages, ext}}
 	c.Limit = plot.Chart{Title: "External-URL capture rate against load (Nakahira Fig. 3)", XLabel: "load rate",
 		YLabel: "external URLs captured", Percent: true, XPercent: true, Series: []plot.Series{limit}}
 
@@ -544,6 +544,6 @@ func (r *Report) Charts() Charts {
 		trees.X, trees.Y = append(trees.X, float64(t.MaxDepth)), append(trees.Y, float64(t.Trees))
 	}
 	c.Trees = plot.Chart{Title: "Site trees by deepest page (Nakahira Fig. 2)", XLabel: "deepest depth level reached",
-		YLabel: "site trees", Series: []plot.Series{trees}}
+		YLabel: "site trees", XInteger: true, YInteger: true, Series: []plot.Series{trees}}
 	return c
 }

@@ -75,7 +75,9 @@ func (r *Results) WriteFiles(dir string) error {
 
 func (r *Results) plot(title, ylabel string, percent, logY bool, y func(Sample) float64) func(io.Writer) error {
 	return func(w io.Writer) error {
-		c := plot.Chart{Title: title, XLabel: "pages crawled", YLabel: ylabel, Percent: percent, LogY: logY}
+		// Pages are counts; so are the queue and the servers (integer).
+		c := plot.Chart{Title: title, XLabel: "pages crawled", YLabel: ylabel, Percent: percent, LogY: logY,
+			XInteger: true, YInteger: !percent}
 		for _, run := range r.Runs {
 			s := plot.Series{Name: run.Name}
 			for _, p := range run.Curve {
@@ -92,7 +94,8 @@ func (r *Results) plot(title, ylabel string, percent, logY bool, y func(Sample) 
 }
 
 func (r *Results) plotMiss(w io.Writer) error {
-	c := plot.Chart{Title: "Cumulative target-page miss ratio (Tamura Fig. 4)", XLabel: "distance from the seeds", YLabel: "miss ratio", Percent: true}
+	c := plot.Chart{Title: "Cumulative target-page miss ratio (Tamura Fig. 4)", XLabel: "distance from the seeds", YLabel: "miss ratio", Percent: true,
+		XInteger: true}
 	for _, run := range r.Runs {
 		s := plot.Series{Name: run.Name, Markers: true}
 		for _, m := range run.Miss {
