@@ -43,8 +43,17 @@ func conditional(hdr http.Header, prev frontier.History, known bool) {
 func (c *Crawler) notModified(l *frontier.Lease, worker int, res *fetch.Result, prev frontier.History,
 	out outcome, done frontier.Completion) error {
 	e := l.Entry
+	// The revisit record's block is left empty and the 304's own status
+	// line and header go into its metadata record: pywb 2.9.1 replays a
+	// revisit with the status line of its block, and drops the body of a
+	// 304, so a revisit holding the 304 would replay the unchanged page as
+	// an empty 304 (ukwa/ukwa-pywb#40); with no HTTP header it serves the
+	// original's status, header and payload at the revisit's own date.
+	// WARC 1.1 (6.7.3) lets a server-not-modified revisit's block be empty.
+	head := res.RawResponse[:min(res.BodyOffset, len(res.RawResponse))]
+	meta := []archive.Field{{Name: "notModifiedResponse", Value: oneLine(strings.ReplaceAll(string(head), "\r\n", "; "))}}
 	_, err := c.p.Archive.WriteRevisit(&archive.Revisit{URL: e.URL, IP: res.IP, Date: res.Started,
-		RawRequest: res.RawRequest, RawResponse: res.RawResponse, Profile: archive.ProfileServerNotModified,
+		RawRequest: res.RawRequest, Profile: archive.ProfileServerNotModified, Metadata: meta,
 		RefersTo: prev.RecordID, RefersToTargetURI: prev.URL, RefersToDate: prev.Fetched, PayloadDigest: prev.Digest})
 	if err != nil {
 		return fmt.Errorf("archive %s: %w", e.URL, err)

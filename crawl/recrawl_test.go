@@ -115,6 +115,12 @@ func TestRecrawlGeneration(t *testing.T) {
 		nm.RefersToTargetURI != first.URL || !nm.RefersToDate.Equal(first.Fetched) || nm.PayloadDigest != first.Digest {
 		t.Errorf("304 revisit = %+v; want server-not-modified referring to %+v", nm, first)
 	}
+	// Its block holds no HTTP header (pywb then replays the original); the
+	// 304 itself is in its metadata record.
+	if nm.RawResponse != nil || len(nm.Metadata) == 0 || nm.Metadata[0].Name != "notModifiedResponse" ||
+		!strings.HasPrefix(nm.Metadata[0].Value, "HTTP/1.1 304") {
+		t.Errorf("304 revisit: block %q, metadata %v; want no block and the 304 in notModifiedResponse", nm.RawResponse, nm.Metadata)
+	}
 	same, ok := profiles["http://a.test/same"]
 	if !ok || same.Profile != archive.ProfileIdenticalPayloadDigest || same.RefersToTargetURI != "http://a.test/same" || same.RefersTo == "" {
 		t.Errorf("unchanged page: revisit %+v (%v)", same, ok)
