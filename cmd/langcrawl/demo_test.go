@@ -1,12 +1,20 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/langcrawl/langcrawl/config"
 )
 
 // TestDemo runs `langcrawl demo --out DIR` as an operator would and checks
@@ -34,7 +42,85 @@ func TestDemo(t *testing.T) {
 	if pages < 300 {
 		t.Errorf("demo archived %d responses; the built-in web has hundreds of pages", pages)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "demo-profile.yaml")); err != nil {
+	saved, err := os.ReadFile(filepath.Join(dir, "demo-profile.yaml"))
+	if err != nil {
 		t.Errorf("demo leaves no profile to reuse: %v", err)
+	}
+	// Its server stopped with the demo: the profile says so, and how to
+	// crawl the demo web again.
+	if !strings.Contains(string(saved), "needs that server") || !strings.Contains(string(saved), "langcrawl demo --serve") {
+		t.Errorf("the saved profile does not say it needs the demo's server:\n%s", saved)
+	}
+}
+
+// TestDemoServe starts `langcrawl demo --serve` (its function, stopped by a
+// context), crawls the built-in web with the profile it prints, as an
+// operator would in a second terminal, and stops the server.
+func TestDemoServe(t *testing.T) {
+	out := t.TempDir()
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		err := serveDemo(ctx, "127.0.0.1:0", out, 4, pw, io.Discard)
+		pw.CloseWithError(fmt.Errorf("serveDemo returned: %v", err))
+		done <- err
+	}()
+
+	// The profile, up to its last line.
+	var profile strings.Builder
+	sc := bufio.NewScanner(pr)
+	for sc.Scan() {
+		profile.WriteString(sc.Text() + "\n")
+		if sc.Text() == demoServeEnd {
+			break
+		}
+	}
+	if !strings.HasSuffix(profile.String(), demoServeEnd+"\n") {
+		t.Fatalf("no whole profile printed (%v):\n%s", sc.Err(), profile.String())
+	}
+	go io.Copy(io.Discard, pr) // nothing more is expected; never block the server
+	if !strings.Contains(profile.String(), "demo --serve on 127.0.0.1:") {
+		t.Errorf("the profile does not say it needs the server:\n%s", profile.String())
+	}
+	path := filepath.Join(t.TempDir(), "demo.yaml")
+	if err := os.WriteFile(path, []byte(profile.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Load(path, nil)
+	if err != nil {
+		t.Fatalf("the printed profile does not load: %v\n%s", err, profile.String())
+	}
+	if cfg.Out != out {
+		t.Errorf("profile out %q, want --out %q", cfg.Out, out)
+	}
+	if _, err := runCrawl(ctx, cfg, io.Discard, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	pages := 0
+	for _, r := range warcRecords(t, filepath.Join(out, warcDir)) {
+		if r.Type == "response" {
+			pages++
+		}
+	}
+	if pages < 300 {
+		t.Errorf("the printed profile archived %d responses; the built-in web has hundreds of pages", pages)
+	}
+
+	// Stopped by its context: it returns, and the port no longer answers.
+	addr := cfg.Network.ConnectTo["*"]
+	stop()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("serveDemo: %v", err)
+		}
+	case <-time.After(30 * time.Second): // a bound on a hang, not a wait: it returns at once
+		t.Fatal("serveDemo did not return after its context was cancelled")
+	}
+	if c, err := net.Dial("tcp", addr); err == nil {
+		c.Close()
+		t.Errorf("%s still accepts connections after the server stopped", addr)
 	}
 }
