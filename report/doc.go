@@ -43,9 +43,22 @@
 // whose canonical URL's host is outside the page's tree; it counts whether
 // or not the crawler followed it.
 //
+// From crawl.log and the metadata records, for the curator:
+//
+//   - Fetch outcomes by status code, and lines and bytes by MIME type.
+//   - Seeds: those profile.yaml lists and those crawl.log starts a hop path
+//     with, each with the status of its last line and the pages archived in
+//     its site tree.
+//   - Candidate hosts (Tamura's focusing, audited): hosts with no
+//     target-language page whose links focusing rejected (outlink fields
+//     with "rejected:focus:", and their anchor text when the crawl recorded
+//     it, see ParseOutlink) or whose queue it dropped (crawl.log -5003),
+//     with referring pages, anchor texts and counts.
+//
 // # Output
 //
-// WriteMarkdown writes the summary; WriteFiles writes it as report.md
+// WriteMarkdown writes the summary; WriteJSON the whole Report as JSON
+// (ReadJSON reads it back); WriteFiles writes report.md and report.json
 // together with CSV tables and SVG charts (package plot) into a directory,
 // usually OUT/report.
 //
