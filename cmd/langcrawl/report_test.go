@@ -40,7 +40,8 @@ func TestReportOnDemoCrawl(t *testing.T) {
 	dir := filepath.Join(out, report.Dir)
 	for _, name := range []string{report.FileMarkdown, report.FileServers, report.FileHarvestCSV, report.FileHarvestSVG,
 		report.FileLanguages, report.FileDepthCSV, report.FileDepthSVG, report.FileTreesCSV, report.FileTreesSVG,
-		report.FileLimitCSV, report.FileLimitSVG, report.FileStatusCSV, report.FileAnnotations} {
+		report.FileLimitCSV, report.FileLimitSVG, report.FileStatusCSV, report.FileAnnotations,
+		report.FileMIMETypes, report.FileSeeds, report.FileCandidates, report.FileJSON} {
 		if fi, err := os.Stat(filepath.Join(dir, name)); err != nil || fi.Size() == 0 {
 			t.Errorf("%s missing or empty: %v", name, err)
 		}
