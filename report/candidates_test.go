@@ -25,7 +25,7 @@ var candidateCrawl = []page{
 	}},
 	{url: "http://th.test/a", depth: 1, tree: "th.test", lang: "th", charset: "utf-8", relevant: true, outlinks: []string{
 		`http://LAO.test/y L a/@href rejected:focus:irrelevant-page anchor:"Lao \"news\""`,
-		`http://lao.test/z L a/@href rejected:focus:irrelevant-page`, // no anchor (or an older crawl)
+		`http://lao.test/z L a/@href rejected:focus:irrelevant-page`,               // no anchor (or an older crawl)
 		`http://th.test/b L a/@href rejected:scope:depth 2, limit 1 anchor:"more"`, // scope, not focus
 	}},
 	{url: "http://ja.test/", depth: 0, tree: "ja.test", lang: "ja", charset: "utf-8", outlinks: []string{
