@@ -68,6 +68,13 @@ type Hit struct {
 	URI  string // path and query, as requested
 	// Start and End are when the handler began and returned, by ServerOptions.Now.
 	Start, End time.Time
+	// Sent is the earliest the client can have received the whole
+	// response: when the handler's last write began, or End if it wrote
+	// no body (net/http then sends the header after the handler
+	// returns). A body larger than net/http's buffer reaches the client
+	// during the write, possibly before End is taken, so a politeness
+	// check measures from Sent, not End.
+	Sent time.Time
 	// ConnID identifies the TCP connection (1, 2, ...); 0 when the server
 	// was not wired with ConnContext.
 	ConnID uint64
@@ -202,8 +209,10 @@ func (s *Server) Log() []Hit {
 
 type recorder struct {
 	http.ResponseWriter
-	status int
-	bytes  int64
+	status    int
+	bytes     int64
+	now       func() time.Time
+	lastWrite time.Time
 }
 
 func (r *recorder) WriteHeader(code int) {
@@ -216,6 +225,9 @@ func (r *recorder) WriteHeader(code int) {
 func (r *recorder) Write(b []byte) (int, error) {
 	if r.status == 0 {
 		r.status = http.StatusOK
+	}
+	if r.now != nil {
+		r.lastWrite = r.now()
 	}
 	n, err := r.ResponseWriter.Write(b)
 	r.bytes += int64(n)
@@ -239,11 +251,15 @@ func hostOnly(h string) string {
 // ServeHTTP answers for the host in r.Host.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := s.opts.Now()
-	rec := &recorder{ResponseWriter: w}
+	rec := &recorder{ResponseWriter: w, now: s.opts.Now}
 	host := hostOnly(r.Host)
 	s.serve(rec, r, host)
 	id, _ := r.Context().Value(connIDKey{}).(uint64)
 	h := Hit{Host: host, URI: r.URL.RequestURI(), Start: start, End: s.opts.Now(), ConnID: id, Status: rec.status, Bytes: rec.bytes}
+	h.Sent = h.End
+	if !rec.lastWrite.IsZero() {
+		h.Sent = rec.lastWrite
+	}
 	if h.Status == 0 {
 		h.Status = http.StatusOK
 	}

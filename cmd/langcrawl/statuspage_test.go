@@ -147,7 +147,7 @@ func TestStatusPage(t *testing.T) {
 		t.Fatalf("only %d requests of %s after the resume", len(hs), host)
 	}
 	for i := 1; i < len(hs); i++ {
-		if gap := hs[i].Start.Sub(hs[i-1].End); gap < slow {
+		if gap := hs[i].Start.Sub(hs[i-1].Sent); gap < slow {
 			t.Errorf("%s: %s then %s %v later, want at least %v (set through the page)", host, hs[i-1].URI, hs[i].URI, gap, slow)
 		}
 	}
