@@ -58,6 +58,13 @@ func startWeb(t *testing.T) *demoWeb {
 // profile writes a profile for the demo web and loads it.
 func (w *demoWeb) profile(t *testing.T, out string, extra string) *config.Config {
 	t.Helper()
+	return w.profileWith(t, out, e2eDelay, extra)
+}
+
+// profileWith writes and loads a profile for the demo web with the delay w
+// and extra keys appended.
+func (w *demoWeb) profileWith(t *testing.T, out string, delay time.Duration, extra string) *config.Config {
+	t.Helper()
 	var seeds strings.Builder
 	for _, s := range w.g.Seeds() {
 		fmt.Fprintf(&seeds, "  - %s\n", w.g.URL(s))
@@ -75,7 +82,7 @@ timeouts: {connect: 2s, fetch: 5s, read: 2s}
 network:
   connect_to:
     "*": %s
-%s`, seeds.String(), out, e2eDelay, w.addr, extra)
+%s`, seeds.String(), out, delay, w.addr, extra)
 	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}

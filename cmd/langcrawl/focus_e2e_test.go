@@ -78,33 +78,7 @@ func startGraph(t *testing.T, g *webgen.Graph) *demoWeb {
 // and focus, the focus section ("" for an unfocused crawl).
 func (w *demoWeb) focusProfile(t *testing.T, out, focus string) *config.Config {
 	t.Helper()
-	var seeds strings.Builder
-	for _, s := range w.g.Seeds() {
-		fmt.Fprintf(&seeds, "  - %s\n", w.g.URL(s))
-	}
-	p := filepath.Join(t.TempDir(), "profile.yaml")
-	text := fmt.Sprintf(`seeds:
-%sout: %q
-user_agent: "langcrawl-test/1 (+https://example.org/test)"
-workers: 8
-delay: 2ms
-depth: 100
-max_pages_per_site: 300
-max_body_size: 1MiB
-timeouts: {connect: 2s, fetch: 5s, read: 2s}
-robots: {max_crawl_delay: 20ms}
-network:
-  connect_to:
-    "*": %s
-%s`, seeds.String(), out, w.addr, focus)
-	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := config.Load(p, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cfg
+	return w.profileWith(t, out, 2*time.Millisecond, "robots: {max_crawl_delay: 20ms}\n"+focus)
 }
 
 // focusMeasures are one crawl's figures against the ground truth.

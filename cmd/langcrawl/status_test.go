@@ -380,9 +380,16 @@ func TestActionDirectory(t *testing.T) {
 	if len(hs) < 3 {
 		t.Fatalf("only %d requests of %s after the resume", len(hs), host)
 	}
+	checkGaps(t, host, hs, slow)
+}
+
+// checkGaps fails for each request of hs that started less than min
+// after the previous response was sent (webgen.Hit.Sent).
+func checkGaps(t *testing.T, host string, hs []webgen.Hit, min time.Duration) {
+	t.Helper()
 	for i := 1; i < len(hs); i++ {
-		if gap := hs[i].Start.Sub(hs[i-1].Sent); gap < slow {
-			t.Errorf("%s: %s then %s %v later, want at least %v", host, hs[i-1].URI, hs[i].URI, gap, slow)
+		if gap := hs[i].Start.Sub(hs[i-1].Sent); gap < min {
+			t.Errorf("%s: %s then %s %v later, want at least %v", host, hs[i-1].URI, hs[i].URI, gap, min)
 		}
 	}
 }

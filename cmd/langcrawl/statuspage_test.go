@@ -146,11 +146,7 @@ func TestStatusPage(t *testing.T) {
 	if len(hs) < 3 {
 		t.Fatalf("only %d requests of %s after the resume", len(hs), host)
 	}
-	for i := 1; i < len(hs); i++ {
-		if gap := hs[i].Start.Sub(hs[i-1].Sent); gap < slow {
-			t.Errorf("%s: %s then %s %v later, want at least %v (set through the page)", host, hs[i-1].URI, hs[i].URI, gap, slow)
-		}
-	}
+	checkGaps(t, host, hs, slow) // the delay set through the page
 	if !strings.Contains(r.stdout.String(), "stopped: frontier empty") {
 		t.Errorf("the crawl did not finish:\n%s", r.stdout)
 	}
