@@ -53,6 +53,12 @@ type Decision struct {
 	// "not-included", "outside-seed:<kind>:<scope>", "trap: <limit>",
 	// "depth <n>, limit <m>", or the canonicalisation error.
 	Reject string
+	// Admit names, for a URL that may be queued, the operator's rules that
+	// let it in: "include:<rule>", "seed:<kind>:<scope>" (both, joined by
+	// ";", when both bear on it), or "requisite" for a requisite or
+	// redirect that include rules or seed scopes would otherwise have
+	// judged. "" when no operator rule bears on the URL (the default scope).
+	Admit string
 }
 
 // Decide canonicalises the absolute URL link found on a page at depth parentDepth of
@@ -131,17 +137,21 @@ func (d Decider) decideURL(tree string, parentDepth int, u *url.URL, requisite b
 		if d.QueryRule {
 			dec.QueryKey = QueryKey(u)
 		}
+		if rs != nil && (len(rs.include) > 0 || len(rs.seeds) > 0) {
+			dec.Admit = "requisite"
+		}
 		return dec
 	}
 	limit := d.MaxDepth
 	if limit == 0 {
 		limit = DefaultMaxDepth
 	}
-	limit, why := rs.included(t, limit)
+	limit, admit, why := rs.included(t, limit)
 	if why != "" {
 		dec.Reject = why
 		return dec
 	}
+	dec.Admit = admit
 	if dec.Internal && limit > 0 && dec.Depth > limit {
 		dec.Reject = fmt.Sprintf("depth %d, limit %d", dec.Depth, limit)
 		return dec

@@ -81,6 +81,15 @@
 // "depth N, limit M". The engine writes it into the metadata record's outlinks as
 // "rejected:scope:<reason>".
 //
+// An acceptance names the operator's rules that let the URL in ([Decision].Admit):
+// "include:" and the first include rule it matches, "seed:" and the seed scope that
+// gives its depth limit ("seed:host:a.test", "seed:prefix:a.test/th/",
+// "seed:domain:a.test"), both joined by ";" when both bear on it, or "requisite" for a
+// requisite or redirect that include rules or seed scopes would otherwise have judged.
+// It is "" when no operator rule bears on the URL. The engine keeps it with the queued
+// URL and writes it into crawl.log ("scope:<admit>") when the URL is fetched, and into
+// the metadata record's outlinks ("admitted:<admit>").
+//
 // # Concurrency
 //
 // Every function in this package is safe for concurrent use. [Filter] and [Cache] keep

@@ -341,24 +341,32 @@ func (rs *ruleSet) excluded(t *target) string {
 
 // included reports why t is outside the include rules and the seed
 // scopes, "" when it is inside; limit is then its depth limit, def unless
-// a seed scope sets its own (the largest of the scopes it lies in).
-func (rs *ruleSet) included(t *target, def int) (limit int, reject string) {
+// a seed scope sets its own (the largest of the scopes it lies in), and
+// admit names the operator's rules that let it in: "include:<rule>" (the
+// first include rule it matches), "seed:<kind>:<scope>" (the seed scope
+// that gives its limit), both joined by ";", or "" when no operator rule
+// bears on it.
+func (rs *ruleSet) included(t *target, def int) (limit int, admit, reject string) {
 	if rs == nil {
-		return def, ""
+		return def, "", ""
 	}
-	if len(rs.include) > 0 && !slices.ContainsFunc(rs.include, func(r rule) bool { return r.match(t) }) {
-		return def, "not-included"
+	if len(rs.include) > 0 {
+		i := slices.IndexFunc(rs.include, func(r rule) bool { return r.match(t) })
+		if i < 0 {
+			return def, "", "not-included"
+		}
+		admit = "include:" + rs.include[i].text
 	}
 	if len(rs.seeds) == 0 {
-		return def, ""
+		return def, admit, ""
 	}
 	scopes := rs.seeds[RegisteredDomain(t.u.Hostname())]
 	if len(scopes) == 0 {
-		return def, ""
+		return def, admit, ""
 	}
 	key := ""
-	matched := false
-	for _, s := range scopes {
+	var by *seedScope
+	for i, s := range scopes {
 		if s.Kind != Domain {
 			if key == "" {
 				key = urlKey(t.u)
@@ -372,20 +380,33 @@ func (rs *ruleSet) included(t *target, def int) (limit int, reject string) {
 			l = def
 		}
 		if l < 0 {
-			return -1, ""
+			limit, by = -1, &scopes[i]
+			break
 		}
-		if !matched || l > limit {
-			limit = l
+		if by == nil || l > limit {
+			limit, by = l, &scopes[i]
 		}
-		matched = true
 	}
-	if !matched {
-		s := scopes[0]
-		k := s.key
-		if s.Kind == Host {
-			k = strings.TrimSuffix(k, "/")
-		}
-		return def, "outside-seed:" + string(s.Kind) + ":" + k
+	if by == nil {
+		return def, "", "outside-seed:" + scopes[0].name()
 	}
-	return limit, ""
+	if admit != "" {
+		admit += ";"
+	}
+	return limit, admit + "seed:" + by.name(), ""
+}
+
+// name is how decisions name the scope: "<kind>:<scope>", the scope
+// without the trailing slash of a host scope.
+func (s *seedScope) name() string {
+	k := s.key
+	switch s.Kind {
+	case Host:
+		k = strings.TrimSuffix(k, "/")
+	case Domain:
+		if u, err := url.Parse(s.Seed); err == nil {
+			k = RegisteredDomain(u.Hostname())
+		}
+	}
+	return string(s.Kind) + ":" + k
 }

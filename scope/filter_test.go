@@ -128,6 +128,7 @@ func TestRules(t *testing.T) {
 			depth: 4, link: "http://a.test/deep/x"},
 		{name: "smaller depth where only one scope matches", seeds: []seed{{"http://a.test/", Domain, 2}, {"http://a.test/deep/", Prefix, 5}},
 			depth: 4, link: "http://a.test/flat", want: "depth 5, limit 2"},
+		{name: "include and seed scope", include: []string{`a\.test`}, seeds: []seed{{"http://a.test/", Host, 0}}, link: "http://a.test/x"},
 		{name: "requisites keep their page's depth", seeds: []seed{{"http://a.test/", Host, 1}}, depth: 1, link: "http://a.test/x.png", requisite: true},
 	}
 	for _, tt := range tests {
@@ -162,8 +163,32 @@ func TestRules(t *testing.T) {
 			if got.Reject != tt.want {
 				t.Errorf("decide %s: Reject = %q, want %q", tt.link, got.Reject, tt.want)
 			}
+			if tt.want == "" && got.Admit != admits[tt.name] {
+				t.Errorf("decide %s: Admit = %q, want %q", tt.link, got.Admit, admits[tt.name])
+			}
 		})
 	}
+}
+
+// admits are the Admit of TestRules' accepted links, by test name; the
+// others admit on no operator rule ("").
+var admits = map[string]string{
+	"include regexp":                          `include:\.th/`,
+	"include SURT":                            "include:surt:(th,",
+	"any include matches":                     `include:b\.test`,
+	"include does not bind requisites":        "requisite",
+	"host scope":                              "seed:host:a.test",
+	"host scope ignores www and scheme":       "seed:host:a.test",
+	"host scope does not bind requisites":     "requisite",
+	"prefix scope":                            "seed:prefix:a.test/th/",
+	"prefix of two seeds":                     "seed:prefix:a.test/lo/",
+	"domain scope":                            "seed:domain:a.test",
+	"domain scope opens a host-scoped domain": "seed:domain:a.test",
+	"seed depth above the default":            "seed:host:a.test",
+	"no depth limit for the seed":             "seed:host:a.test",
+	"largest depth of matching scopes":        "seed:prefix:a.test/deep/",
+	"requisites keep their page's depth":      "requisite",
+	"include and seed scope":                  `include:a\.test;seed:host:a.test`,
 }
 
 func TestRuleErrors(t *testing.T) {
