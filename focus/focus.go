@@ -98,9 +98,16 @@ func (s Status) String() string {
 }
 
 // Counts are the counters of one server or directory: N_a (Downloaded) and
-// N_r (Relevant). It has the shape of frontier.Counts, so a conversion
-// focus.Counts(c) works.
-type Counts struct{ Downloaded, Relevant int64 }
+// N_r (Relevant), and what the sequential strategy accumulates beside them:
+// Evidence, the log-likelihood ratio of "holds target pages" against "holds
+// none" in millinats (see Policy.Weigh), and Home, set once the server's
+// home page was counted. It has the shape of frontier.Counts, so a
+// conversion focus.Counts(c) works.
+type Counts struct {
+	Downloaded, Relevant int64
+	Evidence             int64
+	Home                 bool
+}
 
 // StatusOf returns the status for counters c under tolerance T (section 4.1):
 // relevant if N_r > 0, undecided if N_r = 0 and N_a <= T, irrelevant otherwise.

@@ -12,17 +12,17 @@ func TestStatusOf(t *testing.T) {
 		tol  int
 		want Status
 	}{
-		{Counts{0, 0}, 10, Undecided},
-		{Counts{1, 0}, 10, Undecided},
-		{Counts{10, 0}, 10, Undecided}, // N_a <= T
-		{Counts{11, 0}, 10, Irrelevant},
-		{Counts{11, 1}, 10, Relevant},
-		{Counts{1, 1}, 10, Relevant},
-		{Counts{1000, 1}, 10, Relevant},
-		{Counts{1, 0}, 0, Irrelevant},
-		{Counts{0, 0}, 0, Undecided},
-		{Counts{20, 0}, 20, Undecided},
-		{Counts{21, 0}, 20, Irrelevant},
+		{Counts{Downloaded: 0, Relevant: 0}, 10, Undecided},
+		{Counts{Downloaded: 1, Relevant: 0}, 10, Undecided},
+		{Counts{Downloaded: 10, Relevant: 0}, 10, Undecided}, // N_a <= T
+		{Counts{Downloaded: 11, Relevant: 0}, 10, Irrelevant},
+		{Counts{Downloaded: 11, Relevant: 1}, 10, Relevant},
+		{Counts{Downloaded: 1, Relevant: 1}, 10, Relevant},
+		{Counts{Downloaded: 1000, Relevant: 1}, 10, Relevant},
+		{Counts{Downloaded: 1, Relevant: 0}, 0, Irrelevant},
+		{Counts{Downloaded: 0, Relevant: 0}, 0, Undecided},
+		{Counts{Downloaded: 20, Relevant: 0}, 20, Undecided},
+		{Counts{Downloaded: 21, Relevant: 0}, 20, Irrelevant},
 	}
 	for _, tt := range tests {
 		if got := StatusOf(tt.c, tt.tol); got != tt.want {

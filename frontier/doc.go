@@ -35,7 +35,10 @@
 // otherwise. Section 4.3 keys the same counters by top-level directory. The
 // queue stores these counters under an opaque key chosen by the caller (a
 // host, or host/dir/) and bumps them in the same LevelDB batch that completes
-// the lease, so a crash can never count a page twice or not at all.
+// the lease, so a crash can never count a page twice or not at all. Beside
+// N_a and N_r each key keeps the evidence a sequential server verdict adds
+// up (Tally.Evidence, Counts.Evidence) and whether its home page was
+// counted (Counts.Home), written in the same batch.
 // Package focus applies the tolerance. When a server turns irrelevant the
 // caller removes its queued URLs with DropSite.
 //
@@ -47,7 +50,7 @@
 //	f<site>                              in-flight lease of that site
 //	n<site>                              site record: pending, high, notBefore, budget
 //	s<hash:16>                           seen set: 128-bit hash of the URL (or of a query-rule claim)
-//	c<key>                               focus counters N_a, N_r
+//	c<key>                               focus counters N_a, N_r[, evidence, flags]
 //	h<hash:16>                           fetch history of a URL
 //	b<server>                            bandwidth estimates B(server, hour, workday), 48 values
 //	r<robots URL>                        robots.txt outcome: status, body, expiry, failures in a row

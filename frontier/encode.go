@@ -144,7 +144,14 @@ func (d *decoder) time() time.Time {
 
 // encodeEntry encodes e without its Site, which the key already holds.
 func encodeEntry(b []byte, e *Entry) []byte {
-	b = append(b, 1) // version
+	// Version 1 ends after Discovered, or after Tries and RetryAt when the
+	// entry failed before; version 2, written only for an entry with a
+	// Scope, always holds Tries and RetryAt, then Scope.
+	v := byte(1)
+	if e.Scope != "" {
+		v = 2
+	}
+	b = append(b, v)
 	b = appendString(b, e.URL)
 	b = appendString(b, e.Tree)
 	b = binary.AppendUvarint(b, uint64(e.Depth))
@@ -157,18 +164,22 @@ func encodeEntry(b []byte, e *Entry) []byte {
 	b = appendString(b, e.Via)
 	b = appendString(b, e.Hops)
 	b = appendTime(b, e.Discovered)
-	if e.Tries > 0 || !e.RetryAt.IsZero() {
-		// Absent in entries that never failed, and in frontiers written
-		// before retries were kept.
+	if v == 2 || e.Tries > 0 || !e.RetryAt.IsZero() {
+		// Absent in version-1 entries that never failed, and in frontiers
+		// written before retries were kept.
 		b = binary.AppendUvarint(b, uint64(e.Tries))
 		b = appendTime(b, e.RetryAt)
+	}
+	if v == 2 {
+		b = appendString(b, e.Scope)
 	}
 	return b
 }
 
 func decodeEntry(b []byte, site string) (Entry, error) {
 	d := decoder{b: b}
-	if v := d.byte(); v != 1 && d.err == nil {
+	v := d.byte()
+	if v != 1 && v != 2 && d.err == nil {
 		return Entry{}, fmt.Errorf("%w: entry version %d", ErrCorrupt, v)
 	}
 	e := Entry{Site: site}
@@ -180,9 +191,12 @@ func decodeEntry(b []byte, site string) (Entry, error) {
 	e.Via = d.string()
 	e.Hops = d.string()
 	e.Discovered = d.time()
-	if len(d.b) > 0 {
+	if v == 2 || len(d.b) > 0 {
 		e.Tries = int(d.uvarint())
 		e.RetryAt = d.time()
+	}
+	if v == 2 {
+		e.Scope = d.string()
 	}
 	if d.err != nil {
 		return Entry{}, d.err
@@ -215,15 +229,31 @@ func decodeSite(b []byte) (siteRecord, error) {
 	return r, d.err
 }
 
+// encodeCounts writes N_a and N_r, then, only when either is set, the
+// evidence (a signed varint) and a flags byte (1: Home), so counters of
+// the paper's strategies keep their two-varint records.
 func encodeCounts(c Counts) []byte {
-	b := make([]byte, 0, 16)
+	b := make([]byte, 0, 24)
 	b = binary.AppendUvarint(b, uint64(c.Downloaded))
-	return binary.AppendUvarint(b, uint64(c.Relevant))
+	b = binary.AppendUvarint(b, uint64(c.Relevant))
+	if c.Evidence != 0 || c.Home {
+		b = binary.AppendVarint(b, c.Evidence)
+		var flags byte
+		if c.Home {
+			flags |= 1
+		}
+		b = append(b, flags)
+	}
+	return b
 }
 
 func decodeCounts(b []byte) (Counts, error) {
 	d := decoder{b: b}
 	c := Counts{Downloaded: int64(d.uvarint()), Relevant: int64(d.uvarint())}
+	if d.err == nil && len(d.b) > 0 { // absent in records of the paper's strategies and older frontiers
+		c.Evidence = d.varint()
+		c.Home = d.byte()&1 != 0
+	}
 	return c, d.err
 }
 

@@ -16,6 +16,9 @@ func FuzzEntry(f *testing.F) {
 	f.Fuzz(func(t *testing.T, url, tree, hops, via string, depth uint32, prio uint8, req bool, nanos int64) {
 		in := Entry{URL: url, Site: "s", Tree: tree, Depth: int(depth), Priority: Priority(prio),
 			Requisite: req, Via: via, Hops: hops}
+		if depth%2 == 1 { // version 2: with the scope rule that admitted it
+			in.Scope = "seed:host:" + tree
+		}
 		if nanos != 0 {
 			in.Discovered = time.Unix(0, nanos).UTC()
 		}
@@ -77,5 +80,39 @@ func TestQueueKeyOrder(t *testing.T) {
 	}
 	if !bytes.HasPrefix(queueKey("a", Low, 3, 4), queuePrefix("a")) || bytes.HasPrefix(queueKey("ab", Low, 0, 0), queuePrefix("a")) {
 		t.Error("queuePrefix does not delimit a site")
+	}
+}
+
+// TestCountsEncoding: counters round-trip with and without the sequential
+// verdict's evidence, records of the paper's strategies keep two varints,
+// and a record written before evidence was kept reads as zero evidence.
+func TestCountsEncoding(t *testing.T) {
+	tests := []struct {
+		in   Counts
+		size int // encoded bytes
+	}{
+		{Counts{}, 2},
+		{Counts{Downloaded: 11, Relevant: 0}, 2},
+		{Counts{Downloaded: 300, Relevant: 299}, 4},
+		{Counts{Downloaded: 2, Evidence: -4601}, 5},
+		{Counts{Downloaded: 1, Relevant: 1, Evidence: 6020, Home: true}, 5},
+		{Counts{Downloaded: 1, Home: true}, 4},
+	}
+	for _, tt := range tests {
+		b := encodeCounts(tt.in)
+		if len(b) != tt.size {
+			t.Errorf("encodeCounts(%+v) = %d bytes, want %d", tt.in, len(b), tt.size)
+		}
+		got, err := decodeCounts(b)
+		if err != nil || got != tt.in {
+			t.Errorf("round trip of %+v = %+v, %v", tt.in, got, err)
+		}
+	}
+	old := []byte{5, 2} // N_a 5, N_r 2, as written before
+	if got, err := decodeCounts(old); err != nil || got != (Counts{Downloaded: 5, Relevant: 2}) {
+		t.Errorf("old record = %+v, %v", got, err)
+	}
+	if _, err := decodeCounts([]byte{5, 2, 0x80}); err == nil {
+		t.Error("a cut evidence varint decoded without error")
 	}
 }

@@ -78,6 +78,9 @@ type Entry struct {
 	// after a failure; zero if none. Opaque to the queue: it orders by
 	// the site's NotBefore only.
 	RetryAt time.Time
+	// Scope names the operator's scope rules that admitted the URL
+	// (scope.Decision.Admit); "" when none bore on it. Opaque.
+	Scope string
 }
 
 func (e *Entry) validate() error {
@@ -154,16 +157,27 @@ func (u *Usage) add(v Usage) {
 	u.Elapsed = max(u.Elapsed, v.Elapsed)
 }
 
-// Tally bumps the counters under Key: N_a by one and, if Relevant, N_r by one.
+// Tally bumps the counters under Key: N_a by one and, if Relevant, N_r by
+// one; it adds Evidence to Counts.Evidence and, if Home, sets Counts.Home.
 type Tally struct {
 	Key      string
 	Relevant bool
+	// Evidence is added to the key's accumulated evidence (the caller's
+	// unit; package focus uses millinats of log-likelihood ratio).
+	Evidence int64
+	// Home marks that the page counted is the key's home page.
+	Home bool
 }
 
-// Counts are Tamura et al.'s per-server (or per-directory) counters.
+// Counts are Tamura et al.'s per-server (or per-directory) counters, and
+// what a sequential server verdict accumulates beside them (package focus,
+// strategy sequential). Records written before Evidence and Home were kept
+// read as zero for both.
 type Counts struct {
 	Downloaded int64 // N_a: pages downloaded
 	Relevant   int64 // N_r: relevant pages among them
+	Evidence   int64 // the sum of the Tally.Evidence given; may be negative
+	Home       bool  // a Tally with Home was given
 }
 
 // The status these counters give a server, with a tolerance T, is package

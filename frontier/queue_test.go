@@ -457,7 +457,7 @@ func TestCountsAndHistory(t *testing.T) {
 
 	q = openDir(t, dir) // counters and history persist
 	defer q.Close()
-	for key, want := range map[string]Counts{"a": {2, 1}, "a/dir/": {2, 1}, "b": {}} {
+	for key, want := range map[string]Counts{"a": {Downloaded: 2, Relevant: 1}, "a/dir/": {Downloaded: 2, Relevant: 1}, "b": {}} {
 		if got, err := q.Counts(key); got != want || err != nil {
 			t.Errorf("Counts(%s) = %+v, %v; want %+v", key, got, err, want)
 		}
@@ -716,5 +716,35 @@ func TestPushBelowHead(t *testing.T) {
 	mustPush(t, q, ent("a", "e8", 8, Low))
 	if got, want := drain(t, q, t0), []string{"http://a/e8", "http://a/e9"}; !slices.Equal(got, want) {
 		t.Errorf("after drop and restart: %q, want %q", got, want)
+	}
+}
+
+// TestTallyEvidence: the evidence of repeated keys in one completion adds
+// up, Home sticks once set, and both persist across a reopen like N_a and
+// N_r, in the batch that completes the lease.
+func TestTallyEvidence(t *testing.T) {
+	dir := t.TempDir()
+	q := openDir(t, dir)
+	mustPush(t, q, ent("a", "1", 0, Low), ent("a", "2", 0, Low))
+	l := mustNext(t, q, t0)
+	if err := q.Complete(l, Completion{Tally: []Tally{{Key: "a", Evidence: -1720}, {Key: "a/en/", Evidence: -1720}}}); err != nil {
+		t.Fatal(err)
+	}
+	l = mustNext(t, q, t0)
+	if err := q.Complete(l, Completion{Tally: []Tally{{Key: "a", Evidence: -2280, Home: true}}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := q.Close(); err != nil {
+		t.Fatal(err)
+	}
+	q = openDir(t, dir)
+	defer q.Close()
+	for key, want := range map[string]Counts{
+		"a":     {Downloaded: 2, Evidence: -4000, Home: true},
+		"a/en/": {Downloaded: 1, Evidence: -1720},
+	} {
+		if got, err := q.Counts(key); got != want || err != nil {
+			t.Errorf("Counts(%s) = %+v, %v; want %+v", key, got, err, want)
+		}
 	}
 }

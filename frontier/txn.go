@@ -137,6 +137,8 @@ func (t *txn) tally(ts []Tally) error {
 		if x.Relevant {
 			c.Relevant++
 		}
+		c.Evidence += x.Evidence
+		c.Home = c.Home || x.Home
 		sum[x.Key] = c
 	}
 	for _, k := range keys {
@@ -144,8 +146,11 @@ func (t *txn) tally(ts []Tally) error {
 		if err != nil {
 			return fmt.Errorf("counts %s: %w", k, err)
 		}
-		c.Downloaded += sum[k].Downloaded
-		c.Relevant += sum[k].Relevant
+		add := sum[k]
+		c.Downloaded += add.Downloaded
+		c.Relevant += add.Relevant
+		c.Evidence += add.Evidence
+		c.Home = c.Home || add.Home
 		t.b.Put(siteKey(tCount, k), encodeCounts(c))
 	}
 	return nil
