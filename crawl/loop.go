@@ -455,6 +455,9 @@ func (c *Crawler) decideLinks(pol *focus.Policy, e frontier.Entry, key string, s
 			c.stats.rejected(why)
 		} else {
 			accepted = append(accepted, entry)
+			if entry.Scope != "" {
+				v += " admitted:" + entry.Scope
+			}
 		}
 		if ln.Anchor != "" {
 			// Last, after the fields older readers split on: the anchor
@@ -489,10 +492,13 @@ func (c *Crawler) decideLink(pol *focus.Policy, e frontier.Entry, src focus.Coun
 	entry := frontier.Entry{
 		URL: d.URL.String(), Site: scope.SiteKey(d.URL), Tree: d.Tree, Depth: d.Depth,
 		Priority: prio, Requisite: ln.Kind == links.Requisite, Via: e.URL, Hops: e.Hops + hop, Discovered: now,
+		Scope: d.Admit,
 	}
 	if ln.Kind == redirectKind {
+		// The target stands for the URL that was admitted, by its rule.
 		entry.Priority = e.Priority
 		entry.Requisite = e.Requisite
+		entry.Scope = e.Scope
 	}
 	if pol != nil && ln.Kind != redirectKind {
 		dk := c.focusKey(d.URL)

@@ -305,9 +305,13 @@ func (l *CrawlLog) Write(now time.Time, worker int, e frontier.Entry, out outcom
 		timing = out.started.UTC().Format("20060102150405.000") + "+" + fmt.Sprint(out.dur.Milliseconds())
 		timing = strings.Replace(timing, ".", "", 1)
 	}
-	annot := make([]string, 0, len(out.annot)+2)
+	annot := make([]string, 0, len(out.annot)+3)
 	for _, a := range out.annot {
 		annot = append(annot, field(a))
+	}
+	if e.Scope != "" {
+		// The operator's scope rules that admitted the URL (scope.Decision.Admit).
+		annot = append(annot, "scope:"+field(e.Scope))
 	}
 	if out.det != nil {
 		annot = append(annot, "lang:"+field(out.det.Lang), "charset:"+field(out.det.Charset))
