@@ -88,6 +88,37 @@
 // the same coverage (99.91%), queue and servers, while a floor of 2 cost
 // 0.74 points of coverage.
 //
+// # Sequential server verdicts and directory status
+//
+// The strategy "sequential" (not the paper's) is conservative-server with
+// Tamura's fixed tolerance replaced by Wald's sequential probability ratio
+// test, per server: each downloaded page adds its evidence for "the server
+// holds target pages" against "it holds none" ([Policy.Weigh], kept in
+// Counts.Evidence by the frontier beside N_a and N_r), weighted by the
+// detector's calibrated confidence and raised when the page links to a
+// server known relevant or carries links with strong evidence for the
+// target ([Policy.Score]). With the profile's error bound e
+// (Config.ErrorBound, focus.error_bound, default 0.01) a server is
+// relevant once the evidence reaches ln((1-e)/e), or at once on a target
+// verdict of confidence 1-e or more; it is irrelevant once the evidence
+// falls to ln(e/(1-e)) and its home page has been counted ([Policy.Probe]
+// queues the home page while the verdict is open). Pages are not
+// independent draws (a server entered through its English section serves
+// English pages first), and the home page is where a multilingual server
+// says so. Tamura's rule stays as a backstop: more than T pages and none
+// relevant is irrelevant. A confidently foreign home page and one more
+// foreign page with no target evidence decide at e = 0.05; two more at
+// 0.01; T = 10 pays eleven.
+//
+// Inside a relevant server, the same test keyed by the first path segment
+// ([Policy.DirKey]: www.xsp.com/en/) judges its sections: links into a
+// section judged foreign are rejected ([Policy.DecideDir],
+// "irrelevant-directory") and its queued URLs skipped ([Policy.SkipDir]).
+// Config.KeepForeignDirs (focus.keep_foreign_dirs) turns this off, for
+// completeness. Tamura's conservative-directory (4.3) keys everything by
+// directory; here the server decides which servers are crawled, and the
+// directory only which sections of a relevant server are.
+//
 // Nakahira's depth limit and query rule are applied by the engine (package
 // scope) before and independently of these decisions.
 //

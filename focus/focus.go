@@ -52,7 +52,7 @@ func ParseStrategy(s string) (Strategy, error) {
 	if t == "" {
 		return DefaultStrategy, nil
 	}
-	all := append(Strategies(), Evidence)
+	all := append(Strategies(), Evidence, Sequential)
 	for _, st := range all {
 		if string(st) == t {
 			return st, nil
@@ -67,12 +67,12 @@ func ParseStrategy(s string) (Strategy, error) {
 
 // ServerBased reports whether s keeps per-server or per-directory counters.
 func (s Strategy) ServerBased() bool {
-	return s == AggressiveServer || s == ConservativeServer || s == ConservativeDirectory || s == Evidence
+	return s == AggressiveServer || s == ConservativeServer || s == ConservativeDirectory || s == Evidence || s == Sequential
 }
 
 // Conservative reports whether s applies step 4.5 (Tamura section 4.2).
 func (s Strategy) Conservative() bool {
-	return s == ConservativeServer || s == ConservativeDirectory || s == Evidence
+	return s == ConservativeServer || s == ConservativeDirectory || s == Evidence || s == Sequential
 }
 
 // Status is the identification status of a server or directory.
@@ -154,14 +154,27 @@ type Config struct {
 	Decay Decay
 	// Lang is the target language (ISO 639-1, e.g. "th"), which the
 	// evidence strategy scores links for (Policy.Score). Required by that
-	// strategy; the others ignore it.
+	// strategy; the sequential strategy reads link evidence with it when
+	// set; the others ignore it.
 	Lang string
+	// ErrorBound is the sequential strategy's error bound per server
+	// (focus.error_bound): the chance it may judge a server holding target
+	// pages irrelevant, or one holding none relevant. 0 means
+	// DefaultErrorBound (0.01); it must lie in (0, 0.5). Other strategies
+	// ignore it.
+	ErrorBound float64
+	// KeepForeignDirs turns off the sequential strategy's directory
+	// status (focus.keep_foreign_dirs): foreign-language sections of
+	// relevant servers are crawled in full, for completeness. Default
+	// false: they are crawled until judged foreign, when harvest matters.
+	KeepForeignDirs bool
 }
 
 // Policy applies one Config. It is immutable and safe for concurrent use.
 type Policy struct {
-	cfg Config
-	tol int // tolerance in force
+	cfg   Config
+	tol   int   // tolerance in force
+	upper int64 // the sequential test's upper threshold, millinats (its lower one is -upper)
 }
 
 // New validates cfg, fills in defaults and returns its Policy. Every problem
@@ -189,10 +202,16 @@ func New(cfg Config) (*Policy, error) {
 	if cfg.Strategy == Evidence && cfg.Lang == "" {
 		errs = append(errs, fmt.Errorf("%w: focus.strategy evidence needs the target language (Config.Lang)", ErrConfig))
 	}
+	switch e := cfg.ErrorBound; {
+	case e == 0:
+		cfg.ErrorBound = DefaultErrorBound
+	case !(e > 0 && e < 0.5): // also NaN
+		errs = append(errs, fmt.Errorf("%w: focus.error_bound %g is outside (0, 0.5)", ErrConfig, e))
+	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
-	return &Policy{cfg: cfg, tol: cfg.Tolerance}, nil
+	return &Policy{cfg: cfg, tol: cfg.Tolerance, upper: bound(cfg.ErrorBound)}, nil
 }
 
 // Config returns the effective configuration, defaults filled in.
@@ -219,8 +238,15 @@ func (p *Policy) At(crawled int64) Policy {
 	return q
 }
 
-// Status returns StatusOf(c, p.Tolerance()).
-func (p *Policy) Status(c Counts) Status { return StatusOf(c, p.tol) }
+// Status returns the status of a server (or directory) with counters c:
+// StatusOf(c, p.Tolerance()), or for the sequential strategy its
+// sequential verdict (see Weigh).
+func (p *Policy) Status(c Counts) Status {
+	if p.cfg.Strategy == Sequential {
+		return p.sequentialStatus(c)
+	}
+	return StatusOf(c, p.tol)
+}
 
 // Key returns the counter key of a URL: the host for the server strategies,
 // dirKey (scope.DirKey, e.g. "www.xsp.com/user1/") for conservative-directory,
@@ -228,7 +254,7 @@ func (p *Policy) Status(c Counts) Status { return StatusOf(c, p.tol) }
 // tallies (steps 2-3) and looks up counters only when Key is not "".
 func (p *Policy) Key(host, dirKey string) string {
 	switch p.cfg.Strategy {
-	case AggressiveServer, ConservativeServer, Evidence:
+	case AggressiveServer, ConservativeServer, Evidence, Sequential:
 		return host
 	case ConservativeDirectory:
 		return dirKey
@@ -245,7 +271,7 @@ func (p *Policy) Key(host, dirKey string) string {
 // server only on strong evidence (DecideLink), and the server's queue was
 // dropped when it turned irrelevant, so what is queued there is meant.
 func (p *Policy) Skip(dest Counts) bool {
-	return p.cfg.Strategy.ServerBased() && p.cfg.Strategy != Evidence && StatusOf(dest, p.tol) == Irrelevant
+	return p.cfg.Strategy.ServerBased() && p.cfg.Strategy != Evidence && p.Status(dest) == Irrelevant
 }
 
 // Verdict is the decision on one link.
@@ -300,7 +326,7 @@ func (p *Policy) Decide(pageRelevant bool, src, dest Counts, destVisited bool) V
 		}
 		return Verdict{Reason: ReasonUnvisited}
 	}
-	if StatusOf(dest, p.tol) == Irrelevant { // step 5
+	if p.Status(dest) == Irrelevant { // step 5
 		return Verdict{Reason: ReasonIrrelevantDest}
 	}
 	return enqueue(pageRelevant) // steps 7 and 8

@@ -1,0 +1,242 @@
+package focus
+
+import (
+	"math"
+	"strings"
+)
+
+// Sequential is conservative-server with a sequential server verdict in
+// place of the fixed tolerance, and directory status inside relevant
+// servers: not a strategy of the paper (see Policy.Weigh and the package
+// documentation, "Sequential server verdicts").
+const Sequential Strategy = "sequential"
+
+// DefaultErrorBound is the sequential verdict's error bound per server when
+// the profile sets none (focus.error_bound): the chance, under the model of
+// Policy.Weigh, that a server holding target pages is judged irrelevant,
+// and that a server holding none is judged relevant. One server in a
+// hundred is the middle of the 1-5% an archive can accept for a server
+// (a misjudged target server loses its pages; a misjudged foreign one
+// costs pages and opens its neighbours); it was chosen before any run.
+const DefaultErrorBound = 0.01
+
+// TargetPageShare is q, the chance that a page of a server holding target
+// pages is itself in the target language: 0.823, from Tamura Table 4 (7.17M
+// links leave non-Thai pages on Thai servers and 33.41M leave Thai pages;
+// with the same out-degree, 82.3% of the pages on Thai servers are Thai).
+const TargetPageShare = 0.823
+
+// LinkRatio is the likelihood ratio of a page that links to a server known
+// to be relevant, or whose links carry strong evidence for the target
+// (Score >= Strong): how much likelier such a page is on a server holding
+// target pages than on one holding none. From Tamura Tables 4 and 5
+// (inter-server links): 35.3% of the links of non-Thai pages on Thai
+// servers reach Thai pages, 1.1% of the links of non-Thai servers reach Thai
+// servers, a ratio of 32 per link; counted once per page and rounded down
+// to 10, as a page's links are not independent.
+const LinkRatio = 10.0
+
+// maxConfidence bounds a verdict's confidence: the detector rounds it to
+// three decimals, and a confidence of 1 would make one page decide alone
+// against any number of others.
+const maxConfidence = 0.999
+
+// Page is what one downloaded HTML page says about its server (and
+// directory): its language verdict with the detector's calibrated
+// confidence (detect.Result.Confidence, the probability that the verdict is
+// right; docs/detect.md), whether it is the server's home page, and whether
+// its links speak for the target.
+type Page struct {
+	Relevant   bool    // the detector's verdict: in the target language
+	Confidence float64 // P(verdict right), 0..1; 0 (no confidence) counts as no evidence
+	Home       bool    // the server's home page ("/", or where "/" redirects)
+	// TargetLinks: the page links to another server known to be relevant,
+	// or holds a link whose evidence for the target is at least Strong.
+	TargetLinks bool
+}
+
+// Weigh returns the evidence of one page for "its server holds target
+// pages" (H1) against "it holds none" (H0), as a log-likelihood ratio in
+// millinats. The model, stated a priori:
+//
+//   - Under H0 no page is in the target language; under H1 a page is, with
+//     chance q = TargetPageShare.
+//   - The detector's confidence c is calibrated: P(page in the target |
+//     verdict "target", c) = c, and 1-c after a verdict "other". The
+//     verdict's likelihood ratio between "the page is in the target" and
+//     "it is not" is so c/(1-c), or (1-c)/c, with c clipped to
+//     [0.5, 0.999]: a confidence under one half (and 0, no confidence) is
+//     read as no evidence.
+//   - The page's ratio is then q*lambda + (1-q); TargetLinks multiplies it
+//     by LinkRatio.
+//
+// A confidently foreign page (c = 0.998) weighs -1.72 nats, a confidently
+// target page +6.02, a foreign page with target links +0.58. Pages are
+// treated as independent draws, which a crawl's order is not (a server
+// entered through its English section serves English pages first): the
+// verdict therefore waits for the home page (Policy.Status).
+func (p *Policy) Weigh(pg Page) int64 {
+	c := min(max(pg.Confidence, 0.5), maxConfidence)
+	lambda := c / (1 - c)
+	if !pg.Relevant {
+		lambda = 1 / lambda
+	}
+	lr := TargetPageShare*lambda + (1 - TargetPageShare)
+	if pg.TargetLinks {
+		lr *= LinkRatio
+	}
+	return int64(math.Round(1000 * math.Log(lr)))
+}
+
+// Count returns c after one more downloaded page pg: Fig. 3 steps 2-3 (N_a,
+// N_r), and for the sequential strategy the page's evidence (Weigh) and the
+// home-page flag (see add). A sequential test stops once it has decided "relevant":
+// the evidence of a relevant server no longer moves (so a crawl of its
+// foreign section cannot undo it, as N_r > 0 never is undone in the paper).
+// The caller stores the difference as frontier Tally.Evidence.
+func (p *Policy) Count(c Counts, pg Page) Counts {
+	c.Downloaded++
+	if pg.Relevant {
+		c.Relevant++
+	}
+	if p.cfg.Strategy != Sequential {
+		return c
+	}
+	c.Home = c.Home || pg.Home
+	c.Evidence = p.add(c.Evidence, pg)
+	return c
+}
+
+// add adds the evidence of pg to e, unless the test has already decided
+// "relevant". A target verdict whose own confidence meets the error bound
+// (c >= 1 - e) decides it at once, whatever came before: a server holds
+// target pages if one of its pages is one, and c is the probability that
+// this one is. (The evidence of the pages before it assumed them drawn
+// independently; a server entered through its English section breaks that.)
+func (p *Policy) add(e int64, pg Page) int64 {
+	if e >= p.upper {
+		return e
+	}
+	if pg.Relevant && pg.Confidence >= 1-p.cfg.ErrorBound {
+		return max(e+p.Weigh(pg), p.upper)
+	}
+	return e + p.Weigh(pg)
+}
+
+// sequentialStatus is the sequential strategy's status of a server: Wald's
+// sequential probability ratio test with both error bounds at
+// Config.ErrorBound (e): relevant once the evidence reaches ln((1-e)/e),
+// irrelevant once it falls to ln(e/(1-e)) and the home page was counted (or
+// more than T pages were: a server whose home page cannot be had is judged
+// as the paper judges it). The paper's rule stays as a backstop: a server
+// with no relevant page after more than T pages is irrelevant whatever its
+// evidence, so the sequential verdict never costs more pages than T does.
+func (p *Policy) sequentialStatus(c Counts) Status {
+	switch {
+	case c.Evidence >= p.upper:
+		return Relevant
+	case c.Evidence <= -p.upper && (c.Home || c.Downloaded > int64(p.tol)):
+		return Irrelevant
+	case c.Relevant == 0 && c.Downloaded > int64(p.tol):
+		return Irrelevant
+	}
+	return Undecided
+}
+
+// NeedsLinks reports whether the page evidence of a page of a server with
+// counters c (before the page) should include Page.TargetLinks: only while
+// the sequential verdict is open. Other strategies never need it.
+func (p *Policy) NeedsLinks(c Counts) bool {
+	return p.cfg.Strategy == Sequential && p.sequentialStatus(c) != Relevant
+}
+
+// Probe reports whether the home page of a server should be queued after a
+// page that left its counters at c: the sequential strategy waits for the
+// home page to judge a server irrelevant, so while the verdict is open and
+// the home page was not counted, the caller offers it as a link (it goes
+// through the seen set and Decide like any other).
+func (p *Policy) Probe(c Counts) bool {
+	return p.cfg.Strategy == Sequential && !c.Home && p.sequentialStatus(c) == Undecided
+}
+
+// IsHome reports whether a URL path and query name a server's home page.
+func IsHome(path, rawQuery string) bool {
+	return (path == "/" || path == "") && rawQuery == ""
+}
+
+// Reasons of directory status.
+const (
+	ReasonIrrelevantDir = "irrelevant-directory" // a foreign section of a relevant server
+	ReasonHomeProbe     = "home-probe"           // the home page, queued for the sequential verdict
+)
+
+// DirKey returns the key the sequential strategy keeps directory counters
+// under for a URL of server host whose directory key (scope.DirKey) is
+// dirKey: dirKey itself for a first path segment ("www.xsp.com/en/"), ""
+// for the root directory, for the other strategies, and when the profile
+// keeps foreign sections (Config.KeepForeignDirs).
+func (p *Policy) DirKey(host, dirKey string) string {
+	if p.cfg.Strategy != Sequential || p.cfg.KeepForeignDirs || dirKey == "" {
+		return ""
+	}
+	if rest, ok := strings.CutPrefix(dirKey, host); !ok || rest == "/" || rest == "" {
+		return ""
+	}
+	return dirKey
+}
+
+// DirStatus is the status of a directory (first path segment) with
+// counters dir, inside a server with counters server. Directory status
+// holds inside relevant servers only (elsewhere the server's own status
+// decides): such a directory is irrelevant once its evidence falls to the
+// lower bound of the sequential test, relevant once it reaches the upper
+// one. Tamura 4.3 keys the counters by directory for the whole crawl; here
+// the server decides which servers are crawled, and the directory only
+// which sections of a relevant server are.
+func (p *Policy) DirStatus(server, dir Counts) Status {
+	if p.sequentialStatus(server) != Relevant && server.Relevant == 0 {
+		return Undecided
+	}
+	switch {
+	case dir.Evidence >= p.upper:
+		return Relevant
+	case dir.Evidence <= -p.upper && dir.Relevant == 0:
+		return Irrelevant
+	}
+	return Undecided
+}
+
+// CountDir returns the directory counters dir after one more page pg, like
+// Count: the evidence stops moving once the directory is relevant.
+func (p *Policy) CountDir(dir Counts, pg Page) Counts {
+	dir.Downloaded++
+	if pg.Relevant {
+		dir.Relevant++
+	}
+	dir.Evidence = p.add(dir.Evidence, Page{Relevant: pg.Relevant, Confidence: pg.Confidence})
+	return dir
+}
+
+// DecideDir applies directory status to a verdict v on a link into a
+// directory with counters dir of a server with counters server: a link that
+// v enqueues is rejected when the directory is an irrelevant section of a
+// relevant server. Requisites of relevant pages are not to be passed here.
+func (p *Policy) DecideDir(v Verdict, server, dir Counts) Verdict {
+	if v.Enqueue && p.DirStatus(server, dir) == Irrelevant {
+		return Verdict{Reason: ReasonIrrelevantDir}
+	}
+	return v
+}
+
+// SkipDir reports whether a queued URL in a directory with counters dir of
+// a server with counters server should be skipped at fetch time: the
+// directory turned into an irrelevant section after the URL was queued.
+func (p *Policy) SkipDir(server, dir Counts) bool {
+	return p.DirStatus(server, dir) == Irrelevant
+}
+
+// bound returns the upper threshold of the sequential test for error bound
+// e, ln((1-e)/e), in millinats.
+func bound(e float64) int64 {
+	return int64(math.Round(1000 * math.Log((1-e)/e)))
+}

@@ -1,0 +1,267 @@
+package focus
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+)
+
+func TestWeigh(t *testing.T) {
+	p := mustNew(t, Config{Strategy: Sequential})
+	tests := []struct {
+		name string
+		pg   Page
+		want int64 // millinats
+	}{
+		{"confidently foreign", Page{Confidence: 0.998}, -1722},
+		{"confidently target", Page{Relevant: true, Confidence: 0.998}, 6018},
+		{"confidence 1 is clipped", Page{Relevant: true, Confidence: 1}, 6712},
+		{"foreign at confidence 1 is clipped", Page{Confidence: 1}, -1727},
+		{"foreign, 0.8-0.9 bin", Page{Confidence: 0.864}, -1182},
+		{"target, 0.8-0.9 bin", Page{Relevant: true, Confidence: 0.864}, 1687},
+		{"target at 0.6 counts little", Page{Relevant: true, Confidence: 0.6}, 345},
+		{"no confidence is no evidence", Page{}, 0},
+		{"und (confidence 0) is no evidence", Page{Relevant: true, Confidence: 0}, 0},
+		{"below one half is no evidence", Page{Relevant: true, Confidence: 0.4}, 0},
+		{"foreign with target links", Page{Confidence: 0.998, TargetLinks: true}, 580},
+		{"home page weighs like any page", Page{Confidence: 0.998, Home: true}, -1722},
+	}
+	for _, tt := range tests {
+		if got := p.Weigh(tt.pg); got != tt.want {
+			t.Errorf("%s: Weigh(%+v) = %d, want %d", tt.name, tt.pg, got, tt.want)
+		}
+	}
+}
+
+// Pages for the status walks: f foreign (c = 0.998), F the home page,
+// foreign; t target (0.998), T the home page, target; l foreign with
+// target links; w target with confidence 0.6 (weak); u no confidence.
+func pageOf(r rune) Page {
+	switch r {
+	case 'f':
+		return Page{Confidence: 0.998}
+	case 'F':
+		return Page{Confidence: 0.998, Home: true}
+	case 't':
+		return Page{Relevant: true, Confidence: 0.998}
+	case 'T':
+		return Page{Relevant: true, Confidence: 0.998, Home: true}
+	case 'l':
+		return Page{Confidence: 0.998, TargetLinks: true}
+	case 'w':
+		return Page{Relevant: true, Confidence: 0.6}
+	case 'u':
+		return Page{}
+	}
+	panic("unknown page " + string(r))
+}
+
+// TestSequentialStatus walks one server through a sequence of pages and
+// checks its status after each (U undecided, R relevant, I irrelevant).
+func TestSequentialStatus(t *testing.T) {
+	tests := []struct {
+		name  string
+		bound float64
+		tol   int
+		pages string
+		want  string
+	}{
+		{"foreign server: home and two pages", 0.01, 10, "Fff", "UUI"},
+		{"foreign server at a looser bound: home and one page", 0.05, 10, "Ff", "UI"},
+		{"foreign server at a stricter bound", 0.001, 10, "Fffff", "UUUUI"},
+		{"home counted last: no verdict before it", 0.01, 10, "ffffF", "UUUUI"},
+		{"no home page: Tamura's T is the backstop", 0.01, 10, "fffffffffff", "UUUUUUUUUUI"},
+		{"backstop with a small T", 0.01, 3, "ffff", "UUUI"},
+		{"target server entered through its English section", 0.01, 10, "ffffT", "UUUUR"},
+		{"one confident target page decides", 0.01, 10, "t", "R"},
+		{"relevant stays relevant (the test has stopped)", 0.01, 10, "tFffffffffffff", "RRRRRRRRRRRRRR"},
+		{"at bound 0.001 one target page is not enough", 0.001, 10, "tt", "UR"},
+		{"a weak target page leaves it open", 0.01, 10, "w", "U"},
+		{"target links hold the verdict open", 0.01, 10, "Flll", "UUUU"},
+		{"pages without confidence say nothing", 0.01, 10, "Fuuuu", "UUUUU"},
+		{"a late target page revives an irrelevant server", 0.01, 10, "Ffft", "UUIR"},
+		{"below the bound a late target page only reopens it", 0.001, 10, "Ffffft", "UUUUIU"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := mustNew(t, Config{Strategy: Sequential, ErrorBound: tt.bound, Tolerance: tt.tol})
+			var c Counts
+			for i, r := range tt.pages {
+				c = p.Count(c, pageOf(r))
+				got := p.Status(c)
+				if want := statusOfLetter(tt.want[i]); got != want {
+					t.Fatalf("after %q (counts %+v): %v, want %v", tt.pages[:i+1], c, got, want)
+				}
+			}
+		})
+	}
+}
+
+func statusOfLetter(b byte) Status {
+	switch b {
+	case 'R':
+		return Relevant
+	case 'I':
+		return Irrelevant
+	}
+	return Undecided
+}
+
+// TestCountOtherStrategies: the paper's strategies count N_a and N_r only.
+func TestCountOtherStrategies(t *testing.T) {
+	for _, s := range append(Strategies(), Evidence) {
+		p := mustNew(t, Config{Strategy: s, Lang: "th"})
+		c := p.Count(Counts{}, Page{Relevant: true, Confidence: 0.998, Home: true, TargetLinks: true})
+		if c != (Counts{Downloaded: 1, Relevant: 1}) {
+			t.Errorf("%s: Count = %+v", s, c)
+		}
+		if p.NeedsLinks(Counts{}) || p.Probe(Counts{Downloaded: 1}) || p.DirKey("a", "a/en/") != "" {
+			t.Errorf("%s: sequential hooks on", s)
+		}
+	}
+}
+
+// Counter states of the sequential strategy (bound 0.01, T = 10).
+var (
+	seqUndecided  = Counts{Downloaded: 1, Evidence: -1722}
+	seqIrrelevant = Counts{Downloaded: 3, Evidence: -5166, Home: true}
+	seqRelevant   = Counts{Downloaded: 1, Relevant: 1, Evidence: 6018, Home: true}
+	seqBackstop   = Counts{Downloaded: 11, Evidence: 3000} // T+1 pages, none relevant
+)
+
+func TestSequentialDecide(t *testing.T) {
+	p := mustNew(t, Config{Strategy: Sequential})
+	type out struct {
+		enq, high bool
+		reason    string
+	}
+	tests := []struct {
+		name      string
+		rel       bool
+		src, dest Counts
+		want      out
+	}{
+		{"relevant page to new server", true, seqRelevant, unvisited, out{true, true, ReasonRelevantPage}},
+		{"foreign page of relevant server to new server", false, seqRelevant, unvisited, out{true, false, ReasonOtherPage}},
+		{"step 4.5: undecided server to new server", false, seqUndecided, unvisited, out{false, false, ReasonUnvisited}},
+		{"to an undecided server", true, seqRelevant, seqUndecided, out{true, true, ReasonRelevantPage}},
+		{"step 5: to a server judged irrelevant", true, seqRelevant, seqIrrelevant, out{false, false, ReasonIrrelevantDest}},
+		{"step 5: by the backstop", true, seqRelevant, seqBackstop, out{false, false, ReasonIrrelevantDest}},
+		{"a server the paper's T would keep open", true, seqRelevant, Counts{Downloaded: 3, Evidence: -5166, Home: true}, out{false, false, ReasonIrrelevantDest}},
+	}
+	for _, tt := range tests {
+		v := p.Decide(tt.rel, tt.src, tt.dest, false)
+		if got := (out{v.Enqueue, v.High, v.Reason}); got != tt.want {
+			t.Errorf("%s: Decide = %+v, want %+v", tt.name, got, tt.want)
+		}
+	}
+	for c, want := range map[Counts]bool{unvisited: false, seqUndecided: false, seqIrrelevant: true, seqRelevant: false, seqBackstop: true} {
+		if got := p.Skip(c); got != want {
+			t.Errorf("Skip(%+v) = %v, want %v", c, got, want)
+		}
+	}
+	// The same counters under conservative-server: only N_a and N_r count.
+	cs := mustNew(t, Config{Strategy: ConservativeServer})
+	if cs.Skip(seqIrrelevant) || !cs.Skip(seqBackstop) {
+		t.Error("conservative-server reads the sequential evidence")
+	}
+}
+
+func TestProbe(t *testing.T) {
+	p := mustNew(t, Config{Strategy: Sequential})
+	tests := []struct {
+		c    Counts
+		want bool
+	}{
+		{seqUndecided, true},
+		{Counts{Downloaded: 1, Evidence: -1722, Home: true}, false}, // home counted
+		{seqRelevant, false},
+		{Counts{Downloaded: 11}, false}, // judged by the backstop
+	}
+	for _, tt := range tests {
+		if got := p.Probe(tt.c); got != tt.want {
+			t.Errorf("Probe(%+v) = %v, want %v", tt.c, got, tt.want)
+		}
+	}
+	for _, h := range []struct {
+		path, query string
+		want        bool
+	}{{"/", "", true}, {"", "", true}, {"/", "lang=en", false}, {"/index.html", "", false}, {"/en/", "", false}} {
+		if got := IsHome(h.path, h.query); got != h.want {
+			t.Errorf("IsHome(%q, %q) = %v", h.path, h.query, got)
+		}
+	}
+}
+
+func TestDirectoryStatus(t *testing.T) {
+	p := mustNew(t, Config{Strategy: Sequential})
+	for _, k := range []struct{ host, dir, want string }{
+		{"www.xsp.com", "www.xsp.com/en/", "www.xsp.com/en/"},
+		{"www.xsp.com", "www.xsp.com/", ""},
+		{"www.xsp.com", "", ""},
+		{"www.xsp.com", "other.com/en/", ""},
+	} {
+		if got := p.DirKey(k.host, k.dir); got != k.want {
+			t.Errorf("DirKey(%q, %q) = %q, want %q", k.host, k.dir, got, k.want)
+		}
+	}
+	if keep := mustNew(t, Config{Strategy: Sequential, KeepForeignDirs: true}); keep.DirKey("www.xsp.com", "www.xsp.com/en/") != "" {
+		t.Error("KeepForeignDirs: directory counters kept")
+	}
+
+	// A walk through a section: f foreign page, t target page.
+	walk := func(pages string) Counts {
+		var d Counts
+		for _, r := range pages {
+			d = p.CountDir(d, pageOf(r))
+		}
+		return d
+	}
+	tests := []struct {
+		name        string
+		server, dir Counts
+		want        Status
+	}{
+		{"English section of a relevant server, three pages", seqRelevant, walk("fff"), Irrelevant},
+		{"two pages are not enough at 0.01", seqRelevant, walk("ff"), Undecided},
+		{"a section with a target page is never foreign", seqRelevant, walk("tfffffff"), Relevant},
+		{"target links do not count for a directory", seqRelevant, walk("lll"), Irrelevant},
+		{"inside an undecided server: the server decides", seqUndecided, walk("fffff"), Undecided},
+		{"inside an irrelevant server: the server decides", seqIrrelevant, walk("fffff"), Undecided},
+		{"a server with a target page counts as relevant", Counts{Downloaded: 2, Relevant: 1, Evidence: 345}, walk("fff"), Irrelevant},
+		{"the target section", seqRelevant, walk("t"), Relevant},
+	}
+	for _, tt := range tests {
+		if got := p.DirStatus(tt.server, tt.dir); got != tt.want {
+			t.Errorf("%s: DirStatus = %v, want %v (dir %+v)", tt.name, got, tt.want, tt.dir)
+		}
+		skip := p.SkipDir(tt.server, tt.dir)
+		if skip != (tt.want == Irrelevant) {
+			t.Errorf("%s: SkipDir = %v", tt.name, skip)
+		}
+		v := p.DecideDir(Verdict{Enqueue: true, High: true, Reason: ReasonRelevantPage}, tt.server, tt.dir)
+		if v.Enqueue == (tt.want == Irrelevant) || (!v.Enqueue && v.Reason != ReasonIrrelevantDir) {
+			t.Errorf("%s: DecideDir = %+v", tt.name, v)
+		}
+	}
+	if v := p.DecideDir(Verdict{Reason: ReasonUnvisited}, seqRelevant, walk("fff")); v.Reason != ReasonUnvisited {
+		t.Errorf("DecideDir changed a rejection: %+v", v)
+	}
+}
+
+func TestErrorBound(t *testing.T) {
+	p := mustNew(t, Config{Strategy: Sequential})
+	if got := p.Config().ErrorBound; got != DefaultErrorBound {
+		t.Errorf("default error bound %g", got)
+	}
+	for _, e := range []float64{-0.01, 0.5, 1, math.NaN()} {
+		_, err := New(Config{Strategy: Sequential, ErrorBound: e})
+		if !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), "focus.error_bound") {
+			t.Errorf("ErrorBound %g: err = %v", e, err)
+		}
+	}
+	if got, err := ParseStrategy(" Sequential "); err != nil || got != Sequential {
+		t.Errorf("ParseStrategy(sequential) = %q, %v", got, err)
+	}
+}
