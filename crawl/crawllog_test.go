@@ -125,3 +125,29 @@ func TestCrawlLogWriteError(t *testing.T) {
 		t.Errorf("log holds %d lines, want the 1 written before the disk filled: %q", len(lines), lines)
 	}
 }
+
+// TestCrawlLogAdmittedBy checks that a URL's line names the operator's
+// scope rules that admitted it, in one column however the rule is written.
+func TestCrawlLogAdmittedBy(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "crawl.log")
+	l, err := OpenCrawlLog(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	for _, e := range []frontier.Entry{
+		{URL: "http://a.co.th/x", Hops: "L", Scope: `include:\.th/ x;seed:host:a.co.th`},
+		{URL: "http://a.co.th/y", Hops: "L"},
+	} {
+		if err := l.Write(logT0, 1, e, outcome{status: 200, bytes: 10, annot: []string{"gone"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lines := readLines(t, path)
+	for i, want := range []string{`gone,admitted:include:\.th/_x;seed:host:a.co.th`, "gone"} {
+		cols := strings.Fields(lines[i])
+		if len(cols) != 12 || cols[11] != want {
+			t.Errorf("line %d: %d columns, annotations %q; want 12 and %q:\n%s", i, len(cols), cols[len(cols)-1], want, lines[i])
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -142,6 +143,7 @@ func (fakeDetector) Detect(body []byte, _ string) detect.Result {
 }
 
 type harness struct {
+	log string // crawl.log's path
 	q   *frontier.Queue
 	f   *fakeFetcher
 	a   *fakeArchive
@@ -156,7 +158,12 @@ func newHarness(t *testing.T, web fakeWeb, cfg Config, seeds ...string) *harness
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { q.Close() })
-	h := &harness{q: q, f: &fakeFetcher{web: web}, a: &fakeArchive{}}
+	h := &harness{q: q, f: &fakeFetcher{web: web}, a: &fakeArchive{}, log: filepath.Join(t.TempDir(), "crawl.log")}
+	cl, err := OpenCrawlLog(h.log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cl.Close() })
 	if cfg.Workers == 0 {
 		cfg.Workers = 1 // deterministic order
 	}
@@ -164,7 +171,7 @@ func newHarness(t *testing.T, web fakeWeb, cfg Config, seeds ...string) *harness
 	if cfg.Retries == (Retries{}) {
 		cfg.Retries = fastRetries // tests must not wait 30s for a retry
 	}
-	h.c, err = New(cfg, Parts{Queue: q, Archive: h.a, Fetcher: h.f, Gate: fakeGate{}, Detector: fakeDetector{}})
+	h.c, err = New(cfg, Parts{Queue: q, Archive: h.a, Fetcher: h.f, Gate: fakeGate{}, Detector: fakeDetector{}, CrawlLog: cl})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,6 +180,18 @@ func newHarness(t *testing.T, web fakeWeb, cfg Config, seeds ...string) *harness
 	}
 	h.run = func() (string, error) { return h.c.Run(context.Background()) }
 	return h
+}
+
+// annotations returns the annotation column of u's crawl.log lines.
+func (h *harness) annotations(t *testing.T, u string) []string {
+	t.Helper()
+	var out []string
+	for _, line := range readLines(t, h.log) {
+		if cols := strings.Fields(line); len(cols) == 12 && cols[3] == u {
+			out = append(out, cols[11])
+		}
+	}
+	return out
 }
 
 func (h *harness) fetched(u string) bool {

@@ -70,6 +70,10 @@ func TestScopeRules(t *testing.T) {
 		"http://ads.test/banner.png E img/@src rejected:scope:exclude:surt:(test,ads,",
 		"http://shop.a.test/ L a/@href rejected:scope:outside-seed:host:a.test",
 		"http://b.test/ L a/@href rejected:scope:not-included",
+		// Followed links name the operator's rules that let them in.
+		"http://a.test/news/1 L a/@href admitted:include:surt:(test,a,;seed:host:a.test",
+		"http://c.th.test/ L a/@href admitted:include:surt:(test,th,",
+		"http://cdn.test/logo.png E img/@src admitted:requisite",
 	} {
 		if !strings.Contains(all, want) {
 			t.Errorf("metadata outlinks lack %q:\n%s", want, all)
@@ -78,6 +82,16 @@ func TestScopeRules(t *testing.T) {
 	for _, o := range outlinks {
 		if strings.HasPrefix(o, "http://cdn.test/logo.png ") && strings.Contains(o, "rejected") {
 			t.Errorf("the off-host requisite was rejected: %s", o)
+		}
+	}
+	// The queued entry keeps the rule for the URL's crawl.log line.
+	for u, want := range map[string]string{
+		"http://a.test/news/1":     "admitted:include:surt:(test,a,;seed:host:a.test",
+		"http://c.th.test/":        "admitted:include:surt:(test,th,",
+		"http://cdn.test/logo.png": "admitted:requisite",
+	} {
+		if got := h.annotations(t, u); len(got) != 1 || !strings.Contains(got[0], want) {
+			t.Errorf("crawl.log annotations of %s = %q, want one line with %q", u, got, want)
 		}
 	}
 	if n := h.c.Stats().Rejects[`scope:exclude:/calendar/\d+$`]; n != 1 {

@@ -311,7 +311,7 @@ func (l *CrawlLog) Write(now time.Time, worker int, e frontier.Entry, out outcom
 	}
 	if e.Scope != "" {
 		// The operator's scope rules that admitted the URL (scope.Decision.Admit).
-		annot = append(annot, "scope:"+field(e.Scope))
+		annot = append(annot, "admitted:"+field(e.Scope))
 	}
 	if out.det != nil {
 		annot = append(annot, "lang:"+field(out.det.Lang), "charset:"+field(out.det.Charset))

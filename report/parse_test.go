@@ -41,6 +41,9 @@ func TestParseOutlink(t *testing.T) {
 		{"http://a.test/4 L a/@href rejected:scope:depth 3, limit 2",
 			Outlink{URL: "http://a.test/4", Hop: "L", Context: "a/@href", Rejected: "scope:depth 3, limit 2"}, true},
 		{"http://a.test/ R", Outlink{URL: "http://a.test/", Hop: "R"}, true},
+		// The operator's rules that admitted a followed link.
+		{`http://a.co.th/ L a/@href admitted:include:\.th/;seed:host:a.co.th anchor:"หน้าแรก"`,
+			Outlink{URL: "http://a.co.th/", Hop: "L", Context: "a/@href", Admitted: `include:\.th/;seed:host:a.co.th`, Anchor: "หน้าแรก"}, true},
 		// Anchors, written last and Go-quoted since the crawl added them.
 		{`http://a.test/ L a/@href anchor:"Home page"`,
 			Outlink{URL: "http://a.test/", Hop: "L", Context: "a/@href", Anchor: "Home page"}, true},

@@ -62,6 +62,10 @@ type Outlink struct {
 	Context string `json:"context"`
 	// Rejected is why the crawler did not follow it, "" when it did.
 	Rejected string `json:"rejected,omitempty"`
+	// Admitted names the operator's scope rules that let a followed link
+	// in ("include:<rule>", "seed:<kind>:<scope>", "requisite"); "" when
+	// none bore on it, or the link was rejected.
+	Admitted string `json:"admitted,omitempty"`
 	// Anchor is the link's anchor text, "" when it had none or the
 	// crawl wrote no anchors (before they were added).
 	Anchor string `json:"anchor,omitempty"`
@@ -72,9 +76,9 @@ const anchorMark = ` anchor:"`
 
 // ParseOutlink parses the value of an outlink field:
 //
-//	<absolute URL> <hop L|E|R> <tag>/@<attr>[ rejected:<reason>][ anchor:"<text>"]
+//	<absolute URL> <hop L|E|R> <tag>/@<attr>[ rejected:<reason>|admitted:<rules>][ anchor:"<text>"]
 //
-// The reason may hold spaces. The anchor text is a Go-quoted string
+// The reason and the rules may hold spaces. The anchor text is a Go-quoted string
 // (strconv.Quote) that runs to the end of the value; a value whose tail
 // does not unquote has no anchor, and the tail stays in the reason. It
 // returns false for a value without a URL and a hop.
@@ -106,6 +110,8 @@ func ParseOutlink(v string) (Outlink, bool) {
 	}
 	if r, ok := strings.CutPrefix(strings.TrimSpace(rest), "rejected:"); ok {
 		o.Rejected = r
+	} else if a, ok := strings.CutPrefix(strings.TrimSpace(rest), "admitted:"); ok {
+		o.Admitted = a
 	}
 	return o, true
 }

@@ -87,7 +87,7 @@
 // "seed:domain:a.test"), both joined by ";" when both bear on it, or "requisite" for a
 // requisite or redirect that include rules or seed scopes would otherwise have judged.
 // It is "" when no operator rule bears on the URL. The engine keeps it with the queued
-// URL and writes it into crawl.log ("scope:<admit>") when the URL is fetched, and into
+// URL and writes it into crawl.log ("admitted:<admit>") when the URL is fetched, and into
 // the metadata record's outlinks ("admitted:<admit>").
 //
 // # Concurrency
