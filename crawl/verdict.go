@@ -1,0 +1,141 @@
+package crawl
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/langcrawl/langcrawl/focus"
+	"github.com/langcrawl/langcrawl/frontier"
+	"github.com/langcrawl/langcrawl/links"
+	"github.com/langcrawl/langcrawl/scope"
+)
+
+// The engine's side of the sequential server verdict and directory status
+// (package focus, strategy sequential). For the paper's strategies each of
+// these does what the loop did before: count N_a and N_r, and nothing else.
+
+// tally counts a downloaded page against its server (Tamura Fig. 3 steps
+// 2-3) and, for the sequential strategy, adds the page's evidence and
+// counts it against its directory. counts are the server's counters
+// before the page. It returns the server's counters with the page, the
+// frontier tallies, and the link that probes the server's home page when
+// the sequential verdict waits for it (nil otherwise).
+func (c *Crawler) tally(pol *focus.Policy, key string, counts focus.Counts, e frontier.Entry, u *url.URL,
+	out outcome, found []links.Link) (focus.Counts, []frontier.Tally, *links.Link, error) {
+	pg := focus.Page{Relevant: out.relevant}
+	if out.det != nil {
+		pg.Confidence = out.det.Confidence
+	}
+	pg.Home = isHome(u, e)
+	if pol.NeedsLinks(counts) {
+		var err error
+		if pg.TargetLinks, err = c.targetLinks(pol, key, out.relevant, found); err != nil {
+			return counts, nil, nil, err
+		}
+	}
+	src := pol.Count(counts, pg)
+	ts := []frontier.Tally{{Key: key, Relevant: out.relevant, Evidence: src.Evidence - counts.Evidence, Home: pg.Home}}
+	if dk := pol.DirKey(key, scope.DirKey(u)); dk != "" {
+		n, err := c.p.Queue.Counts(dk)
+		if err != nil {
+			return counts, nil, nil, fmt.Errorf("frontier counts %s: %w", dk, err)
+		}
+		d := focus.Counts(n)
+		ts = append(ts, frontier.Tally{Key: dk, Relevant: out.relevant, Evidence: pol.CountDir(d, pg).Evidence - d.Evidence})
+	}
+	var probe *links.Link
+	if pol.Probe(src) {
+		home := (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: "/"}).String()
+		probe = &links.Link{URL: home, Kind: links.Nav, Tag: "focus", Attr: focus.ReasonHomeProbe}
+	}
+	return src, ts, probe, nil
+}
+
+// isHome reports whether the page at u, reached as e, is its server's home
+// page: "/" itself, or the end of a redirect from it on the same server.
+func isHome(u *url.URL, e frontier.Entry) bool {
+	if focus.IsHome(u.EscapedPath(), u.RawQuery) {
+		return true
+	}
+	if !strings.HasSuffix(e.Hops, "R") || e.Via == "" {
+		return false
+	}
+	v, err := url.Parse(e.Via)
+	return err == nil && strings.EqualFold(v.Host, u.Host) && focus.IsHome(v.EscapedPath(), v.RawQuery)
+}
+
+// targetLinks reports whether a page of server key links to another server
+// the frontier knows to be relevant, or holds a navigation link whose own
+// evidence for the target is at least focus.Strong: what the page's links
+// say about its server (focus.Page.TargetLinks). It stops at the first.
+func (c *Crawler) targetLinks(pol *focus.Policy, key string, relevant bool, found []links.Link) (bool, error) {
+	seen := map[string]bool{key: true}
+	for _, ln := range found {
+		if ln.Kind != links.Nav {
+			continue
+		}
+		if pol.Score(focus.Link{URL: ln.URL, Anchor: ln.Anchor, Hreflang: ln.Hreflang, Lang: ln.Lang, FromTarget: relevant}) >= focus.Strong {
+			return true, nil
+		}
+		u, err := url.Parse(ln.URL)
+		if err != nil {
+			continue
+		}
+		host := scope.SiteKey(u)
+		if seen[host] {
+			continue
+		}
+		seen[host] = true
+		n, err := c.p.Queue.Counts(host)
+		if err != nil {
+			return false, fmt.Errorf("frontier counts %s: %w", host, err)
+		}
+		if d := focus.Counts(n); d.Relevant > 0 || pol.Status(d) == focus.Relevant {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// skipDir returns why a leased URL at u, on a server with counters server,
+// is skipped for its directory ("" if it is not): the sequential strategy
+// judged its section of a relevant server foreign after it was queued.
+func (c *Crawler) skipDir(pol *focus.Policy, key string, server focus.Counts, u *url.URL) (string, error) {
+	dk := pol.DirKey(key, scope.DirKey(u))
+	if dk == "" || (server.Relevant == 0 && pol.Status(server) != focus.Relevant) {
+		return "", nil
+	}
+	n, err := c.p.Queue.Counts(dk)
+	if err != nil {
+		return "", fmt.Errorf("frontier counts %s: %w", dk, err)
+	}
+	if pol.SkipDir(server, focus.Counts(n)) {
+		return "focus:" + focus.ReasonIrrelevantDir, nil
+	}
+	return "", nil
+}
+
+// decideDir applies directory status to the verdict v on a navigation link
+// to u, whose server has counters dest: a link into a section of a
+// relevant server judged foreign is rejected. counts caches the page's
+// counter lookups (directory keys end in "/", host keys never do).
+func (c *Crawler) decideDir(pol *focus.Policy, v focus.Verdict, u *url.URL, dest focus.Counts, counts map[string]focus.Counts) (focus.Verdict, error) {
+	if !v.Enqueue {
+		return v, nil
+	}
+	dk := pol.DirKey(scope.SiteKey(u), scope.DirKey(u))
+	if dk == "" || (dest.Relevant == 0 && pol.Status(dest) != focus.Relevant) {
+		return v, nil
+	}
+	d, ok := counts[dk]
+	if !ok {
+		n, err := c.p.Queue.Counts(dk)
+		if err != nil {
+			return v, fmt.Errorf("frontier counts %s: %w", dk, err)
+		}
+		d = focus.Counts(n)
+		counts[dk] = d
+	}
+	return pol.DecideDir(v, dest, d), nil
+}
