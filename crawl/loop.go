@@ -269,14 +269,18 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 
 	// 7. Tamura Fig. 3 steps 1-3: count the page against its server or
 	// directory.
+	// The sequential strategy adds the page's evidence, counts its
+	// directory, and may probe the server's home page (verdict.go).
 	var src focus.Counts
 	if out.page && key != "" {
-		src = counts
-		src.Downloaded++
-		if out.relevant {
-			src.Relevant++
+		var probe *links.Link
+		src, done.Tally, probe, err = c.tally(pol, key, counts, e, u, out, found)
+		if err != nil {
+			return err
 		}
-		done.Tally = []frontier.Tally{{Key: key, Relevant: out.relevant}}
+		if probe != nil {
+			found = append(found, *probe)
+		}
 	}
 
 	// 8. Scope and focus decide each link (Nakahira site trees, Tamura
