@@ -88,6 +88,16 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 	if key != "" && !(e.Requisite && e.Priority == frontier.High) && pol.Skip(counts) {
 		return c.finish(l, worker, outcome{status: codeFocusSkip, annot: []string{"focus:irrelevant-server"}}, frontier.Completion{})
 	}
+	if key != "" && !(e.Requisite && e.Priority == frontier.High) {
+		// A foreign section of a relevant server (sequential strategy).
+		why, err := c.skipDir(pol, key, counts, u)
+		if err != nil {
+			return err
+		}
+		if why != "" {
+			return c.finish(l, worker, outcome{status: codeFocusSkip, annot: []string{why}}, frontier.Completion{})
+		}
+	}
 
 	// 2. The per-site page budget, a trap guard. The frontier keeps the
 	// count (only responses count: finish marks them), so it holds across
@@ -392,7 +402,7 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 
 	// 12. A server that just turned irrelevant gives up its queue
 	// (Tamura 4.1); the directory variant skips at fetch time instead.
-	before := focus.Counts{Downloaded: src.Downloaded - 1, Relevant: src.Relevant}
+	before := counts // the key's counters before this page
 	if out.page && key == e.Site && !out.relevant && pol.Status(src) == focus.Irrelevant &&
 		pol.Status(before) != focus.Irrelevant {
 		// Each dropped URL gets its crawl.log line (-5003), written
