@@ -533,6 +533,10 @@ func (c *Crawler) decideLink(pol *focus.Policy, e frontier.Entry, src focus.Coun
 			v = pol.Requisite(relevant, src, dest, false)
 		} else {
 			v = c.decideNav(pol, relevant, src, dest, d.URL, ln)
+			var err error
+			if v, err = c.decideDir(pol, v, d.URL, dest, counts); err != nil {
+				return entry, "", err
+			}
 		}
 		if !v.Enqueue {
 			return entry, "focus:" + v.Reason, nil
