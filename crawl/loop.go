@@ -534,7 +534,7 @@ func (c *Crawler) decideLink(pol *focus.Policy, e frontier.Entry, src focus.Coun
 		} else {
 			v = c.decideNav(pol, relevant, src, dest, d.URL, ln)
 			var err error
-			if v, err = c.decideDir(pol, v, d.URL, dest, counts); err != nil {
+			if v, err = c.decideDir(pol, v, d.URL, dest, counts, ln); err != nil {
 				return entry, "", err
 			}
 		}

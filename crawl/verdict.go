@@ -117,12 +117,16 @@ func (c *Crawler) skipDir(pol *focus.Policy, key string, server focus.Counts, u 
 }
 
 // decideDir applies directory status to the verdict v on a navigation link
-// to u, whose server has counters dest: a link into a section of a
+// ln to u, whose server has counters dest: a link into a section of a
 // relevant server judged foreign is rejected. counts caches the page's
-// counter lookups (directory keys end in "/", host keys never do).
-func (c *Crawler) decideDir(pol *focus.Policy, v focus.Verdict, u *url.URL, dest focus.Counts, counts map[string]focus.Counts) (focus.Verdict, error) {
+// counter lookups (directory keys end in "/", host keys never do). The
+// home probe (tally) goes at high priority: the verdict waits for it.
+func (c *Crawler) decideDir(pol *focus.Policy, v focus.Verdict, u *url.URL, dest focus.Counts, counts map[string]focus.Counts, ln links.Link) (focus.Verdict, error) {
 	if !v.Enqueue {
 		return v, nil
+	}
+	if ln.Tag == "focus" && ln.Attr == focus.ReasonHomeProbe {
+		v.High, v.Reason = true, focus.ReasonHomeProbe
 	}
 	dk := pol.DirKey(scope.SiteKey(u), scope.DirKey(u))
 	if dk == "" || (dest.Relevant == 0 && pol.Status(dest) != focus.Relevant) {
