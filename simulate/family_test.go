@@ -2,7 +2,10 @@ package simulate
 
 import (
 	"context"
+	"encoding/csv"
+	"encoding/xml"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -73,5 +76,71 @@ func TestFamilyReport(t *testing.T) {
 	defer f.Close()
 	if err := WriteFamilyMarkdown(f, fr); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestMainFamily runs `langcrawl simulate --family` on a tiny family and
+// checks the files: the table and the CSV with a row per web and variant,
+// and a plot of each measure against each parameter run, with every
+// variant in its legend.
+func TestMainFamily(t *testing.T) {
+	var webs []FamilyWeb
+	for _, fw := range Family() {
+		if fw.Param == "" || fw.Param == "HubShare" || fw.Name == "anchors=never" {
+			webs = append(webs, fw)
+		}
+	}
+	dir := t.TempDir()
+	var stdout, stderr strings.Builder
+	cfg := FamilyConfig{Servers: 300, Webs: webs, Parallel: 2, OutDir: dir}
+	if err := MainFamily(context.Background(), &stdout, &stderr, cfg); err != nil {
+		t.Fatal(err)
+	}
+	nv := len(FamilyStrategies())
+	table, err := os.ReadFile(filepath.Join(dir, FileFamilyTable))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(table) != stdout.String() {
+		t.Error("family.md differs from the table on stdout")
+	}
+	if rows := strings.Count(string(table), "\n"); rows != 2+nv*len(webs) {
+		t.Errorf("family.md has %d lines, want %d", rows, 2+nv*len(webs))
+	}
+	f, err := os.Open(filepath.Join(dir, FileFamilyCSV))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 1+nv*len(webs) {
+		t.Errorf("family.csv has %d records, want %d", len(recs), 1+nv*len(webs))
+	}
+	for _, param := range []string{"HubShare", "anchors"} {
+		for _, m := range FamilyMeasures {
+			b, err := os.ReadFile(filepath.Join(dir, FamilyPlotName(param, m)))
+			if err != nil {
+				t.Error(err)
+				continue
+			}
+			if err := xml.Unmarshal(b, new(struct{ XMLName xml.Name })); err != nil {
+				t.Errorf("%s %s: not XML: %v", param, m, err)
+			}
+			for _, v := range FamilyStrategies() {
+				if !strings.Contains(string(b), v.label()) {
+					t.Errorf("%s %s: no %q in the legend", param, m, v.label())
+				}
+			}
+		}
+	}
+	// A parameter with no web of its own gets no plot.
+	if _, err := os.Stat(filepath.Join(dir, FamilyPlotName("hidden", "coverage"))); !os.IsNotExist(err) {
+		t.Errorf("a plot for a parameter not run: %v", err)
+	}
+	if !strings.Contains(stderr.String(), "family: middle done") {
+		t.Errorf("no progress on stderr: %q", stderr.String())
 	}
 }

@@ -15,10 +15,12 @@ func init() { extraCommands = append(extraCommands, simulateCmd) }
 // simulateCmd maps its flags onto simulate.Config; the work is simulate.Main.
 func simulateCmd() *cobra.Command {
 	var (
-		cfg     simulate.Config
-		servers int
-		ppsrv   float64
-		seed    int64
+		cfg        simulate.Config
+		servers    int
+		ppsrv      float64
+		seed       int64
+		family     bool
+		famServers int
 	)
 	def := webgen.SimulatorDefaults()
 	cmd := &cobra.Command{
@@ -35,9 +37,32 @@ queue size (Fig. 7) and servers accessed (Fig. 8). It prints a summary
 table on stdout, progress on stderr, and writes into DIR: summary.csv,
 curves.csv, miss.csv, one SVG chart per figure, and results.md, which puts
 the final figures beside the paper's findings and the goals for the
-default strategy. The same --seed and sizes give the same web and results.`,
+default strategy. The same --seed and sizes give the same web and results.
+
+With --family it runs instead the family of webs of simulate/RESULTS.md
+(issue 9): the middle web and each open parameter at the ends of its
+range, --family-servers servers each, with conservative-server,
+conservative-directory, hard-focused, evidence and perfect. It prints the
+family's table and writes into DIR family.md, family.csv and, per open
+parameter, family-PARAM-coverage.svg, -harvest.svg and -servers.svg.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if family {
+				if famServers < 1 {
+					return fmt.Errorf("%w: --family-servers %d must be at least 1", errUsage, famServers)
+				}
+				p := webgen.SimulatorDefaults()
+				p.Servers, p.MeanPagesPerServer, p.Seed = famServers, ppsrv, seed
+				err := simulate.MainFamily(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(),
+					simulate.FamilyConfig{Params: p, Parallel: cfg.Options.Parallel, OutDir: cfg.OutDir})
+				if errors.Is(err, webgen.ErrParams) || errors.Is(err, simulate.ErrOptions) {
+					return fmt.Errorf("%w: %w", errUsage, err)
+				}
+				if err == nil && cfg.OutDir != "" {
+					fmt.Fprintf(cmd.ErrOrStderr(), "family written to %s\n", cfg.OutDir)
+				}
+				return err
+			}
 			p := webgen.SimulatorDefaults()
 			p.Servers, p.MeanPagesPerServer, p.Seed = servers, ppsrv, seed
 			cfg.Params = p
@@ -78,6 +103,8 @@ default strategy. The same --seed and sizes give the same web and results.`,
 	f.Int64Var(&cfg.Options.SampleEvery, "sample-every", 0, "pages crawled between two points of the curves (default: pages in the web / 500, at least 100)")
 	f.Int64Var(&cfg.Options.MaxPages, "max-pages", 0, "stop each strategy after this many pages (default 0: until its frontier is empty)")
 	f.IntVar(&cfg.Options.Parallel, "parallel", 0, "strategies simulated at once, each with its own in-memory frontier (default: the number of CPUs)")
+	f.BoolVar(&family, "family", false, "run the family of webs (simulate/RESULTS.md) instead of one web: table, CSV and plots against each open parameter")
+	f.IntVar(&famServers, "family-servers", simulate.DefaultFamilyServers, "servers in each web of --family")
 	f.StringVar(&cfg.Options.DiskDir, "disk-dir", "", "keep each strategy's frontier in a LevelDB directory under this one instead of in memory")
 	return cmd
 }
