@@ -140,3 +140,168 @@ func TestCCTLDHosts(t *testing.T) {
 		t.Errorf("%.3f of other servers under .th, want about 0.016", f)
 	}
 }
+
+// TestMultilingualServers checks the foreign home pages and the hosting
+// servers: the languages of their pages, their paths, and that every page
+// is found again by its URL.
+func TestMultilingualServers(t *testing.T) {
+	p := familyParams()
+	p.LangDirShare, p.ForeignHomeShare, p.HostingShare = 0.5, 0.5, 0.2
+	g, err := Generate(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var foreignHome, hosting, targets int
+	for s := int32(0); s < int32(g.NumServers()); s++ {
+		si := g.Server(s)
+		if !si.Target {
+			continue
+		}
+		targets++
+		home := g.Page(si.First)
+		if home.Lang != si.Lang {
+			t.Fatalf("%s: home page in %s, server language %s", si.Host, home.Lang, si.Lang)
+		}
+		if si.Lang == p.ForeignLang {
+			foreignHome++
+			if g.IsTarget(si.First) || home.Target {
+				t.Fatalf("%s: a foreign home page counted as target", si.Host)
+			}
+			if !si.Hosting && !si.LangDirs {
+				t.Fatalf("%s: a foreign home page without language directories", si.Host)
+			}
+		}
+		nTarget, users := 0, map[string]string{}
+		for i := si.First; i < si.End; i++ {
+			pi := g.Page(i)
+			if pi.Target != g.IsTarget(i) {
+				t.Fatalf("%s: Page and IsTarget disagree", g.URL(i))
+			}
+			if pi.Target {
+				nTarget++
+			}
+			if si.Hosting && pi.Status == 200 && i != si.First {
+				if !strings.HasPrefix(pi.Path, "/~u") {
+					t.Fatalf("hosting server page %s", g.URL(i))
+				}
+				dir := pi.Path[:strings.LastIndexByte(pi.Path, '/')+1]
+				if l, ok := users[dir]; ok && l != pi.Lang {
+					t.Fatalf("%s holds pages in %s and %s", dir, l, pi.Lang)
+				}
+				users[dir] = pi.Lang
+			}
+			if got, ok := g.Lookup(g.URL(i)); !ok || got != i {
+				t.Fatalf("Lookup(%s) = %d, %v; want %d", g.URL(i), got, ok, i)
+			}
+		}
+		if nTarget == 0 {
+			t.Fatalf("%s: a target server without target pages", si.Host)
+		}
+		if si.Hosting {
+			hosting++
+			if len(users) < 2 {
+				t.Errorf("%s: %d user directories", si.Host, len(users))
+			}
+			// A user directory of one server is not found on another page number.
+			if _, ok := g.Lookup("http://" + si.Host + "/~u0/" + "999999.html"); ok {
+				t.Errorf("%s: a page outside the server found", si.Host)
+			}
+		}
+	}
+	if hosting < targets/10 || foreignHome < hosting+targets/20 {
+		t.Errorf("%d target servers: %d hosting, %d with a foreign home page", targets, hosting, foreignHome)
+	}
+	// A page of user 0 asked for under user 1 is not found.
+	for s := int32(0); s < int32(g.NumServers()); s++ {
+		if si := g.Server(s); si.Hosting {
+			if _, ok := g.Lookup("http://" + si.Host + "/~u1/1.html"); ok {
+				t.Errorf("%s: /~u1/1.html found; page 1 is user 0's", si.Host)
+			}
+			break
+		}
+	}
+}
+
+// TestLinkEvidence checks hreflang, the text around links and declared
+// languages: their shares, and that they name the right languages.
+func TestLinkEvidence(t *testing.T) {
+	p := familyParams()
+	p.HreflangShare, p.ContextWords, p.ContextDestShare, p.LangDeclShare = 0.3, 3, 0.5, 0.5
+	g, err := Generate(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	thai := func(s string) bool { return strings.IndexFunc(s, func(r rune) bool { return unicode.Is(unicode.Thai, r) }) >= 0 }
+	var n, withHreflang, destContext, fromForeign int
+	for i := int32(0); i < int32(g.NumPages()); i++ {
+		if g.IsMissing(i) {
+			continue
+		}
+		for _, d := range g.Links(i) {
+			if g.IsMissing(d) {
+				continue
+			}
+			n++
+			if h := g.Hreflang(i, d); h != "" {
+				withHreflang++
+				if h != g.Page(d).Lang {
+					t.Fatalf("hreflang %q for a page in %s", h, g.Page(d).Lang)
+				}
+			}
+			if g.IsTarget(i) || !g.IsTarget(d) {
+				continue
+			}
+			// Links from non-target pages to target pages: the text
+			// around is Thai when it describes the destination.
+			fromForeign++
+			before, after := g.LinkContext(i, d)
+			if before == "" || after == "" {
+				t.Fatalf("no text around a link")
+			}
+			if thai(before) {
+				destContext++
+			}
+		}
+	}
+	if f := float64(withHreflang) / float64(n); f < 0.27 || f > 0.33 {
+		t.Errorf("hreflang on %.3f of links, want 0.3", f)
+	}
+	if f := float64(destContext) / float64(fromForeign); fromForeign < 500 || f < 0.4 || f > 0.6 {
+		t.Errorf("Thai text around %.3f of %d links from non-target to target pages, want 0.5", f, fromForeign)
+	}
+	decl, servers := 0, 0
+	for s := int32(0); s < int32(g.NumServers()); s++ {
+		si := g.Server(s)
+		servers++
+		d := g.DeclaredLang(si.First)
+		if d == "" {
+			continue
+		}
+		decl++
+		if d != si.Lang {
+			t.Fatalf("%s declares %s, its home page is in %s", si.Host, d, si.Lang)
+		}
+		for i := si.First; i < si.End; i++ {
+			if g.IsMissing(i) {
+				continue
+			}
+			if g.DeclaredLang(i) != d {
+				t.Fatalf("%s: pages declare different languages", si.Host)
+			}
+		}
+	}
+	if f := float64(decl) / float64(servers); f < 0.45 || f > 0.55 {
+		t.Errorf("%.3f of servers declare a language, want 0.5", f)
+	}
+	// At 0, nothing.
+	g0, _ := Generate(familyParams())
+	if h := g0.Hreflang(0, g0.Links(0)[0]); h != "" {
+		t.Errorf("hreflang %q at share 0", h)
+	}
+	if b, a := g0.LinkContext(0, g0.Links(0)[0]); b != "" || a != "" {
+		t.Errorf("text around a link with ContextWords 0")
+	}
+	if d := g0.DeclaredLang(0); d != "" {
+		t.Errorf("declared %q at share 0", d)
+	}
+}

@@ -194,7 +194,7 @@ func (g *Graph) firstGeneration() *generation {
 		}
 		s := &g.servers[g.pageServer[id]]
 		lang := s.lang
-		if id-s.first >= s.nPrimary {
+		if s.foreignAt(id - s.first) {
 			lang = 1 // ForeignLang
 		}
 		gen.state[i] = pageState{version: 1, lang: lang, status: 200}

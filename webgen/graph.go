@@ -44,6 +44,10 @@ type server struct {
 	target   bool
 	hub      bool // receives the links from target servers to non-target servers (Params.HubShare)
 	hidden   bool // a target server no target server links to (Params.HiddenTargetShare)
+	// foreignHome: the home page is in ForeignLang (Params.ForeignHomeShare,
+	// and every hosting server); hosting: the pages sit in per-user
+	// directories /~uN/ (Params.HostingShare).
+	foreignHome, hosting bool
 	dirs     bool
 	decl     Decl
 	charset  string
@@ -55,6 +59,13 @@ type server struct {
 }
 
 func (s *server) end() int32 { return s.first + s.nPrimary + s.nForeign + s.nMissing }
+
+// foreignAt reports whether the page of local index local is in
+// ForeignLang: the foreign pages, and the home page of a server whose
+// home is foreign.
+func (s *server) foreignAt(local int32) bool {
+	return local >= s.nPrimary || (local == 0 && s.foreignHome)
+}
 
 // PageInfo describes one page.
 type PageInfo struct {
@@ -86,6 +97,10 @@ type ServerInfo struct {
 	Target bool
 	// LangDirs reports whether pages sit under /<lang>/ directories.
 	LangDirs bool
+	// Hosting reports a hosting server: its pages sit in per-user
+	// directories /~uN/, each user's in one language, and its home page is
+	// in ForeignLang (Params.HostingShare).
+	Hosting bool
 	// Special names the demo special case the server plays ("" for none);
 	// see the package documentation.
 	Special string
@@ -120,7 +135,7 @@ func (g *Graph) IsTarget(i int32) bool {
 	if s.special != nil {
 		return g.spPages[i-g.firstSpecial].lang == g.p.TargetLang
 	}
-	return s.target && i < s.first+s.nPrimary
+	return s.target && i < s.first+s.nPrimary && !(i == s.first && s.foreignHome)
 }
 
 // IsMissing reports whether page i answers 404.
@@ -146,6 +161,9 @@ func (g *Graph) Page(i int32) PageInfo {
 	case local == 0:
 		pi.Path = "/"
 		pi.Lang = g.langs[s.lang]
+		if s.foreignHome {
+			pi.Lang = g.p.ForeignLang
+		}
 	case local < s.nPrimary:
 		pi.Lang = g.langs[s.lang]
 		pi.Path = g.pagePath(s, pi.Lang, local)
@@ -161,6 +179,9 @@ func (g *Graph) Page(i int32) PageInfo {
 }
 
 func (g *Graph) pagePath(s *server, lang string, local int32) string {
+	if s.hosting {
+		return "/~u" + strconv.Itoa(int(userOf(s, local))) + "/" + strconv.Itoa(int(local)) + ".html"
+	}
 	if s.dirs {
 		return "/" + lang + "/" + strconv.Itoa(int(local)) + ".html"
 	}
@@ -172,11 +193,14 @@ func (g *Graph) Server(s int32) ServerInfo {
 	sv := &g.servers[s]
 	si := ServerInfo{
 		Host: sv.host, Lang: g.langs[sv.lang], Charset: sv.charset, Decl: sv.decl,
-		First: sv.first, End: sv.end(), Target: sv.target, LangDirs: sv.dirs,
+		First: sv.first, End: sv.end(), Target: sv.target, LangDirs: sv.dirs, Hosting: sv.hosting,
 		Validators: g.serverValidators(s),
 	}
 	if sv.special != nil {
 		si.Special = sv.special.name
+	}
+	if sv.foreignHome {
+		si.Lang = g.p.ForeignLang
 	}
 	return si
 }
@@ -238,6 +262,15 @@ func (g *Graph) lookupPath(si int32, pq string) (int32, bool) {
 		ok     bool
 	)
 	switch {
+	case s.hosting && strings.HasPrefix(pq, "/~u"):
+		user, rest, found := strings.Cut(pq[len("/~u"):], "/")
+		u, uok := parseLocal(user)
+		num, ok = strings.CutSuffix(rest, ".html")
+		ok = ok && found && uok
+		lo, hi = 1, s.nPrimary+s.nForeign
+		if k, kok := parseLocal(num); ok && kok && k >= lo && k < hi && userOf(s, k) != u {
+			return 0, false
+		}
 	case strings.HasPrefix(pq, "/gone/"):
 		num, ok = strings.CutSuffix(pq[len("/gone/"):], ".html")
 		lo, hi = s.nPrimary+s.nForeign, s.nPrimary+s.nForeign+s.nMissing
@@ -409,6 +442,9 @@ func (g *Graph) layoutServers(rng *rand.Rand, otherIdx []uint8, langCum []float6
 				sv.hidden = true
 			}
 		}
+		if sv.target && (p.ForeignHomeShare > 0 || p.HostingShare > 0) {
+			g.multilingual(&sv, s)
+		}
 		sv.charset = pickCharset(rng, lang)
 		if p.CoverDecl && sv.target {
 			sv.decl = Decl(declTurn % int(numDecl))
@@ -431,7 +467,7 @@ func (g *Graph) layoutServers(rng *rand.Rand, otherIdx []uint8, langCum []float6
 		best := -1
 		for i := range g.servers {
 			s := &g.servers[i]
-			if s.target && s.nForeign > 0 && (best < 0 || s.nPrimary+s.nForeign > g.servers[best].nPrimary+g.servers[best].nForeign) {
+			if s.target && !s.hosting && s.nForeign > 0 && (best < 0 || s.nPrimary+s.nForeign > g.servers[best].nPrimary+g.servers[best].nForeign) {
 				best = i
 			}
 		}
@@ -610,7 +646,7 @@ func (g *Graph) generateLinks(rng *rand.Rand) {
 		// Class of the source page (rows of Tamura Table 4).
 		var toTarget, targetInter, otherInter, foreignShare float64
 		switch {
-		case s.target && local < s.nPrimary:
+		case s.target && !s.foreignAt(local):
 			toTarget, targetInter, otherInter = p.TargetToTarget, p.TargetToTargetInter, p.TargetToOtherInter
 			foreignShare = p.TargetServerForeignLinkShare
 		case s.target:

@@ -137,6 +137,35 @@ type Params struct {
 	// both 0 (the default) keeps "th-news12.test".
 	TargetCCTLDShare, OtherCCTLDShare float64
 
+	// Multilingual target servers (issue 9, part 3), 0 by default.
+	// ForeignHomeShare is the share of the target servers with language
+	// directories (LangDirShare) whose home page is in ForeignLang, their
+	// target pages under /th/: the Thai hospital of Tamura 3.3, "with the
+	// home page in English". HostingShare is the share of target servers
+	// that are hosting servers: a home page in ForeignLang and the pages
+	// in per-user directories /~u0/, /~u1/, ... of 8 pages each, each
+	// user's in one language, 70% of the pages in ForeignLang (Tamura 4.3:
+	// "Web sites that host a variety of users ... organize separate
+	// directory hierarchies for each language or user"). Both assumed;
+	// both drawn per server from no shared generator.
+	ForeignHomeShare, HostingShare float64
+
+	// Per-link and per-page evidence (issue 9, part 4), 0 by default; the
+	// simulator renders them, Graph.Hreflang, LinkContext and DeclaredLang
+	// give them. HreflangShare is the share of links that carry an
+	// hreflang attribute naming the destination page's language.
+	// ContextWords is the number of words of text rendered either side of
+	// each link's anchor (0: none); ContextDestShare the share of links
+	// whose surrounding text is in the destination page's language (a
+	// description of it), the rest being in the source page's. LangDeclShare
+	// is the share of servers that declare a language (Content-Language and
+	// <html lang>) on every page: that of their home page, as a site-wide
+	// template does. All assumed: the paper measures none of them.
+	HreflangShare    float64
+	ContextWords     int
+	ContextDestShare float64
+	LangDeclShare    float64
+
 	// Seeds is the number of seed pages: the home pages of the target servers
 	// with the most inter-server in-links (Tamura used 3).
 	Seeds int
@@ -304,6 +333,11 @@ func (p *Params) validate() error {
 		{"HiddenTargetShare", p.HiddenTargetShare},
 		{"TargetCCTLDShare", p.TargetCCTLDShare},
 		{"OtherCCTLDShare", p.OtherCCTLDShare},
+		{"ForeignHomeShare", p.ForeignHomeShare},
+		{"HostingShare", p.HostingShare},
+		{"HreflangShare", p.HreflangShare},
+		{"ContextDestShare", p.ContextDestShare},
+		{"LangDeclShare", p.LangDeclShare},
 	} {
 		share(s.name, s.v)
 	}
@@ -312,6 +346,9 @@ func (p *Params) validate() error {
 	}
 	if (p.TargetCCTLDShare > 0 || p.OtherCCTLDShare > 0) && ccTLD[p.TargetLang] == "" {
 		bad("TargetCCTLDShare", "no ccTLD known for %q", p.TargetLang)
+	}
+	if p.ContextWords < 0 || p.ContextWords > 20 {
+		bad("ContextWords", "%d is not in [0, 20]", p.ContextWords)
 	}
 	if p.TargetServerShare == 0 {
 		bad("TargetServerShare", "must be above 0: the seeds are target servers")
