@@ -231,7 +231,9 @@ func TestLinkEvidence(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	thai := func(s string) bool { return strings.IndexFunc(s, func(r rune) bool { return unicode.Is(unicode.Thai, r) }) >= 0 }
+	thai := func(s string) bool {
+		return strings.IndexFunc(s, func(r rune) bool { return unicode.Is(unicode.Thai, r) }) >= 0
+	}
 	var n, withHreflang, destContext, fromForeign int
 	for i := int32(0); i < int32(g.NumPages()); i++ {
 		if g.IsMissing(i) {

@@ -39,23 +39,23 @@ type Graph struct {
 // first), then nForeign pages in ForeignLang (target servers only), then
 // nMissing pages that answer 404.
 type server struct {
-	host     string
-	lang     uint8
-	target   bool
-	hub      bool // receives the links from target servers to non-target servers (Params.HubShare)
-	hidden   bool // a target server no target server links to (Params.HiddenTargetShare)
+	host   string
+	lang   uint8
+	target bool
+	hub    bool // receives the links from target servers to non-target servers (Params.HubShare)
+	hidden bool // a target server no target server links to (Params.HiddenTargetShare)
 	// foreignHome: the home page is in ForeignLang (Params.ForeignHomeShare,
 	// and every hosting server); hosting: the pages sit in per-user
 	// directories /~uN/ (Params.HostingShare).
 	foreignHome, hosting bool
-	dirs     bool
-	decl     Decl
-	charset  string
-	first    int32
-	nPrimary int32
-	nForeign int32
-	nMissing int32
-	special  *specServer
+	dirs                 bool
+	decl                 Decl
+	charset              string
+	first                int32
+	nPrimary             int32
+	nForeign             int32
+	nMissing             int32
+	special              *specServer
 }
 
 func (s *server) end() int32 { return s.first + s.nPrimary + s.nForeign + s.nMissing }
