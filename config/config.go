@@ -207,6 +207,13 @@ type Focus struct {
 	// HTML pages, down to Floor (Tamura 5.2; 0 turns it off).
 	DecayEvery int `yaml:"tolerance_decay_every"`
 	Floor      int `yaml:"tolerance_floor"`
+	// ErrorBound is the sequential strategy's error bound per server: the
+	// chance it may judge a server holding target pages irrelevant, or one
+	// holding none relevant (focus.Config.ErrorBound). In (0, 0.5).
+	ErrorBound float64 `yaml:"error_bound"`
+	// KeepForeignDirs crawls the foreign-language sections of relevant
+	// servers in full (sequential strategy; focus.Config.KeepForeignDirs).
+	KeepForeignDirs bool `yaml:"keep_foreign_dirs"`
 }
 
 // Bandwidth is the fetcher manager's budget (package bandwidth).
@@ -306,10 +313,12 @@ var Keys = []key{
 	{"network.allow_addresses", []string{}, "address classes (loopback, private, link-local, cgnat, multicast, unspecified, broadcast) or CIDR prefixes the crawler may connect to; all refused by default, connect_to targets always allowed"},
 	{"focus.language", "", "target language, ISO 639-1 (empty: no focusing)"},
 	{"focus.charsets", []string{}, "charsets that also define the target (text must confirm), e.g. [tis-620, windows-874]"},
-	{"focus.strategy", "conservative-server", "bfs, hard-focused, soft-focused, aggressive-server, conservative-server, conservative-directory or evidence (experimental: per-link evidence)"},
+	{"focus.strategy", "conservative-server", "bfs, hard-focused, soft-focused, aggressive-server, conservative-server, conservative-directory, evidence (experimental: per-link evidence) or sequential (sequential server verdicts and directory status)"},
 	{"focus.tolerance", 10, "tolerance T: irrelevant pages allowed per server before it is irrelevant"},
 	{"focus.tolerance_decay_every", 25000, "lower T by one every this many HTML pages (Tamura 5.2; 0: T stays fixed)"},
 	{"focus.tolerance_floor", 5, "T never falls below this"},
+	{"focus.error_bound", 0.01, "sequential strategy: the chance per server of a wrong verdict (a server holding target pages judged irrelevant, or one holding none relevant); in (0, 0.5)"},
+	{"focus.keep_foreign_dirs", false, "sequential strategy: crawl the foreign-language sections (/en/) of relevant servers in full, for completeness"},
 	{"bandwidth.limit", "0", "bandwidth limit L in bytes per second, as a size: 140KB is 140,000 B/s; 0: no limit"},
 	{"bandwidth.search_depth", 6, "maxd: ready sites searched for a download that fits under L (bandwidth paper: 6)"},
 	{"bandwidth.default_rate", "50KB", "expected rate of a server never measured, bytes per second"},
@@ -472,6 +481,8 @@ func Load(profile string, fs *pflag.FlagSet) (*Config, error) {
 	c.Focus.Tolerance = p.integer("focus.tolerance")
 	c.Focus.DecayEvery = p.integer("focus.tolerance_decay_every")
 	c.Focus.Floor = p.integer("focus.tolerance_floor")
+	c.Focus.ErrorBound = p.float("focus.error_bound")
+	c.Focus.KeepForeignDirs = p.boolean("focus.keep_foreign_dirs")
 	if !explicit(v, "focus.tolerance_floor") && c.Focus.Floor > c.Focus.Tolerance {
 		c.Focus.Floor = c.Focus.Tolerance // the default floor never lifts a small T
 	}
@@ -983,7 +994,7 @@ var contactRE = regexp.MustCompile(`\(.*\+https?://[^\s)]+\.[^\s)]+.*\)`)
 var addressClasses = map[string]bool{"loopback": true, "private": true, "link-local": true, "cgnat": true,
 	"multicast": true, "unspecified": true, "broadcast": true}
 
-var strategies = []string{"bfs", "hard-focused", "soft-focused", "aggressive-server", "conservative-server", "conservative-directory", "evidence"}
+var strategies = []string{"bfs", "hard-focused", "soft-focused", "aggressive-server", "conservative-server", "conservative-directory", "evidence", "sequential"}
 
 // Validate checks every value and returns all problems joined, each naming
 // its key. Load calls it; callers that build a Config by hand should too.
@@ -1154,6 +1165,9 @@ func (c *Config) Validate() error {
 	}
 	if c.Focus.Floor < 0 || c.Focus.Floor > c.Focus.Tolerance {
 		bad("focus.tolerance_floor", "%d must be between 0 and focus.tolerance (%d)", c.Focus.Floor, c.Focus.Tolerance)
+	}
+	if e := c.Focus.ErrorBound; !(e > 0 && e < 0.5) {
+		bad("focus.error_bound", "%g must lie strictly between 0 and 0.5, e.g. 0.01 (one wrong verdict in a hundred servers)", e)
 	}
 	if c.Bandwidth.Limit < 0 {
 		bad("bandwidth.limit", "%d must not be negative (0: no limit)", c.Bandwidth.Limit)

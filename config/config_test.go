@@ -142,7 +142,7 @@ func validBase() *Config {
 		UserAgent: "x/1 (+https://l.example/c)", Workers: 1, Depth: 8, MaxPagesPerSite: 10, MaxBodySize: 1 << 20,
 		Timeouts: Timeouts{time.Second, time.Second, time.Second}, Robots: Robots{Policy: "obey"},
 		Scope: Scope{MaxURLLength: 1, MaxPathSegments: 1, MaxRepeatedSegment: 1, MaxQueryParams: 1},
-		Focus: Focus{Strategy: "bfs", Tolerance: 10}, Retries: Retries{Max: 1, Delay: time.Second, MaxDelay: time.Second},
+		Focus: Focus{Strategy: "bfs", Tolerance: 10, ErrorBound: 0.01}, Retries: Retries{Max: 1, Delay: time.Second, MaxDelay: time.Second},
 	}
 }
 
@@ -442,5 +442,38 @@ func TestSeedFlags(t *testing.T) {
 	c, err = Load("", fs)
 	if err != nil || !c.SkipBadSeeds || len(c.Seeds) != 2 {
 		t.Errorf("with --skip-bad-seeds: %v, %+v; want the bad seed left for the crawl to skip", err, c)
+	}
+}
+
+// TestFocusErrorBound: focus.error_bound defaults to 0.01, takes values in
+// (0, 0.5), and a value outside, or not a number, is an error that names
+// the key, reported once; focus.keep_foreign_dirs defaults to false.
+func TestFocusErrorBound(t *testing.T) {
+	dir := t.TempDir()
+	prof := filepath.Join(dir, "p.yaml")
+	load := func(focus string) (*Config, error) {
+		t.Helper()
+		os.WriteFile(prof, []byte("seeds: [http://a.test/]\nuser_agent: \"x/1 (+https://lib.example/c)\"\nfocus: {language: th"+focus+"}\n"), 0o644)
+		return Load(prof, nil)
+	}
+	c, err := load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Focus.ErrorBound != 0.01 || c.Focus.KeepForeignDirs {
+		t.Errorf("defaults: error_bound %g, keep_foreign_dirs %v", c.Focus.ErrorBound, c.Focus.KeepForeignDirs)
+	}
+	c, err = load(", strategy: sequential, error_bound: 0.05, keep_foreign_dirs: true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Focus.ErrorBound != 0.05 || !c.Focus.KeepForeignDirs || c.Focus.Strategy != "sequential" {
+		t.Errorf("set: %+v", c.Focus)
+	}
+	for _, v := range []string{"0", "-0.01", "0.5", "2", "often"} {
+		_, err := load(", error_bound: " + v)
+		if err == nil || strings.Count(err.Error(), "focus.error_bound") != 1 {
+			t.Errorf("error_bound %s: err = %v, want one error naming focus.error_bound", v, err)
+		}
 	}
 }
