@@ -49,3 +49,49 @@ func TestAnchorBounded(t *testing.T) {
 		t.Errorf("anchor of %d bytes, want a prefix of at most %d", len(a), MaxAnchorLen)
 	}
 }
+
+func TestContextEvidence(t *testing.T) {
+	page := mustURL(t, "http://example.com/")
+	long := strings.Repeat("ข", 100) // 300 bytes
+	tests := []struct{ name, html, want string }{
+		{"either side", `<p>ข่าว วันนี้ <a href="a">x</a> ภาษาไทย</p>`, "a|ข่าว วันนี้ ภาษาไทย"},
+		{"white space collapsed", "<p>one\n\t two  <a href=a>x</a>\n three\n</p>", "a|one two three"},
+		{"before only", `text <a href="a">x</a><a href="b">y</a> after`, "a|text\nb|after"},
+		{"nothing around", `<ul><li><a href="a">x</a></li><li><a href="b">y</a></li></ul>`, "a|\nb|"},
+		{"after reaches into the next element", `<a href="a">x</a></li><li>next item`, "a|next item"},
+		{"unclosed at end", `before <a href="a">x`, "a|before"},
+		{"text between two links is the context of both, their anchors of neither", `<a href="a">one</a> | <a href="b">two</a>`, "a||\nb||"},
+		{"first occurrence of a URL", `first <a href="a">x</a><p>second <a href="a">y</a> z`, "a|first second"},
+		{"bounded at rune boundaries", `<p>` + long + `<a href="a">x</a>` + long + `</p>`,
+			"a|" + strings.Repeat("ข", MaxContextLen/3) + " " + strings.Repeat("ข", MaxContextLen/3)},
+		{"not for other elements", `text <img src="i.png"> more <link rel=canonical href="c">`, "c|"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := Extract(page, []byte(tc.html), Options{})
+			var got []string
+			for _, l := range p.Links {
+				if l.Kind != Nav {
+					continue
+				}
+				got = append(got, strings.TrimPrefix(l.URL, "http://example.com/")+"|"+l.Context)
+			}
+			if g := strings.Join(got, "\n"); g != tc.want {
+				t.Errorf("got\n%s\nwant\n%s", g, tc.want)
+			}
+		})
+	}
+}
+
+func TestHTMLLang(t *testing.T) {
+	for html, want := range map[string]string{
+		`<!DOCTYPE html><html lang=" th-TH "><body>x`: "th-TH",
+		`<html><body lang="th">`:                      "",
+		`<p>no html element`:                          "",
+		`<html lang="en"><html lang="th">`:            "en",
+	} {
+		if got := Extract(mustURL(t, "http://example.com/"), []byte(html), Options{}).Lang; got != want {
+			t.Errorf("%s: Lang %q, want %q", html, got, want)
+		}
+	}
+}

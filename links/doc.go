@@ -38,6 +38,15 @@
 // pages in a legacy charset a browser would encode non-ASCII query characters in that
 // charset instead; the engine decodes pages to UTF-8 first, so those few URLs differ.
 //
+// # Per-link evidence
+//
+// For the language focusing of the engine (Tamura 4.1's "per-link attributes": "the
+// anchor and surrounding text"), each <a> link carries its anchor text ([Link.Anchor]),
+// the text around it ([Link.Context]: at most [MaxContextLen] bytes of the page's text
+// either side), and, on a, area and link elements, its hreflang and lang attributes. The
+// page's own <html lang> is [Page.Lang]. All are bounded and cost one pass over text the
+// tokenizer already returns.
+//
 // # Robots directives
 //
 // <meta name="robots"> with nofollow, noindex or none sets [Page.NoFollow] and

@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func checkURL(t *testing.T, where, s string) {
@@ -61,6 +62,9 @@ func FuzzExtract(f *testing.F) {
 				t.Fatalf("duplicate %s %q", l.Kind, l.URL)
 			}
 			seen[key{l.URL, l.Kind}] = true
+			if len(l.Context) > 2*MaxContextLen+1 || (utf8.Valid(doc) && !utf8.ValidString(l.Context)) {
+				t.Fatalf("context %q: over %d bytes or not UTF-8", l.Context, 2*MaxContextLen+1)
+			}
 		}
 		for _, s := range ExtractCSS(pu, doc, 50) {
 			checkURL(t, "css", s)

@@ -62,10 +62,22 @@ type Link struct {
 	// Hreflang is the element's hreflang attribute and Lang its lang
 	// attribute, as written (trimmed); "" when absent.
 	Hreflang, Lang string
+	// Context is the text around an <a> element: up to MaxContextLen
+	// bytes of the page's text before it and as many after it (to the
+	// next element's text, the anchors of other links not included),
+	// white space collapsed, the two joined by a space; "" for other
+	// elements. Per-link evidence reads its script, as the paper's
+	// "anchor and surrounding text". For a URL linked twice it is the
+	// first occurrence's.
+	Context string
 }
 
 // MaxAnchorLen bounds Link.Anchor, in bytes.
 const MaxAnchorLen = 200
+
+// MaxContextLen bounds each side of Link.Context, in bytes: a few words
+// (five to ten in Latin script, a dozen Thai letters).
+const MaxContextLen = 48
 
 // Page is what Extract found in one page.
 type Page struct {
@@ -77,6 +89,9 @@ type Page struct {
 	Base string
 	// NoFollow and NoIndex are set by <meta name="robots" content="nofollow|noindex|none">.
 	NoFollow, NoIndex bool
+	// Lang is the lang attribute of the <html> element, trimmed; "" when
+	// absent. It is what the page declares its language to be.
+	Lang string
 	// Truncated is set when MaxLinks cut the list short.
 	Truncated bool
 }
@@ -117,7 +132,7 @@ func Extract(pageURL *url.URL, html []byte, opts Options) Page {
 			page = u
 		}
 	}
-	x := extractor{opts: opts, open: -1}
+	x := extractor{opts: opts, open: -1, after: -1}
 	x.scan(html)
 
 	base := page
@@ -134,7 +149,7 @@ func Extract(pageURL *url.URL, html []byte, opts Options) Page {
 		}
 	}
 	var p Page
-	p.NoFollow, p.NoIndex = x.noFollow, x.noIndex
+	p.NoFollow, p.NoIndex, p.Lang = x.noFollow, x.noIndex, x.htmlLang
 	if base != nil {
 		p.Base = base.Href(true)
 	}
@@ -157,6 +172,7 @@ type candidate struct {
 	noFollow       bool
 	anchor         string
 	hreflang, lang string
+	context        string
 }
 
 // extractor walks the tokens of a page and collects candidates.
@@ -174,6 +190,14 @@ type extractor struct {
 	// when none; text collects that text.
 	open int
 	text []byte
+	// prev holds the last page text outside anchors (at most
+	// 2*MaxContextLen bytes, of which the last MaxContextLen count);
+	// after is the index in cands of the <a> that waits for the text
+	// after it, -1 when none; before is that <a>'s text before it.
+	prev     []byte
+	after    int
+	before   string
+	htmlLang string
 }
 
 type attr struct{ key, val string }
@@ -184,6 +208,7 @@ func (x *extractor) full() bool { return len(x.cands) >= 4*x.opts.MaxLinks }
 
 func (x *extractor) scan(doc []byte) {
 	z := html.NewTokenizer(bytes.NewReader(doc))
+	defer x.endContext("")
 	defer x.closeAnchor() // an <a> left open at the end of the page
 	inStyle := false
 	for !x.full() {
@@ -198,6 +223,8 @@ func (x *extractor) scan(doc []byte) {
 				x.css(z.Text(), "style", "")
 			} else if x.open >= 0 {
 				x.anchorText(z.Text())
+			} else {
+				x.pageText(z.Text())
 			}
 		case html.EndTagToken:
 			inStyle = false
@@ -284,12 +311,82 @@ func (x *extractor) anchorText(t []byte) {
 	}
 }
 
+// pageText takes a text token outside anchors: the text after the last
+// <a>, if one waits for it, and the text before the next.
+func (x *extractor) pageText(t []byte) {
+	if x.after >= 0 && len(bytes.TrimSpace(t)) > 0 {
+		x.endContext(contextString(t, false))
+	}
+	if len(t) >= MaxContextLen {
+		x.prev = append(x.prev[:0], t[len(t)-MaxContextLen:]...)
+		return
+	}
+	if len(x.prev)+len(t) > 2*MaxContextLen {
+		x.prev = append(x.prev[:0], x.prev[len(x.prev)-MaxContextLen:]...)
+	}
+	x.prev = append(x.prev, t...)
+}
+
+// endContext stores the context of the <a> waiting for the text after it,
+// with after as that text.
+func (x *extractor) endContext(after string) {
+	if x.after < 0 {
+		return
+	}
+	switch {
+	case x.before == "":
+		x.cands[x.after].context = after
+	case after == "":
+		x.cands[x.after].context = x.before
+	default:
+		x.cands[x.after].context = x.before + " " + after
+	}
+	x.after, x.before = -1, ""
+}
+
+// contextString returns the last (tail) or first MaxContextLen bytes of
+// t, cut at rune boundaries, white space collapsed.
+func contextString(t []byte, tail bool) string {
+	if len(t) > MaxContextLen {
+		if tail {
+			t = t[len(t)-MaxContextLen:]
+			for len(t) > 0 && !utf8.RuneStart(t[0]) {
+				t = t[1:]
+			}
+		} else {
+			n := MaxContextLen
+			for n > 0 && !utf8.RuneStart(t[n]) {
+				n--
+			}
+			t = t[:n]
+		}
+	}
+	var buf [2 * MaxContextLen]byte
+	b := buf[:0]
+	space := false
+	for _, c := range t {
+		if c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' {
+			space = len(b) > 0
+			continue
+		}
+		if space {
+			b = append(b, ' ')
+			space = false
+		}
+		b = append(b, c)
+	}
+	return string(b)
+}
+
 // openAnchor starts reading the text of the <a> whose candidate is cand
 // (-1: none), unless that candidate has an anchor already.
 func (x *extractor) openAnchor(cand int) {
+	x.endContext("") // no text between the last </a> and this <a>
 	x.open = -1
 	x.text = x.text[:0]
 	if cand >= 0 && x.cands[cand].anchor == "" {
+		x.before = contextString(x.prev, true)
+		x.prev = x.prev[:0]
 		x.open = cand
 		if t, ok := x.get("title"); ok {
 			x.text = append(x.text, t...) // kept unless the element has text
@@ -313,6 +410,7 @@ func (x *extractor) closeAnchor() {
 	} else {
 		x.cands[x.open].anchor = anchorString(txt)
 	}
+	x.after = x.open
 	x.open = -1
 	x.text = x.text[:0]
 }
@@ -360,6 +458,10 @@ func (x *extractor) tag(tag string) {
 				}
 			}
 			x.openAnchor(cand)
+		}
+	case "html":
+		if x.htmlLang == "" {
+			x.htmlLang = x.trimmed("lang")
 		}
 	case "base":
 		if v, ok := x.get("href"); ok && !x.baseSet {
@@ -514,6 +616,9 @@ func (r *resolver) add(c candidate) bool {
 		if l.Lang == "" {
 			l.Lang = c.lang
 		}
+		if l.Context == "" {
+			l.Context = c.context
+		}
 		return true
 	}
 	if len(r.links) >= r.max {
@@ -521,7 +626,7 @@ func (r *resolver) add(c candidate) bool {
 	}
 	r.index[k] = len(r.links)
 	r.links = append(r.links, Link{URL: abs, Kind: c.kind, Tag: c.tag, Attr: c.attr, NoFollow: c.noFollow,
-		Anchor: c.anchor, Hreflang: c.hreflang, Lang: c.lang})
+		Anchor: c.anchor, Hreflang: c.hreflang, Lang: c.lang, Context: c.context})
 	return true
 }
 
