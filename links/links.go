@@ -598,6 +598,9 @@ type resolver struct {
 func (r *resolver) add(c candidate) bool {
 	abs, ok := fastResolve(r.fast, c.ref)
 	if !ok {
+		abs, ok = fastAbsolute(c.ref)
+	}
+	if !ok {
 		abs, ok = resolve(r.base, c.ref)
 	}
 	if !ok {
