@@ -3,6 +3,7 @@ package simulate
 import (
 	"bytes"
 	"context"
+	"hash/fnv"
 	"html"
 	"net/http"
 	"net/url"
@@ -91,6 +92,9 @@ func (o *observer) Do(_ context.Context, _, rawURL string, _ http.Header) (*fetc
 	o.crawled[p] = true
 	if w.target[p] {
 		r.Targets++
+		if w.dist[p] >= 0 {
+			r.ReachedTargets++
+		}
 	}
 	if s := w.server[p]; !o.accessed[s] {
 		o.accessed[s] = true
@@ -158,7 +162,7 @@ func (o *observer) sample() {
 	r := o.r
 	r.Curve = append(r.Curve, Sample{
 		Pages: r.Pages, Targets: r.Targets,
-		Coverage: ratio(r.Targets, o.w.reachableTargets), Harvest: ratio(r.Targets, r.Pages),
+		Coverage: ratio(r.ReachedTargets, o.w.reachableTargets), Harvest: ratio(r.Targets, r.Pages),
 		Queue: o.q.Stats().Queued, Servers: r.Servers,
 	})
 }
@@ -221,11 +225,45 @@ func (discardArchive) WriteRevisit(*archive.Revisit) (archive.Ref, error) {
 }
 
 // langDetector reads the language the fetcher wrote into <html lang="...">:
-// the graph's truth, as a perfect detector would find it. (The real
-// detector, package detect, needs real text; the pages here carry none.)
+// the graph's truth, as the verdict. (The real detector, package detect,
+// needs real text; the pages here carry none.) The verdict is always right:
+// Thai precision and recall were 100% on the detector's out-of-domain set
+// (docs/detect.md, issue 3), 99.7% and 99.9% on the independent web of
+// issue 9. Its confidence, which only the sequential strategy reads, is
+// drawn per page (a hash of the page) from the detector's measured
+// confidences on the out-of-domain set: the 7,108 answers of the
+// calibration table in docs/detect.md, each bin at its mean confidence
+// (confidenceBins). So 6% of pages carry a confidence under 0.9 and
+// count for less than their verdict, right here, deserves: an assumption
+// that costs the sequential verdict pages, never coverage.
 type langDetector struct{ target string }
 
 var langAttr = []byte(`<html lang="`)
+
+// confidenceBins is the calibration table of docs/detect.md (out of
+// domain, 7,108 answers): answers per bin and their mean confidence.
+var confidenceBins = []struct {
+	answers int
+	mean    float64
+}{{23, 0.272}, {54, 0.349}, {50, 0.447}, {57, 0.559}, {61, 0.641}, {71, 0.743}, {116, 0.864}, {6676, 0.998}}
+
+// simConfidence draws a confidence for a page body from confidenceBins.
+func simConfidence(body []byte) float64 {
+	h := fnv.New64a()
+	h.Write(body)
+	total := 0
+	for _, b := range confidenceBins {
+		total += b.answers
+	}
+	x := int(h.Sum64() % uint64(total))
+	for _, b := range confidenceBins {
+		if x < b.answers {
+			return b.mean
+		}
+		x -= b.answers
+	}
+	return confidenceBins[len(confidenceBins)-1].mean
+}
 
 func (d langDetector) Detect(body []byte, _ string) detect.Result {
 	i := bytes.Index(body, langAttr)
@@ -234,8 +272,9 @@ func (d langDetector) Detect(body []byte, _ string) detect.Result {
 	}
 	rest := body[i+len(langAttr):]
 	j := bytes.IndexByte(rest, '"')
+	conf := simConfidence(body)
 	if j == len(d.target) && string(rest[:j]) == d.target { // no allocation
-		return detect.Result{Lang: d.target, Charset: "utf-8", Confidence: 1, Relevant: true, Evidence: "simulated"}
+		return detect.Result{Lang: d.target, Charset: "utf-8", Confidence: conf, Relevant: true, Evidence: "simulated"}
 	}
-	return detect.Result{Lang: otherLang, Charset: "utf-8", Confidence: 1, Evidence: "simulated"}
+	return detect.Result{Lang: otherLang, Charset: "utf-8", Confidence: conf, Evidence: "simulated"}
 }

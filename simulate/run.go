@@ -39,6 +39,12 @@ type Variant struct {
 	// Decay is the focus.Config improvement of a falling tolerance.
 	// (focus.Config.Defer is not offered: the engine does not defer links.)
 	Decay focus.Decay
+	// ErrorBound is the sequential strategy's error bound per server
+	// (focus.Config.ErrorBound; default focus.DefaultErrorBound).
+	ErrorBound float64
+	// KeepForeignDirs turns off the sequential strategy's directory status
+	// (focus.Config.KeepForeignDirs).
+	KeepForeignDirs bool
 }
 
 func (v Variant) label() string {
@@ -54,6 +60,16 @@ func (v Variant) label() string {
 		s += fmt.Sprintf(" T=%d", t)
 		if v.Decay.Every > 0 {
 			s += fmt.Sprintf(" +decay/%d", v.Decay.Every)
+		}
+	}
+	if focus.Strategy(v.Strategy) == focus.Sequential {
+		e := v.ErrorBound
+		if e == 0 {
+			e = focus.DefaultErrorBound
+		}
+		s += fmt.Sprintf(" e=%g", e)
+		if v.KeepForeignDirs {
+			s += " +dirs"
 		}
 	}
 	return s
@@ -198,6 +214,11 @@ type RunResult struct {
 	Name    string
 	// Final figures.
 	Pages, Targets int64 // pages crawled, target pages among them
+	// ReachedTargets are the target pages crawled that links reach from
+	// the seeds: coverage counts these only. The others are home pages
+	// of servers no link reaches, which the sequential strategy's home
+	// probe (focus.Policy.Probe) asks for; they count for harvest.
+	ReachedTargets int64
 	Coverage       float64
 	Harvest        float64
 	PeakQueue      int64
@@ -298,7 +319,7 @@ func runOne(ctx context.Context, w *web, v Variant, opts Options, idx int, progr
 	if !perfect {
 		var err error
 		pol, err = focus.New(focus.Config{Strategy: focus.Strategy(v.Strategy), Tolerance: v.Tolerance, Decay: v.Decay,
-			Lang: w.targetLang})
+			Lang: w.targetLang, ErrorBound: v.ErrorBound, KeepForeignDirs: v.KeepForeignDirs})
 		if err != nil {
 			return nil, err
 		}
@@ -380,7 +401,7 @@ func runOne(ctx context.Context, w *web, v Variant, opts Options, idx int, progr
 		obs.sample()
 	}
 	r.FinalQueue = q.Stats().Queued
-	r.Coverage = ratio(r.Targets, w.reachableTargets)
+	r.Coverage = ratio(r.ReachedTargets, w.reachableTargets)
 	r.Harvest = ratio(r.Targets, r.Pages)
 	r.Miss = missByDistance(w, obs.crawled)
 	r.Elapsed = time.Since(start)
@@ -398,7 +419,7 @@ func progress(out io.Writer, mu *sync.Mutex, r *RunResult, w *web) {
 	mu.Lock()
 	defer mu.Unlock()
 	fmt.Fprintf(out, "simulate: %-36s pages %9d coverage %6.2f%% harvest %6.2f%% servers %7d\n",
-		r.Name, r.Pages, 100*ratio(r.Targets, w.reachableTargets), 100*ratio(r.Targets, r.Pages), r.Servers)
+		r.Name, r.Pages, 100*ratio(r.ReachedTargets, w.reachableTargets), 100*ratio(r.Targets, r.Pages), r.Servers)
 }
 
 func ratio(a, b int64) float64 {
