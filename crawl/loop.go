@@ -226,6 +226,7 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 	// 6. Understand the response: a redirect, an HTML page, or a stylesheet.
 	var found []links.Link
 	var meta []archive.Field
+	var decl string // the language the page declares, per-link evidence (evidence.go)
 	switch {
 	case res.Status >= 300 && res.Status < 400:
 		loc, err := u.Parse(res.Header.Get("Location"))
@@ -253,6 +254,7 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 			text = payload
 		}
 		page := links.Extract(u, text, links.Options{})
+		decl = declaredLang(res.Header.Get("Content-Language"), page.Lang)
 		if page.Truncated {
 			// Said in crawl.log and in the metadata record, so a curator
 			// sees the page's links were cut, not that it had no more.
@@ -298,7 +300,7 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 	// A stylesheet's requisites inherit the standing of the page it was
 	// queued for.
 	linkRelevant := out.relevant || (!out.page && e.Priority == frontier.High)
-	accepted, outlinks, err := c.decideLinks(pol, e, key, src, linkRelevant, found)
+	accepted, outlinks, err := c.decideLinks(pol, e, key, src, linkRelevant, decl, found)
 	if err != nil {
 		return err
 	}
@@ -438,7 +440,7 @@ const redirectKind = links.Kind(255)
 // decideLinks turns the links found on a response into frontier entries.
 // It returns the accepted entries and one metadata "outlink" field per link
 // with the decision, so the WARC says why a link was or was not followed.
-func (c *Crawler) decideLinks(pol *focus.Policy, e frontier.Entry, key string, src focus.Counts, relevant bool, found []links.Link) ([]frontier.Entry, []archive.Field, error) {
+func (c *Crawler) decideLinks(pol *focus.Policy, e frontier.Entry, key string, src focus.Counts, relevant bool, decl string, found []links.Link) ([]frontier.Entry, []archive.Field, error) {
 	var accepted []frontier.Entry
 	var fields []archive.Field
 	// Destination counters, looked up once per page. The page's own key
@@ -458,7 +460,7 @@ func (c *Crawler) decideLinks(pol *focus.Policy, e frontier.Entry, key string, s
 		if ln.Kind == links.Requisite && !c.cfg.Requisites {
 			continue
 		}
-		entry, why, err := c.decideLink(pol, e, src, relevant, prio, ln, counts, claims, now)
+		entry, why, err := c.decideLink(pol, e, src, relevant, decl, prio, ln, counts, claims, now)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -485,7 +487,7 @@ func (c *Crawler) decideLinks(pol *focus.Policy, e frontier.Entry, key string, s
 
 // decideLink applies scope (Nakahira) and focus (Tamura) to one link. It
 // returns the entry to queue, or why the link was rejected.
-func (c *Crawler) decideLink(pol *focus.Policy, e frontier.Entry, src focus.Counts, relevant bool, prio frontier.Priority,
+func (c *Crawler) decideLink(pol *focus.Policy, e frontier.Entry, src focus.Counts, relevant bool, decl string, prio frontier.Priority,
 	ln links.Link, counts map[string]focus.Counts, claims map[string]struct{}, now time.Time) (frontier.Entry, string, error) {
 	hop := hopOf(ln.Kind)
 	var d scope.Decision
@@ -532,7 +534,7 @@ func (c *Crawler) decideLink(pol *focus.Policy, e frontier.Entry, src focus.Coun
 		if ln.Kind == links.Requisite {
 			v = pol.Requisite(relevant, src, dest, false)
 		} else {
-			v = c.decideNav(pol, relevant, src, dest, d.URL, ln)
+			v = c.decideNav(pol, relevant, decl, src, dest, d.URL, ln)
 			var err error
 			if v, err = c.decideDir(pol, v, d.URL, dest, counts, ln); err != nil {
 				return entry, "", err

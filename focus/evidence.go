@@ -22,10 +22,22 @@ type Link struct {
 	Hreflang string
 	// Lang is the element's lang attribute: the language of the anchor text.
 	Lang string
+	// Context is the text around the link (links.Link.Context): a few
+	// words either side of the anchor.
+	Context string
+	// PageLang is the language the page holding the link declares: its
+	// Content-Language, else its <html lang>. It is evidence about the
+	// page's server more than about the link: a page detected as foreign
+	// that declares the target language is most often the foreign section
+	// of a target site whose template declares the site's language (the
+	// English pages with a Thai charset label of Tamura 3.3's distance-10
+	// path), and its links lead to that site's language.
+	PageLang string
 	// FromTarget reports that the page holding the link is in the target
 	// language. Its anchors are then in the target language whatever they
 	// lead to, so anchor text (and lang) in the target language counts for
-	// nothing; in another language it still counts against.
+	// nothing; in another language it still counts against. The same holds
+	// for the text around the link, and a declared language.
 	FromTarget bool
 }
 
@@ -63,6 +75,9 @@ const (
 //	IDN host label in target script   +2
 //	ccTLD of the target (.th)         +1   ccTLD of another language   -1
 //	path segment or lang= query value +1   another language's code     -1
+//	text around in the target's script +1  in another non-Latin script -1
+//	  (the +1 only from a page not in the target language)
+//	page declares the target language  +1  (only from a page not in it)
 //
 // Latin-script anchor text counts for nothing when the target is written
 // in another script: short Latin anchors ("Home", host names, URLs) are as
@@ -85,6 +100,12 @@ func (p *Policy) Score(l Link) Score {
 	}
 	if a < 0 || !l.FromTarget {
 		s += 2 * a
+	}
+	if c := scriptCue(l.Context, lang); c < 0 || !l.FromTarget {
+		s += c
+	}
+	if !l.FromTarget && langCue(l.PageLang, lang) > 0 {
+		s++
 	}
 	s += urlCues(l.URL, lang)
 	return Score(max(min(s, int(MaxScore)), -int(MaxScore)))

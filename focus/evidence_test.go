@@ -49,6 +49,16 @@ func TestScore(t *testing.T) {
 		{"thai anchor on a thai page says nothing", th, Link{URL: "http://example.com/", Anchor: "ข่าว", FromTarget: true}, 0},
 		{"foreign anchor on a thai page still counts", th, Link{URL: "http://example.com/", Anchor: "ニュース", FromTarget: true}, -2},
 		{"lang on a thai page says nothing", th, Link{URL: "http://example.com/", Lang: "th", FromTarget: true}, 0},
+		{"thai text around", th, Link{URL: "http://example.com/", Anchor: "more", Context: "ข่าว วันนี้"}, 1},
+		{"japanese text around", th, Link{URL: "http://example.com/", Context: "今日のニュース"}, -1},
+		{"latin text around says nothing", th, Link{URL: "http://example.com/", Context: "read more about it"}, 0},
+		{"thai text around on a thai page says nothing", th, Link{URL: "http://example.com/", Context: "ข่าว", FromTarget: true}, 0},
+		{"foreign text around on a thai page counts", th, Link{URL: "http://example.com/", Context: "ニュース", FromTarget: true}, -1},
+		{"thai anchor and text around: strong and more", th, Link{URL: "http://example.com/", Anchor: "ข่าว", Context: "ข่าว"}, 3},
+		{"page declares the target", th, Link{URL: "http://example.com/", PageLang: "th-TH"}, 1},
+		{"declared target and cctld: strong", th, Link{URL: "http://www.x.co.th/", PageLang: "th"}, 2},
+		{"page declares another language: nothing", th, Link{URL: "http://example.com/", PageLang: "en"}, 0},
+		{"a thai page declaring thai: nothing", th, Link{URL: "http://example.com/", PageLang: "th", FromTarget: true}, 0},
 	}
 	for _, tc := range tests {
 		if got := tc.p.Score(tc.l); got != tc.want {

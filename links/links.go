@@ -62,9 +62,10 @@ type Link struct {
 	// Hreflang is the element's hreflang attribute and Lang its lang
 	// attribute, as written (trimmed); "" when absent.
 	Hreflang, Lang string
-	// Context is the text around an <a> element: up to MaxContextLen
-	// bytes of the page's text before it and as many after it (to the
-	// next element's text, the anchors of other links not included),
+	// Context is the text around an <a> element, inside its block (p,
+	// li, td, div and the like): up to MaxContextLen bytes of the page's
+	// text before it and as many after it (the anchors of other links not
+	// included),
 	// white space collapsed, the two joined by a space; "" for other
 	// elements. Per-link evidence reads its script, as the paper's
 	// "anchor and surrounding text". For a URL linked twice it is the
@@ -228,8 +229,11 @@ func (x *extractor) scan(doc []byte) {
 			}
 		case html.EndTagToken:
 			inStyle = false
-			if name, _ := z.TagName(); len(name) == 1 && name[0] == 'a' {
+			name, _ := z.TagName()
+			if len(name) == 1 && name[0] == 'a' {
 				x.closeAnchor()
+			} else if blockTag(name) {
+				x.endBlock()
 			}
 		case html.StartTagToken, html.SelfClosingTagToken:
 			name, hasAttr := z.TagName()
@@ -245,6 +249,8 @@ func (x *extractor) scan(doc []byte) {
 			tag := string(name)
 			if tag == "a" {
 				x.closeAnchor() // <a> does not nest: a new one ends the last
+			} else if blockTag(name) {
+				x.endBlock()
 			}
 			x.tag(tag)
 			inStyle = false
@@ -325,6 +331,24 @@ func (x *extractor) pageText(t []byte) {
 		x.prev = append(x.prev[:0], x.prev[len(x.prev)-MaxContextLen:]...)
 	}
 	x.prev = append(x.prev, t...)
+}
+
+// blockTag reports whether the element name starts or ends a block of
+// text: the text around a link stops there.
+func blockTag(name []byte) bool {
+	switch string(name) {
+	case "p", "li", "div", "td", "th", "tr", "br", "ul", "ol", "dl", "dt", "dd", "table",
+		"h1", "h2", "h3", "h4", "h5", "h6", "section", "article", "nav", "header", "footer",
+		"blockquote", "pre", "hr", "body", "head", "title":
+		return true
+	}
+	return false
+}
+
+// endBlock ends the text around links at a block boundary.
+func (x *extractor) endBlock() {
+	x.endContext("")
+	x.prev = x.prev[:0]
 }
 
 // endContext stores the context of the <a> waiting for the text after it,
