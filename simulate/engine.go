@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"hash/fnv"
-	"html"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -119,18 +118,10 @@ func (o *observer) Do(_ context.Context, _, rawURL string, _ http.Header) (*fetc
 		if d < 0 || int(d) >= w.numPages || (o.perfect && !w.useful[d]) {
 			continue
 		}
-		b.WriteString("<a href=\"")
-		b.WriteString(w.url(d))
-		if w.anchor == nil {
-			b.WriteString("\">x</a>\n")
-			continue
-		}
-		b.WriteString("\">")
-		b.WriteString(html.EscapeString(w.anchor(p, k, d)))
-		b.WriteString("</a>\n")
+		w.writeLink(b, p, k, d)
 	}
 	b.WriteString("</body></html>\n")
-	return response(rawURL, http.StatusOK, htmlHeader, b.Bytes()), nil
+	return response(rawURL, http.StatusOK, w.header(p), b.Bytes()), nil
 }
 
 // response builds the raw exchange the engine reads: status line, header

@@ -108,15 +108,37 @@ func FamilyParams() []FamilyParam {
 		{Name: "sizes-sigma", Label: "PagesSigma (sigma of the lognormal server sizes)",
 			Middle: 1.2, Values: []float64{0.6, 2.0}, WebName: named("sizes-sigma"),
 			Set: func(p *webgen.Params, x float64) { p.PagesSigma = x }},
+		{Name: "foreignhome", Label: "ForeignHomeShare (target servers with language directories whose home page is foreign)",
+			Middle: 0.3, Values: []float64{0, 1}, WebName: named("foreignhome"),
+			Set: func(p *webgen.Params, x float64) { p.ForeignHomeShare = x }},
+		{Name: "hosting", Label: "HostingShare (target servers that host users in per-user directories)",
+			Middle: 0.05, Values: []float64{0, 0.2}, WebName: named("hosting"),
+			Set: func(p *webgen.Params, x float64) { p.HostingShare = x }},
+		{Name: "hreflang", Label: "HreflangShare (links with an hreflang naming the destination's language)",
+			Middle: 0.05, Values: []float64{0, 0.3}, WebName: named("hreflang"),
+			Set: func(p *webgen.Params, x float64) { p.HreflangShare = x }},
+		{Name: "context", Label: "ContextDestShare (links whose surrounding text is in the destination's language)",
+			Middle: 0.1, Values: []float64{0, 0.3}, WebName: named("context"),
+			Set: func(p *webgen.Params, x float64) { p.ContextWords, p.ContextDestShare = familyContextWords, x }},
+		{Name: "decl", Label: "LangDeclShare (servers that declare their home page's language on every page)",
+			Middle: 0.5, Values: []float64{0, 1}, WebName: named("decl"),
+			Set: func(p *webgen.Params, x float64) { p.LangDeclShare = x }},
 	}
 }
+
+// familyContextWords is the words of text either side of every link on the
+// family's webs (webgen Params.ContextWords).
+const familyContextWords = 3
 
 // FamilyMiddle is the middle of the family's ranges, set on p: every
 // FamilyParam at its Middle. That is anchors that sometimes tell (30% in
 // the destination's language, 30% in the source's, 10% URLs), 2% of
-// target servers linked only from non-target servers, and the ccTLD
-// shares of Tamura Table 1 (34% of target servers under .th, 1.6% of the
-// others). HubShare, LangDirShare and PagesSigma have the simulator's
+// target servers linked only from non-target servers, the ccTLD shares of
+// Tamura Table 1 (34% of target servers under .th, 1.6% of the others),
+// a foreign home page on 30% of the target servers with language
+// directories, 5% of target servers hosting users, hreflang on 5% of
+// links, three words of text either side of every link (10% in the
+// destination's language), and half the servers declaring a language. HubShare, LangDirShare and PagesSigma have the simulator's
 // defaults as their middles; the paper's link shares stay as p has them.
 func FamilyMiddle(p webgen.Params) webgen.Params {
 	p.OtherCCTLDShare = 0.016

@@ -25,8 +25,9 @@ type web struct {
 	// anchor is the text of the k-th link of a page (webgen Graph.Anchor);
 	// nil when the web's anchor parameters are all 0, and every anchor is
 	// then "x", saying nothing.
-	anchor func(from int32, k int, to int32) string
-	lookup func(u string) (int32, bool)
+	anchor       func(from int32, k int, to int32) string
+	linkEvidence // hreflang, text around links, declared languages (evidence.go)
+	lookup       func(u string) (int32, bool)
 
 	dirOnce sync.Once
 	dir     []string // page -> scope.DirKey, built on first use
@@ -164,6 +165,7 @@ func newWeb(g *webgen.Graph) *web {
 	if pp := g.Params(); pp.AnchorDestShare > 0 || pp.AnchorSrcShare > 0 || pp.AnchorURLShare > 0 {
 		w.anchor = g.Anchor
 	}
+	w.linkEvidence = newLinkEvidence(g)
 	for s := range w.host {
 		si := g.Server(int32(s))
 		w.host[s] = si.Host
