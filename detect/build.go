@@ -248,11 +248,15 @@ func build(dir string, opts BuildOptions, calPass bool) (*Built, map[string][]st
 			}
 			texts[i] = t
 		}
-		vocab, err := groupVocabularies(dir, g)
+		vocab, err := groupVocabularies(dir, g, groupLists)
 		if err != nil {
 			return nil, nil, fmt.Errorf("build: close group %v: %w", g, err)
 		}
-		ms = append(ms, buildWordModel(g, texts, vocab))
+		spell, err := groupVocabularies(dir, g, spellingLists)
+		if err != nil {
+			return nil, nil, fmt.Errorf("build: close group %v: %w", g, err)
+		}
+		ms = append(ms, buildWordModel(g, texts, vocab, spell))
 	}
 	var pb bytes.Buffer
 	if err := writeProfiles(&pb, ps, ms, nil); err != nil {

@@ -34,11 +34,11 @@
 //     leading few scored in full. The best pair gives both the language
 //     and the charset.
 //   - When the two best languages form a close group (Indonesian and
-//     Malay, Danish and Bokmål, Croatian and Slovenian, Macedonian,
-//     Bulgarian and Serbian, Ukrainian, Russian and Belarusian, Xhosa and
-//     Zulu, Czech and Slovak, Amharic and Tigrinya, Spanish, Galician and
-//     Portuguese), a second stage decides between the two with a
-//     naive Bayes model of words and word pairs trained on the group's text alone
+//     Malay, Danish and Bokmål, Croatian and Slovenian, the Cyrillic
+//     Slavic languages, Czech and Slovak, Spanish, Galician, Portuguese
+//     and Catalan, Hindi, Nepali and Marathi), a second stage decides
+//     between the two with a naive Bayes model of words, word pairs and
+//     word endings trained on the group's text and word lists alone
 //     (pairs.go), after the work on discriminating similar languages:
 //     Tiedemann and Ljubešić, "Efficient Discrimination Between Closely
 //     Related Languages" (COLING 2012), and the DSL shared tasks. Unlike
@@ -46,7 +46,9 @@
 //     detector covers every language (Result.Evidence "+words"). Where
 //     spelling is the real difference, the word models also know written
 //     lists of each language's distinctive words (spelling.go) and, for
-//     Malay and Indonesian, the web vocabularies of Tesseract's word lists.
+//     Malay and Indonesian, the web vocabularies of Tesseract's word lists;
+//     the other groups learn the endings of words (spelling) from
+//     Tesseract's word lists of their members.
 //   - Input with control bytes (images, archives, programs) is not text:
 //     "und" (Result.Evidence "binary").
 //   - The confidence is a probability that the language is right: a

@@ -258,6 +258,8 @@ func evaluate(t *testing.T, d *Detector, pages []evalPage) evalResult {
 	var tp, fp, fn, mtp, mfp, mfn int
 	var failures []string
 	confusion := map[string]map[string]int{} // true language -> detected language -> misses
+	tagN := map[string]int{}                 // pages by true tag
+	tagConf := map[string]map[string]int{}   // true tag -> detected tag -> pages
 	var rel reliability
 	var enTP, enFP, enShortTP, enShortFP int // paragraph pages; tiny and short+nav
 	targets := map[string]*TargetFigures{}
@@ -319,6 +321,11 @@ func evaluate(t *testing.T, d *Detector, pages []evalPage) evalResult {
 				tl.cs++
 			}
 		}
+		tagN[p.tag]++
+		if tagConf[p.tag] == nil {
+			tagConf[p.tag] = map[string]int{}
+		}
+		tagConf[p.tag][r.Tag]++
 		if !okL {
 			if confusion[want] == nil {
 				confusion[want] = map[string]int{}
@@ -376,6 +383,16 @@ func evaluate(t *testing.T, d *Detector, pages []evalPage) evalResult {
 			t.Logf("pair %s->%s: %d of %d pages (%.4f) right, %d went to %s", dir[0], dir[1], x.lang, x.n, ratio(x.lang, x.n), confusion[dir[0]][dir[1]], dir[1])
 		}
 	}
+	for _, pr := range closeTagPairs {
+		for _, dir := range [][2]string{{pr[0], pr[1]}, {pr[1], pr[0]}} {
+			if tagN[dir[0]] == 0 {
+				continue
+			}
+			k := tagConf[dir[0]][dir[1]]
+			res.pairs[dir[0]+">"+dir[1]] = 1 - ratio(k, tagN[dir[0]])
+			t.Logf("pair %s->%s: %d of %d pages right, %d went to %s", dir[0], dir[1], tagConf[dir[0]][dir[0]], tagN[dir[0]], k, dir[1])
+		}
+	}
 	res.ece = rel.log(t)
 	res.enP = ratio(enTP, enTP+enFP)
 	res.targets = targets
@@ -419,6 +436,10 @@ func checkFloors(t *testing.T, r evalResult, lang, charset, thaiP, thaiR float64
 		t.Errorf("evaluation covers %d languages, want >= %d", r.languages, minLanguages)
 	}
 }
+
+// closeTagPairs are close pairs of profile tags of one language, measured
+// both ways by tag: simplified and traditional Chinese.
+var closeTagPairs = [][2]string{{"zh-Hans", "zh-Hant"}}
 
 // closePairs are the close pairs issue 14 measures both ways.
 var closePairs = [][2]string{
@@ -471,12 +492,13 @@ func TestEvaluation(t *testing.T) {
 	// Bokmål and Slovenian 1, Macedonian 0.971.
 	checkLangFloors(t, r, map[string]float64{"id": 0.94, "ms": 0.97, "da": 0.97, "nb": 0.97, "sl": 0.97, "mk": 0.94})
 	// Each close pair both ways (issue 14): the share of a's pages that
-	// did not go to b, a little under the measured run (README-section.md).
+	// did not go to b, at the measured run with the spelling features of
+	// issue 14's third part (docs/detect.md has the run before them).
 	// Every language as the target (issue 14): on paragraph pages every
 	// one measured precision and recall 1.
 	checkTargetFloors(t, r, nil)
 	checkMeasured(t, r, SetInDomain)
-	checkPairFloors(t, r, map[string]float64{"ms>id": 0.98, "id>ms": 0.97, "da>nb": 0.98, "nb>da": 0.98, "hr>sl": 0.98, "sl>hr": 0.98, "hr>sr": 0.98, "sr>hr": 0.98, "sr>mk": 0.98, "mk>sr": 0.97, "cs>sk": 0.98, "sk>cs": 0.98, "es>ca": 0.98, "ca>es": 0.98, "es>gl": 0.97, "gl>es": 0.98, "es>pt": 0.98, "pt>es": 0.98, "gl>pt": 0.97, "pt>gl": 0.98, "ca>gl": 0.98, "gl>ca": 0.98, "hi>ne": 0.98, "ne>hi": 0.98, "hi>mr": 0.98, "mr>hi": 0.98, "ne>mr": 0.98, "mr>ne": 0.98, "ru>uk": 0.98, "uk>ru": 0.97, "ru>be": 0.98, "be>ru": 0.98, "uk>be": 0.98, "be>uk": 0.98, "ru>bg": 0.98, "bg>ru": 0.98, "uk>bg": 0.97, "bg>uk": 0.98, "bg>mk": 0.98, "mk>bg": 0.98, "zh>ja": 0.98, "ja>zh": 0.98})
+	checkPairFloors(t, r, map[string]float64{"ms>id": 1, "id>ms": 0.986, "da>nb": 1, "nb>da": 1, "hr>sl": 1, "sl>hr": 1, "hr>sr": 1, "sr>hr": 1, "sr>mk": 1, "mk>sr": 1, "cs>sk": 1, "sk>cs": 1, "es>ca": 1, "ca>es": 1, "es>gl": 0.99, "gl>es": 1, "es>pt": 1, "pt>es": 1, "gl>pt": 1, "pt>gl": 1, "ca>gl": 1, "gl>ca": 1, "hi>ne": 1, "ne>hi": 1, "hi>mr": 1, "mr>hi": 1, "ne>mr": 1, "mr>ne": 1, "ru>uk": 1, "uk>ru": 0.993, "ru>be": 1, "be>ru": 1, "uk>be": 1, "be>uk": 1, "ru>bg": 1, "bg>ru": 1, "uk>bg": 0.986, "bg>uk": 1, "bg>mk": 1, "mk>bg": 1, "zh>ja": 1, "ja>zh": 1, "zh-Hans>zh-Hant": 1, "zh-Hant>zh-Hans": 1})
 }
 
 // TestEvaluationCatalogue measures the detector on pages built from the
@@ -520,8 +542,11 @@ func TestEvaluationCatalogue(t *testing.T) {
 	// Hausa one of country names to Indonesian.
 	checkTargetFloors(t, r, map[string][2]float64{"de": {1, 0.967}, "en": {0.968, 1}, "ha": {1, 0.969}, "id": {0.984, 1}})
 	checkMeasured(t, r, SetOutOfDomain)
-	// Each close pair both ways (issue 14), as in TestEvaluation.
-	checkPairFloors(t, r, map[string]float64{"ms>id": 0.93, "id>ms": 0.98, "da>nb": 0.95, "nb>da": 0.97, "hr>sl": 0.98, "sl>hr": 0.95, "hr>sr": 0.98, "sr>hr": 0.98, "sr>mk": 0.93, "mk>sr": 0.98, "cs>sk": 0.95, "sk>cs": 0.98, "es>ca": 0.98, "ca>es": 0.98, "es>gl": 0.98, "gl>es": 0.98, "es>pt": 0.95, "pt>es": 0.98, "gl>pt": 0.95, "pt>gl": 0.97, "ca>gl": 0.98, "gl>ca": 0.98, "hi>ne": 0.98, "ne>hi": 0.98, "hi>mr": 0.98, "mr>hi": 0.98, "ne>mr": 0.98, "mr>ne": 0.98, "ru>uk": 0.98, "uk>ru": 0.98, "ru>be": 0.97, "be>ru": 0.98, "uk>be": 0.97, "be>uk": 0.98, "ru>bg": 0.96, "bg>ru": 0.98, "uk>bg": 0.98, "bg>uk": 0.96, "bg>mk": 0.98, "mk>bg": 0.98, "zh>ja": 0.98, "ja>zh": 0.98})
+	// Each close pair both ways (issue 14), as in TestEvaluation. gl>es
+	// went from 1 to 0.973 with the spelling features (two 25-character
+	// snippets), while es>pt went from 0.973 to 1, ru>bg from 0.977 to
+	// 0.981 and sr>mk from 0.955 to 0.945 (docs/detect.md).
+	checkPairFloors(t, r, map[string]float64{"ms>id": 0.946, "id>ms": 1, "da>nb": 0.972, "nb>da": 0.99, "hr>sl": 1, "sl>hr": 0.972, "hr>sr": 1, "sr>hr": 1, "sr>mk": 0.945, "mk>sr": 1, "cs>sk": 0.972, "sk>cs": 1, "es>ca": 1, "ca>es": 1, "es>gl": 1, "gl>es": 0.973, "es>pt": 1, "pt>es": 1, "gl>pt": 1, "pt>gl": 0.981, "ca>gl": 1, "gl>ca": 1, "hi>ne": 1, "ne>hi": 1, "hi>mr": 1, "mr>hi": 1, "ne>mr": 1, "mr>ne": 1, "ru>uk": 1, "uk>ru": 1, "ru>be": 0.99, "be>ru": 1, "uk>be": 1, "be>uk": 1, "ru>bg": 0.981, "bg>ru": 1, "uk>bg": 1, "bg>uk": 0.981, "bg>mk": 0.99, "mk>bg": 1, "zh>ja": 1, "ja>zh": 1, "zh-Hans>zh-Hant": 1, "zh-Hant>zh-Hans": 1})
 }
 
 // update rewrites MeasuredFile from the evaluation run.

@@ -3,6 +3,7 @@ package detect
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -31,7 +32,8 @@ func TestForWords(t *testing.T) {
 func TestForFeatures(t *testing.T) {
 	var got []string
 	forFeatures(normalize(nil, []byte("Kata laluan, salah!")), func(w []byte) { got = append(got, string(w)) })
-	want := []string{"kata", "laluan", "kata laluan", "salah", "laluan salah"}
+	// Words, their endings (words of four letters or more), word pairs.
+	want := []string{"kata", "-ata", "laluan", "-uan", "kata laluan", "salah", "-lah", "laluan salah"}
 	if !slices.Equal(got, want) {
 		t.Errorf("forFeatures: %q, want %q", got, want)
 	}
@@ -40,7 +42,7 @@ func TestForFeatures(t *testing.T) {
 func TestBuildWordModel(t *testing.T) {
 	a := strings.Repeat("kata laluan fail tidak boleh dibuka ", 20)
 	b := strings.Repeat("kata sandi berkas tidak dapat dibuka ", 20)
-	m := buildWordModel([]string{"ms", "id"}, []string{a, b}, nil)
+	m := buildWordModel([]string{"ms", "id"}, []string{a, b}, nil, nil)
 	// Words both texts share equally ("kata", "tidak", "dibuka") carry
 	// no evidence and are left out.
 	for _, w := range []string{"kata", "tidak", "dibuka"} {
@@ -174,5 +176,57 @@ func BenchmarkSecondStage(b *testing.B) {
 				d.secondStage(s)
 			}
 		})
+	}
+}
+
+func TestSuffixStart(t *testing.T) {
+	for _, c := range []struct {
+		w    string
+		want string // the ending, "" for none
+	}{
+		{"kata", "ata"}, {"ção", ""}, {"nação", "ção"}, {"дороги", "оги"}, {"abc", ""}, {"", ""},
+	} {
+		i := suffixStart([]byte(c.w))
+		got := ""
+		if i > 0 {
+			got = c.w[i:]
+		}
+		if got != c.want {
+			t.Errorf("suffixStart(%q): ending %q, want %q", c.w, got, c.want)
+		}
+	}
+}
+
+// TestSpellingFeatures checks that the endings learnt from the members'
+// spelling lists decide words that neither the training text nor the
+// model holds.
+func TestSpellingFeatures(t *testing.T) {
+	pt, es := map[string]bool{}, map[string]bool{}
+	for i := range 2 * suffixMinCount {
+		stem := fmt.Sprintf("%c%ca", 'b'+i%20, 'b'+i/20)
+		pt[stem+"ção"], pt[stem+"ções"] = true, true
+		es[stem+"ción"], es[stem+"ciones"] = true, true
+		// Endings both lists hold as often: no evidence.
+		pt[stem+"avra"], es[stem+"avra"] = true, true
+	}
+	text := strings.Repeat("o a de que ", 20)
+	m := buildWordModel([]string{"pt", "es"}, []string{text, text}, nil, []map[string]bool{pt, es})
+	for _, c := range []struct {
+		text string
+		want float64 // sign of es minus pt
+	}{
+		{"a declaração", -1},
+		{"la declaración", 1},
+	} {
+		diff, hits := m.score(normalize(nil, []byte(c.text)), 0, 1)
+		if hits == 0 || diff*c.want <= 0 {
+			t.Errorf("score(%q) = %v over %d features, want sign %v", c.text, diff, hits, c.want)
+		}
+	}
+	if _, ok := m.index["-avr"]; ok {
+		t.Error("an ending both lists share equally is kept")
+	}
+	if _, ok := m.index["declaração"]; ok {
+		t.Error("a word of a spelling list became a word feature")
 	}
 }

@@ -94,10 +94,14 @@ func TestWebPairs(t *testing.T) {
 		{webPairsFiles[0], webPairPages, map[string]float64{"ms": 0.95, "id": 0.95}},
 		{webPairsFiles[1], webPairPages, map[string]float64{"ms": 0.9, "id": 0.9}},
 		// The other pairs, 25 pages per language (5 paragraphs, alone and
-		// in 4 templates): every one right but 2 Nepali pages (to Hindi).
-		{webPairsFiles[2], webPairPages, map[string]float64{"ne": 0.92, "": 1}},
-		// Each sentence alone (10 to 13 per language).
-		{webPairsFiles[2], sentencePages, map[string]float64{"da": 0.83, "sr": 0.83, "ne": 0.91, "ru": 0.91, "": 1}},
+		// in 4 templates): every one right (before the spelling features
+		// and the Hindi, Nepali and Marathi group, 2 Nepali pages went to
+		// Hindi).
+		{webPairsFiles[2], webPairPages, map[string]float64{"": 1}},
+		// Each sentence alone (10 to 13 per language): one Danish
+		// sentence goes to Bokmål, one Serbian to Macedonian (before: da
+		// 0.83, sr 0.83, ne 0.92, ru 0.92, the rest 1).
+		{webPairsFiles[2], sentencePages, map[string]float64{"da": 0.91, "sr": 0.91, "": 1}},
 	} {
 		acc := webPairs(t, d, c.file, c.pages)
 		// "" is the floor of every language not listed.

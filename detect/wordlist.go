@@ -126,12 +126,31 @@ var groupLists = map[string]string{
 	"id": "ind",
 }
 
-// groupVocabularies returns the spelling lists of the members of group g
-// (nil when a member has none: then no list is used for the group).
-func groupVocabularies(dir string, g []string) ([]map[string]bool, error) {
+// spellingLists names, per language tag, the Tesseract word list whose
+// word endings give a close group's word model its spelling features
+// (wordSuffixes, buildWordModel): how many of the list's words end in
+// each three letters. A list holds a few hundred thousand words of web
+// text, so the endings speak for words that neither the training text nor
+// the model holds, and cost a few thousand entries per group, where the
+// words themselves would cost megabytes.
+var spellingLists = map[string]string{
+	"da": "dan", "nb": "nor",
+	"hr": "hrv", "sl": "slv",
+	"mk": "mkd", "bg": "bul", "sr": "srp",
+	"uk": "ukr", "ru": "rus", "be": "bel",
+	"es": "spa", "gl": "glg", "pt": "por", "ca": "cat",
+	"hi": "hin", "ne": "nep", "mr": "mar",
+	"cs": "ces", "sk": "slk",
+}
+
+// groupVocabularies returns the lists named by lists (groupLists or
+// spellingLists) of the members of group g, as sets of words read as the
+// word model reads them (nil when a member has none: then no list is used
+// for the group).
+func groupVocabularies(dir string, g []string, lists map[string]string) ([]map[string]bool, error) {
 	out := make([]map[string]bool, len(g))
 	for i, tag := range g {
-		code, ok := groupLists[tag]
+		code, ok := lists[tag]
 		if !ok {
 			return nil, nil
 		}

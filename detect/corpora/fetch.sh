@@ -85,9 +85,10 @@ for spec in "${debs[@]}"; do
 done
 # 3. Word lists of Tesseract's language data (Debian 12 tesseract-ocr-<code>,
 # pinned; Apache-2.0), for the languages whose catalogue text is thin
-# (wordlists in ../wordlist.go), and for Malay and Indonesian, whose
+# (wordlists in ../wordlist.go), for Malay and Indonesian, whose
 # word model reads their spelling vocabularies (groupLists in
-# ../wordlist.go): about 6 MB of .debs. The word graph in
+# ../wordlist.go), and for the other close groups' members, whose word
+# endings are their spelling features (spellingLists): about 24 MB of .debs. The word graph in
 # each .traineddata is turned into a word list with Tesseract's own tools,
 # combine_tessdata and dawg2wordlist (Debian tesseract-ocr, installed here
 # when missing and run as root). Kept: the word list and the copyright.
@@ -98,6 +99,25 @@ tessdata=(
 	swa=1:4.1.0-2
 	msa=1:4.1.0-2
 	ind=1:4.1.0-2
+	dan=1:4.1.0-2
+	nor=1:4.1.0-2
+	hrv=1:4.1.0-2
+	slv=1:4.1.0-2
+	srp=1:4.1.0-2
+	mkd=1:4.1.0-2
+	bul=1:4.1.0-2
+	rus=1:4.1.0-2
+	ukr=1:4.1.0-2
+	bel=1:4.1.0-2
+	ces=1:4.1.0-2
+	slk=1:4.1.0-2
+	spa=1:4.1.0-2
+	por=1:4.1.0-2
+	glg=1:4.1.0-2
+	cat=1:4.1.0-2
+	hin=1:4.1.0-2
+	nep=1:4.1.0-2
+	mar=1:4.1.0-2
 )
 mkdir -p "$cache/wordlist"
 for spec in "${tessdata[@]}"; do
