@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/langcrawl/langcrawl/internal/plainurl"
 	whatwg "github.com/nlnwa/whatwg-url/url"
 )
 
@@ -26,6 +27,9 @@ var parser = whatwg.NewParser(whatwg.WithPercentEncodeSinglePercentSign())
 // Canonicalize parses the absolute URL raw and returns its canonical form (see the
 // package documentation). The error names raw and wraps ErrParse, ErrScheme or ErrHost.
 func Canonicalize(raw string) (*url.URL, error) {
+	if u := plain(raw); u != nil {
+		return u, nil
+	}
 	w, err := parser.Parse(raw)
 	if err != nil {
 		return nil, fmt.Errorf("canonicalize %s: %w: %v", quote(raw), ErrParse, err)
@@ -45,6 +49,22 @@ func CanonicalizeRef(base *url.URL, ref string) (*url.URL, error) {
 		return nil, fmt.Errorf("canonicalize %s against %s: %w: %v", quote(ref), quote(base.String()), ErrParse, err)
 	}
 	return finish(ref, w)
+}
+
+// plain returns the canonical form of raw without the WHATWG parser when
+// raw is a plain absolute URL (plainurl.Absolute), whose canonical form is
+// the parser's result as it is; nil otherwise. FuzzCanonicalizePlain
+// checks it against the parser.
+func plain(raw string) *url.URL {
+	s, ok := plainurl.Absolute(raw)
+	if !ok {
+		return nil
+	}
+	u, err := url.Parse(s)
+	if err != nil || u.String() != s {
+		return nil
+	}
+	return u
 }
 
 // finish turns a parsed WHATWG URL into the canonical net/url form.

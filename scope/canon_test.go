@@ -186,6 +186,48 @@ func FuzzCanonicalize(f *testing.F) {
 	})
 }
 
+// FuzzCanonicalizePlain checks that the plain-URL shortcut (plain) gives
+// what the WHATWG parser gives, wherever it answers.
+func FuzzCanonicalizePlain(f *testing.F) {
+	for _, s := range []string{"http://a.test", "https://news.a.co.th/x/y.html?q=1&r=2", "http://a.test/./x",
+		"http://a.test//x", "http://A.test/", "http://a.test:80/", "http://1.2.3", "http://-0", "http://xn--o3cw4h.test/",
+		"http://a.test/x?y//z", "http://a-b.test/~u/@x;y,z+w", "http://a.test/x?", "http://a.test?q"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		got := plain(raw)
+		if got == nil {
+			return
+		}
+		w, err := parser.Parse(raw)
+		if err != nil {
+			t.Fatalf("plain(%q) = %q; the parser refuses it: %v", raw, got, err)
+		}
+		want, err := finish(raw, w)
+		if err != nil || want.String() != got.String() {
+			t.Fatalf("plain(%q) = %q; the parser gives %v, %v", raw, got, want, err)
+		}
+	})
+}
+
+// TestCanonicalizePlainAnswers makes sure the shortcut is taken for plain
+// URLs, so that FuzzCanonicalizePlain tests something.
+func TestCanonicalizePlainAnswers(t *testing.T) {
+	for raw, want := range map[string]string{
+		"http://a.test":                   "http://a.test/",
+		"https://news.a.co.th/x/y?q=1&r=": "https://news.a.co.th/x/y?q=1&r=",
+	} {
+		if u := plain(raw); u == nil || u.String() != want {
+			t.Errorf("plain(%q) = %v, want %q", raw, u, want)
+		}
+	}
+	for _, raw := range []string{"http://A.test/", "http://a.test:80/", "http://a.test/%41", "http://1.2.3"} {
+		if u := plain(raw); u != nil {
+			t.Errorf("plain(%q) = %q, want the parser to decide", raw, u)
+		}
+	}
+}
+
 func BenchmarkCanonicalize(b *testing.B) {
 	urls := []string{
 		"HTTP://Www.Example.COM:80/a/./b/../c/index.php?id=2&lang=th#top",
