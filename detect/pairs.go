@@ -93,12 +93,16 @@ type wordModel struct {
 	Words []string // ascending
 	Delta []int8   // len(Words)*len(Tags)
 	index map[string]int32
+	// suffixes: the model holds word endings ("-ção", wordSuffixes), so
+	// scoring reads them.
+	suffixes bool
 }
 
 func (m *wordModel) init() {
 	m.index = make(map[string]int32, len(m.Words))
 	for i, w := range m.Words {
 		m.index[w] = int32(i)
+		m.suffixes = m.suffixes || strings.HasPrefix(w, "-")
 	}
 }
 
@@ -166,15 +170,15 @@ var lower2 = func() (t [0x800]rune) {
 
 // forFeatures calls f with the features of norm: each word, with
 // wordBigrams each pair of adjacent words joined by a space, and with
-// wordSuffixes the ending of each longer word after a hyphen ("-ção").
-func forFeatures(norm []byte, f func(w []byte)) {
+// suffixes the ending of each longer word after a hyphen ("-ção").
+func forFeatures(norm []byte, suffixes bool, f func(w []byte)) {
 	var wb [maxWordBytes + 8]byte
 	var pb [2*maxWordBytes + 16]byte
 	var sb [1 + 4*suffixRunes]byte
 	prev := pb[:0]
 	forWords(norm, wb[:0], func(w []byte) {
 		f(w)
-		if wordSuffixes {
+		if suffixes {
 			if i := suffixStart(w); i > 0 {
 				f(append(append(sb[:0], '-'), w[i:]...))
 			}
@@ -190,7 +194,8 @@ func forFeatures(norm []byte, f func(w []byte)) {
 	})
 }
 
-// wordSuffixes adds the endings of words to the features: the spelling
+// wordSuffixes adds the endings of words to the features of the groups
+// whose members have spelling lists (spellingLists): the spelling
 // of the group's languages (Portuguese -ção against Spanish -ción,
 // Ukrainian -ння against Russian -ние, Danish -hed against Bokmål -het),
 // learnt from the same training text as the words, which also speaks for
@@ -239,10 +244,8 @@ func buildWordModel(tags []string, texts []string, lists, spell []map[string]boo
 	all := map[string]int{}
 	for i, t := range texts {
 		counts[i] = map[string]int{}
-		forFeatures(normalize(nil, []byte(t)), func(w []byte) {
-			if w[0] == '-' {
-				return // an ending: from the spelling lists alone
-			}
+		// The endings come from the spelling lists alone.
+		forFeatures(normalize(nil, []byte(t)), false, func(w []byte) {
 			counts[i][string(w)]++
 			all[string(w)]++
 			totals[i]++
@@ -310,7 +313,7 @@ func buildWordModel(tags []string, texts []string, lists, spell []map[string]boo
 	sort.Strings(vocab)
 	m := &wordModel{Tags: append([]string(nil), tags...)}
 	// The endings come first: "-" sorts before every letter.
-	if len(spell) == len(tags) {
+	if wordSuffixes && len(spell) == len(tags) {
 		suffixFeatures(m, spell)
 	}
 	lp := make([]float64, len(tags))
@@ -411,7 +414,7 @@ func suffixFeatures(m *wordModel, spell []map[string]bool) {
 func (m *wordModel) score(norm []byte, a, b int) (diff float64, hits int) {
 	k := len(m.Tags)
 	var s int
-	forFeatures(norm, func(w []byte) {
+	forFeatures(norm, m.suffixes, func(w []byte) {
 		if i, ok := m.index[string(w)]; ok {
 			s += int(m.Delta[int(i)*k+b]) - int(m.Delta[int(i)*k+a])
 			hits++

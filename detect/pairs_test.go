@@ -31,11 +31,16 @@ func TestForWords(t *testing.T) {
 
 func TestForFeatures(t *testing.T) {
 	var got []string
-	forFeatures(normalize(nil, []byte("Kata laluan, salah!")), func(w []byte) { got = append(got, string(w)) })
+	forFeatures(normalize(nil, []byte("Kata laluan, salah!")), true, func(w []byte) { got = append(got, string(w)) })
 	// Words, their endings (words of four letters or more), word pairs.
 	want := []string{"kata", "-ata", "laluan", "-uan", "kata laluan", "salah", "-lah", "laluan salah"}
 	if !slices.Equal(got, want) {
 		t.Errorf("forFeatures: %q, want %q", got, want)
+	}
+	got = got[:0]
+	forFeatures(normalize(nil, []byte("Kata laluan, salah!")), false, func(w []byte) { got = append(got, string(w)) })
+	if want := []string{"kata", "laluan", "kata laluan", "salah", "laluan salah"}; !slices.Equal(got, want) {
+		t.Errorf("forFeatures without endings: %q, want %q", got, want)
 	}
 }
 
