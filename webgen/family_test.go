@@ -1,6 +1,7 @@
 package webgen
 
 import (
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"unicode"
@@ -305,5 +306,32 @@ func TestLinkEvidence(t *testing.T) {
 	}
 	if d := g0.DeclaredLang(0); d != "" {
 		t.Errorf("declared %q at share 0", d)
+	}
+}
+
+// TestServedEvidence: the HTTP server answers a declaring server's pages
+// with Content-Language and <html lang>, and writes hreflang on links.
+func TestServedEvidence(t *testing.T) {
+	p := familyParams()
+	p.Servers = 200
+	p.HreflangShare, p.LangDeclShare = 1, 1
+	g, err := Generate(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewServer(g, ServerOptions{})
+	seed := g.Seeds()[0]
+	w := httptest.NewRecorder()
+	s.ServeHTTP(w, httptest.NewRequest("GET", g.URL(seed), nil))
+	body := w.Body.String()
+	lang := g.Server(g.PageServer(seed)).Lang
+	if got := w.Header().Get("Content-Language"); got != lang {
+		t.Errorf("Content-Language %q, want %q", got, lang)
+	}
+	if !strings.Contains(body, `<html lang="`+lang+`">`) {
+		t.Errorf("no <html lang=%q>", lang)
+	}
+	if n := strings.Count(body, ` hreflang="`); n != len(g.Links(seed)) {
+		t.Errorf("%d hreflang attributes for %d links", n, len(g.Links(seed)))
 	}
 }

@@ -319,7 +319,7 @@ func (g *Graph) renderAt(gen *generation, i int32) (ctype string, body []byte, e
 		hrefs = append(hrefs, relRef(pi.Path, gen.extras[k].path))
 		ids = append(ids, i)
 	}
-	return g.htmlDocSeed(g.textSeed(int(ps.version)), i, s, g.langs[ps.lang], hrefs, ids)
+	return g.htmlDocSeed(g.textSeed(int(ps.version)), i, s, g.langs[ps.lang], hrefs, ids, nil)
 }
 
 // renderExtra renders a page that a generation added.
@@ -330,7 +330,7 @@ func (g *Graph) renderExtra(e *extraPage) (ctype string, body []byte, err error)
 	s := &g.servers[e.server]
 	parent := g.Page(e.from).Path
 	hrefs := []string{relRef(e.path, parent), relRef(e.path, "/")}
-	return g.htmlDocSeed(g.textSeed(e.gen)^0x6e6577, e.from, s, g.langs[s.lang], hrefs, []int32{e.from, e.from})
+	return g.htmlDocSeed(g.textSeed(e.gen)^0x6e6577, e.from, s, g.langs[s.lang], hrefs, []int32{e.from, e.from}, nil)
 }
 
 // lastModified is the Last-Modified of bytes first served in generation version.

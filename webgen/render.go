@@ -50,12 +50,21 @@ func relRef(fromPath, toPath string) string {
 // htmlDoc renders an HTML page with the text of textID in lang for server
 // s, with the given links. It returns the Content-Type header and the bytes.
 func (g *Graph) htmlDoc(textID int32, s *server, lang string, hrefs []string, anchorIDs []int32) (ctype string, body []byte, err error) {
-	return g.htmlDocSeed(g.p.Seed, textID, s, lang, hrefs, anchorIDs)
+	return g.htmlDocSeed(g.p.Seed, textID, s, lang, hrefs, anchorIDs, nil)
+}
+
+// docEvidence is the per-link and per-page evidence a graph page carries
+// when the family's parameters ask for it: the hreflang of its k-th link
+// ("" for none) and the language its <html lang> declares.
+type docEvidence struct {
+	hreflang []string
+	lang     string
 }
 
 // htmlDocSeed is htmlDoc with the text drawn from seed instead of
-// Params.Seed: a page's text in a later generation (generation.go).
-func (g *Graph) htmlDocSeed(seed int64, textID int32, s *server, lang string, hrefs []string, anchorIDs []int32) (ctype string, body []byte, err error) {
+// Params.Seed: a page's text in a later generation (generation.go). ev,
+// when not nil, adds hreflang attributes and <html lang>.
+func (g *Graph) htmlDocSeed(seed int64, textID int32, s *server, lang string, hrefs []string, anchorIDs []int32, ev *docEvidence) (ctype string, body []byte, err error) {
 	title, paras := pageText(seed, textID, lang, s.charset)
 	esc := func(x string) string {
 		e := htmlpkg.EscapeString(x)
@@ -90,7 +99,11 @@ func (g *Graph) htmlDocSeed(seed int64, textID int32, s *server, lang string, hr
 		metas = meta(cs) + meta(wrongCharset(cs))
 	}
 	var b strings.Builder
-	b.WriteString("<!DOCTYPE html>\n<html>\n<head>\n")
+	if ev != nil && ev.lang != "" {
+		b.WriteString("<!DOCTYPE html>\n<html lang=\"" + ev.lang + "\">\n<head>\n")
+	} else {
+		b.WriteString("<!DOCTYPE html>\n<html>\n<head>\n")
+	}
 	b.WriteString(metas)
 	b.WriteString("<title>" + esc(title) + "</title>\n")
 	b.WriteString(`<link rel="stylesheet" href="/style.css">` + "\n</head>\n<body>\n")
@@ -102,7 +115,11 @@ func (g *Graph) htmlDocSeed(seed int64, textID int32, s *server, lang string, hr
 	b.WriteString("<ul>\n")
 	for k, h := range hrefs {
 		a := anchorText(g.p.Seed, anchorIDs[k], k, lang, s.charset)
-		b.WriteString(`<li><a href="` + htmlpkg.EscapeString(h) + `">` + esc(a) + "</a></li>\n")
+		hl := ""
+		if ev != nil && k < len(ev.hreflang) && ev.hreflang[k] != "" {
+			hl = `" hreflang="` + ev.hreflang[k]
+		}
+		b.WriteString(`<li><a href="` + htmlpkg.EscapeString(h) + hl + `">` + esc(a) + "</a></li>\n")
 	}
 	b.WriteString("</ul>\n")
 	b.WriteString(`<img src="/img/logo.png" alt="logo">` + "\n")
@@ -136,7 +153,16 @@ func (g *Graph) renderPage(i int32) (ctype string, body []byte, err error) {
 			ids = append(ids, i)
 		}
 	}
-	ctype, body, err = g.htmlDoc(i, s, pi.Lang, hrefs, ids)
+	var ev *docEvidence
+	if g.p.HreflangShare > 0 || g.p.LangDeclShare > 0 {
+		ev = &docEvidence{lang: g.DeclaredLang(i)}
+		if g.p.HreflangShare > 0 {
+			for _, t := range links {
+				ev.hreflang = append(ev.hreflang, g.Hreflang(i, t))
+			}
+		}
+	}
+	ctype, body, err = g.htmlDocSeed(g.p.Seed, i, s, pi.Lang, hrefs, ids, ev)
 	if err != nil {
 		return "", nil, err
 	}

@@ -351,6 +351,9 @@ func (s *Server) serve(w *recorder, r *http.Request, host string) {
 		w.Write(zb.Bytes())
 	default:
 		ctype, body, err := s.render(id)
+		if l := g.DeclaredLang(id); l != "" {
+			w.Header().Set("Content-Language", l)
+		}
 		s.writeBody(w, ctype, body, err)
 	}
 }
@@ -393,6 +396,9 @@ func (s *Server) serveGeneration(w *recorder, r *http.Request, si int32, pq stri
 			ctype, body, err = g.renderAt(cur, id)
 		}
 		version = int(ps.version)
+		if l := g.DeclaredLang(id); l != "" {
+			w.Header().Set("Content-Language", l)
+		}
 	}
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
