@@ -218,6 +218,28 @@ func BenchmarkRunConservative(b *testing.B) {
 	b.ReportMetric(float64(pages)/float64(b.N), "pages/op")
 }
 
+// BenchmarkRunBFS crawls a 3,000-server web whole (about 70,000 pages):
+// the engine's cost per page, link extraction and scope decisions
+// included, for BENCHMARKS.md.
+func BenchmarkRunBFS(b *testing.B) {
+	p := webgen.SimulatorDefaults()
+	p.Servers = 3000
+	g, err := webgen.Generate(p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	var pages int64
+	for b.Loop() {
+		res, err := Run(context.Background(), g, Options{Strategies: []string{"bfs"}, Parallel: 1})
+		if err != nil {
+			b.Fatal(err)
+		}
+		pages += res.Runs[0].Pages
+	}
+	b.ReportMetric(float64(pages)/float64(b.N), "pages/op")
+}
+
 // TestWriteFilesCharts checks that every chart WriteFiles draws (with
 // package plot) is well-formed SVG naming every variant, and that the
 // percent charts are labelled in percent.
