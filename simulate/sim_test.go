@@ -199,31 +199,17 @@ func TestRunCancelled(t *testing.T) {
 	}
 }
 
-func BenchmarkRunConservative(b *testing.B) {
-	p := webgen.SimulatorDefaults()
-	p.Servers = 300
-	g, err := webgen.Generate(p)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	var pages int64
-	for b.Loop() {
-		res, err := Run(context.Background(), g, Options{Strategies: []string{"conservative-server"}})
-		if err != nil {
-			b.Fatal(err)
-		}
-		pages += res.Runs[0].Pages
-	}
-	b.ReportMetric(float64(pages)/float64(b.N), "pages/op")
-}
+func BenchmarkRunConservative(b *testing.B) { benchRun(b, 300, "conservative-server") }
 
 // BenchmarkRunBFS crawls a 3,000-server web whole (about 70,000 pages):
 // the engine's cost per page, link extraction and scope decisions
 // included, for BENCHMARKS.md.
-func BenchmarkRunBFS(b *testing.B) {
+func BenchmarkRunBFS(b *testing.B) { benchRun(b, 3000, "bfs") }
+
+// benchRun simulates strategy over the default web cut to servers servers.
+func benchRun(b *testing.B, servers int, strategy string) {
 	p := webgen.SimulatorDefaults()
-	p.Servers = 3000
+	p.Servers = servers
 	g, err := webgen.Generate(p)
 	if err != nil {
 		b.Fatal(err)
@@ -231,7 +217,7 @@ func BenchmarkRunBFS(b *testing.B) {
 	b.ReportAllocs()
 	var pages int64
 	for b.Loop() {
-		res, err := Run(context.Background(), g, Options{Strategies: []string{"bfs"}, Parallel: 1})
+		res, err := Run(context.Background(), g, Options{Strategies: []string{strategy}, Parallel: 1})
 		if err != nil {
 			b.Fatal(err)
 		}
