@@ -1,0 +1,92 @@
+package crawl
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/langcrawl/langcrawl/focus"
+	"github.com/langcrawl/langcrawl/frontier"
+)
+
+// TestSequentialVerdict runs the sequential strategy (error bound 0.01,
+// T = 10) through the loop on a web with a foreign server entered at an
+// inner page and a Thai server entered through its English section.
+//
+//   - en.test: its first page asks for its home page (the probe, at high
+//     priority); home and one more page decide it irrelevant after three
+//     pages (T = 10 would take eleven), and its queue is dropped.
+//   - multi.test: entered at /en/1, its home page (Thai) makes it relevant
+//     at once; its /en/ section is judged foreign after three pages, and
+//     the rest of the section is skipped, unless foreign sections are kept.
+func TestSequentialVerdict(t *testing.T) {
+	web := fakeWeb{
+		"http://th.test/":          page("th", "http://en.test/a", "http://multi.test/en/1"),
+		"http://en.test/":          page("en", "/f"),
+		"http://en.test/a":         page("en", "/b", "/c", "/d", "/e"),
+		"http://en.test/b":         page("en"),
+		"http://en.test/c":         page("en"),
+		"http://en.test/d":         page("en"),
+		"http://en.test/e":         page("en"),
+		"http://en.test/f":         page("en"),
+		"http://multi.test/":       page("th", "/th/1", "/en/4", "/en/5"),
+		"http://multi.test/th/1":   page("th"),
+		"http://multi.test/en/1":   page("en", "/en/2"),
+		"http://multi.test/en/2":   page("en", "/en/3"),
+		"http://multi.test/en/3":   page("en"),
+		"http://multi.test/en/4":   page("en"),
+		"http://multi.test/en/5":   page("en"),
+	}
+	count := func(h *harness, prefix string) int {
+		n := 0
+		for _, g := range h.f.got {
+			if strings.HasPrefix(g, prefix) {
+				n++
+			}
+		}
+		return n
+	}
+	for _, keep := range []bool{false, true} {
+		pol, err := focus.New(focus.Config{Strategy: focus.Sequential, Lang: "th", KeepForeignDirs: keep})
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := newHarness(t, web, Config{Focus: pol}, "http://th.test/")
+		if _, err := h.run(); err != nil {
+			t.Fatal(err)
+		}
+		if !h.fetched("http://en.test/") || !h.fetched("http://multi.test/") {
+			t.Errorf("keep=%v: the home pages were not probed: %v", keep, h.f.got)
+		}
+		if n := count(h, "http://en.test/"); n != 3 {
+			t.Errorf("keep=%v: fetched %d pages of en.test, want 3 (an inner page, the home page, one more)", keep, n)
+		}
+		c, _ := h.q.Counts("en.test")
+		if !c.Home || c.Downloaded != 3 || pol.Status(focus.Counts(c)) != focus.Irrelevant {
+			t.Errorf("keep=%v: en.test counters %+v, want irrelevant after 3 pages with the home page", keep, c)
+		}
+		m, _ := h.q.Counts("multi.test")
+		if pol.Status(focus.Counts(m)) != focus.Relevant || !h.fetched("http://multi.test/th/1") {
+			t.Errorf("keep=%v: multi.test %+v not relevant, or its Thai page not fetched", keep, m)
+		}
+		en := count(h, "http://multi.test/en/")
+		if keep {
+			if en != 5 {
+				t.Errorf("foreign sections kept: fetched %d pages of multi.test/en/, want all 5", en)
+			}
+			if d, _ := h.q.Counts("multi.test/en/"); d != (frontier.Counts{}) {
+				t.Errorf("foreign sections kept: directory counters %+v kept", d)
+			}
+			continue
+		}
+		if en != 3 {
+			t.Errorf("fetched %d pages of multi.test/en/, want 3 before the section is judged foreign", en)
+		}
+		if a := h.annotations(t, "http://multi.test/en/2"); len(a) != 1 || a[0] != "focus:"+focus.ReasonIrrelevantDir {
+			t.Errorf("multi.test/en/2: crawl.log annotations %v, want the directory skip", a)
+		}
+		d, _ := h.q.Counts("multi.test/en/")
+		if pol.DirStatus(focus.Counts(m), focus.Counts(d)) != focus.Irrelevant {
+			t.Errorf("multi.test/en/ counters %+v: not irrelevant", d)
+		}
+	}
+}
