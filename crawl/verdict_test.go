@@ -20,21 +20,21 @@ import (
 //     the rest of the section is skipped, unless foreign sections are kept.
 func TestSequentialVerdict(t *testing.T) {
 	web := fakeWeb{
-		"http://th.test/":          page("th", "http://en.test/a", "http://multi.test/en/1"),
-		"http://en.test/":          page("en", "/f"),
-		"http://en.test/a":         page("en", "/b", "/c", "/d", "/e"),
-		"http://en.test/b":         page("en"),
-		"http://en.test/c":         page("en"),
-		"http://en.test/d":         page("en"),
-		"http://en.test/e":         page("en"),
-		"http://en.test/f":         page("en"),
-		"http://multi.test/":       page("th", "/th/1", "/en/4", "/en/5"),
-		"http://multi.test/th/1":   page("th"),
-		"http://multi.test/en/1":   page("en", "/en/2"),
-		"http://multi.test/en/2":   page("en", "/en/3"),
-		"http://multi.test/en/3":   page("en"),
-		"http://multi.test/en/4":   page("en"),
-		"http://multi.test/en/5":   page("en"),
+		"http://th.test/":        page("th", "http://en.test/a", "http://multi.test/en/1"),
+		"http://en.test/":        page("en", "/f"),
+		"http://en.test/a":       page("en", "/b", "/c", "/d", "/e"),
+		"http://en.test/b":       page("en"),
+		"http://en.test/c":       page("en"),
+		"http://en.test/d":       page("en"),
+		"http://en.test/e":       page("en"),
+		"http://en.test/f":       page("en"),
+		"http://multi.test/":     page("th", "/th/1", "/en/4", "/en/5"),
+		"http://multi.test/th/1": page("th"),
+		"http://multi.test/en/1": page("en", "/en/2"),
+		"http://multi.test/en/2": page("en", "/en/3"),
+		"http://multi.test/en/3": page("en"),
+		"http://multi.test/en/4": page("en"),
+		"http://multi.test/en/5": page("en"),
 	}
 	count := func(h *harness, prefix string) int {
 		n := 0
