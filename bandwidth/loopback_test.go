@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -21,6 +20,7 @@ import (
 	"time"
 
 	"github.com/langcrawl/langcrawl/bandwidth"
+	"github.com/langcrawl/langcrawl/fetch"
 	"github.com/langcrawl/langcrawl/frontier"
 	"github.com/syndtr/goleveldb/leveldb/storage"
 )
@@ -33,14 +33,35 @@ var traceDir = flag.String("bwtrace", "", "write each loopback run's bandwidth t
 // paced to its own speed and latency. The pacing runs on deadlines (chunk
 // i of a response is due at start + latency + (i+1)·chunk/speed), so a
 // late goroutine on a loaded machine catches up instead of slowing the
-// server down, and every chunk is recorded at its due time: the rate
-// checks count bytes in windows of this virtual, scheduled time.
+// server down.
+//
+// What is measured is when each chunk left the server, as an uplink
+// would see it:
+//
+//   - While the client takes the bytes as they come, a chunk is recorded
+//     at its due time, the time the server scheduled it. A goroutine that
+//     wakes late on a loaded machine would otherwise record several chunks
+//     at once, bunching that the server did not intend and the client did
+//     not cause.
+//   - A client that reads slowly (langcrawl's pacer) holds the server back
+//     through TCP flow control: the server's Write then blocks until the
+//     client's receive buffer and the server's send buffer (sndbuf, set
+//     small on every accepted connection so that it holds little) have
+//     room. The bytes cannot have left before that Write returned, so once
+//     a Write of a response has blocked (taken more than heldAfter), each
+//     later chunk of that response is recorded at the later of its due
+//     time and the return of its Write.
+//
+// The rate checks count the recorded bytes in 1-second windows starting
+// every 10 ms.
 const (
-	limit   = 1_000_000 // L, bytes per second
-	chunk   = 4096
-	warmup  = 2 * time.Second // the estimators learn the servers
-	measure = 6 * time.Second // the rate checks cover this span
-	workers = 64
+	limit     = 1_000_000 // L, bytes per second
+	chunk     = 4096
+	warmup    = 2 * time.Second // the estimators learn the servers
+	measure   = 6 * time.Second // the rate checks cover this span
+	workers   = 64
+	sndbuf    = 2048                 // SO_SNDBUF of the server's connections (Linux doubles it)
+	heldAfter = 2 * time.Millisecond // a Write that took longer was held back by the client
 )
 
 // kind describes a class of hosts.
@@ -89,9 +110,24 @@ type web struct {
 
 func newWeb(t *testing.T) *web {
 	w := &web{runs: map[string]*timeline{}, rnd: rand.New(rand.NewPCG(1, 2))}
-	w.srv = httptest.NewServer(http.HandlerFunc(w.serve))
+	w.srv = httptest.NewUnstartedServer(http.HandlerFunc(w.serve))
+	w.srv.Listener = smallSendBuffer{w.srv.Listener}
+	w.srv.Start()
 	t.Cleanup(w.srv.Close)
 	return w
+}
+
+// smallSendBuffer gives every accepted connection a send buffer of sndbuf
+// bytes, so that a Write returns about when its bytes have left for the
+// client.
+type smallSendBuffer struct{ net.Listener }
+
+func (l smallSendBuffer) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if tc, ok := c.(*net.TCPConn); ok {
+		_ = tc.SetWriteBuffer(sndbuf)
+	}
+	return c, err
 }
 
 func (w *web) serve(rw http.ResponseWriter, r *http.Request) {
@@ -119,6 +155,7 @@ func (w *web) serve(rw http.ResponseWriter, r *http.Request) {
 	rw.Header().Set("Content-Type", "application/octet-stream")
 	buf := make([]byte, chunk)
 	fl := rw.(http.Flusher)
+	held := false // a Write of this response was held back by the client
 	for sent := 0; sent < k.size; {
 		n := min(chunk, k.size-sent)
 		pos := sent + n
@@ -131,11 +168,20 @@ func (w *web) serve(rw http.ResponseWriter, r *http.Request) {
 			return
 		case <-time.After(time.Until(due)):
 		}
+		w0 := time.Now()
 		if _, err := rw.Write(buf[:n]); err != nil {
 			return
 		}
 		fl.Flush()
-		tl.add(due, n)
+		w1 := time.Now()
+		if w1.Sub(w0) > heldAfter {
+			held = true
+		}
+		at := due
+		if held && w1.After(due) {
+			at = w1 // the bytes left when the client let them
+		}
+		tl.add(at, n)
 		sent += n
 	}
 	tl.mu.Lock()
@@ -145,16 +191,19 @@ func (w *web) serve(rw http.ResponseWriter, r *http.Request) {
 	tl.mu.Unlock()
 }
 
-func (w *web) client() *http.Client {
-	addr := w.srv.Listener.Addr().String()
-	d := &net.Dialer{}
-	return &http.Client{Transport: &http.Transport{
-		DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
-			return d.DialContext(ctx, network, addr) // every host name to the one server
-		},
-		MaxIdleConnsPerHost: 4,
-		DisableCompression:  true,
-	}}
+// client is the crawler's own client, as the engine builds it: every host
+// name goes to the one server (ConnectTo), and with a manager that paces,
+// its Pacer and ReadBuffer.
+func (w *web) client(t *testing.T, m *bandwidth.Manager) *fetch.Client {
+	cfg := fetch.Config{ConnectTo: map[string]string{"*": w.srv.Listener.Addr().String()}}
+	if m != nil && m.Pacer() != nil {
+		cfg.Pacer, cfg.ReadBuffer = m.Pacer(), m.ReadBuffer()
+	}
+	cl, err := fetch.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cl
 }
 
 // controller decides which lease to fetch next.
@@ -341,7 +390,8 @@ func run(t *testing.T, w *web, name string, open func(q *frontier.Queue) (contro
 			}
 		})
 	}
-	cl := w.client()
+	cl := w.client(t, mgr)
+	defer cl.Close()
 	errc := make(chan error, workers)
 	for range workers {
 		wg.Go(func() {
@@ -359,22 +409,16 @@ func run(t *testing.T, w *web, name string, open func(q *frontier.Queue) (contro
 					}
 					continue
 				}
-				t0 := time.Now()
+				// As the engine does (crawl/loop.go): the client reads
+				// the response itself, and the ticket ends with the
+				// response's size and duration.
 				var n int64
-				req, _ := http.NewRequestWithContext(ctx, "GET", l.Entry.URL, nil)
-				resp, err := cl.Do(req)
-				if err == nil {
-					var body io.Reader = resp.Body
-					if tk != nil {
-						body = tk.Reader(body)
-					}
-					n, err = io.Copy(io.Discard, body)
-					resp.Body.Close()
-				}
-				el := time.Since(t0)
-				if err != nil {
-					n = 0 // cut off at the end of the run: not a measurement
-				}
+				var el time.Duration
+				res, err := cl.Do(ctx, http.MethodGet, l.Entry.URL, nil)
+				if err == nil && res.Err == nil {
+					n, el = res.Size(), res.Duration
+				} // else cut off at the end of the run: not a measurement
+				res.Close()
 				if err := c.done(tk, time.Now(), n, el); err != nil {
 					errc <- err
 					return
@@ -391,7 +435,6 @@ func run(t *testing.T, w *web, name string, open func(q *frontier.Queue) (contro
 	for err := range errc {
 		t.Errorf("%s: %v", name, err)
 	}
-	cl.CloseIdleConnections()
 
 	tl.mu.Lock()
 	defer tl.mu.Unlock()
@@ -436,11 +479,14 @@ func writeTrace(t *testing.T, name, csv string) {
 }
 
 // TestLoopback runs three controls at once, each on its own hosts of one
-// loopback web: langcrawl's manager, the paper's manager exactly
-// (Config.Paper), and the start/stop control the paper compares with.
-// It checks langcrawl's: an average of at least 90% of L after the
-// warm-up, fewer than 1% of the one-second windows above L, and no class of
-// host starved, the one faster than L included. The others are reported.
+// loopback web, each with the crawler's own client (package fetch) used
+// as the engine uses it: langcrawl's manager, whose Pacer and ReadBuffer
+// the client takes; the paper's manager exactly (Config.Paper), with no
+// pacer; and the start/stop control the paper compares with. It checks
+// langcrawl's against the issue's goals: an average of at least 90% of L
+// after the warm-up, fewer than 1% of the one-second windows above L, and
+// no class of host starved, the one faster than L included. The others are
+// reported.
 func TestLoopback(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs for", warmup+measure)
@@ -478,21 +524,15 @@ func TestLoopback(t *testing.T) {
 	}
 	t.Logf("the paper's figure: 71,788 B/s average of a 140 KB/s limit (51%%) with maxd = 6")
 
-	// The issue asks for at least 90% of L on average and fewer than 1%
-	// of the windows above L. Over repeated runs langcrawl's manager gets
-	// 88-94% and 4-16% (fullest window 1.04-1.08 L): the second is not met,
-	// see the report in BENCHMARKS.md. What is checked here holds in every
-	// run seen: most of L used, no window far above L, fewer windows above
-	// L than the paper's manager in the same run, no host starved.
-	r, paper := res[0], res[1]
-	if r.avg < 0.85*limit {
-		t.Errorf("langcrawl: average %.0f B/s is below 85%% of L = %d", r.avg, limit)
+	// The issue's goals: at least 90% of L on average after the warm-up,
+	// and fewer than 1% of the one-second windows above L. The paper's
+	// manager and start/stop are reported, not checked.
+	r := res[0]
+	if r.avg < 0.90*limit {
+		t.Errorf("langcrawl: average %.0f B/s is below 90%% of L = %d", r.avg, limit)
 	}
-	if r.worst > 1.15*limit {
-		t.Errorf("langcrawl: a one-second window holds %.0f bytes, above 1.15 L", r.worst)
-	}
-	if r.above >= paper.above && r.above > 0 {
-		t.Errorf("langcrawl: %d windows above L, the paper's manager %d: the changes do not help", r.above, paper.above)
+	if 100*r.above >= r.windows {
+		t.Errorf("langcrawl: %d of %d one-second windows above L, not fewer than 1%%", r.above, r.windows)
 	}
 	for _, k := range kinds {
 		if r.hits[k.name] == 0 {

@@ -27,6 +27,8 @@ const (
 	// DefaultStarveAfter is how long a candidate may be refused before the
 	// manager holds other downloads back for it.
 	DefaultStarveAfter = 5 * time.Second
+	// DefaultPace is the rate of the read-side pacer as a share of L.
+	DefaultPace = 0.95
 )
 
 // Config configures a Manager. Zero fields take the defaults above.
@@ -48,6 +50,10 @@ type Config struct {
 	StarveAfter time.Duration
 	// Store keeps the estimates across runs. Nil keeps them in memory only.
 	Store Store
+	// Pace is the rate of the read-side pacer (Manager.Pacer) as a share
+	// of L, in (0, 1]. Default DefaultPace. A Manager in Paper mode has no
+	// pacer.
+	Pace float64
 	// Paper selects the paper's estimator exactly: a server's first
 	// measurement is weighted by φ like every later one, and the distance
 	// from t to an hour does not wrap around midnight. The default (false)
@@ -86,6 +92,12 @@ func (c *Config) fill() error {
 		errs = append(errs, fmt.Errorf("%w: Sigma is %v, must not be negative", ErrInvalidConfig, c.Sigma))
 	}
 	switch {
+	case c.Pace == 0:
+		c.Pace = DefaultPace
+	case !(c.Pace > 0 && c.Pace <= 1):
+		errs = append(errs, fmt.Errorf("%w: Pace is %v, must be in (0, 1]", ErrInvalidConfig, c.Pace))
+	}
+	switch {
 	case c.StarveAfter == 0:
 		c.StarveAfter = DefaultStarveAfter
 	case c.StarveAfter < 0:
@@ -106,13 +118,17 @@ type Manager struct {
 	cb       float64           // CB: the expected rates of the downloads in flight
 	inflight int
 	live     map[*Ticket]struct{} // the downloads in flight
+	byServer map[string]*Ticket   // the latest download in flight of each server
 	// Calibration: the bytes read through Ticket.Reader and the integral
 	// of CB over time, both decaying with time constant calTau, whose
 	// ratio corrects CB for a bias common to all estimates.
 	calBytes, calPred float64
 	calRead           int64 // calRead: bytes counted so far
+	calWaited         time.Duration
 	calAt             time.Time
-	readAll           atomic.Int64 // every byte read through Ticket.Reader
+	readAll           atomic.Int64 // every byte read through Ticket.Reader or the pacer
+	// pacer paces every read at Pace·L (nil in Paper mode).
+	pacer *Pacer
 	// pauseUntil: after a download that ran alone above L, nothing starts
 	// until its bytes, spread at L, would have ended (not in Paper mode).
 	pauseUntil time.Time
@@ -139,6 +155,7 @@ type Stats struct {
 	Idle      int64 // admitted with nothing in flight although B > L − CB would refuse them
 	Held      int64 // candidates refused because another was held for
 	Measured  int64 // downloads whose rate updated the estimates
+	Censored  int64 // downloads held back by the pacer, measured below the estimate: not applied
 	Cancelled int64 // downloads ended without a measurement
 	InFlight  int64
 	Predicted float64 // CB now
@@ -154,7 +171,60 @@ func New(cfg Config) (*Manager, error) {
 	if st == nil {
 		st = NewMemStore()
 	}
-	return &Manager{cfg: cfg, store: st, rates: make(map[string]*Rates), live: make(map[*Ticket]struct{}), changed: make(chan struct{})}, nil
+	m := &Manager{cfg: cfg, store: st, rates: make(map[string]*Rates), live: make(map[*Ticket]struct{}), byServer: make(map[string]*Ticket), changed: make(chan struct{})}
+	if !cfg.Paper {
+		m.pacer = NewPacer(cfg.Pace*cfg.Limit, paceBurst(cfg.Limit))
+		m.pacer.onRead, m.pacer.onWait = m.pacedRead, m.pacedWait
+	}
+	return m, nil
+}
+
+// paceBurst is the pacer's bucket, and its largest read, for a limit of
+// l bytes per second: 10 ms at l, between 2 KiB and 64 KiB.
+func paceBurst(l float64) int {
+	return int(min(max(l/250, 2<<10), 64<<10))
+}
+
+// pacedRead charges n bytes read from server to the measured rate and to
+// the server's download in flight, if there is one (the crawl has at most
+// one per server: one lease per site); pacedWait charges a wait on the
+// pacer to it.
+func (m *Manager) pacedRead(server string, n int) {
+	m.bytes.Add(int64(n))
+	m.readAll.Add(int64(n))
+	if t := m.ticketOf(server); t != nil {
+		t.read.Add(int64(n))
+	}
+}
+
+func (m *Manager) pacedWait(server string, d time.Duration) {
+	if t := m.ticketOf(server); t != nil {
+		t.waited.Add(int64(d))
+	}
+}
+
+func (m *Manager) ticketOf(server string) *Ticket {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.byServer[server]
+}
+
+// Pacer returns the read-side pacer that every download's reads must go
+// through for the limit to hold on the wire (nil in Paper mode): the
+// crawl passes it to the fetcher (fetch.Config.Pacer), and Ticket.Reader
+// uses it. The bytes it paces are the measured rate of Sample.
+func (m *Manager) Pacer() *Pacer { return m.pacer }
+
+// ReadBuffer returns the socket receive buffer (SO_RCVBUF) the crawler's
+// connections should use under this limit, 0 in Paper mode: L/128, at
+// least 4 KiB and at most 64 KiB. A paced reader that does not read only
+// holds its sender back once the kernel's buffers are full; the smaller
+// they are, the closer the bytes on the wire follow the reads.
+func (m *Manager) ReadBuffer() int {
+	if m.pacer == nil {
+		return 0
+	}
+	return int(min(max(m.cfg.Limit/256, 4<<10), 64<<10))
 }
 
 // SearchDepth returns maxd, for the frontier's NextFit.
@@ -256,7 +326,11 @@ func (m *Manager) TryStart(server string, now time.Time) (*Ticket, error) {
 	m.inflight++
 	m.stats.Admitted++
 	t := &Ticket{m: m, server: server, rate: b, start: now, slot: slot}
+	if m.pacer != nil {
+		t.paced0, t.waited0 = m.pacer.counters()
+	}
 	m.live[t] = struct{}{}
+	m.byServer[server] = t
 	return t, err
 }
 
@@ -286,6 +360,8 @@ func (m *Manager) expected(now time.Time) float64 {
 	cb := 0.0
 	for t := range m.live {
 		r := t.rate
+		// The rate read so far, which the pacer may have held back: a
+		// lower bound of the server's.
 		if el := now.Sub(t.start); el >= liveAfter {
 			r = max(r, float64(t.read.Load())/el.Seconds())
 		}
@@ -324,9 +400,21 @@ func (m *Manager) calibrate(now time.Time) {
 			pred += p.rate
 		}
 	}
-	m.calPred = m.calPred*decay + pred*dt
-	m.calBytes = m.calBytes*decay + float64(read-m.calRead)
-	m.calAt, m.calRead = now, read
+	waited := m.calWaited
+	if m.pacer != nil {
+		_, waited = m.pacer.counters()
+	}
+	m.calPred *= decay
+	m.calBytes *= decay
+	if waited == m.calWaited {
+		// A span in which the pacer held readers back says nothing of
+		// the bias of the estimates: the bytes read were capped at the
+		// pacer's rate, and counting them would scale CB down just when
+		// the servers are sending more than predicted.
+		m.calPred += pred * dt
+		m.calBytes += float64(read - m.calRead)
+	}
+	m.calAt, m.calRead, m.calWaited = now, read, waited
 }
 
 // Predicted returns CB, the expected rate of the downloads in flight.
@@ -356,14 +444,18 @@ func (m *Manager) Stats() Stats {
 }
 
 // end releases t's reservation and, if rate > 0, applies it to the
-// estimates of t's server. Called with m.mu held.
-func (m *Manager) end(t *Ticket, now time.Time, rate float64) error {
+// estimates of t's server; a censored rate, a lower bound, only if it is
+// above the estimate. Called with m.mu held.
+func (m *Manager) end(t *Ticket, now time.Time, rate float64, censored bool) error {
 	if !now.IsZero() && !m.cfg.Paper {
 		m.calibrate(now)
 	}
 	m.cb -= t.rate
 	m.inflight--
 	delete(m.live, t)
+	if m.byServer[t.server] == t {
+		delete(m.byServer, t.server)
+	}
 	if m.inflight == 0 || m.cb < 0 {
 		m.cb = 0 // no drift from rounding
 	}
@@ -373,11 +465,21 @@ func (m *Manager) end(t *Ticket, now time.Time, rate float64) error {
 		m.stats.Cancelled++
 		return nil
 	}
-	m.stats.Measured++
 	r, ok, err := m.load(t.server)
 	if err != nil {
 		return err
 	}
+	if censored {
+		cur := m.cfg.DefaultRate
+		if ok {
+			cur = r[slot(now)]
+		}
+		if rate <= cur {
+			m.stats.Censored++
+			return nil
+		}
+	}
+	m.stats.Measured++
 	if !ok {
 		r = new(Rates)
 		fill := m.cfg.DefaultRate
@@ -419,6 +521,11 @@ type Ticket struct {
 	slot   bool         // a server faster than L run in a free slot
 	read   atomic.Int64 // bytes read through Reader
 	ended  bool
+	// The pacer's counters when the download started, and the time this
+	// download's Reader waited on the pacer (paced: Reader was used).
+	paced0  int64
+	waited0 time.Duration
+	waited  atomic.Int64
 }
 
 // Server returns the server the download was admitted for.
@@ -438,19 +545,45 @@ func (t *Ticket) Done(now time.Time, bytes int64, elapsed time.Duration) error {
 		return nil
 	}
 	t.ended = true
-	if bytes > 0 && t.read.Load() == 0 {
-		// The body was not read through Reader (the engine's fetcher
-		// reads it itself): count its bytes now, at the end, for the
-		// measured rate and the calibration.
+	m := t.m
+	var pacedBytes int64
+	var pacedWait time.Duration
+	if m.pacer != nil {
+		b, w := m.pacer.counters()
+		pacedBytes, pacedWait = b-t.paced0, w-t.waited0
+	}
+	if bytes > 0 && t.read.Load() == 0 && pacedBytes == 0 {
+		// Neither Reader nor the pacer saw the body (a fetcher that
+		// reads it itself, with no pacer): count its bytes now, at the
+		// end, for the measured rate and the calibration.
 		t.read.Store(bytes)
-		t.m.bytes.Add(bytes)
-		t.m.readAll.Add(bytes)
+		m.bytes.Add(bytes)
+		m.readAll.Add(bytes)
+	}
+	// M must be the server's rate, not the pacer's. The time the download
+	// waited on the pacer is its own when its bytes came through Reader
+	// or were charged to it by Pacer.Pace; otherwise (a fetcher that does
+	// not name the server) its share by bytes of the waits of all readers
+	// while it ran. A short wait is taken out
+	// of elapsed. After a longer one, bytes / elapsed is only a lower
+	// bound of the server's rate (the pacer held it back, by how much is
+	// not known): it is "censored", and may raise the estimate but not
+	// lower it (see end).
+	var wait time.Duration
+	switch {
+	case t.read.Load() > 0: // through Reader, or charged by Pace
+		wait = time.Duration(t.waited.Load())
+	case pacedBytes > 0 && pacedWait > 0 && bytes > 0:
+		wait = time.Duration(float64(pacedWait) * min(float64(bytes)/float64(pacedBytes), 1))
+	}
+	censored := wait > elapsed/4
+	if !censored {
+		elapsed -= wait
 	}
 	rate := 0.0
 	if bytes > 0 && elapsed > 0 {
 		rate = float64(bytes) / elapsed.Seconds()
 	}
-	m := t.m
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if !m.cfg.Paper && rate > m.cfg.Limit {
@@ -480,7 +613,7 @@ func (t *Ticket) Done(now time.Time, bytes int64, elapsed time.Duration) error {
 		pause := time.Duration(float64(bytes) / m.cfg.Limit * float64(time.Second))
 		m.pauseUntil = now.Add(pause - elapsed)
 	}
-	return m.end(t, now, rate)
+	return m.end(t, now, rate, censored)
 }
 
 // Cancel ends the download without a measurement, e.g. when the fetch was
@@ -492,13 +625,39 @@ func (t *Ticket) Cancel() {
 	t.ended = true
 	t.m.mu.Lock()
 	defer t.m.mu.Unlock()
-	_ = t.m.end(t, time.Time{}, 0) // no measurement, no store write
+	_ = t.m.end(t, time.Time{}, 0, false) // no measurement, no store write
 }
 
 // Reader returns r counting the bytes read into the manager's measured
-// rate (Sample). It does not change the estimates; Done does.
+// rate (Sample) and, unless in Paper mode, pacing them through the
+// manager's Pacer: each read takes at most Pacer.Quantum bytes and is
+// followed by the pacer's wait, which Done takes out of the download's
+// elapsed time. It does not change the estimates; Done does. A fetcher
+// that paces its connections itself (fetch.Config.Pacer) must not also
+// read through Reader.
 func (t *Ticket) Reader(r io.Reader) io.Reader {
+	if p := t.m.pacer; p != nil {
+		return &pacedReader{r: r, p: p, t: t}
+	}
 	return &countReader{r: r, n: &t.m.bytes, t: &t.read, all: &t.m.readAll}
+}
+
+type pacedReader struct {
+	r io.Reader
+	p *Pacer
+	t *Ticket
+}
+
+func (c *pacedReader) Read(b []byte) (int, error) {
+	if len(b) > c.p.quantum {
+		b = b[:c.p.quantum]
+	}
+	// The pacer's hooks charge the server's download in flight, which
+	// is this ticket (one per server).
+	c.p.Wait(c.t.server, len(b))
+	n, err := c.r.Read(b)
+	c.p.Done(c.t.server, n)
+	return n, err
 }
 
 type countReader struct {

@@ -121,6 +121,21 @@ type Config struct {
 	// RootCAs verifies server certificates. Default: the system roots.
 	RootCAs *x509.CertPool
 
+	// Pacer, when set, paces every read from the network for a bandwidth
+	// limit (bandwidth.Manager.Pacer): reads take at most Pacer.Quantum
+	// bytes, Pacer.Wait comes before each and Pacer.Done after, with the
+	// bytes that reached the connection. It paces the bytes on the wire,
+	// TLS records and response heads included. Default: none.
+	Pacer Pacer
+	// ReadBuffer, when positive, is the socket receive buffer (SO_RCVBUF)
+	// of new connections, in bytes, set before connecting. With a Pacer,
+	// a small one lets TCP flow control hold a server back while its
+	// reader waits, instead of the kernel taking its bytes ahead of the
+	// pacer (bandwidth.Manager.ReadBuffer). It also caps one connection
+	// at about ReadBuffer per round trip. Default 0: the system's
+	// default, which grows with the connection.
+	ReadBuffer int
+
 	// Dial, when set, replaces the TCP dialer (tests). It receives the
 	// address after ConnectTo mapping and must honour ctx. It also
 	// replaces the address guard's check of resolved addresses: only IP
@@ -215,6 +230,9 @@ func (cfg *Config) validate() error {
 	}
 	if _, gerrs := parseAllow(cfg.AllowAddresses); gerrs != nil {
 		errs = append(errs, gerrs...)
+	}
+	if cfg.ReadBuffer < 0 {
+		bad("ReadBuffer", "must not be negative, got %d", cfg.ReadBuffer)
 	}
 	if cfg.MaxIdleConns < 0 {
 		bad("MaxIdleConns", "must not be negative, got %d", cfg.MaxIdleConns)

@@ -344,7 +344,7 @@ func (c *Client) do(ctx context.Context, method, rawURL string, extra http.Heade
 			if !mapped {
 				addr = net.JoinHostPort(dialHost, port)
 			}
-			if pc, err = c.dial(ctx, key, scheme == "https", host, dialHost, addr, mapped); err != nil {
+			if pc, err = c.dial(ctx, key, scheme == "https", host, dialHost, addr, mapped, siteOf(host, port, defaultPort)); err != nil {
 				return nil, err
 			}
 		}
@@ -394,8 +394,9 @@ func (c *Client) checkHost(host string) (string, error) {
 // and completes the TLS handshake for https. host is the URL's host, for
 // messages and the address guard; dialHost is the name or address dialled
 // (host, or the normalised IP address it spells), for SNI and the
-// certificate check. An addr that ConnectTo mapped is not guarded.
-func (c *Client) dial(ctx context.Context, key string, useTLS bool, host, dialHost, addr string, mapped bool) (*persistConn, error) {
+// certificate check. An addr that ConnectTo mapped is not guarded. site
+// is the host the connection's reads are paced for (Config.Pacer).
+func (c *Client) dial(ctx context.Context, key string, useTLS bool, host, dialHost, addr string, mapped bool, site string) (*persistConn, error) {
 	dctx, cancel := context.WithTimeout(ctx, c.cfg.ConnectTimeout)
 	defer cancel()
 	dial := c.cfg.Dial
@@ -406,6 +407,7 @@ func (c *Client) dial(ctx context.Context, key string, useTLS bool, host, dialHo
 			// after resolution and before connect(2).
 			d.Control = c.guard.control(host)
 		}
+		d.Control = c.dialControl(d.Control) // the receive buffer (dialer.go)
 		dial = d.DialContext
 	}
 	conn, err := dial(dctx, "tcp", addr)
@@ -416,9 +418,9 @@ func (c *Client) dial(ctx context.Context, key string, useTLS bool, host, dialHo
 		}
 		return nil, fmt.Errorf("dial %s: %w", addr, timeoutErr(err))
 	}
-	pc := &persistConn{key: key, conn: conn, ip: remoteIP(conn, addr), peek: newSocketPeek(conn)}
+	pc := &persistConn{key: key, conn: c.wrapConn(conn, c.cfg.Dial != nil, site), ip: remoteIP(conn, addr), peek: newSocketPeek(conn)}
 	if useTLS {
-		tc := tls.Client(conn, &tls.Config{
+		tc := tls.Client(pc.conn, &tls.Config{
 			ServerName:         dialHost,
 			InsecureSkipVerify: true, // verified below, so InsecureTLS can downgrade the failure
 			NextProtos:         []string{"http/1.1"},
