@@ -76,7 +76,8 @@ const (
 //	ccTLD of the target (.th)         +1   ccTLD of another language   -1
 //	path segment or lang= query value +1   another language's code     -1
 //	text around in the target's script +1  in another non-Latin script -1
-//	  (the +1 only from a page not in the target language)
+//	  (the +1 only from a page not in the target language, the -1 only
+//	  from a page in it: elsewhere it is the page's own language)
 //	page declares the target language  +1  (only from a page not in it)
 //
 // Latin-script anchor text counts for nothing when the target is written
@@ -101,7 +102,9 @@ func (p *Policy) Score(l Link) Score {
 	if a < 0 || !l.FromTarget {
 		s += 2 * a
 	}
-	if c := scriptCue(l.Context, lang); c < 0 || !l.FromTarget {
+	// The text around a link is mostly in the page's own language: it
+	// speaks for the link only where it differs from the page's.
+	if c := scriptCue(l.Context, lang); (c > 0 && !l.FromTarget) || (c < 0 && l.FromTarget) {
 		s += c
 	}
 	if !l.FromTarget && langCue(l.PageLang, lang) > 0 {

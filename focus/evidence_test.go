@@ -50,7 +50,8 @@ func TestScore(t *testing.T) {
 		{"foreign anchor on a thai page still counts", th, Link{URL: "http://example.com/", Anchor: "ニュース", FromTarget: true}, -2},
 		{"lang on a thai page says nothing", th, Link{URL: "http://example.com/", Lang: "th", FromTarget: true}, 0},
 		{"thai text around", th, Link{URL: "http://example.com/", Anchor: "more", Context: "ข่าว วันนี้"}, 1},
-		{"japanese text around", th, Link{URL: "http://example.com/", Context: "今日のニュース"}, -1},
+		{"japanese text around on a foreign page: its own language", th, Link{URL: "http://example.com/", Context: "今日のニュース"}, 0},
+		{"thai anchor in japanese text on a foreign page: still strong", th, Link{URL: "http://example.com/", Anchor: "ข่าว", Context: "今日のニュース"}, 2},
 		{"latin text around says nothing", th, Link{URL: "http://example.com/", Context: "read more about it"}, 0},
 		{"thai text around on a thai page says nothing", th, Link{URL: "http://example.com/", Context: "ข่าว", FromTarget: true}, 0},
 		{"foreign text around on a thai page counts", th, Link{URL: "http://example.com/", Context: "ニュース", FromTarget: true}, -1},
@@ -138,5 +139,21 @@ func TestDecideLink(t *testing.T) {
 	}
 	if p.Key("a.example", "a.example/x/") != "a.example" {
 		t.Error("the evidence strategy keys by server")
+	}
+}
+
+// BenchmarkScore scores one link with every cue present: a Thai anchor,
+// Thai text around it, hreflang, lang, a declared page language and a
+// URL with a ccTLD and a language segment.
+func BenchmarkScore(b *testing.B) {
+	p, err := New(Config{Strategy: Evidence, Lang: "th"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	l := Link{URL: "http://www.example.co.th/th/news/2024/page.html?id=3", Anchor: "ข่าววันนี้ทั้งหมด",
+		Context: "อ่านเพิ่มเติม ข่าว ล่าสุด จาก", Hreflang: "th", Lang: "th", PageLang: "en"}
+	b.ReportAllocs()
+	for b.Loop() {
+		p.Score(l)
 	}
 }
