@@ -216,15 +216,18 @@ func (m *Manager) ticketOf(server string) *Ticket {
 func (m *Manager) Pacer() *Pacer { return m.pacer }
 
 // ReadBuffer returns the socket receive buffer (SO_RCVBUF) the crawler's
-// connections should use under this limit, 0 in Paper mode: L/128, at
-// least 4 KiB and at most 64 KiB. A paced reader that does not read only
-// holds its sender back once the kernel's buffers are full; the smaller
-// they are, the closer the bytes on the wire follow the reads.
+// connections should use under this limit, 0 in Paper mode: L/256, at
+// least 2 KiB and at most 64 KiB (Linux doubles it for its bookkeeping).
+// A paced reader that does not read only holds its sender back once the
+// kernel's buffers are full; the smaller they are, the closer the bytes on
+// the wire follow the reads. It also caps a connection at about its size
+// per round trip: 2 KiB over 100 ms is about 20-40 kB/s, so a limit is
+// reached with several connections, as a crawler has.
 func (m *Manager) ReadBuffer() int {
 	if m.pacer == nil {
 		return 0
 	}
-	return int(min(max(m.cfg.Limit/256, 4<<10), 64<<10))
+	return int(min(max(m.cfg.Limit/256, 2<<10), 64<<10))
 }
 
 // SearchDepth returns maxd, for the frontier's NextFit.
