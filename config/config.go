@@ -211,9 +211,10 @@ type Focus struct {
 	// chance it may judge a server holding target pages irrelevant, or one
 	// holding none relevant (focus.Config.ErrorBound). In (0, 0.5).
 	ErrorBound float64 `yaml:"error_bound"`
-	// KeepForeignDirs crawls the foreign-language sections of relevant
-	// servers in full (sequential strategy; focus.Config.KeepForeignDirs).
-	KeepForeignDirs bool `yaml:"keep_foreign_dirs"`
+	// ForeignDirs is "keep" (crawl the foreign-language sections of
+	// relevant servers in full) or "cut" (only until judged foreign;
+	// sequential strategy, focus.Config.CutForeignDirs).
+	ForeignDirs string `yaml:"foreign_dirs"`
 }
 
 // Bandwidth is the fetcher manager's budget (package bandwidth).
@@ -318,7 +319,7 @@ var Keys = []key{
 	{"focus.tolerance_decay_every", 25000, "lower T by one every this many HTML pages (Tamura 5.2; 0: T stays fixed)"},
 	{"focus.tolerance_floor", 5, "T never falls below this"},
 	{"focus.error_bound", 0.01, "sequential strategy: the chance per server of a wrong verdict (a server holding target pages judged irrelevant, or one holding none relevant); in (0, 0.5)"},
-	{"focus.keep_foreign_dirs", false, "sequential strategy: crawl the foreign-language sections (/en/) of relevant servers in full, for completeness"},
+	{"focus.foreign_dirs", "keep", "sequential strategy: keep (crawl the foreign-language sections, /en/, of relevant servers in full, for completeness) or cut (only until judged foreign, when harvest matters)"},
 	{"bandwidth.limit", "0", "bandwidth limit L in bytes per second, as a size: 140KB is 140,000 B/s; 0: no limit"},
 	{"bandwidth.search_depth", 6, "maxd: ready sites searched for a download that fits under L (bandwidth paper: 6)"},
 	{"bandwidth.default_rate", "50KB", "expected rate of a server never measured, bytes per second"},
@@ -482,7 +483,7 @@ func Load(profile string, fs *pflag.FlagSet) (*Config, error) {
 	c.Focus.DecayEvery = p.integer("focus.tolerance_decay_every")
 	c.Focus.Floor = p.integer("focus.tolerance_floor")
 	c.Focus.ErrorBound = p.float("focus.error_bound")
-	c.Focus.KeepForeignDirs = p.boolean("focus.keep_foreign_dirs")
+	c.Focus.ForeignDirs = strings.ToLower(strings.TrimSpace(p.str("focus.foreign_dirs")))
 	if !explicit(v, "focus.tolerance_floor") && c.Focus.Floor > c.Focus.Tolerance {
 		c.Focus.Floor = c.Focus.Tolerance // the default floor never lifts a small T
 	}
@@ -1165,6 +1166,9 @@ func (c *Config) Validate() error {
 	}
 	if c.Focus.Floor < 0 || c.Focus.Floor > c.Focus.Tolerance {
 		bad("focus.tolerance_floor", "%d must be between 0 and focus.tolerance (%d)", c.Focus.Floor, c.Focus.Tolerance)
+	}
+	if d := c.Focus.ForeignDirs; d != "keep" && d != "cut" {
+		bad("focus.foreign_dirs", "%q must be keep or cut", d)
 	}
 	if e := c.Focus.ErrorBound; !(e > 0 && e < 0.5) {
 		bad("focus.error_bound", "%g must lie strictly between 0 and 0.5, e.g. 0.01 (one wrong verdict in a hundred servers)", e)

@@ -142,7 +142,7 @@ func validBase() *Config {
 		UserAgent: "x/1 (+https://l.example/c)", Workers: 1, Depth: 8, MaxPagesPerSite: 10, MaxBodySize: 1 << 20,
 		Timeouts: Timeouts{time.Second, time.Second, time.Second}, Robots: Robots{Policy: "obey"},
 		Scope: Scope{MaxURLLength: 1, MaxPathSegments: 1, MaxRepeatedSegment: 1, MaxQueryParams: 1},
-		Focus: Focus{Strategy: "bfs", Tolerance: 10, ErrorBound: 0.01}, Retries: Retries{Max: 1, Delay: time.Second, MaxDelay: time.Second},
+		Focus: Focus{Strategy: "bfs", Tolerance: 10, ErrorBound: 0.01, ForeignDirs: "keep"}, Retries: Retries{Max: 1, Delay: time.Second, MaxDelay: time.Second},
 	}
 }
 
@@ -447,7 +447,7 @@ func TestSeedFlags(t *testing.T) {
 
 // TestFocusErrorBound: focus.error_bound defaults to 0.01, takes values in
 // (0, 0.5), and a value outside, or not a number, is an error that names
-// the key, reported once; focus.keep_foreign_dirs defaults to false.
+// the key, reported once; focus.foreign_dirs is keep (default) or cut.
 func TestFocusErrorBound(t *testing.T) {
 	dir := t.TempDir()
 	prof := filepath.Join(dir, "p.yaml")
@@ -460,15 +460,18 @@ func TestFocusErrorBound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Focus.ErrorBound != 0.01 || c.Focus.KeepForeignDirs {
-		t.Errorf("defaults: error_bound %g, keep_foreign_dirs %v", c.Focus.ErrorBound, c.Focus.KeepForeignDirs)
+	if c.Focus.ErrorBound != 0.01 || c.Focus.ForeignDirs != "keep" {
+		t.Errorf("defaults: error_bound %g, foreign_dirs %q", c.Focus.ErrorBound, c.Focus.ForeignDirs)
 	}
-	c, err = load(", strategy: sequential, error_bound: 0.05, keep_foreign_dirs: true")
+	c, err = load(", strategy: sequential, error_bound: 0.05, foreign_dirs: Cut")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Focus.ErrorBound != 0.05 || !c.Focus.KeepForeignDirs || c.Focus.Strategy != "sequential" {
+	if c.Focus.ErrorBound != 0.05 || c.Focus.ForeignDirs != "cut" || c.Focus.Strategy != "sequential" {
 		t.Errorf("set: %+v", c.Focus)
+	}
+	if _, err := load(", foreign_dirs: drop"); err == nil || !strings.Contains(err.Error(), "focus.foreign_dirs") {
+		t.Errorf("foreign_dirs drop: err = %v, want one naming focus.foreign_dirs", err)
 	}
 	for _, v := range []string{"0", "-0.01", "0.5", "2", "often"} {
 		_, err := load(", error_bound: " + v)

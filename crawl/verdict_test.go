@@ -17,7 +17,8 @@ import (
 //     pages (T = 10 would take eleven), and its queue is dropped.
 //   - multi.test: entered at /en/1, its home page (Thai) makes it relevant
 //     at once; its /en/ section is judged foreign after three pages, and
-//     the rest of the section is skipped, unless foreign sections are kept.
+//     the rest of the section is skipped when foreign sections are cut
+//     (they are kept by default).
 func TestSequentialVerdict(t *testing.T) {
 	web := fakeWeb{
 		"http://th.test/":        page("th", "http://en.test/a", "http://multi.test/en/1"),
@@ -46,7 +47,7 @@ func TestSequentialVerdict(t *testing.T) {
 		return n
 	}
 	for _, keep := range []bool{false, true} {
-		pol, err := focus.New(focus.Config{Strategy: focus.Sequential, Lang: "th", KeepForeignDirs: keep})
+		pol, err := focus.New(focus.Config{Strategy: focus.Sequential, Lang: "th", CutForeignDirs: !keep})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -101,7 +101,8 @@
 // (Config.ErrorBound, focus.error_bound, default 0.01) a server is
 // relevant once the evidence reaches ln((1-e)/e), or at once on a target
 // verdict of confidence 1-e or more; it is irrelevant once the evidence
-// falls to ln(e/(1-e)) and its home page has been counted ([Policy.Probe]
+// falls to ln(e/(1-e)), its home page has been counted and none of its
+// pages was called target ([Policy.Probe]
 // queues the home page while the verdict is open). Pages are not
 // independent draws (a server entered through its English section serves
 // English pages first), and the home page is where a multilingual server
@@ -114,8 +115,9 @@
 // ([Policy.DirKey]: www.xsp.com/en/) judges its sections: links into a
 // section judged foreign are rejected ([Policy.DecideDir],
 // "irrelevant-directory") and its queued URLs skipped ([Policy.SkipDir]).
-// Config.KeepForeignDirs (focus.keep_foreign_dirs) turns this off, for
-// completeness. Tamura's conservative-directory (4.3) keys everything by
+// It is off by default (focus.foreign_dirs: keep, for completeness) and
+// on with Config.CutForeignDirs (focus.foreign_dirs: cut) when harvest
+// matters. Tamura's conservative-directory (4.3) keys everything by
 // directory; here the server decides which servers are crawled, and the
 // directory only which sections of a relevant server are.
 //

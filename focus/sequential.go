@@ -128,16 +128,23 @@ func (p *Policy) add(e int64, pg Page) int64 {
 // Config.ErrorBound (e): relevant once the evidence reaches ln((1-e)/e),
 // irrelevant once it falls to ln(e/(1-e)) and the home page was counted (or
 // more than T pages were: a server whose home page cannot be had is judged
-// as the paper judges it). The paper's rule stays as a backstop: a server
-// with no relevant page after more than T pages is irrelevant whatever its
-// evidence, so the sequential verdict never costs more pages than T does.
+// as the paper judges it), and no page of it was called target (at any
+// confidence: a target verdict on a server that holds none is a detector
+// error). The paper's rule stays as a backstop: a server with no relevant
+// page after more than T pages is irrelevant whatever its evidence, so the
+// sequential verdict never costs more pages than T does.
 func (p *Policy) sequentialStatus(c Counts) Status {
 	switch {
 	case c.Evidence >= p.upper:
 		return Relevant
+	case c.Relevant > 0:
+		// A page the detector called target, at any confidence: such a
+		// server is never judged irrelevant (as N_r > 0 never is in the
+		// paper); its evidence only decides when it counts as relevant.
+		return Undecided
 	case c.Evidence <= -p.upper && (c.Home || c.Downloaded > int64(p.tol)):
 		return Irrelevant
-	case c.Relevant == 0 && c.Downloaded > int64(p.tol):
+	case c.Downloaded > int64(p.tol):
 		return Irrelevant
 	}
 	return Undecided
@@ -172,11 +179,11 @@ const (
 
 // DirKey returns the key the sequential strategy keeps directory counters
 // under for a URL of server host whose directory key (scope.DirKey) is
-// dirKey: dirKey itself for a first path segment ("www.xsp.com/en/"), ""
-// for the root directory, for the other strategies, and when the profile
-// keeps foreign sections (Config.KeepForeignDirs).
+// dirKey: dirKey itself for a first path segment ("www.xsp.com/en/") when
+// the profile cuts foreign sections (Config.CutForeignDirs); "" for the
+// root directory, for the other strategies, and when sections are kept.
 func (p *Policy) DirKey(host, dirKey string) string {
-	if p.cfg.Strategy != Sequential || p.cfg.KeepForeignDirs || dirKey == "" {
+	if p.cfg.Strategy != Sequential || !p.cfg.CutForeignDirs || dirKey == "" {
 		return ""
 	}
 	if rest, ok := strings.CutPrefix(dirKey, host); !ok || rest == "/" || rest == "" {

@@ -81,7 +81,9 @@ func TestSequentialStatus(t *testing.T) {
 		{"target links hold the verdict open", 0.01, 10, "Flll", "UUUU"},
 		{"pages without confidence say nothing", 0.01, 10, "Fuuuu", "UUUUU"},
 		{"a late target page revives an irrelevant server", 0.01, 10, "Ffft", "UUIR"},
-		{"below the bound a late target page only reopens it", 0.001, 10, "Ffffft", "UUUUIU"},
+		{"below the bound a late target page reopens it", 0.001, 10, "Ffffft", "UUUUIU"},
+		{"a server with a target page is never irrelevant", 0.01, 10, "wFffffffffffff", "UUUUUUUUUUUUUU"},
+		{"not even by the backstop", 0.01, 3, "Fffw", "UUIU"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -195,7 +197,7 @@ func TestProbe(t *testing.T) {
 }
 
 func TestDirectoryStatus(t *testing.T) {
-	p := mustNew(t, Config{Strategy: Sequential})
+	p := mustNew(t, Config{Strategy: Sequential, CutForeignDirs: true})
 	for _, k := range []struct{ host, dir, want string }{
 		{"www.xsp.com", "www.xsp.com/en/", "www.xsp.com/en/"},
 		{"www.xsp.com", "www.xsp.com/", ""},
@@ -206,8 +208,8 @@ func TestDirectoryStatus(t *testing.T) {
 			t.Errorf("DirKey(%q, %q) = %q, want %q", k.host, k.dir, got, k.want)
 		}
 	}
-	if keep := mustNew(t, Config{Strategy: Sequential, KeepForeignDirs: true}); keep.DirKey("www.xsp.com", "www.xsp.com/en/") != "" {
-		t.Error("KeepForeignDirs: directory counters kept")
+	if keep := mustNew(t, Config{Strategy: Sequential}); keep.DirKey("www.xsp.com", "www.xsp.com/en/") != "" {
+		t.Error("foreign sections kept (the default): directory counters kept")
 	}
 
 	// A walk through a section: f foreign page, t target page.

@@ -42,9 +42,9 @@ type Variant struct {
 	// ErrorBound is the sequential strategy's error bound per server
 	// (focus.Config.ErrorBound; default focus.DefaultErrorBound).
 	ErrorBound float64
-	// KeepForeignDirs turns off the sequential strategy's directory status
-	// (focus.Config.KeepForeignDirs).
-	KeepForeignDirs bool
+	// CutForeignDirs turns on the sequential strategy's directory status
+	// (focus.Config.CutForeignDirs).
+	CutForeignDirs bool
 }
 
 func (v Variant) label() string {
@@ -68,8 +68,8 @@ func (v Variant) label() string {
 			e = focus.DefaultErrorBound
 		}
 		s += fmt.Sprintf(" e=%g", e)
-		if v.KeepForeignDirs {
-			s += " +dirs"
+		if v.CutForeignDirs {
+			s += " +cut-dirs"
 		}
 	}
 	return s
@@ -319,7 +319,7 @@ func runOne(ctx context.Context, w *web, v Variant, opts Options, idx int, progr
 	if !perfect {
 		var err error
 		pol, err = focus.New(focus.Config{Strategy: focus.Strategy(v.Strategy), Tolerance: v.Tolerance, Decay: v.Decay,
-			Lang: w.targetLang, ErrorBound: v.ErrorBound, KeepForeignDirs: v.KeepForeignDirs})
+			Lang: w.targetLang, ErrorBound: v.ErrorBound, CutForeignDirs: v.CutForeignDirs})
 		if err != nil {
 			return nil, err
 		}

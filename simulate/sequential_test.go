@@ -14,7 +14,7 @@ import (
 // table: the paper's conservative-server (T = 10) and hard-focused, the
 // sequential strategy at its default error bound, the oracle, and the
 // sequential strategy across the range of bounds and with foreign
-// sections kept.
+// sections cut (directory status).
 func sequentialVariants() []Variant {
 	return []Variant{
 		{Strategy: string(focus.ConservativeServer)},
@@ -23,7 +23,7 @@ func sequentialVariants() []Variant {
 		{Strategy: Perfect},
 		{Strategy: string(focus.Sequential), ErrorBound: 0.05},
 		{Strategy: string(focus.Sequential), ErrorBound: 0.001},
-		{Strategy: string(focus.Sequential), KeepForeignDirs: true},
+		{Strategy: string(focus.Sequential), CutForeignDirs: true},
 	}
 }
 
