@@ -174,13 +174,17 @@ var lower2 = func() (t [0x800]rune) {
 func forFeatures(norm []byte, suffixes bool, f func(w []byte)) {
 	var wb [maxWordBytes + 8]byte
 	var pb [2*maxWordBytes + 16]byte
-	var sb [1 + 4*suffixRunes]byte
+	var sb []byte // escapes to the heap through f: only when needed
+	if suffixes {
+		sb = make([]byte, 0, 1+4*suffixRunes)
+	}
 	prev := pb[:0]
 	forWords(norm, wb[:0], func(w []byte) {
 		f(w)
 		if suffixes {
 			if i := suffixStart(w); i > 0 {
-				f(append(append(sb[:0], '-'), w[i:]...))
+				sb = append(append(sb[:0], '-'), w[i:]...)
+				f(sb)
 			}
 		}
 		if !wordBigrams {
