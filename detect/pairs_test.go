@@ -169,7 +169,9 @@ const (
 // typical pages of close pairs (compare BenchmarkDetect).
 func BenchmarkSecondStage(b *testing.B) {
 	d := newDetector(b, Options{})
-	for _, c := range []struct{ tag, cs string }{{"id", "utf-8"}, {"uk", "windows-1251"}, {"da", "windows-1252"}} {
+	for _, c := range []struct{ tag, cs string }{{"id", "utf-8"}, {"uk", "windows-1251"}, {"da", "windows-1252"},
+		// In a group since issue 14's third part.
+		{"ru", "windows-1251"}, {"cs", "windows-1250"}} {
 		x := extract(typicalPage(b, c.tag, c.cs))
 		s := d.scoreTable(d.tables[c.cs], normalize(nil, x.raw), maxTrigrams, c.cs == "utf-8")
 		if _, _, _, ok := d.secondStage(s); !ok {
