@@ -54,11 +54,12 @@ type Config struct {
 	// of L, in (0, 1]. Default DefaultPace. A Manager in Paper mode has no
 	// pacer.
 	Pace float64
-	// Paper selects the paper's estimator exactly: a server's first
-	// measurement is weighted by φ like every later one, and the distance
-	// from t to an hour does not wrap around midnight. The default (false)
-	// lets the first measurement set all 48 estimates and wraps; both were
-	// measured against the paper's (see the tests).
+	// Paper selects the paper's manager exactly: a server's first
+	// measurement is weighted by φ like every later one, the distance
+	// from t to an hour does not wrap around midnight, and none of the
+	// package doc's "Beyond the paper" applies (no pacer, no live rates,
+	// no calibration, no slots). The default (false) has all of them; each
+	// was measured against the paper's (see the tests).
 	Paper bool
 }
 
@@ -124,7 +125,6 @@ type Manager struct {
 	// ratio corrects CB for a bias common to all estimates.
 	calBytes, calPred float64
 	calRead           int64 // calRead: bytes counted so far
-	calWaited         time.Duration
 	calAt             time.Time
 	readAll           atomic.Int64 // every byte read through Ticket.Reader or the pacer
 	// pacer paces every read at Pace·L (nil in Paper mode).
@@ -173,15 +173,21 @@ func New(cfg Config) (*Manager, error) {
 	}
 	m := &Manager{cfg: cfg, store: st, rates: make(map[string]*Rates), live: make(map[*Ticket]struct{}), byServer: make(map[string]*Ticket), changed: make(chan struct{})}
 	if !cfg.Paper {
-		m.pacer = NewPacer(cfg.Pace*cfg.Limit, paceBurst(cfg.Limit))
+		m.pacer = NewPacer(cfg.Pace*cfg.Limit, paceBurst(cfg.Limit), paceQuantum(cfg.Limit))
 		m.pacer.onRead, m.pacer.onWait = m.pacedRead, m.pacedWait
 	}
 	return m, nil
 }
 
-// paceBurst is the pacer's bucket, and its largest read, for a limit of
-// l bytes per second: 10 ms at l, between 2 KiB and 64 KiB.
+// paceBurst is the pacer's bucket for a limit of l bytes per second: 20
+// ms at l, between 4 KiB and 256 KiB, so that a reader that oversleeps a
+// few milliseconds on a loaded machine does not lose its turn; paceQuantum
+// is its largest read: 4 ms at l, between 2 KiB and 64 KiB.
 func paceBurst(l float64) int {
+	return int(min(max(l/50, 4<<10), 256<<10))
+}
+
+func paceQuantum(l float64) int {
 	return int(min(max(l/250, 2<<10), 64<<10))
 }
 
@@ -349,14 +355,18 @@ type phantom struct {
 const liveAfter = 50 * time.Millisecond
 
 // expected returns the CB that admission compares with L. The paper's is
-// the sum of the reservations. Unless Config.Paper is set, a download that
-// is running faster than its reservation, by the bytes read through its
-// Ticket.Reader since it started, counts at the faster rate: an estimate
-// that was too low then holds back the next downloads at once instead of
-// after the download ends. The loopback test measures this against the
-// paper's sum in the same run. Called with m.mu held.
+// the sum of the reservations, and so is this one while the pacer carries
+// the bytes. Otherwise (not in Paper mode) a download that is running
+// faster than its reservation, by the bytes read since it started, counts
+// at the faster rate: an estimate that was too low then holds back the
+// next downloads at once instead of after the download ends; and CB is
+// calibrated (calibrate). Called with m.mu held.
 func (m *Manager) expected(now time.Time) float64 {
-	if m.cfg.Paper {
+	if m.cfg.Paper || m.pacing() {
+		// With the pacer carrying the bytes, it holds back a download
+		// that runs faster than its reservation, and its waits would
+		// bias the calibration; the loopback test measured both off as
+		// better (see the package doc).
 		return m.cb
 	}
 	m.calibrate(now)
@@ -384,6 +394,13 @@ func (m *Manager) expected(now time.Time) float64 {
 	return cb
 }
 
+// pacing reports whether the pacer carries the downloads' bytes: the
+// crawl's client reads through it (fetch.Config.Pacer) or the downloads
+// read through Ticket.Reader. Called with m.mu held or not.
+func (m *Manager) pacing() bool {
+	return m.pacer != nil && m.pacer.bytes.Load() > 0
+}
+
 // calTau is the time constant of the calibration of CB.
 const calTau = 5 * time.Second
 
@@ -403,21 +420,9 @@ func (m *Manager) calibrate(now time.Time) {
 			pred += p.rate
 		}
 	}
-	waited := m.calWaited
-	if m.pacer != nil {
-		_, waited = m.pacer.counters()
-	}
-	m.calPred *= decay
-	m.calBytes *= decay
-	if waited == m.calWaited {
-		// A span in which the pacer held readers back says nothing of
-		// the bias of the estimates: the bytes read were capped at the
-		// pacer's rate, and counting them would scale CB down just when
-		// the servers are sending more than predicted.
-		m.calPred += pred * dt
-		m.calBytes += float64(read - m.calRead)
-	}
-	m.calAt, m.calRead, m.calWaited = now, read, waited
+	m.calPred = m.calPred*decay + pred*dt
+	m.calBytes = m.calBytes*decay + float64(read-m.calRead)
+	m.calAt, m.calRead = now, read
 }
 
 // Predicted returns CB, the expected rate of the downloads in flight.
@@ -540,9 +545,11 @@ func (t *Ticket) Rate() float64 { return t.rate }
 // Done ends the download: it releases the reservation and updates the
 // server's estimates with the measured rate M = bytes / elapsed, where
 // elapsed runs from the issue of the request to the end of the body (the
-// paper's measure, latency included). now is the end, which chooses the
-// hour and the kind of day. A download with no bytes or no elapsed time is
-// not measured. The error is the Store's.
+// paper's measure, latency included), less the time the download waited
+// on the pacer when that was short; after a long wait M is a lower bound
+// and only raises the estimate (see the package doc). now is the end,
+// which chooses the hour and the kind of day. A download with no bytes or
+// no elapsed time is not measured. The error is the Store's.
 func (t *Ticket) Done(now time.Time, bytes int64, elapsed time.Duration) error {
 	if t == nil || t.ended {
 		return nil
@@ -589,7 +596,12 @@ func (t *Ticket) Done(now time.Time, bytes int64, elapsed time.Duration) error {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if !m.cfg.Paper && rate > m.cfg.Limit {
+	// A server faster than L gets a slot, or pauses other starts (see the
+	// package doc), only when the pacer did not carry its bytes: the pacer
+	// keeps it under L by itself, and a rate above L computed with the
+	// waits taken out is no reason to leave the link idle.
+	fast := !m.cfg.Paper && rate > m.cfg.Limit && pacedBytes == 0
+	if fast {
 		if m.sizes == nil {
 			m.sizes = make(map[string]float64)
 		}
@@ -607,7 +619,7 @@ func (t *Ticket) Done(now time.Time, bytes int64, elapsed time.Duration) error {
 		if until.After(now) {
 			m.phantoms = append(m.phantoms, phantom{t.rate, until})
 		}
-	} else if !m.cfg.Paper && rate > m.cfg.Limit {
+	} else if fast {
 		// A download that ran above L (it was admitted alone) used the
 		// link for bytes/L, not for elapsed: nothing starts until then,
 		// so that no one-second window holds more than L. Measured in

@@ -36,10 +36,9 @@ type Pacer struct {
 }
 
 // NewPacer returns a Pacer at rate bytes per second whose bucket holds
-// burst bytes. Reads are cut to burst bytes at most (Quantum).
-func NewPacer(rate float64, burst int) *Pacer {
-	burst = max(burst, 1)
-	return &Pacer{rate: rate, burst: time.Duration(float64(burst) / rate * float64(time.Second)), quantum: burst}
+// burst bytes, for reads of at most quantum bytes (Quantum).
+func NewPacer(rate float64, burst, quantum int) *Pacer {
+	return &Pacer{rate: rate, burst: time.Duration(float64(max(burst, 0)) / rate * float64(time.Second)), quantum: max(quantum, 1)}
 }
 
 // Rate returns the pacer's rate in bytes per second.

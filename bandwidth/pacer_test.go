@@ -8,7 +8,7 @@ import (
 )
 
 func TestPacerReserve(t *testing.T) {
-	p := NewPacer(1000, 100) // 1000 B/s, a bucket of 100 bytes (100 ms)
+	p := NewPacer(1000, 100, 100) // 1000 B/s, a bucket of 100 bytes (100 ms)
 	t0 := wed
 	for _, tc := range []struct {
 		at   time.Duration
@@ -29,7 +29,7 @@ func TestPacerReserve(t *testing.T) {
 	if got := p.Backlog(t0.Add(1100 * time.Millisecond)); got != 100*time.Millisecond {
 		t.Errorf("Backlog = %v, want 100ms (paid for at 1.3 s, less the bucket)", got)
 	}
-	if got := NewPacer(1000, 100).Backlog(t0); got != 0 {
+	if got := NewPacer(1000, 100, 100).Backlog(t0); got != 0 {
 		t.Errorf("Backlog of a new pacer = %v, want 0", got)
 	}
 }
@@ -46,7 +46,7 @@ func TestPacerBound(t *testing.T) {
 			readers = 8
 			span    = 5 * time.Second
 		)
-		p := NewPacer(rate, burst)
+		p := NewPacer(rate, burst, 1000)
 		start := time.Now()
 		var mu sync.Mutex
 		var at []time.Duration
