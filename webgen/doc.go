@@ -43,8 +43,25 @@
 // and for the miss ratio by distance (Tamura Fig. 4).
 //
 // Generated paths are "/" (the home page), "/pageN.html",
-// "/<lang>/N.html" on servers with language directories, and
-// "/gone/N.html" for pages that answer 404.
+// "/<lang>/N.html" on servers with language directories, "/~uK/N.html" on
+// hosting servers, and "/gone/N.html" for pages that answer 404.
+//
+// # The family's parameters
+//
+// What the paper leaves open is a parameter, 0 by default, so that the
+// default and demo webs keep their bytes; the simulator's family of webs
+// (simulate.Family, simulate/RESULTS.md) moves each over a stated range.
+// Graph-shaping: Params.HubShare, HiddenTargetShare (target servers only
+// non-target servers link to, Tamura Fig. 2), ForeignHomeShare (an English
+// home page on a server with language directories, Tamura 3.3),
+// HostingShare (per-user directories in two languages, Tamura 4.3), the
+// ccTLD shares (Tamura Table 1). Evidence only, the graph unchanged:
+// Graph.Anchor (AnchorDestShare, AnchorSrcShare, AnchorURLShare),
+// Graph.Hreflang (HreflangShare), Graph.LinkContext (ContextWords,
+// ContextDestShare) and Graph.DeclaredLang (LangDeclShare; the server
+// answers Content-Language and <html lang>). The per-server and per-link
+// draws come from hashes or a generator of their own, never from the one
+// that shapes the default graph.
 //
 // # The server
 //
