@@ -28,7 +28,7 @@ const (
 	// manager holds other downloads back for it.
 	DefaultStarveAfter = 5 * time.Second
 	// DefaultPace is the rate of the read-side pacer as a share of L.
-	DefaultPace = 0.95
+	DefaultPace = 0.96
 )
 
 // Config configures a Manager. Zero fields take the defaults above.
