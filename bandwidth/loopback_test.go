@@ -50,7 +50,9 @@ var traceDir = flag.String("bwtrace", "", "write each loopback run's bandwidth t
 //     room. The bytes cannot have left before that Write returned, so once
 //     a Write of a response has blocked (taken more than heldAfter), each
 //     later chunk of that response is recorded at the later of its due
-//     time and the return of its Write.
+//     time and the return of its Write. A Write slowed by the machine
+//     rather than the client switches too; its record is still a time by
+//     which the bytes had left.
 //
 // The rate checks count the recorded bytes in 1-second windows starting
 // every 10 ms.

@@ -645,11 +645,12 @@ func (t *Ticket) Cancel() {
 
 // Reader returns r counting the bytes read into the manager's measured
 // rate (Sample) and, unless in Paper mode, pacing them through the
-// manager's Pacer: each read takes at most Pacer.Quantum bytes and is
-// followed by the pacer's wait, which Done takes out of the download's
-// elapsed time. It does not change the estimates; Done does. A fetcher
-// that paces its connections itself (fetch.Config.Pacer) must not also
-// read through Reader.
+// manager's Pacer as the crawl's client does (fetch.Config.Pacer): each
+// read takes at most Pacer.Quantum bytes, with Pacer.Wait before and
+// Pacer.Done after; the time waited is charged to this download, and
+// Done takes it out of the elapsed time. It does not change the
+// estimates; Done does. A fetcher that paces its connections itself must
+// not also read through Reader.
 func (t *Ticket) Reader(r io.Reader) io.Reader {
 	if p := t.m.pacer; p != nil {
 		return &pacedReader{r: r, p: p, t: t}

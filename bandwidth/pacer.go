@@ -8,17 +8,19 @@ import (
 
 // Pacer spreads the bytes read by all downloads over time, the way wget
 // and curl --limit-rate do for one: a token bucket shared by every reader.
-// After a read of n bytes the reader waits until the bucket has paid for
-// them, so that the bytes read in any span T stay below about
-// Rate·T + Burst (plus one read in progress per reader, at most Quantum
-// bytes each). Admission cannot stop the bytes of downloads already in
-// flight; the pacer can, because a reader that does not read lets TCP
-// flow control hold its sender back (hence a small receive buffer, see
+// Before a read, a reader waits while the readers owe the bucket more than
+// it holds (Wait); after it, the bytes are charged and the reader waits
+// until the bucket has been paid for them (Done). The bytes charged in any
+// span T stay below about Rate·T + Burst, plus one read per reader that
+// was already under way (at most Quantum bytes each); TestPacerBound
+// measures it. Admission cannot stop the bytes of downloads already in
+// flight; the pacer can, because a reader that does not read lets TCP flow
+// control hold its sender back (hence a small receive buffer, see
 // Manager.ReadBuffer).
 //
-// A Pacer is safe for concurrent use. Reserve is pure arithmetic on the
-// time it is given; Pace reads the clock and sleeps, the one place in the
-// package that does.
+// A Pacer is safe for concurrent use. Reserve and Backlog are arithmetic
+// on the time they are given; Wait and Done read the clock and sleep, the
+// one place in the package that does.
 type Pacer struct {
 	rate    float64       // bytes per second
 	burst   time.Duration // the bucket's depth, as time at rate
