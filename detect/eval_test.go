@@ -23,6 +23,10 @@ type evalPage struct {
 	body        []byte
 	contentType string
 	metaThai    bool // META names a Thai charset (the paper's META method)
+	// The list set (lists_test.go): how the list is written and which
+	// template holds it (-1 for none).
+	form     string
+	template int
 }
 
 // loadHeldOut reads the held-out UDHR paragraphs, by tag.
@@ -239,6 +243,8 @@ type evalResult struct {
 	pairs            map[string]float64 // "a>b": share of a's pages not taken by b
 	ece              float64            // expected calibration error of the confidence
 	enP              float64            // English precision on paragraph pages (not tiny, short+nav)
+	byScen           map[string]float64 // language accuracy per scenario
+	toEn             map[string]int     // pages of other languages detected as English, per scenario
 	// targets holds, per ISO code L, the pages counted for Relevant
 	// with target L (TargetFigures).
 	targets map[string]*TargetFigures
@@ -263,6 +269,7 @@ func evaluate(t *testing.T, d *Detector, pages []evalPage) evalResult {
 	var rel reliability
 	var enTP, enFP, enShortTP, enShortFP int // paragraph pages; tiny and short+nav
 	targets := map[string]*TargetFigures{}
+	toEn := map[string]int{}
 	target := func(l string) *TargetFigures {
 		if targets[l] == nil {
 			targets[l] = &TargetFigures{Lang: l}
@@ -297,6 +304,9 @@ func evaluate(t *testing.T, d *Detector, pages []evalPage) evalResult {
 		}
 		if r.Lang != "und" {
 			rel.add(r.Confidence, okL)
+		}
+		if r.Lang == "en" && !okL {
+			toEn[p.scenario]++
 		}
 		if r.Lang == "en" {
 			para := p.scenario != "tiny" && p.scenario != "short+nav"
@@ -371,6 +381,10 @@ func evaluate(t *testing.T, d *Detector, pages []evalPage) evalResult {
 		thaiP: ratio(tp, tp+fp), thaiR: ratio(tp, tp+fn), byLang: map[string]float64{}}
 	for l, x := range byLang {
 		res.byLang[l] = ratio(x.lang, x.n)
+	}
+	res.byScen, res.toEn = map[string]float64{}, toEn
+	for sc, x := range byScen {
+		res.byScen[sc] = ratio(x.lang, x.n)
 	}
 	res.pairs = map[string]float64{}
 	for _, pr := range closePairs {
@@ -523,11 +537,14 @@ func TestEvaluationCatalogue(t *testing.T) {
 	// Calibration (issue 14): measured 0.0044 (0.0062 uncalibrated; the
 	// goal is 0.03).
 	checkECE(t, r, 0.01)
-	// English precision on paragraph pages (issue 14): measured 0.9688
-	// (0.3859 before page furniture in templates was dropped: 148 pages of
-	// other languages in the templates came out English).
-	if r.enP < 0.95 {
-		t.Errorf("English precision %.4f on paragraph pages, below the floor 0.95", r.enP)
+	// English precision on paragraph pages (issue 14): measured 1 with
+	// metadata lines and runs of short blocks (extract.go); 0.9688 before
+	// them (three German pages of names beside "Last updated on January
+	// 5, 2020 by the documentation team"), 0.3859 before page furniture in
+	// templates was dropped (148 pages of other languages in the templates
+	// came out English).
+	if r.enP < 0.99 {
+		t.Errorf("English precision %.4f on paragraph pages, below the floor 0.99", r.enP)
 	}
 	// Tigrinya measured 1 (0.083 before its word list: 33 of 36 pages,
 	// country names, went to Amharic).
@@ -537,10 +554,11 @@ func TestEvaluationCatalogue(t *testing.T) {
 	checkLangFloors(t, r, map[string]float64{"da": 0.89, "id": 0.93, "ms": 0.87})
 	// Every language as the target (issue 14), paragraph pages: at the
 	// measured run, {precision, recall}; every language not listed
-	// measured 1 and 1. The misses: three German template pages whose
-	// paragraph is file-format and country names went to English, and a
-	// Hausa one of country names to Indonesian.
-	checkTargetFloors(t, r, map[string][2]float64{"de": {1, 0.967}, "en": {0.968, 1}, "ha": {1, 0.969}, "id": {0.984, 1}})
+	// measured 1 and 1. Before metadata lines were furniture (issue 14's
+	// second part), three German template pages whose paragraph is
+	// file-format and country names went to English, and a Hausa one of
+	// country names to Indonesian: de, en, ha and id missed the goal.
+	checkTargetFloors(t, r, nil)
 	checkMeasured(t, r, SetOutOfDomain)
 	// Each close pair both ways (issue 14), as in TestEvaluation. gl>es
 	// went from 1 to 0.973 with the spelling features (two 25-character

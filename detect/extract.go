@@ -25,9 +25,53 @@ type extracted struct {
 
 type block struct {
 	r0, r1, n0, n1, link, w int
-	furn                    bool // inside page furniture (see furniture)
+	furn                    bool // inside page furniture (see furniture), or a metadata line
+	meta                    bool // a metadata line (metaLine)
 	main                    bool // inside a main or article element
+	run                     bool // one of a run of short blocks (minRun)
 }
+
+// content reports whether a block can be the page's text: neither
+// navigation nor furniture.
+func content(b block) bool { return !nav(b) && !b.furn }
+
+// minRun is how many short blocks in a row (list items, lines) make one
+// unit of running text.
+const minRun = 3
+
+// maxMetaLine is the length (bytes) up to which a block with a year or a
+// copyright sign is taken for a metadata line.
+const maxMetaLine = 160
+
+// metaLine reports whether a block is a line of page metadata rather than
+// text: a dateline, byline, "last updated" or copyright line. Such lines
+// name a year (a number from 1900 to 2099 standing alone) or carry a
+// copyright sign, and are short; they are furniture in whatever
+// language, wherever they sit. raw is the block's text in the page's
+// bytes, ncr the same with references decoded.
+func metaLine(raw, ncr []byte) bool {
+	if len(raw) > maxMetaLine {
+		return false
+	}
+	if bytes.Contains(ncr, []byte("©")) || bytes.Contains(raw, []byte("©")) {
+		return true
+	}
+	for i := 0; i+4 <= len(raw); i++ {
+		c := raw[i]
+		if c != '1' && c != '2' || i > 0 && isDigit(raw[i-1]) {
+			continue
+		}
+		if !isDigit(raw[i+1]) || !isDigit(raw[i+2]) || !isDigit(raw[i+3]) || i+4 < len(raw) && isDigit(raw[i+4]) {
+			continue
+		}
+		if c == '1' && raw[i+1] == '9' || c == '2' && raw[i+1] == '0' {
+			return true
+		}
+	}
+	return false
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // extract strips markup from an HTML (or plain text) document byte by
 // byte, without knowing its encoding: script, style and comments are
@@ -172,17 +216,37 @@ func extract(body []byte) extracted {
 			}
 		}
 		b.w = max(b.w, b.n1-b.n0)
+		if !b.furn && !nav(b) && metaLine(t, ncr[b.n0:b.n1]) {
+			b.furn, b.meta = true, true
+		}
 		keep = append(keep, b)
-		if nav(b) || b.furn {
+	}
+	// Runs of short blocks (list items, lines split by <br>) are one
+	// unit of text, as a paragraph is.
+	for i := 0; i < len(keep); {
+		j, sum := i, 0
+		for j < len(keep) && content(keep[j]) && weight(keep[j]) < longBlock {
+			sum += weight(keep[j])
+			j++
+		}
+		if j-i >= minRun && sum >= longBlock {
+			for k := i; k < j; k++ {
+				keep[k].run = true
+			}
+		}
+		i = max(j, i+1)
+	}
+	for _, b := range keep {
+		if !content(b) {
 			continue
 		}
-		if weight(b) >= minOther {
+		if weight(b) >= minOther || b.run {
 			other = true
 		}
 		if b.main {
 			inMain += weight(b)
 		}
-		if weight(b) >= longBlock {
+		if weight(b) >= longBlock || b.run {
 			long += weight(b)
 		}
 	}
@@ -192,7 +256,7 @@ func extract(body []byte) extracted {
 	if mainOnly {
 		long = 0
 		for _, b := range keep {
-			if b.main && !nav(b) && !b.furn && weight(b) >= longBlock {
+			if b.main && content(b) && (weight(b) >= longBlock || b.run) {
 				long += weight(b)
 			}
 		}
@@ -200,7 +264,7 @@ func extract(body []byte) extracted {
 	x.raw = make([]byte, 0, min(len(raw), maxText))
 	x.ncr = make([]byte, 0, min(len(ncr), maxText))
 	for _, b := range keep {
-		if (other && (nav(b) || b.furn)) || (long >= longBlock && weight(b) < longBlock) || (mainOnly && !b.main) {
+		if (other && !content(b)) || (long >= longBlock && weight(b) < longBlock && !b.run) || (mainOnly && !b.main) {
 			continue
 		}
 		if len(x.raw) >= maxText || len(x.ncr) >= maxText {

@@ -62,3 +62,37 @@ func TestDetectFooterDoesNotVote(t *testing.T) {
 		t.Errorf("footer text extracted: %q", x.raw)
 	}
 }
+
+func TestMetaLine(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want bool
+	}{
+		{"Last updated on January 5, 2020 by the documentation team", true},
+		{"Posted on 5 March 2021 by Maria Lopez", true},
+		{"Last reviewed: 2023-06-12", true},
+		{"© Example Ltd. All rights reserved.", true},
+		{"Copyright 1998-2021 Example Web Services.", true},
+		{"Aktualisiert am 5. Januar 2020", true}, // any language
+		{"By Jane Smith and Tom Brown, Staff Reporters", false},
+		{"Call 12345 or 202011 for details", false}, // no year standing alone
+		{"Tel. 3020 5555", false},
+		{strings.Repeat("Long running text about the year 2020. ", 5), false}, // too long for a metadata line
+	} {
+		if got := metaLine([]byte(c.text), []byte(c.text)); got != c.want {
+			t.Errorf("metaLine(%q) = %v, want %v", c.text, got, c.want)
+		}
+	}
+}
+
+// A list of short items (each under longBlock) beside one long English
+// line: the items are one unit of text and the line, a date line, is
+// furniture.
+func TestExtractListBesideDateLine(t *testing.T) {
+	page := `<html><body><ul><li>Überprüfung läuft</li><li>Bitte Passwort eingeben</li><li>Der Bildschirmschoner ist aktiv</li><li>Die Feststelltaste ist aktiviert.</li></ul>
+<p>Last updated on January 5, 2020 by the documentation team</p></body></html>`
+	x := string(extract([]byte(page)).raw)
+	if strings.Contains(x, "Last updated") || !strings.Contains(x, "Bildschirmschoner") {
+		t.Errorf("extracted %q: want the list and not the date line", x)
+	}
+}
