@@ -497,11 +497,65 @@ func (d *Detector) Detect(body []byte, contentType string) Result {
 			res.Evidence += "+ncr"
 		}
 	}
+	if !strings.Contains(res.Evidence, "ncr") && !strings.Contains(res.Evidence, "chardet") {
+		best = d.englishMinority(x, best)
+	}
 	if csEvidence {
 		best = d.charsetPrior(best, res.Charset)
 	}
 	d.finish(&res, best)
 	return res
+}
+
+// englishMinority checks a page that came out English block by block:
+// when English is the best language of less than half of the page's text
+// (by weight), the English blocks are boilerplate around text in another
+// language (bylines, licence lines, cookie notices, a feedback prompt),
+// and the rest of the text decides. English is the language web
+// boilerplate is written in; a page of one language passes the check on
+// its first blocks. best was scored on x.raw against the profiles of
+// best.table.
+func (d *Detector) englishMinority(x extracted, best scored) scored {
+	if iso(best.tag) != "en" || len(x.ends) < 2 || d.tables[best.table] == nil {
+		return best
+	}
+	t := d.tables[best.table]
+	total := 0
+	for _, c := range x.raw {
+		if c != '\n' {
+			total++
+			if c >= 0x80 {
+				total++
+			}
+		}
+	}
+	var rest []byte
+	var buf []byte
+	en, start := 0, 0
+	for _, end := range x.ends {
+		b := x.raw[start:end]
+		start = end + 1
+		w := len(b)
+		for _, c := range b {
+			if c >= 0x80 {
+				w++
+			}
+		}
+		buf = normalizeText(buf[:0], b)
+		if s := d.scoreTable(t, buf, maxTrigrams, false); s.n == 0 || iso(s.tag) == "en" {
+			if en += w; 2*en >= total {
+				return best // English holds half the text or more
+			}
+			continue
+		}
+		rest = append(append(rest, b...), '\n')
+	}
+	r := d.scoreTable(t, normalizeText(make([]byte, 0, len(rest)+2), rest), maxTrigrams, true)
+	if r.n < minTrigrams || r.fit < minFit {
+		return best
+	}
+	r.charset = best.charset
+	return r
 }
 
 // charsetPriorNats is the log-prior (nats) that a page in a legacy charset

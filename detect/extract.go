@@ -21,6 +21,9 @@ type extracted struct {
 	metas []string // charset labels of every META, in document order
 	// refs counts non-ASCII characters written as character references.
 	refs int
+	// ends holds, for each block kept in raw, the offset in raw where it
+	// ends (the '\n' after it).
+	ends []int
 }
 
 type block struct {
@@ -272,7 +275,9 @@ func extract(body []byte) extracted {
 		}
 		r, n := raw[b.r0:b.r1], ncr[b.n0:b.n1]
 		r, n = r[:min(len(r), maxText-len(x.raw))], cutUTF8(n, maxText-len(x.ncr))
-		x.raw = append(append(x.raw, r...), '\n')
+		x.raw = append(x.raw, r...)
+		x.ends = append(x.ends, len(x.raw))
+		x.raw = append(x.raw, '\n')
 		x.ncr = append(append(x.ncr, n...), '\n')
 	}
 	return x

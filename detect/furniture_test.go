@@ -96,3 +96,24 @@ func TestExtractListBesideDateLine(t *testing.T) {
 		t.Errorf("extracted %q: want the list and not the date line", x)
 	}
 }
+
+// A list of Indonesian items beside English lines that are neither
+// furniture nor dated (a licence line, a cookie notice, a feedback
+// prompt): English is the best language of less than half the text, so
+// the rest decides.
+func TestDetectEnglishMinority(t *testing.T) {
+	d := newDetector(t, Options{})
+	page := `<html><body><p>This website uses cookies to ensure you get the best experience on our website.</p>
+<p>Sedang memeriksa, masukkan kata sandi anda, pengaman layar telah aktif selama beberapa detik, pengaman layar tidak aktif, tombol Caps Lock menyala, izin membaca oleh orang lain, gagal karena alasan yang tidak diketahui</p>
+<p>Text is available under the Creative Commons Attribution-ShareAlike License.</p></body></html>`
+	if r := d.Detect([]byte(page), ""); r.Lang != "id" {
+		t.Errorf("got %s (%s), want id", r.Lang, r.Evidence)
+	}
+	// An English page with a line of another language stays English.
+	page = `<html><body><p>The committee met on Tuesday to discuss the new budget for the library and agreed to extend its opening hours.</p>
+<p>Members asked for more computers in the reading room and for a quieter space for students during examinations.</p>
+<p>Sedang memeriksa, masukkan kata sandi anda.</p></body></html>`
+	if r := d.Detect([]byte(page), ""); r.Lang != "en" {
+		t.Errorf("got %s (%s), want en", r.Lang, r.Evidence)
+	}
+}

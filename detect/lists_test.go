@@ -289,20 +289,24 @@ func listEvalSet(t testing.TB, lists []listList) []evalPage {
 func TestEvaluationLists(t *testing.T) {
 	pages := listEvalSet(t, loadLists(t))
 	r := evaluate(t, evalDetector(t), pages)
-	// Measured with metadata lines and runs of short blocks (extract.go):
-	// list-template 0.8271, plain 0.9420, 804 template pages and 14 plain
-	// ones to English; before them 0.4864, 0.9270, 2,865 and 14
-	// (docs/detect.md).
-	for sc, want := range map[string]float64{"list-template": 0.827, "plain": 0.942} {
+	// Measured with metadata lines, runs of short blocks (extract.go) and
+	// the English-minority check (detect.go): list-template 0.9118, plain
+	// 0.9420, 100 template pages and 6 plain ones to English; before them
+	// 0.4864, 0.9270, 2,865 and 14 (docs/detect.md has each rule alone).
+	for sc, want := range map[string]float64{"list-template": 0.911, "plain": 0.942} {
 		if got := r.byScen[sc]; got < want {
 			t.Errorf("scenario %s: language accuracy %.4f, below the floor %.4f", sc, got, want)
 		}
 	}
-	if n := r.toEn["list-template"]; n > 804 {
-		t.Errorf("%d list-template pages of other languages detected as English, above the ceiling 804", n)
+	if n := r.toEn["list-template"]; n > 100 {
+		t.Errorf("%d list-template pages of other languages detected as English, above the ceiling 100", n)
 	}
-	// Lists of names alone that read as English (14 measured).
-	if n := r.toEn["plain"]; n > 14 {
-		t.Errorf("%d plain list pages detected as English, above the ceiling 14", n)
+	// Calibration: measured 0.0577 (0.3421 before the three rules); the
+	// calibration is fitted on snippets of one language, and a page of
+	// names beside English is harder than any of them.
+	checkECE(t, r, 0.06)
+	// Lists of names alone that read as English (6 measured).
+	if n := r.toEn["plain"]; n > 6 {
+		t.Errorf("%d plain list pages detected as English, above the ceiling 6", n)
 	}
 }
