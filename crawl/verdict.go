@@ -28,6 +28,7 @@ func (c *Crawler) tally(pol *focus.Policy, key string, counts focus.Counts, e fr
 		pg.Confidence = out.det.Confidence
 	}
 	pg.Home = isHome(u, e)
+	pg.Reached = reached(u, e)
 	if pol.NeedsLinks(counts) {
 		var err error
 		if pg.TargetLinks, err = c.targetLinks(pol, key, out.relevant, found); err != nil {
@@ -63,6 +64,25 @@ func isHome(u *url.URL, e frontier.Entry) bool {
 	}
 	v, err := url.Parse(e.Via)
 	return err == nil && strings.EqualFold(v.Host, u.Host) && focus.IsHome(v.EscapedPath(), v.RawQuery)
+}
+
+// reached is how the crawl reached the page at u, queued as e (focus.Reach):
+// from another server, from a target page of its own (queued at high
+// priority), from a non-target page of its own, or by no link (a seed).
+func reached(u *url.URL, e frontier.Entry) focus.Reach {
+	if e.Via == "" {
+		return focus.ReachedOther
+	}
+	v, err := url.Parse(e.Via)
+	switch {
+	case err != nil:
+		return focus.ReachedOther
+	case scope.SiteKey(v) != scope.SiteKey(u):
+		return focus.ReachedInter
+	case e.Priority == frontier.High:
+		return focus.ReachedFromTarget
+	}
+	return focus.ReachedFromOther
 }
 
 // targetLinks reports whether a page of server key links to another server

@@ -12,18 +12,20 @@ import (
 // T = 10) through the loop on a web with a foreign server entered at an
 // inner page and a Thai server entered through its English section.
 //
-//   - en.test: its first page asks for its home page (the probe, at high
-//     priority); home and one more page decide it irrelevant after three
-//     pages (T = 10 would take eleven), and its queue is dropped.
+//   - en.test, linked three times from th.test: its first page asks for its
+//     home page (the probe, at high priority); the three pages linked from
+//     another server (-1.2 nats each) and the home page (-1.7) decide it
+//     irrelevant after four pages (T = 10 would fetch all seven), and its
+//     queue is dropped.
 //   - multi.test: entered at /en/1, its home page (Thai) makes it relevant
 //     at once; its /en/ section is judged foreign after three pages, and
 //     the rest of the section is skipped when foreign sections are cut
 //     (they are kept by default).
 func TestSequentialVerdict(t *testing.T) {
 	web := fakeWeb{
-		"http://th.test/":        page("th", "http://en.test/a", "http://multi.test/en/1"),
+		"http://th.test/":        page("th", "http://en.test/a", "http://en.test/b", "http://en.test/c", "http://multi.test/en/1"),
 		"http://en.test/":        page("en", "/f"),
-		"http://en.test/a":       page("en", "/b", "/c", "/d", "/e"),
+		"http://en.test/a":       page("en", "/d", "/e", "/f"),
 		"http://en.test/b":       page("en"),
 		"http://en.test/c":       page("en"),
 		"http://en.test/d":       page("en"),
@@ -58,12 +60,12 @@ func TestSequentialVerdict(t *testing.T) {
 		if !h.fetched("http://en.test/") || !h.fetched("http://multi.test/") {
 			t.Errorf("keep=%v: the home pages were not probed: %v", keep, h.f.got)
 		}
-		if n := count(h, "http://en.test/"); n != 3 {
-			t.Errorf("keep=%v: fetched %d pages of en.test, want 3 (an inner page, the home page, one more)", keep, n)
+		if n := count(h, "http://en.test/"); n != 4 {
+			t.Errorf("keep=%v: fetched %d pages of en.test, want 4 (three linked from th.test, then the home page)", keep, n)
 		}
 		c, _ := h.q.Counts("en.test")
-		if !c.Home || c.Downloaded != 3 || pol.Status(focus.Counts(c)) != focus.Irrelevant {
-			t.Errorf("keep=%v: en.test counters %+v, want irrelevant after 3 pages with the home page", keep, c)
+		if !c.Home || c.Downloaded != 4 || pol.Status(focus.Counts(c)) != focus.Irrelevant {
+			t.Errorf("keep=%v: en.test counters %+v, want irrelevant after 4 pages with the home page", keep, c)
 		}
 		m, _ := h.q.Counts("multi.test")
 		if pol.Status(focus.Counts(m)) != focus.Relevant || !h.fetched("http://multi.test/th/1") {

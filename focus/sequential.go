@@ -24,7 +24,46 @@ const DefaultErrorBound = 0.01
 // pages is itself in the target language: 0.823, from Tamura Table 4 (7.17M
 // links leave non-Thai pages on Thai servers and 33.41M leave Thai pages;
 // with the same out-degree, 82.3% of the pages on Thai servers are Thai).
+// It is q for a page not reached by a link: the home page, a seed.
 const TargetPageShare = 0.823
+
+// Reach is how the crawl reached a page, which sets q: pages reached by
+// links are not drawn at random from their server. Each q is from Tamura
+// Tables 4 and 5, a priori.
+type Reach uint8
+
+// The ways a page is reached.
+const (
+	// ReachedOther: the home page, a seed; q = TargetPageShare (0.823).
+	ReachedOther Reach = iota
+	// ReachedInter: a link from another server. Of the inter-server links
+	// of Thai pages, 37.4% reach Thai pages and 53.4% Thai servers
+	// (Tables 4 and 5, lower rows): q = 0.374/0.534 = 0.70.
+	ReachedInter
+	// ReachedFromTarget: a link from a target page of the same server.
+	// Of a Thai page's links, 71.8% x 84% stay on the server to Thai
+	// pages and 28.2% x 32% to non-Thai ones (Table 4): q = 0.87.
+	ReachedFromTarget
+	// ReachedFromOther: a link from a non-target page of the same server,
+	// the chain through a server's English section. Of the links of a
+	// non-Thai page on a Thai server, 21.5% x 49% stay on the server to
+	// Thai pages and 78.5% x 74% to non-Thai ones (Table 4): q = 0.153. A
+	// foreign page reached so says little (-0.17 nats).
+	ReachedFromOther
+)
+
+// share is q for a page reached as r.
+func (r Reach) share() float64 {
+	switch r {
+	case ReachedInter:
+		return 0.374 / 0.534
+	case ReachedFromTarget:
+		return 0.718 * 0.84 / (0.718*0.84 + 0.282*0.32)
+	case ReachedFromOther:
+		return 0.215 * 0.49 / (0.215*0.49 + 0.785*0.74)
+	}
+	return TargetPageShare
+}
 
 // LinkRatio is the likelihood ratio of a page that links to a server known
 // to be relevant, or whose links carry strong evidence for the target
@@ -50,6 +89,7 @@ type Page struct {
 	Relevant   bool    // the detector's verdict: in the target language
 	Confidence float64 // P(verdict right), 0..1; 0 (no confidence) counts as no evidence
 	Home       bool    // the server's home page ("/", or where "/" redirects)
+	Reached    Reach   // how the crawl reached it (a home page counts as ReachedOther)
 	// TargetLinks: the page links to another server known to be relevant,
 	// or holds a link whose evidence for the target is at least Strong.
 	TargetLinks bool
@@ -60,7 +100,9 @@ type Page struct {
 // millinats. The model, stated a priori:
 //
 //   - Under H0 no page is in the target language; under H1 a page is, with
-//     chance q = TargetPageShare.
+//     chance q, which depends on how the crawl reached it (Reach): 0.823
+//     for a home page, 0.70 through a link from another server, 0.87
+//     from a target page of the same server, 0.153 from a non-target one.
 //   - The detector's confidence c is calibrated: P(page in the target |
 //     verdict "target", c) = c, and 1-c after a verdict "other". The
 //     verdict's likelihood ratio between "the page is in the target" and
@@ -70,18 +112,23 @@ type Page struct {
 //   - The page's ratio is then q*lambda + (1-q); TargetLinks multiplies it
 //     by LinkRatio.
 //
-// A confidently foreign page (c = 0.998) weighs -1.72 nats, a confidently
-// target page +6.02, a foreign page with target links +0.58. Pages are
-// treated as independent draws, which a crawl's order is not (a server
-// entered through its English section serves English pages first): the
-// verdict therefore waits for the home page (Policy.Status).
+// A confidently foreign home page (c = 0.998) weighs -1.72 nats, a
+// confidently foreign page reached from another server -1.20, one reached
+// from the server's own foreign pages -0.17, a confidently target home
+// page +6.02, a foreign home page with target links +0.58. Given how each
+// page was reached, pages are treated as independent; the verdict also
+// waits for the home page (Policy.Status).
 func (p *Policy) Weigh(pg Page) int64 {
 	c := min(max(pg.Confidence, 0.5), maxConfidence)
 	lambda := c / (1 - c)
 	if !pg.Relevant {
 		lambda = 1 / lambda
 	}
-	lr := TargetPageShare*lambda + (1 - TargetPageShare)
+	q := pg.Reached.share()
+	if pg.Home {
+		q = TargetPageShare
+	}
+	lr := q*lambda + (1 - q)
 	if pg.TargetLinks {
 		lr *= LinkRatio
 	}

@@ -26,6 +26,11 @@ func TestWeigh(t *testing.T) {
 		{"below one half is no evidence", Page{Relevant: true, Confidence: 0.4}, 0},
 		{"foreign with target links", Page{Confidence: 0.998, TargetLinks: true}, 580},
 		{"home page weighs like any page", Page{Confidence: 0.998, Home: true}, -1722},
+		{"foreign, reached from another server", Page{Confidence: 0.998, Reached: ReachedInter}, -1201},
+		{"foreign, reached from a target page of the server", Page{Confidence: 0.998, Reached: ReachedFromTarget}, -2026},
+		{"foreign, reached from a foreign page of the server", Page{Confidence: 0.998, Reached: ReachedFromOther}, -166},
+		{"target, reached from a foreign page of the server", Page{Relevant: true, Confidence: 0.998, Reached: ReachedFromOther}, 4350},
+		{"a home page is a home page however reached", Page{Confidence: 0.998, Home: true, Reached: ReachedFromOther}, -1722},
 	}
 	for _, tt := range tests {
 		if got := p.Weigh(tt.pg); got != tt.want {
@@ -53,6 +58,10 @@ func pageOf(r rune) Page {
 		return Page{Relevant: true, Confidence: 0.6}
 	case 'u':
 		return Page{}
+	case 'i': // foreign, reached from another server
+		return Page{Confidence: 0.998, Reached: ReachedInter}
+	case 'c': // foreign, reached from a foreign page of the server (a chain)
+		return Page{Confidence: 0.998, Reached: ReachedFromOther}
 	}
 	panic("unknown page " + string(r))
 }
@@ -80,6 +89,8 @@ func TestSequentialStatus(t *testing.T) {
 		{"a weak target page leaves it open", 0.01, 10, "w", "U"},
 		{"target links hold the verdict open", 0.01, 10, "Flll", "UUUU"},
 		{"pages without confidence say nothing", 0.01, 10, "Fuuuu", "UUUUU"},
+		{"a hub: links from other servers and the home page", 0.01, 10, "iFii", "UUUI"},
+		{"a chain through one section says little: T decides", 0.01, 10, "iFccccccccc", "UUUUUUUUUUI"},
 		{"a late target page revives an irrelevant server", 0.01, 10, "Ffft", "UUIR"},
 		{"below the bound a late target page reopens it", 0.001, 10, "Ffffft", "UUUUIU"},
 		{"a server with a target page is never irrelevant", 0.01, 10, "wFffffffffffff", "UUUUUUUUUUUUUU"},
