@@ -39,8 +39,11 @@ func TestSequentialFamilyReport(t *testing.T) {
 	base := webgen.SimulatorDefaults()
 	base.Servers = n
 	vs := sequentialVariants()
-	if os.Getenv("LANGCRAWL_FAMILY_PAIR") != "" { // conservative-server and the default sequential only
+	switch {
+	case os.Getenv("LANGCRAWL_FAMILY_PAIR") != "": // conservative-server and the default sequential only
 		vs = []Variant{vs[0], vs[2]}
+	case os.Getenv("LANGCRAWL_FAMILY_RANGE") != "": // the sequential variants beside the default only
+		vs = vs[4:]
 	}
 	fr, err := RunFamily(context.Background(), base, Family(), vs, Options{Parallel: 2}, os.Stderr)
 	if err != nil {
