@@ -54,6 +54,13 @@ type Config struct {
 	// of L, in (0, 1]. Default DefaultPace. A Manager in Paper mode has no
 	// pacer.
 	Pace float64
+	// ReadBuffer, when positive, is the socket receive buffer the
+	// crawler's connections use under the pacer (Manager.ReadBuffer),
+	// in bytes; 0 gives L/256, between 2 and 64 KiB. A connection
+	// carries at most about this much per round trip, so paths with long
+	// round trips and large bodies want more; the more it is, the further
+	// a one-second window may run over L when many downloads start at once.
+	ReadBuffer int
 	// Paper selects the paper's manager exactly: a server's first
 	// measurement is weighted by φ like every later one, the distance
 	// from t to an hour does not wrap around midnight, and none of the
@@ -91,6 +98,9 @@ func (c *Config) fill() error {
 		c.Sigma = DefaultSigma
 	case c.Sigma < 0:
 		errs = append(errs, fmt.Errorf("%w: Sigma is %v, must not be negative", ErrInvalidConfig, c.Sigma))
+	}
+	if c.ReadBuffer < 0 {
+		errs = append(errs, fmt.Errorf("%w: ReadBuffer is %d, must not be negative", ErrInvalidConfig, c.ReadBuffer))
 	}
 	switch {
 	case c.Pace == 0:
@@ -228,10 +238,14 @@ func (m *Manager) Pacer() *Pacer { return m.pacer }
 // kernel's buffers are full; the smaller they are, the closer the bytes on
 // the wire follow the reads. It also caps a connection at about its size
 // per round trip: 2 KiB over 100 ms is about 20-40 kB/s, so a limit is
-// reached with several connections, as a crawler has.
+// reached with several connections, as a crawler has. Config.ReadBuffer,
+// when set, replaces it.
 func (m *Manager) ReadBuffer() int {
 	if m.pacer == nil {
 		return 0
+	}
+	if m.cfg.ReadBuffer > 0 {
+		return m.cfg.ReadBuffer
 	}
 	return int(min(max(m.cfg.Limit/256, 2<<10), 64<<10))
 }

@@ -1,6 +1,7 @@
 package bandwidth
 
 import (
+	"errors"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -129,5 +130,22 @@ func TestPacedMeasurement(t *testing.T) {
 	// The paper's manager has no pacer.
 	if p := newManager(t, Config{Limit: 1e6, Paper: true}); p.Pacer() != nil || p.ReadBuffer() != 0 {
 		t.Errorf("Paper mode: Pacer %v, ReadBuffer %d; want none", p.Pacer(), p.ReadBuffer())
+	}
+}
+
+// The receive buffer follows L between its bounds unless the operator
+// sets it; a negative one is refused.
+func TestReadBuffer(t *testing.T) {
+	for _, tc := range []struct {
+		limit float64
+		set   int
+		want  int
+	}{{1e6, 0, 3906}, {100_000, 0, 2 << 10}, {1e9, 0, 64 << 10}, {1e6, 256 << 10, 256 << 10}} {
+		if got := newManager(t, Config{Limit: tc.limit, ReadBuffer: tc.set}).ReadBuffer(); got != tc.want {
+			t.Errorf("L %v, ReadBuffer %d: got %d, want %d", tc.limit, tc.set, got, tc.want)
+		}
+	}
+	if _, err := New(Config{Limit: 1e6, ReadBuffer: -1}); !errors.Is(err, ErrInvalidConfig) {
+		t.Errorf("ReadBuffer -1: err %v, want ErrInvalidConfig", err)
 	}
 }

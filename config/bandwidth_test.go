@@ -19,19 +19,19 @@ func TestBandwidthKeys(t *testing.T) {
 	if c.Bandwidth.Limit != 0 || c.Bandwidth.SearchDepth != 6 || c.Bandwidth.DefaultRate != 50_000 || c.Scheduling.Order != "length" {
 		t.Errorf("defaults: %+v %+v", c.Bandwidth, c.Scheduling)
 	}
-	os.WriteFile(prof, []byte(base+"bandwidth:\n  limit: 140KB\n  search_depth: 2\nscheduling:\n  order: breadth\n"), 0o644)
+	os.WriteFile(prof, []byte(base+"bandwidth:\n  limit: 140KB\n  search_depth: 2\n  receive_buffer: 256KiB\nscheduling:\n  order: breadth\n"), 0o644)
 	if c, err = Load(prof, nil); err != nil {
 		t.Fatal(err)
 	}
-	if c.Bandwidth.Limit != 140_000 || c.Bandwidth.SearchDepth != 2 || c.Scheduling.Order != "breadth" {
+	if c.Bandwidth.Limit != 140_000 || c.Bandwidth.SearchDepth != 2 || c.Bandwidth.ReceiveBuffer != 256<<10 || c.Scheduling.Order != "breadth" {
 		t.Errorf("set: %+v %+v", c.Bandwidth, c.Scheduling)
 	}
 	if !strings.Contains(c.YAML(), "order: breadth") {
 		t.Errorf("YAML() lacks the order:\n%s", c.YAML())
 	}
-	os.WriteFile(prof, []byte(base+"bandwidth:\n  search_depth: -1\n  default_rate: -5\nscheduling:\n  order: pagerank\n"), 0o644)
+	os.WriteFile(prof, []byte(base+"bandwidth:\n  search_depth: -1\n  default_rate: -5\n  receive_buffer: -1\nscheduling:\n  order: pagerank\n"), 0o644)
 	_, err = Load(prof, nil)
-	for _, key := range []string{"bandwidth.search_depth:", "bandwidth.default_rate:", "scheduling.order:"} {
+	for _, key := range []string{"bandwidth.search_depth:", "bandwidth.default_rate:", "bandwidth.receive_buffer:", "scheduling.order:"} {
 		if err == nil || !strings.Contains(err.Error(), key) {
 			t.Errorf("error does not name %s: %v", key, err)
 		}

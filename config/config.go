@@ -225,6 +225,9 @@ type Bandwidth struct {
 	SearchDepth int `yaml:"search_depth"`
 	// DefaultRate is the expected rate of a server never measured, bytes/s.
 	DefaultRate int64 `yaml:"default_rate"`
+	// ReceiveBuffer is the socket receive buffer of each connection under
+	// the limit, in bytes; 0: L/256, between 2 and 64 KiB.
+	ReceiveBuffer int64 `yaml:"receive_buffer"`
 }
 
 // Scheduling selects the frontier's site order (Castillo et al. 2004).
@@ -323,6 +326,7 @@ var Keys = []key{
 	{"bandwidth.limit", "0", "bandwidth limit L in bytes per second, as a size: 140KB is 140,000 B/s; 0: no limit"},
 	{"bandwidth.search_depth", 6, "maxd: ready sites searched for a download that fits under L (bandwidth paper: 6)"},
 	{"bandwidth.default_rate", "50KB", "expected rate of a server never measured, bytes per second"},
+	{"bandwidth.receive_buffer", "0", "socket receive buffer of each connection under the limit (0: L/256, 2KiB to 64KiB); a connection carries about this much per round trip, so raise it for large files over long round trips"},
 	{"scheduling.order", "length", "site order: length (most pages pending first), breadth (breadth-first over sites) or random"},
 	{"scheduling.pages_per_connection", 100, "k: requests over one kept-alive connection before it is closed (Castillo et al.; Apache's default 100)"},
 	{"metrics.listen", "", "host:port for the Prometheus /metrics endpoint (empty: off); a missing host means 127.0.0.1"},
@@ -499,6 +503,7 @@ func Load(profile string, fs *pflag.FlagSet) (*Config, error) {
 	c.Bandwidth.Limit = p.size("bandwidth.limit")
 	c.Bandwidth.SearchDepth = p.integer("bandwidth.search_depth")
 	c.Bandwidth.DefaultRate = p.size("bandwidth.default_rate")
+	c.Bandwidth.ReceiveBuffer = p.size("bandwidth.receive_buffer")
 	c.Scheduling.Order = p.str("scheduling.order")
 	c.Scheduling.PagesPerConnection = p.integer("scheduling.pages_per_connection")
 	errs = append(errs, p.errs...)
@@ -1180,6 +1185,9 @@ func (c *Config) Validate() error {
 	// mean the packages' defaults.
 	if c.Bandwidth.SearchDepth < 0 || c.Bandwidth.SearchDepth > 1024 {
 		bad("bandwidth.search_depth", "%d must be between 1 and 1024", c.Bandwidth.SearchDepth)
+	}
+	if c.Bandwidth.ReceiveBuffer < 0 || c.Bandwidth.ReceiveBuffer > 64<<20 {
+		bad("bandwidth.receive_buffer", "%d must be between 0 (L/256) and 64MiB", c.Bandwidth.ReceiveBuffer)
 	}
 	if c.Bandwidth.DefaultRate < 0 {
 		bad("bandwidth.default_rate", "%d must be positive", c.Bandwidth.DefaultRate)

@@ -23,7 +23,7 @@ func newBandwidth(cfg *config.Config, q *frontier.Queue) (*bandwidth.Manager, er
 		return nil, nil
 	}
 	m, err := bandwidth.New(bandwidth.Config{Limit: float64(cfg.Bandwidth.Limit), SearchDepth: cfg.Bandwidth.SearchDepth,
-		DefaultRate: float64(cfg.Bandwidth.DefaultRate), Store: q.Bandwidth()})
+		DefaultRate: float64(cfg.Bandwidth.DefaultRate), ReadBuffer: int(cfg.Bandwidth.ReceiveBuffer), Store: q.Bandwidth()})
 	if err != nil {
 		return nil, fmt.Errorf("bandwidth: %w", err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/langcrawl/langcrawl/archive"
+	"github.com/langcrawl/langcrawl/bandwidth"
 	"github.com/langcrawl/langcrawl/config"
 	"github.com/langcrawl/langcrawl/crawl"
 	"github.com/langcrawl/langcrawl/detect"
@@ -132,20 +133,14 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 	if err != nil {
 		return snap, errors.Join(fmt.Errorf("archive: %w", err), q.Close())
 	}
-	client, err := fetch.New(fetch.Config{
-		UserAgent: cfg.UserAgent, ConnectTo: cfg.Network.ConnectTo, ConnectTimeout: cfg.Timeouts.Connect,
-		Timeout: cfg.Timeouts.Fetch, ReadTimeout: cfg.Timeouts.Read, MaxBodySize: cfg.MaxBodySize,
-		MaxRequestsPerConn: cfg.Scheduling.PagesPerConnection,
-		// Bodies past 4 MiB go to OUT/tmp, so memory does not grow with
-		// max_body_size.
-		TempDir: filepath.Join(cfg.Out, tmpDir),
-
-		// The operator's exceptions to the fetcher's address guard.
-		AllowAddresses: cfg.Network.AllowAddresses,
-		// Archives keep what a site serves even when its certificate does
-		// not verify; the verification error is recorded instead.
-		InsecureTLS: true,
-	})
+	// The bandwidth limit's manager, and its pacer and receive buffer,
+	// which the client reads through (package bandwidth, "Beyond the
+	// paper").
+	bw, err := newBandwidth(cfg, q)
+	if err != nil {
+		return snap, errors.Join(err, arc.Close(), q.Close())
+	}
+	client, err := fetch.New(fetchConfig(cfg, bw))
 	if err != nil {
 		return snap, errors.Join(fmt.Errorf("fetch: %w", err), arc.Close(), q.Close())
 	}
@@ -209,10 +204,6 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 		}
 	}
 
-	bw, err := newBandwidth(cfg, q)
-	if err != nil {
-		return snap, errors.Join(err, clog.Close(), arc.Close(), q.Close())
-	}
 	// The scope rules; exclusions added while the crawl runs go to filter.
 	filter, err := scopeFilter(cfg)
 	if err != nil {
@@ -313,4 +304,28 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 	fmt.Fprintf(stdout, "crawl log:  %s\n", filepath.Join(cfg.Out, logDir, "crawl.log"))
 	log.Info("crawl stopped", "reason", reason, "pages", snap.Pages, "err", closeErr)
 	return snap, closeErr
+}
+
+// fetchConfig is the HTTP client's configuration for cfg; bw, the
+// bandwidth limit's manager (nil: no limit), gives its pacer and receive
+// buffer, through which the client reads every byte.
+func fetchConfig(cfg *config.Config, bw *bandwidth.Manager) fetch.Config {
+	fc := fetch.Config{
+		UserAgent: cfg.UserAgent, ConnectTo: cfg.Network.ConnectTo, ConnectTimeout: cfg.Timeouts.Connect,
+		Timeout: cfg.Timeouts.Fetch, ReadTimeout: cfg.Timeouts.Read, MaxBodySize: cfg.MaxBodySize,
+		MaxRequestsPerConn: cfg.Scheduling.PagesPerConnection,
+		// Bodies past 4 MiB go to OUT/tmp, so memory does not grow with
+		// max_body_size.
+		TempDir: filepath.Join(cfg.Out, tmpDir),
+
+		// The operator's exceptions to the fetcher's address guard.
+		AllowAddresses: cfg.Network.AllowAddresses,
+		// Archives keep what a site serves even when its certificate does
+		// not verify; the verification error is recorded instead.
+		InsecureTLS: true,
+	}
+	if bw != nil && bw.Pacer() != nil { // a nil *Pacer must not become a non-nil fetch.Pacer
+		fc.Pacer, fc.ReadBuffer = bw.Pacer(), bw.ReadBuffer()
+	}
+	return fc
 }
