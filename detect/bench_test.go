@@ -82,3 +82,34 @@ func BenchmarkNew(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkEnglishMinority is the block-by-block check of a page that
+// came out English (englishMinority) alone, on the typical English pages
+// of BenchmarkDetect (several paragraphs, so the check reads blocks until
+// English holds half the text).
+func BenchmarkEnglishMinority(b *testing.B) {
+	d, err := New(Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		page []byte
+	}{{"en/utf-8", typicalPage(b, "en", "utf-8")}, {"en/windows-1252", typicalPage(b, "en", "windows-1252")}} {
+		x := extract(c.page)
+		best := d.scoreUTF8(x.raw, true)
+		if iso(best.tag) != "en" {
+			b.Fatalf("%s: scored %s, want en", c.name, best.tag)
+		}
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			c0 := cpuTime(b)
+			for b.Loop() {
+				d.englishMinority(x, best)
+			}
+			if c0 >= 0 {
+				b.ReportMetric(float64(cpuTime(b)-c0)/float64(b.N), "cpu-ns/op")
+			}
+		})
+	}
+}

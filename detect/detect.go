@@ -509,46 +509,56 @@ func (d *Detector) Detect(body []byte, contentType string) Result {
 
 // englishMinority checks a page that came out English block by block:
 // when English is the best language of less than half of the page's text
-// (by weight), the English blocks are boilerplate around text in another
-// language (bylines, licence lines, cookie notices, a feedback prompt),
-// and the rest of the text decides. English is the language web
-// boilerplate is written in; a page of one language passes the check on
-// its first blocks. best was scored on x.raw against the profiles of
-// best.table.
+// (by weight, bytes >= 0x80 counted twice), the English blocks are
+// boilerplate around text in another language (bylines, licence lines,
+// cookie notices, a feedback prompt), and the rest of the text decides.
+// English is the language web boilerplate is written in. The blocks are
+// looked at longest first, each on its first minorityTrigrams trigrams,
+// so a page in English passes the check on its first block or two. best
+// was scored on x.raw against the profiles of best.table.
 func (d *Detector) englishMinority(x extracted, best scored) scored {
 	if iso(best.tag) != "en" || len(x.ends) < 2 || d.tables[best.table] == nil {
 		return best
 	}
 	t := d.tables[best.table]
-	total := 0
-	for _, c := range x.raw {
-		if c != '\n' {
-			total++
-			if c >= 0x80 {
-				total++
-			}
-		}
-	}
-	var rest []byte
-	var buf []byte
-	en, start := 0, 0
+	type span struct{ start, end, w int }
+	spans := make([]span, 0, len(x.ends))
+	total, start := 0, 0
 	for _, end := range x.ends {
-		b := x.raw[start:end]
-		start = end + 1
-		w := len(b)
-		for _, c := range b {
+		w := end - start
+		for _, c := range x.raw[start:end] {
 			if c >= 0x80 {
 				w++
 			}
 		}
-		buf = normalizeText(buf[:0], b)
-		if s := d.scoreTable(t, buf, maxTrigrams, false); s.n == 0 || iso(s.tag) == "en" {
-			if en += w; 2*en >= total {
-				return best // English holds half the text or more
-			}
-			continue
+		spans = append(spans, span{start, end, w})
+		total += w
+		start = end + 1
+	}
+	sort.SliceStable(spans, func(i, j int) bool { return spans[i].w > spans[j].w })
+	buf := make([]byte, 0, len(x.raw)+2)
+	en, other := 0, 0
+	notEn := spans[:0:0]
+	for _, sp := range spans {
+		buf = normalizeText(buf[:0], x.raw[sp.start:sp.end])
+		if s := d.scoreTable(t, buf, minorityTrigrams, true); s.n == 0 || iso(s.tag) == "en" {
+			en += sp.w
+		} else {
+			other += sp.w
+			notEn = append(notEn, sp)
 		}
-		rest = append(append(rest, b...), '\n')
+		if 2*en >= total {
+			return best // English holds half the text or more
+		}
+		if 2*other > total {
+			break
+		}
+	}
+	// The other blocks, in page order.
+	sort.Slice(notEn, func(i, j int) bool { return notEn[i].start < notEn[j].start })
+	rest := buf[:0]
+	for _, sp := range notEn {
+		rest = append(append(rest, x.raw[sp.start:sp.end]...), '\n')
 	}
 	r := d.scoreTable(t, normalizeText(make([]byte, 0, len(rest)+2), rest), maxTrigrams, true)
 	if r.n < minTrigrams || r.fit < minFit {
@@ -557,6 +567,10 @@ func (d *Detector) englishMinority(x extracted, best scored) scored {
 	r.charset = best.charset
 	return r
 }
+
+// minorityTrigrams is how many trigrams of a block englishMinority reads
+// to name its language.
+const minorityTrigrams = 128
 
 // charsetPriorNats is the log-prior (nats) that a page in a legacy charset
 // gives the languages written in it: windows-1250 speaks for Polish,

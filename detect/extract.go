@@ -266,6 +266,7 @@ func extract(body []byte) extracted {
 	}
 	x.raw = make([]byte, 0, min(len(raw), maxText))
 	x.ncr = make([]byte, 0, min(len(ncr), maxText))
+	x.ends = make([]int, 0, len(keep))
 	for _, b := range keep {
 		if (other && !content(b)) || (long >= longBlock && weight(b) < longBlock && !b.run) || (mainOnly && !b.main) {
 			continue

