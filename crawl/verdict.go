@@ -86,8 +86,9 @@ func reached(u *url.URL, e frontier.Entry) focus.Reach {
 }
 
 // targetLinks reports whether a page of server key links to another server
-// the frontier knows to be relevant, or holds a navigation link whose own
-// evidence for the target is at least focus.Strong: what the page's links
+// the frontier knows to be relevant, to a URL that names the target as a
+// section (/th/), or holds a navigation link whose own evidence for the
+// target is at least focus.Strong: what the page's links
 // say about its server (focus.Page.TargetLinks). It stops at the first.
 func (c *Crawler) targetLinks(pol *focus.Policy, key string, relevant bool, found []links.Link) (bool, error) {
 	seen := map[string]bool{key: true}
@@ -95,7 +96,8 @@ func (c *Crawler) targetLinks(pol *focus.Policy, key string, relevant bool, foun
 		if ln.Kind != links.Nav {
 			continue
 		}
-		if pol.Score(focus.Link{URL: ln.URL, Anchor: ln.Anchor, Hreflang: ln.Hreflang, Lang: ln.Lang, FromTarget: relevant}) >= focus.Strong {
+		if pol.NamesTarget(ln.URL) ||
+			pol.Score(focus.Link{URL: ln.URL, Anchor: ln.Anchor, Hreflang: ln.Hreflang, Lang: ln.Lang, FromTarget: relevant}) >= focus.Strong {
 			return true, nil
 		}
 		u, err := url.Parse(ln.URL)

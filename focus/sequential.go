@@ -2,6 +2,7 @@ package focus
 
 import (
 	"math"
+	"net/url"
 	"strings"
 )
 
@@ -91,7 +92,9 @@ type Page struct {
 	Home       bool    // the server's home page ("/", or where "/" redirects)
 	Reached    Reach   // how the crawl reached it (a home page counts as ReachedOther)
 	// TargetLinks: the page links to another server known to be relevant,
-	// or holds a link whose evidence for the target is at least Strong.
+	// to a URL that names the target as a section (NamesTarget: /th/,
+	// ?lang=th), or holds a link whose evidence for the target is at
+	// least Strong.
 	TargetLinks bool
 }
 
@@ -211,6 +214,37 @@ func (p *Policy) NeedsLinks(c Counts) bool {
 // through the seen set and Decide like any other).
 func (p *Policy) Probe(c Counts) bool {
 	return p.cfg.Strategy == Sequential && !c.Home && p.sequentialStatus(c) == Undecided
+}
+
+// NamesTarget reports whether a URL names the target language as a section:
+// its first language-code path segment, or else its lang (hl, locale,
+// language) query value, is the target's ("/th/", "?lang=th"). A server
+// that holds no target pages rarely links to such a URL; unlike the
+// ccTLD, it is not a property of every link of a server. It is a cue of
+// Policy.Score (Weak alone), read here for Page.TargetLinks.
+func (p *Policy) NamesTarget(rawURL string) bool {
+	lang := p.cfg.Lang
+	if lang == "" {
+		return false
+	}
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return false
+	}
+	for _, seg := range strings.Split(u.Path, "/") {
+		if c := segLang(seg); c != "" {
+			return c == lang
+		}
+	}
+	if u.RawQuery != "" {
+		q := u.Query()
+		for _, k := range []string{"lang", "hl", "locale", "language"} {
+			if c := segLang(q.Get(k)); c != "" {
+				return c == lang
+			}
+		}
+	}
+	return false
 }
 
 // IsHome reports whether a URL path and query name a server's home page.

@@ -263,6 +263,28 @@ func TestDirectoryStatus(t *testing.T) {
 	}
 }
 
+func TestNamesTarget(t *testing.T) {
+	p := mustNew(t, Config{Strategy: Sequential, Lang: "th"})
+	for u, want := range map[string]bool{
+		"http://a.com/th/1.html":         true,
+		"http://a.com/th-TH/":            true,
+		"http://a.com/page?lang=th":      true,
+		"http://a.com/en/1.html":         false,
+		"http://a.com/en/th/1.html":      false, // the first language segment counts
+		"http://a.co.th/page1.html":      false, // a ccTLD is no section
+		"http://a.com/~u1/x.html":        false,
+		"http://a.com/thai/1.html":       false,
+		"http://a.com/page?lang=en&x=th": false,
+	} {
+		if got := p.NamesTarget(u); got != want {
+			t.Errorf("NamesTarget(%s) = %v, want %v", u, got, want)
+		}
+	}
+	if mustNew(t, Config{Strategy: Sequential}).NamesTarget("http://a.com/th/") {
+		t.Error("NamesTarget without a target language")
+	}
+}
+
 func TestErrorBound(t *testing.T) {
 	p := mustNew(t, Config{Strategy: Sequential})
 	if got := p.Config().ErrorBound; got != DefaultErrorBound {
