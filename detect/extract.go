@@ -28,8 +28,7 @@ type extracted struct {
 
 type block struct {
 	r0, r1, n0, n1, link, w int
-	furn                    bool // inside page furniture (see furniture), or a metadata line
-	meta                    bool // a metadata line (metaLine)
+	furn                    bool // inside page furniture (see furniture), or a metadata line (metaLine)
 	main                    bool // inside a main or article element
 	run                     bool // one of a run of short blocks (minRun)
 }
@@ -49,9 +48,10 @@ const maxMetaLine = 160
 // metaLine reports whether a block is a line of page metadata rather than
 // text: a dateline, byline, "last updated" or copyright line. Such lines
 // name a year (a number from 1900 to 2099 standing alone) or carry a
-// copyright sign, and are short; they are furniture in whatever
-// language, wherever they sit. raw is the block's text in the page's
-// bytes, ncr the same with references decoded.
+// copyright sign (in UTF-8 or as a reference; a legacy charset's byte for
+// it is a letter in other charsets), and are short; they are furniture
+// in whatever language, wherever they sit. raw is the block's text in the
+// page's bytes, ncr the same with references decoded.
 func metaLine(raw, ncr []byte) bool {
 	if len(raw) > maxMetaLine {
 		return false
@@ -220,7 +220,7 @@ func extract(body []byte) extracted {
 		}
 		b.w = max(b.w, b.n1-b.n0)
 		if !b.furn && !nav(b) && metaLine(t, ncr[b.n0:b.n1]) {
-			b.furn, b.meta = true, true
+			b.furn = true
 		}
 		keep = append(keep, b)
 	}
