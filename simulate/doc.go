@@ -21,7 +21,10 @@
 //     page 404;
 //   - the Detector reads that lang attribute: a page is relevant if it is
 //     in the graph's target language (a perfect detector; the real one,
-//     package detect, needs real text, which these pages do not carry);
+//     package detect, needs real text, which these pages do not carry),
+//     with a confidence drawn per page from the real detector's measured
+//     confidences out of domain (engine.go, langDetector), which only the
+//     sequential strategy reads;
 //   - the politeness Gate allows everything at once, with no delay;
 //   - the Archive discards what it is given;
 //   - the clock stands still, so every site is eligible again at once.
