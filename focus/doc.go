@@ -90,26 +90,26 @@
 //
 // # Sequential server verdicts and directory status
 //
-// The strategy "sequential" (not the paper's) is conservative-server with
-// Tamura's fixed tolerance replaced by Wald's sequential probability ratio
-// test, per server: each downloaded page adds its evidence for "the server
-// holds target pages" against "it holds none" ([Policy.Weigh], kept in
+// The strategy "sequential" (not the paper's; not the default, see
+// simulate/RESULTS.md) is conservative-server with Tamura's fixed
+// tolerance replaced by Wald's sequential probability ratio test, per
+// server: each downloaded page adds its evidence for "the server holds
+// target pages" against "it holds none" ([Policy.Weigh], kept in
 // Counts.Evidence by the frontier beside N_a and N_r), weighted by the
-// detector's calibrated confidence and raised when the page links to a
-// server known relevant or carries links with strong evidence for the
+// detector's calibrated confidence and by how the crawl reached the page
+// ([Reach]: a foreign page reached through the server's own foreign pages
+// says little), and raised when the page links to a server known
+// relevant, to a target section (/th/), or with strong evidence for the
 // target ([Policy.Score]). With the profile's error bound e
 // (Config.ErrorBound, focus.error_bound, default 0.01) a server is
 // relevant once the evidence reaches ln((1-e)/e), or at once on a target
 // verdict of confidence 1-e or more; it is irrelevant once the evidence
-// falls to ln(e/(1-e)), its home page has been counted and none of its
-// pages was called target ([Policy.Probe]
-// queues the home page while the verdict is open). Pages are not
-// independent draws (a server entered through its English section serves
-// English pages first), and the home page is where a multilingual server
-// says so. Tamura's rule stays as a backstop: more than T pages and none
-// relevant is irrelevant. A confidently foreign home page and one more
-// foreign page with no target evidence decide at e = 0.05; two more at
-// 0.01; T = 10 pays eleven.
+// falls to ln(e/(1-e)), its home page has been counted ([Policy.Probe]
+// asks for it while the verdict is open) and none of its pages was called
+// target. Tamura's rule stays as a backstop: more than T pages and none
+// relevant is irrelevant. A foreign hub linked from many target pages is
+// judged after four pages at e = 0.01 (three reached from other servers,
+// the home page); T = 10 pays eleven.
 //
 // Inside a relevant server, the same test keyed by the first path segment
 // ([Policy.DirKey]: www.xsp.com/en/) judges its sections: links into a
