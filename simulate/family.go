@@ -165,13 +165,14 @@ func Family() []FamilyWeb {
 
 // FamilyStrategies are the variants compared on every web: the paper's
 // conservative-server, conservative-directory and hard-focused, the
-// evidence strategy, and the oracle.
+// evidence and sequential strategies, and the oracle.
 func FamilyStrategies() []Variant {
 	return []Variant{
 		{Strategy: string(focus.ConservativeServer)},
 		{Strategy: string(focus.ConservativeDirectory)},
 		{Strategy: string(focus.HardFocused)},
 		{Strategy: string(focus.Evidence)},
+		{Strategy: string(focus.Sequential)}, // at focus.DefaultErrorBound
 		{Strategy: Perfect},
 	}
 }
