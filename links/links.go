@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/langcrawl/langcrawl/internal/plainurl"
 	whatwg "github.com/nlnwa/whatwg-url/url"
 	"golang.org/x/net/html"
 )
@@ -715,7 +716,7 @@ func fastResolve(base *url.URL, ref string) (abs string, ok bool) {
 		return "", false
 	}
 	for i := 0; i < len(ref); i++ {
-		if !plainRefByte[ref[i]] {
+		if !plainurl.RefByte(ref[i]) { // nothing either parser escapes or rewrites
 			return "", false
 		}
 	}
@@ -724,22 +725,3 @@ func fastResolve(base *url.URL, ref string) (abs string, ok bool) {
 	return base.ResolveReference(&r).String(), true
 }
 
-// plainRefByte holds the bytes a reference may consist of for fastResolve:
-// those that neither parser escapes, rewrites or gives a meaning the other
-// does not ("/", "?", "=", "&" and "." alike in both); not ":" (schemes,
-// ports), "%", "#", backslashes, quotes, spaces or controls.
-var plainRefByte = func() (t [256]bool) {
-	for c := 'a'; c <= 'z'; c++ {
-		t[c] = true
-	}
-	for c := 'A'; c <= 'Z'; c++ {
-		t[c] = true
-	}
-	for c := '0'; c <= '9'; c++ {
-		t[c] = true
-	}
-	for _, c := range "-._~/?=&+,;@" {
-		t[c] = true
-	}
-	return t
-}()
