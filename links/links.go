@@ -724,4 +724,3 @@ func fastResolve(base *url.URL, ref string) (abs string, ok bool) {
 	r := url.URL{Path: path, RawQuery: query, ForceQuery: hasQuery && query == ""}
 	return base.ResolveReference(&r).String(), true
 }
-
