@@ -62,9 +62,7 @@ const (
 // loaded machine): the bound, 512 MiB, leaves room for that. Before bodies spilled, the suite
 // peaked at 176, 230 and 334 MiB with max_body_size 1, 4 and 16 MiB, and
 // the endless body alone grew with it (83, 178, 246 MiB).
-func hostileRSSBound() int64 {
-	return 64<<20 + hostileWorkers*56<<20
-}
+func hostileRSSBound() int64 { return memoryBound(hostileWorkers) }
 
 // hostileRun is what one crawl of the hostile web left behind.
 type hostileRun struct {
