@@ -34,7 +34,6 @@ func crawlCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			softMemoryLimit(cfg.Workers)
 			_, err = runCrawl(cmd.Context(), cfg, cmd.OutOrStdout(), cmd.ErrOrStderr())
 			return err
 		},

@@ -559,5 +559,18 @@ func TestHelperLangcrawl(t *testing.T) {
 	if args == "" {
 		return
 	}
-	os.Exit(run(strings.Fields(args)))
+	code := run(strings.Fields(args))
+	if f := os.Getenv("E2E_CHILD_HWM"); f != "" {
+		// The child's own peak RSS (VmHWM of its address space), for the
+		// parent: the rusage a parent reads for its child also holds the
+		// parent's own peak, which Linux carries into a child at exec.
+		if status, err := os.ReadFile("/proc/self/status"); err == nil {
+			for _, line := range strings.Split(string(status), "\n") {
+				if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+					os.WriteFile(f, []byte(strings.TrimSpace(v)), 0o644)
+				}
+			}
+		}
+	}
+	os.Exit(code)
 }
