@@ -20,12 +20,8 @@ type socketPeek struct {
 
 // newSocketPeek returns a peek for conn, or nil when conn is not a socket.
 func newSocketPeek(conn net.Conn) *socketPeek {
-	sc, ok := conn.(syscall.Conn)
-	if !ok {
-		return nil
-	}
-	rc, err := sc.SyscallConn()
-	if err != nil {
+	rc := rawConn(conn)
+	if rc == nil {
 		return nil
 	}
 	p := &socketPeek{rc: rc}

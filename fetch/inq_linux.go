@@ -12,12 +12,8 @@ import (
 // socket's receive queue (ioctl SIOCINQ), or nil when conn is not a
 // socket.
 func queued(conn net.Conn) func() int {
-	sc, ok := conn.(syscall.Conn)
-	if !ok {
-		return nil
-	}
-	rc, err := sc.SyscallConn()
-	if err != nil {
+	rc := rawConn(conn)
+	if rc == nil {
 		return nil
 	}
 	var n int32
