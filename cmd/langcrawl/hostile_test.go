@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -306,7 +307,9 @@ func TestHostileServers(t *testing.T) {
 	// Linux carries the parent's peak into a child at exec (the test
 	// process, after the package's earlier crawls, reached 700 MiB), so
 	// it measured the test more than the crawl.
-	if b, err := os.ReadFile(hwm); err != nil {
+	if b, err := os.ReadFile(hwm); runtime.GOOS != "linux" {
+		t.Logf("peak RSS not measured: VmHWM is Linux's")
+	} else if err != nil {
 		fail("peak-rss", "the crawl did not report its peak RSS: %v", err)
 	} else {
 		var kib int64
