@@ -207,10 +207,13 @@ type Focus struct {
 	// HTML pages, down to Floor (Tamura 5.2; 0 turns it off).
 	DecayEvery int `yaml:"tolerance_decay_every"`
 	Floor      int `yaml:"tolerance_floor"`
-	// ErrorBound is the sequential strategy's error bound per server: the
-	// chance it may judge a server holding target pages irrelevant, or one
-	// holding none relevant (focus.Config.ErrorBound). In (0, 0.5).
+	// ErrorBound is the sequential strategy's bound on judging a server
+	// that holds no target page relevant (focus.Config.ErrorBound). In
+	// (0, 0.5).
 	ErrorBound float64 `yaml:"error_bound"`
+	// MissBound is its bound on judging a server that holds target pages
+	// irrelevant, which loses them (focus.Config.MissBound). In (0, 0.5).
+	MissBound float64 `yaml:"miss_bound"`
 	// ForeignDirs is "keep" (crawl the foreign-language sections of
 	// relevant servers in full) or "cut" (only until judged foreign;
 	// sequential strategy, focus.Config.CutForeignDirs).
@@ -321,7 +324,8 @@ var Keys = []key{
 	{"focus.tolerance", 10, "tolerance T: irrelevant pages allowed per server before it is irrelevant"},
 	{"focus.tolerance_decay_every", 25000, "lower T by one every this many HTML pages (Tamura 5.2; 0: T stays fixed)"},
 	{"focus.tolerance_floor", 5, "T never falls below this"},
-	{"focus.error_bound", 0.01, "sequential strategy: the chance per server of a wrong verdict (a server holding target pages judged irrelevant, or one holding none relevant); in (0, 0.5)"},
+	{"focus.error_bound", 0.01, "sequential strategy: the chance per server that one holding no target page is judged relevant (it costs pages); in (0, 0.5)"},
+	{"focus.miss_bound", 0.001, "sequential strategy: the chance per server that one holding target pages is judged irrelevant (its pages are lost); in (0, 0.5)"},
 	{"focus.foreign_dirs", "keep", "sequential strategy: keep (crawl the foreign-language sections, /en/, of relevant servers in full, for completeness) or cut (only until judged foreign, when harvest matters)"},
 	{"bandwidth.limit", "0", "bandwidth limit L in bytes per second, as a size: 140KB is 140,000 B/s; 0: no limit"},
 	{"bandwidth.search_depth", 6, "maxd: ready sites searched for a download that fits under L (bandwidth paper: 6)"},
@@ -487,6 +491,7 @@ func Load(profile string, fs *pflag.FlagSet) (*Config, error) {
 	c.Focus.DecayEvery = p.integer("focus.tolerance_decay_every")
 	c.Focus.Floor = p.integer("focus.tolerance_floor")
 	c.Focus.ErrorBound = p.float("focus.error_bound")
+	c.Focus.MissBound = p.float("focus.miss_bound")
 	c.Focus.ForeignDirs = strings.ToLower(strings.TrimSpace(p.str("focus.foreign_dirs")))
 	if !explicit(v, "focus.tolerance_floor") && c.Focus.Floor > c.Focus.Tolerance {
 		c.Focus.Floor = c.Focus.Tolerance // the default floor never lifts a small T
@@ -1177,6 +1182,9 @@ func (c *Config) Validate() error {
 	}
 	if e := c.Focus.ErrorBound; !(e > 0 && e < 0.5) {
 		bad("focus.error_bound", "%g must lie strictly between 0 and 0.5, e.g. 0.01 (one wrong verdict in a hundred servers)", e)
+	}
+	if b := c.Focus.MissBound; !(b > 0 && b < 0.5) {
+		bad("focus.miss_bound", "%g must lie strictly between 0 and 0.5, e.g. 0.001 (one target server lost in a thousand)", b)
 	}
 	if c.Bandwidth.Limit < 0 {
 		bad("bandwidth.limit", "%d must not be negative (0: no limit)", c.Bandwidth.Limit)

@@ -142,7 +142,7 @@ func validBase() *Config {
 		UserAgent: "x/1 (+https://l.example/c)", Workers: 1, Depth: 8, MaxPagesPerSite: 10, MaxBodySize: 1 << 20,
 		Timeouts: Timeouts{time.Second, time.Second, time.Second}, Robots: Robots{Policy: "obey"},
 		Scope: Scope{MaxURLLength: 1, MaxPathSegments: 1, MaxRepeatedSegment: 1, MaxQueryParams: 1},
-		Focus: Focus{Strategy: "bfs", Tolerance: 10, ErrorBound: 0.01, ForeignDirs: "keep"}, Retries: Retries{Max: 1, Delay: time.Second, MaxDelay: time.Second},
+		Focus: Focus{Strategy: "bfs", Tolerance: 10, ErrorBound: 0.01, MissBound: 0.001, ForeignDirs: "keep"}, Retries: Retries{Max: 1, Delay: time.Second, MaxDelay: time.Second},
 	}
 }
 
@@ -445,9 +445,10 @@ func TestSeedFlags(t *testing.T) {
 	}
 }
 
-// TestFocusErrorBound: focus.error_bound defaults to 0.01, takes values in
-// (0, 0.5), and a value outside, or not a number, is an error that names
-// the key, reported once; focus.foreign_dirs is keep (default) or cut.
+// TestFocusErrorBound: focus.error_bound defaults to 0.01 and
+// focus.miss_bound to 0.001; both take values in (0, 0.5), and a value
+// outside, or not a number, is an error that names the key, reported once;
+// focus.foreign_dirs is keep (default) or cut.
 func TestFocusErrorBound(t *testing.T) {
 	dir := t.TempDir()
 	prof := filepath.Join(dir, "p.yaml")
@@ -460,14 +461,14 @@ func TestFocusErrorBound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Focus.ErrorBound != 0.01 || c.Focus.ForeignDirs != "keep" {
-		t.Errorf("defaults: error_bound %g, foreign_dirs %q", c.Focus.ErrorBound, c.Focus.ForeignDirs)
+	if c.Focus.ErrorBound != 0.01 || c.Focus.MissBound != 0.001 || c.Focus.ForeignDirs != "keep" {
+		t.Errorf("defaults: error_bound %g, miss_bound %g, foreign_dirs %q", c.Focus.ErrorBound, c.Focus.MissBound, c.Focus.ForeignDirs)
 	}
-	c, err = load(", strategy: sequential, error_bound: 0.05, foreign_dirs: Cut")
+	c, err = load(", strategy: sequential, error_bound: 0.05, miss_bound: 0.01, foreign_dirs: Cut")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Focus.ErrorBound != 0.05 || c.Focus.ForeignDirs != "cut" || c.Focus.Strategy != "sequential" {
+	if c.Focus.ErrorBound != 0.05 || c.Focus.MissBound != 0.01 || c.Focus.ForeignDirs != "cut" || c.Focus.Strategy != "sequential" {
 		t.Errorf("set: %+v", c.Focus)
 	}
 	if _, err := load(", foreign_dirs: drop"); err == nil || !strings.Contains(err.Error(), "focus.foreign_dirs") {
@@ -477,6 +478,10 @@ func TestFocusErrorBound(t *testing.T) {
 		_, err := load(", error_bound: " + v)
 		if err == nil || strings.Count(err.Error(), "focus.error_bound") != 1 {
 			t.Errorf("error_bound %s: err = %v, want one error naming focus.error_bound", v, err)
+		}
+		_, err = load(", miss_bound: " + v)
+		if err == nil || strings.Count(err.Error(), "focus.miss_bound") != 1 {
+			t.Errorf("miss_bound %s: err = %v, want one error naming focus.miss_bound", v, err)
 		}
 	}
 }

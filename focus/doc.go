@@ -100,16 +100,20 @@
 // ([Reach]: a foreign page reached through the server's own foreign pages
 // says little), and raised when the page links to a server known
 // relevant, to a target section (/th/), or with strong evidence for the
-// target ([Policy.Score]). With the profile's error bound e
-// (Config.ErrorBound, focus.error_bound, default 0.01) a server is
-// relevant once the evidence reaches ln((1-e)/e), or at once on a target
-// verdict of confidence 1-e or more; it is irrelevant once the evidence
-// falls to ln(e/(1-e)), its home page has been counted ([Policy.Probe]
-// asks for it while the verdict is open) and none of its pages was called
-// target. Tamura's rule stays as a backstop: more than T pages and none
-// relevant is irrelevant. A foreign hub linked from many target pages is
-// judged after four pages at e = 0.01 (three reached from other servers,
-// the home page); T = 10 pays eleven.
+// target ([Policy.Score]). The profile bounds the test's two errors apart,
+// as Wald's test allows: alpha (Config.ErrorBound, focus.error_bound,
+// default 0.01), a server holding no target page judged relevant, which
+// costs pages; and beta (Config.MissBound, focus.miss_bound, default
+// 0.001), a server holding target pages judged irrelevant, which loses
+// them. A server is relevant once the evidence reaches ln((1-beta)/alpha),
+// or at once on a target verdict of confidence 1-alpha or more; it is
+// irrelevant once the evidence falls to ln(beta/(1-alpha)), its home page
+// has been counted ([Policy.Probe] asks for it while the verdict is open)
+// and none of its pages was called target. Tamura's rule stays as a
+// backstop: more than T pages and none relevant is irrelevant. A foreign
+// hub linked from many target pages is judged after six pages at the
+// default bounds (five reached from other servers, the home page); T = 10
+// pays eleven.
 //
 // Inside a relevant server, the same test keyed by the first path segment
 // ([Policy.DirKey]: www.xsp.com/en/) judges its sections: links into a

@@ -158,11 +158,16 @@ type Config struct {
 	// set; the others ignore it.
 	Lang string
 	// ErrorBound is the sequential strategy's error bound per server
-	// (focus.error_bound): the chance it may judge a server holding target
-	// pages irrelevant, or one holding none relevant. 0 means
-	// DefaultErrorBound (0.01); it must lie in (0, 0.5). Other strategies
-	// ignore it.
+	// (focus.error_bound), Wald's alpha: the chance it may judge a server
+	// holding no target page relevant. 0 means DefaultErrorBound (0.01); it
+	// must lie in (0, 0.5). Other strategies ignore it.
 	ErrorBound float64
+	// MissBound is the sequential strategy's other error bound per server
+	// (focus.miss_bound), Wald's beta: the chance it may judge a server
+	// holding target pages irrelevant, which loses the server's pages. 0
+	// means DefaultMissBound (0.001); it must lie in (0, 0.5). Other
+	// strategies ignore it.
+	MissBound float64
 	// CutForeignDirs turns on the sequential strategy's directory status
 	// (focus.foreign_dirs: cut): a foreign-language section of a relevant
 	// server is crawled only until it is judged foreign, when harvest
@@ -176,7 +181,8 @@ type Config struct {
 type Policy struct {
 	cfg   Config
 	tol   int   // tolerance in force
-	upper int64 // the sequential test's upper threshold, millinats (its lower one is -upper)
+	upper int64 // the sequential test's upper threshold, millinats: ln((1-beta)/alpha)
+	lower int64 // its lower threshold, millinats (negative): ln(beta/(1-alpha))
 }
 
 // New validates cfg, fills in defaults and returns its Policy. Every problem
@@ -210,10 +216,17 @@ func New(cfg Config) (*Policy, error) {
 	case !(e > 0 && e < 0.5): // also NaN
 		errs = append(errs, fmt.Errorf("%w: focus.error_bound %g is outside (0, 0.5)", ErrConfig, e))
 	}
+	switch b := cfg.MissBound; {
+	case b == 0:
+		cfg.MissBound = DefaultMissBound
+	case !(b > 0 && b < 0.5):
+		errs = append(errs, fmt.Errorf("%w: focus.miss_bound %g is outside (0, 0.5)", ErrConfig, b))
+	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
-	return &Policy{cfg: cfg, tol: cfg.Tolerance, upper: bound(cfg.ErrorBound)}, nil
+	upper, lower := thresholds(cfg.ErrorBound, cfg.MissBound)
+	return &Policy{cfg: cfg, tol: cfg.Tolerance, upper: upper, lower: lower}, nil
 }
 
 // Config returns the effective configuration, defaults filled in.

@@ -70,35 +70,42 @@ func pageOf(r rune) Page {
 // checks its status after each (U undecided, R relevant, I irrelevant).
 func TestSequentialStatus(t *testing.T) {
 	tests := []struct {
-		name  string
-		bound float64
-		tol   int
+		name        string
+		alpha, beta float64 // 0: the defaults
+		tol         int
 		pages string
 		want  string
 	}{
-		{"foreign server: home and two pages", 0.01, 10, "Fff", "UUI"},
-		{"foreign server at a looser bound: home and one page", 0.05, 10, "Ff", "UI"},
-		{"foreign server at a stricter bound", 0.001, 10, "Fffff", "UUUUI"},
-		{"home counted last: no verdict before it", 0.01, 10, "ffffF", "UUUUI"},
-		{"no home page: Tamura's T is the backstop", 0.01, 10, "fffffffffff", "UUUUUUUUUUI"},
-		{"backstop with a small T", 0.01, 3, "ffff", "UUUI"},
-		{"target server entered through its English section", 0.01, 10, "ffffT", "UUUUR"},
-		{"one confident target page decides", 0.01, 10, "t", "R"},
-		{"relevant stays relevant (the test has stopped)", 0.01, 10, "tFffffffffffff", "RRRRRRRRRRRRRR"},
-		{"at bound 0.001 one target page is not enough", 0.001, 10, "tt", "UR"},
-		{"a weak target page leaves it open", 0.01, 10, "w", "U"},
-		{"target links hold the verdict open", 0.01, 10, "Flll", "UUUU"},
-		{"pages without confidence say nothing", 0.01, 10, "Fuuuu", "UUUUU"},
-		{"a hub: links from other servers and the home page", 0.01, 10, "iFii", "UUUI"},
-		{"a chain through one section says little: T decides", 0.01, 10, "iFccccccccc", "UUUUUUUUUUI"},
-		{"a late target page revives an irrelevant server", 0.01, 10, "Ffft", "UUIR"},
-		{"below the bound a late target page reopens it", 0.001, 10, "Ffffft", "UUUUIU"},
-		{"a server with a target page is never irrelevant", 0.01, 10, "wFffffffffffff", "UUUUUUUUUUUUUU"},
-		{"not even by the backstop", 0.01, 3, "Fffw", "UUIU"},
+		{"foreign server: home and two pages", 0.01, 0.01, 10, "Fff", "UUI"},
+		{"foreign server at a looser bound: home and one page", 0.05, 0.05, 10, "Ff", "UI"},
+		{"foreign server at a stricter bound", 0.001, 0.001, 10, "Fffff", "UUUUI"},
+		{"home counted last: no verdict before it", 0.01, 0.01, 10, "ffffF", "UUUUI"},
+		{"no home page: Tamura's T is the backstop", 0.01, 0.01, 10, "fffffffffff", "UUUUUUUUUUI"},
+		{"backstop with a small T", 0.01, 0.01, 3, "ffff", "UUUI"},
+		{"target server entered through its English section", 0.01, 0.01, 10, "ffffT", "UUUUR"},
+		{"one confident target page decides", 0.01, 0.01, 10, "t", "R"},
+		{"relevant stays relevant (the test has stopped)", 0.01, 0.01, 10, "tFffffffffffff", "RRRRRRRRRRRRRR"},
+		{"at bound 0.001 one target page is not enough", 0.001, 0.001, 10, "tt", "UR"},
+		{"a weak target page leaves it open", 0.01, 0.01, 10, "w", "U"},
+		{"target links hold the verdict open", 0.01, 0.01, 10, "Flll", "UUUU"},
+		{"pages without confidence say nothing", 0.01, 0.01, 10, "Fuuuu", "UUUUU"},
+		{"a hub: links from other servers and the home page", 0.01, 0.01, 10, "iFii", "UUUI"},
+		{"a chain through one section says little: T decides", 0.01, 0.01, 10, "iFccccccccc", "UUUUUUUUUUI"},
+		{"a late target page revives an irrelevant server", 0.01, 0.01, 10, "Ffft", "UUIR"},
+		{"below the bound a late target page reopens it", 0.001, 0.001, 10, "Ffffft", "UUUUIU"},
+		{"a server with a target page is never irrelevant", 0.01, 0.01, 10, "wFffffffffffff", "UUUUUUUUUUUUUU"},
+		{"not even by the backstop", 0.01, 0.01, 3, "Fffw", "UUIU"},
+		// The default bounds, alpha 0.01 and beta 0.001: judged relevant as
+		// at 0.01, irrelevant as at 0.001.
+		{"defaults: one confident target page decides", 0, 0, 10, "t", "R"},
+		{"defaults: a foreign server needs its home page and four more", 0, 0, 10, "Fffff", "UUUUI"},
+		{"defaults: a hub needs six pages (four at 0.01)", 0, 0, 10, "iFiiii", "UUUUUI"},
+		{"alpha alone does not loosen the lower bound", 0.05, 0.001, 10, "Fff", "UUU"},
+		{"beta alone does not loosen the upper bound", 0.001, 0.05, 10, "tt", "UR"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := mustNew(t, Config{Strategy: Sequential, ErrorBound: tt.bound, Tolerance: tt.tol})
+			p := mustNew(t, Config{Strategy: Sequential, ErrorBound: tt.alpha, MissBound: tt.beta, Tolerance: tt.tol})
 			var c Counts
 			for i, r := range tt.pages {
 				c = p.Count(c, pageOf(r))
@@ -135,7 +142,8 @@ func TestCountOtherStrategies(t *testing.T) {
 	}
 }
 
-// Counter states of the sequential strategy (bound 0.01, T = 10).
+// Counter states of the sequential strategy (both bounds 0.01, seq01, and
+// T = 10).
 var (
 	seqUndecided  = Counts{Downloaded: 1, Evidence: -1722}
 	seqIrrelevant = Counts{Downloaded: 3, Evidence: -5166, Home: true}
@@ -143,8 +151,11 @@ var (
 	seqBackstop   = Counts{Downloaded: 11, Evidence: 3000} // T+1 pages, none relevant
 )
 
+// seq01 is the sequential strategy with both error bounds at 0.01.
+var seq01 = Config{Strategy: Sequential, ErrorBound: 0.01, MissBound: 0.01}
+
 func TestSequentialDecide(t *testing.T) {
-	p := mustNew(t, Config{Strategy: Sequential})
+	p := mustNew(t, seq01)
 	type out struct {
 		enq, high bool
 		reason    string
@@ -182,7 +193,7 @@ func TestSequentialDecide(t *testing.T) {
 }
 
 func TestProbe(t *testing.T) {
-	p := mustNew(t, Config{Strategy: Sequential})
+	p := mustNew(t, seq01)
 	tests := []struct {
 		c    Counts
 		want bool
@@ -208,7 +219,9 @@ func TestProbe(t *testing.T) {
 }
 
 func TestDirectoryStatus(t *testing.T) {
-	p := mustNew(t, Config{Strategy: Sequential, CutForeignDirs: true})
+	cut := seq01
+	cut.CutForeignDirs = true
+	p := mustNew(t, cut)
 	for _, k := range []struct{ host, dir, want string }{
 		{"www.xsp.com", "www.xsp.com/en/", "www.xsp.com/en/"},
 		{"www.xsp.com", "www.xsp.com/", ""},
@@ -290,10 +303,26 @@ func TestErrorBound(t *testing.T) {
 	if got := p.Config().ErrorBound; got != DefaultErrorBound {
 		t.Errorf("default error bound %g", got)
 	}
+	if got := p.Config().MissBound; got != DefaultMissBound {
+		t.Errorf("default miss bound %g", got)
+	}
 	for _, e := range []float64{-0.01, 0.5, 1, math.NaN()} {
 		_, err := New(Config{Strategy: Sequential, ErrorBound: e})
 		if !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), "focus.error_bound") {
 			t.Errorf("ErrorBound %g: err = %v", e, err)
+		}
+		_, err = New(Config{Strategy: Sequential, MissBound: e})
+		if !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), "focus.miss_bound") {
+			t.Errorf("MissBound %g: err = %v", e, err)
+		}
+	}
+	// Wald's thresholds: ln((1-beta)/alpha) and ln(beta/(1-alpha)).
+	for _, c := range []struct {
+		alpha, beta  float64
+		upper, lower int64
+	}{{0.01, 0.01, 4595, -4595}, {0.01, 0.001, 4604, -6898}, {0.001, 0.01, 6898, -4604}} {
+		if u, l := thresholds(c.alpha, c.beta); u != c.upper || l != c.lower {
+			t.Errorf("thresholds(%g, %g) = %d, %d, want %d, %d", c.alpha, c.beta, u, l, c.upper, c.lower)
 		}
 	}
 	if got, err := ParseStrategy(" Sequential "); err != nil || got != Sequential {

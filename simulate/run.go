@@ -39,9 +39,10 @@ type Variant struct {
 	// Decay is the focus.Config improvement of a falling tolerance.
 	// (focus.Config.Defer is not offered: the engine does not defer links.)
 	Decay focus.Decay
-	// ErrorBound is the sequential strategy's error bound per server
-	// (focus.Config.ErrorBound; default focus.DefaultErrorBound).
-	ErrorBound float64
+	// ErrorBound and MissBound are the sequential strategy's error bounds
+	// per server (focus.Config.ErrorBound and MissBound; defaults
+	// focus.DefaultErrorBound and DefaultMissBound).
+	ErrorBound, MissBound float64
 	// CutForeignDirs turns on the sequential strategy's directory status
 	// (focus.Config.CutForeignDirs).
 	CutForeignDirs bool
@@ -63,11 +64,18 @@ func (v Variant) label() string {
 		}
 	}
 	if focus.Strategy(v.Strategy) == focus.Sequential {
-		e := v.ErrorBound
+		e, b := v.ErrorBound, v.MissBound
 		if e == 0 {
 			e = focus.DefaultErrorBound
 		}
-		s += fmt.Sprintf(" e=%g", e)
+		if b == 0 {
+			b = focus.DefaultMissBound
+		}
+		if e == b {
+			s += fmt.Sprintf(" e=%g", e)
+		} else {
+			s += fmt.Sprintf(" a=%g b=%g", e, b)
+		}
 		if v.CutForeignDirs {
 			s += " +cut-dirs"
 		}
@@ -231,7 +239,10 @@ type RunResult struct {
 	Dropped        int64 // queued URLs removed by DropSite (crawl.Snapshot.Dropped)
 	Curve          []Sample
 	Miss           []MissPoint
-	Elapsed        time.Duration
+	// Lost sorts the reachable target pages the run did not crawl by what
+	// became of their server (lossBreakdown).
+	Lost    Losses
+	Elapsed time.Duration
 
 	crawled []bool // per page, for tests
 }
@@ -319,7 +330,7 @@ func runOne(ctx context.Context, w *web, v Variant, opts Options, idx int, progr
 	if !perfect {
 		var err error
 		pol, err = focus.New(focus.Config{Strategy: focus.Strategy(v.Strategy), Tolerance: v.Tolerance, Decay: v.Decay,
-			Lang: w.targetLang, ErrorBound: v.ErrorBound, CutForeignDirs: v.CutForeignDirs})
+			Lang: w.targetLang, ErrorBound: v.ErrorBound, MissBound: v.MissBound, CutForeignDirs: v.CutForeignDirs})
 		if err != nil {
 			return nil, err
 		}
@@ -404,6 +415,7 @@ func runOne(ctx context.Context, w *web, v Variant, opts Options, idx int, progr
 	r.Coverage = ratio(r.ReachedTargets, w.reachableTargets)
 	r.Harvest = ratio(r.Targets, r.Pages)
 	r.Miss = missByDistance(w, obs.crawled)
+	r.Lost = lossBreakdown(w, obs.crawled)
 	r.Elapsed = time.Since(start)
 	r.crawled = obs.crawled
 	if opts.Progress != nil {
@@ -427,6 +439,55 @@ func ratio(a, b int64) float64 {
 		return 0
 	}
 	return float64(a) / float64(b)
+}
+
+// Losses sorts the reachable target pages a run did not crawl, with the
+// target servers they are on, by what became of the server:
+//
+//   - Unopened: no page of the server was crawled (no link to it was
+//     followed, or only links to pages that are gone: its links come from
+//     servers judged irrelevant or undecided, or were rejected);
+//   - Judged: some of its pages were crawled but none of its target pages,
+//     so focusing judged it irrelevant, or never relevant, on its foreign
+//     pages (an English home page, an English section, a hosting server's
+//     English users);
+//   - Inside: some of its target pages were crawled, others not (reached
+//     only through pages the crawl skipped, or beyond the depth limit).
+type Losses struct {
+	UnopenedPages, UnopenedServers int64
+	JudgedPages, JudgedServers     int64
+	InsidePages, InsideServers     int64
+}
+
+// lossBreakdown computes Losses from the pages crawled.
+func lossBreakdown(w *web, crawled []bool) Losses {
+	lost := make(map[int32]int64) // target server -> reachable target pages lost
+	opened := make([]bool, len(w.host))
+	gotTarget := make([]bool, len(w.host))
+	for p, d := range w.dist {
+		s := w.server[p]
+		if crawled[p] {
+			opened[s] = true
+			gotTarget[s] = gotTarget[s] || w.target[p]
+		} else if d >= 0 && w.target[p] {
+			lost[s]++
+		}
+	}
+	var l Losses
+	for s, n := range lost {
+		switch {
+		case !opened[s]:
+			l.UnopenedPages += n
+			l.UnopenedServers++
+		case !gotTarget[s]:
+			l.JudgedPages += n
+			l.JudgedServers++
+		default:
+			l.InsidePages += n
+			l.InsideServers++
+		}
+	}
+	return l
 }
 
 // missByDistance computes Fig. 4: for each distance d, the share of target

@@ -2,6 +2,7 @@ package simulate
 
 import (
 	"strings"
+	"testing"
 )
 
 // tpage describes one page of a handmade web: "host/path", whether it is
@@ -78,4 +79,31 @@ func handWeb(pages []tpage, seeds ...string) *web {
 		return dist
 	})
 	return w
+}
+
+// TestLossBreakdown sorts lost target pages by their server's fate: no
+// page crawled, no target page crawled, or partly crawled. Unreachable
+// target pages are not losses.
+func TestLossBreakdown(t *testing.T) {
+	w := handWeb([]tpage{
+		{"a.th/", true, []string{"a.th/1", "a.th/2", "b.com/", "c.th/", "d.th/"}},
+		{"a.th/1", true, nil},
+		{"a.th/2", true, nil}, // lost inside a.th
+		{"b.com/", false, []string{"e.th/"}},
+		{"c.th/", false, []string{"c.th/th"}}, // an English home page
+		{"c.th/th", true, nil},                // lost: c.th judged on its home page
+		{"d.th/", true, nil},                  // lost: d.th never opened
+		{"e.th/", true, []string{"e.th/1"}},   // lost: e.th never opened
+		{"e.th/1", true, nil},
+		{"f.th/", true, nil}, // unreachable: not a loss
+	})
+	crawled := make([]bool, w.numPages)
+	for _, p := range []int{0, 1, 3, 4} { // a.th/, a.th/1, b.com/, c.th/
+		crawled[p] = true
+	}
+	got := lossBreakdown(w, crawled)
+	want := Losses{UnopenedPages: 3, UnopenedServers: 2, JudgedPages: 1, JudgedServers: 1, InsidePages: 1, InsideServers: 1}
+	if got != want {
+		t.Errorf("lossBreakdown = %+v, want %+v", got, want)
+	}
 }

@@ -196,8 +196,8 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 			Strategy: focus.Strategy(cfg.Focus.Strategy), Tolerance: cfg.Focus.Tolerance,
 			Decay: focus.Decay{Every: int64(cfg.Focus.DecayEvery), Min: cfg.Focus.Floor},
 			Lang:  cfg.Focus.Language, // the evidence strategy reads links for it
-			// The sequential strategy's error bound and directory switch.
-			ErrorBound: cfg.Focus.ErrorBound, CutForeignDirs: cfg.Focus.ForeignDirs == "cut",
+			// The sequential strategy's error bounds and directory switch.
+			ErrorBound: cfg.Focus.ErrorBound, MissBound: cfg.Focus.MissBound, CutForeignDirs: cfg.Focus.ForeignDirs == "cut",
 		})
 		if err != nil {
 			return snap, errors.Join(err, clog.Close(), arc.Close(), q.Close())
