@@ -293,6 +293,9 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 		if probe != nil {
 			found = append(found, *probe)
 		}
+		if pol.Strategy() == focus.Sequential && key == e.Site {
+			c.stats.judge(e.Site, pol.Status(src))
+		}
 	}
 
 	// 8. Scope and focus decide each link (Nakahira site trees, Tamura

@@ -8,8 +8,14 @@ import (
 )
 
 // siteTally is what Stats keeps of one site: this run's responses, the
-// HTML pages among them and the relevant pages among those.
-type siteTally struct{ responses, pages, relevant int64 }
+// HTML pages among them and the relevant pages among those; and, under the
+// sequential strategy, the focus verdict after its latest page (judged
+// set), which counts alone cannot give.
+type siteTally struct {
+	responses, pages, relevant int64
+	verdict                    focus.Status
+	judged                     bool
+}
 
 // FailedURL is one of the latest failures: a URL given up on, or answered
 // with an error status.
@@ -64,7 +70,9 @@ type SiteReport struct {
 }
 
 // Sites returns the top n sites by responses this run, the sites by
-// focusing status, and the latest failures. It walks every site the run
+// focusing status (under the sequential strategy the engine's own verdict
+// after each site's latest page, else Tamura's rule on this run's counts),
+// and the latest failures. It walks every site the run
 // has answered from, so call it about once a second, not per URL.
 func (c *Crawler) Sites(n int) SiteReport {
 	tol := -1
@@ -78,7 +86,11 @@ func (c *Crawler) Sites(n int) SiteReport {
 	for site, t := range s.hosts {
 		all = append(all, SiteCount{Site: site, Responses: t.responses, Pages: t.pages, Relevant: t.relevant})
 		if tol >= 0 {
-			switch focus.StatusOf(focus.Counts{Downloaded: t.pages, Relevant: t.relevant}, tol) {
+			st := focus.StatusOf(focus.Counts{Downloaded: t.pages, Relevant: t.relevant}, tol)
+			if t.judged {
+				st = t.verdict
+			}
+			switch st {
 			case focus.Relevant:
 				r.Relevant++
 			case focus.Undecided:

@@ -14,6 +14,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/langcrawl/langcrawl/focus"
 	"github.com/langcrawl/langcrawl/frontier"
 )
 
@@ -94,6 +95,23 @@ func (s *Stats) record(e frontier.Entry, out outcome) {
 		s.errs.add(FailedURL{URL: e.URL, Status: out.status, Note: strings.Join(out.annot, ",")})
 	}
 	s.mu.Unlock()
+}
+
+// judge keeps the focus verdict of site after one of its pages (the
+// sequential strategy's, which depends on more than the counts Sites
+// sees).
+func (s *Stats) judge(site string, st focus.Status) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t := s.hosts[site]
+	if t == nil {
+		if len(s.hosts) >= s.maxHosts {
+			return
+		}
+		t = &siteTally{}
+		s.hosts[site] = t
+	}
+	t.verdict, t.judged = st, true
 }
 
 // rejected counts a link rejection by its reason class (the part before

@@ -8,8 +8,8 @@ import (
 	"github.com/langcrawl/langcrawl/frontier"
 )
 
-// TestSequentialVerdict runs the sequential strategy (error bound 0.01,
-// T = 10) through the loop on a web with a foreign server entered at an
+// TestSequentialVerdict runs the sequential strategy (both error bounds at
+// 0.01, T = 10) through the loop on a web with a foreign server entered at an
 // inner page and a Thai server entered through its English section.
 //
 //   - en.test, linked three times from th.test: its first page asks for its
@@ -49,7 +49,7 @@ func TestSequentialVerdict(t *testing.T) {
 		return n
 	}
 	for _, keep := range []bool{false, true} {
-		pol, err := focus.New(focus.Config{Strategy: focus.Sequential, Lang: "th", CutForeignDirs: !keep})
+		pol, err := focus.New(focus.Config{Strategy: focus.Sequential, Lang: "th", ErrorBound: 0.01, MissBound: 0.01, CutForeignDirs: !keep})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -66,6 +66,10 @@ func TestSequentialVerdict(t *testing.T) {
 		c, _ := h.q.Counts("en.test")
 		if !c.Home || c.Downloaded != 4 || pol.Status(focus.Counts(c)) != focus.Irrelevant {
 			t.Errorf("keep=%v: en.test counters %+v, want irrelevant after 4 pages with the home page", keep, c)
+		}
+		if sr := h.c.Sites(0); sr.Irrelevant != 1 || sr.Relevant != 2 || sr.Undecided != 0 {
+			t.Errorf("keep=%v: status page sites relevant/undecided/irrelevant %d/%d/%d, want 2/0/1 (en.test judged by the engine's verdict)",
+				keep, sr.Relevant, sr.Undecided, sr.Irrelevant)
 		}
 		m, _ := h.q.Counts("multi.test")
 		if pol.Status(focus.Counts(m)) != focus.Relevant || !h.fetched("http://multi.test/th/1") {

@@ -73,8 +73,8 @@ func TestSequentialStatus(t *testing.T) {
 		name        string
 		alpha, beta float64 // 0: the defaults
 		tol         int
-		pages string
-		want  string
+		pages       string
+		want        string
 	}{
 		{"foreign server: home and two pages", 0.01, 0.01, 10, "Fff", "UUI"},
 		{"foreign server at a looser bound: home and one page", 0.05, 0.05, 10, "Ff", "UI"},

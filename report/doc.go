@@ -19,7 +19,10 @@
 //
 //   - Per server, N_a (HTML pages fetched) and N_r (pages in the target
 //     language), and the status under tolerance T: relevant if N_r > 0,
-//     undecided if N_r = 0 and N_a <= T, irrelevant otherwise.
+//     undecided if N_r = 0 and N_a <= T, irrelevant otherwise. A crawl with
+//     the sequential strategy, whose verdict weighs more than N_a and N_r,
+//     shows instead the verdict the metadata of the server's latest page
+//     records (focusStatus).
 //   - The cumulative harvest rate: target-language pages over HTML pages,
 //     against HTML pages crawled (their Fig. 6).
 //   - The languages and charsets identified.

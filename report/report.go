@@ -49,12 +49,23 @@ type Server struct {
 	Pages    int    // N_a: HTML pages fetched
 	Relevant int    // N_r: of those, pages in the target language
 	// Status is relevant, undecided or irrelevant under the tolerance of
-	// Report.Tolerance, or StatusOff.
+	// Report.Tolerance, or StatusOff. For a crawl with the sequential
+	// strategy, whose verdict weighs more than N_a and N_r, it is the
+	// crawl's own verdict, written in the metadata of the server's latest
+	// page (focusStatus), and the tolerance does not change it.
 	Status string
 	// First and Last are the earliest and latest fetch start of any record
 	// of this host (pages, redirects and requisites alike).
 	First, Last time.Time
+	// Verdict is the crawl's own status of the server after its latest
+	// page, as that page's metadata records it (focusStatus); "" when no
+	// page records one.
+	Verdict string `json:",omitempty"`
 }
+
+// sequential is the strategy whose server status the report reads from
+// the metadata instead of judging it again (focus.Sequential).
+const sequential = "sequential"
 
 // HarvestPoint is the cumulative harvest rate after Pages HTML pages.
 type HarvestPoint struct {
@@ -219,6 +230,7 @@ type accumulator struct {
 	r        *Report
 	seen     map[string]bool
 	servers  map[string]*Server
+	judged   map[string]time.Time // host -> fetch start of the page its Verdict is from
 	langs    map[string]*Language
 	depth    map[int]int
 	external map[string]int // canonical URL -> shallowest depth it was found at
@@ -236,7 +248,7 @@ type accumulator struct {
 }
 
 func newAccumulator(r *Report) *accumulator {
-	return &accumulator{r: r, seen: map[string]bool{}, servers: map[string]*Server{}, langs: map[string]*Language{},
+	return &accumulator{r: r, seen: map[string]bool{}, servers: map[string]*Server{}, judged: map[string]time.Time{}, langs: map[string]*Language{},
 		depth: map[int]int{}, external: map[string]int{}, trees: map[string]int{}, step: 1,
 		status: map[int]*StatusCount{}, ann: map[string]int{}, canon: map[string]canonURL{},
 		mimes: map[string]*MIMEType{}, tree: map[string][2]int{}, seeds: map[string]*Seed{}, cands: map[string]*candidate{}}
@@ -386,7 +398,7 @@ func (a *accumulator) add(m metaRecord) {
 		}
 	}
 
-	var depth, tree, lang, charset string
+	var depth, tree, lang, charset, verdict string
 	var relevant, html bool
 	var links []Outlink
 	for _, f := range m.Fields {
@@ -401,6 +413,8 @@ func (a *accumulator) add(m metaRecord) {
 			charset = f.Value
 		case "relevant":
 			relevant = f.Value == "true"
+		case "focusStatus":
+			verdict = f.Value
 		case "outlink":
 			if o, ok := ParseOutlink(f.Value); ok {
 				links = append(links, o)
@@ -414,6 +428,9 @@ func (a *accumulator) add(m metaRecord) {
 		a.addCandidates(m.URI, links)
 	}
 	relevant = relevant && r.Profile.Language != ""
+	if at, ok := a.judged[host]; verdict != "" && (!ok || !m.Date.Before(at)) {
+		s.Verdict, a.judged[host] = verdict, m.Date
+	}
 	s.Pages++
 	r.Pages++
 	if relevant {
@@ -578,13 +595,19 @@ func (a *accumulator) finish() {
 // SetTolerance judges every server again under tolerance t (Tamura et al.
 // 2007, section 4.1): relevant when N_r > 0, undecided when N_r = 0 and
 // N_a <= t, irrelevant otherwise. When the crawl did not focus on a
-// language every status is StatusOff.
+// language every status is StatusOff. A crawl with the sequential strategy
+// keeps the verdict its metadata records (Server.Status); a server with no
+// such record is judged by the rule.
 func (r *Report) SetTolerance(t int) {
 	r.Tolerance = t
 	for i := range r.Servers {
 		s := &r.Servers[i]
 		if r.Profile.Language == "" {
 			s.Status = StatusOff
+			continue
+		}
+		if r.Profile.Strategy == sequential && s.Verdict != "" {
+			s.Status = s.Verdict
 			continue
 		}
 		s.Status = focus.StatusOf(focus.Counts{Downloaded: int64(s.Pages), Relevant: int64(s.Relevant)}, t).String()

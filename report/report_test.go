@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/csv"
 	"encoding/xml"
 	"errors"
@@ -29,6 +30,7 @@ type page struct {
 	charset  string
 	relevant bool
 	outlinks []string
+	status   string // focusStatus; "" writes "undecided"
 }
 
 func (p page) fields() []archive.Field {
@@ -46,7 +48,7 @@ func (p page) fields() []archive.Field {
 			archive.Field{Name: "languageEvidence", Value: "ngram"},
 			archive.Field{Name: "relevant", Value: fmt.Sprint(p.relevant)},
 			archive.Field{Name: "focusKey", Value: "x"},
-			archive.Field{Name: "focusStatus", Value: "undecided"})
+			archive.Field{Name: "focusStatus", Value: cmp.Or(p.status, "undecided")})
 	}
 	for _, o := range p.outlinks {
 		f = append(f, archive.Field{Name: "outlink", Value: o})
@@ -612,6 +614,53 @@ func TestRetriesAndBandwidth(t *testing.T) {
 	for _, want := range []string{"90% of L", "2 tries failed and were deferred", "1 URLs failed after their last try"} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("report.md lacks %q", want)
+		}
+	}
+}
+
+// TestSequentialStatus: for a crawl with the sequential strategy, a
+// server's status is the verdict the metadata of its latest page records,
+// which Tamura's rule on N_a and N_r cannot give (en.test, judged
+// irrelevant after three pages, is undecided under T = 10); another
+// strategy's report judges the same records by the rule.
+func TestSequentialStatus(t *testing.T) {
+	pages := []page{
+		{url: "http://th.test/", lang: "th", charset: "utf-8", relevant: true, status: "relevant"},
+		{url: "http://en.test/a", lang: "en", charset: "utf-8"},
+		{url: "http://en.test/b", lang: "en", charset: "utf-8"},
+		{url: "http://en.test/", lang: "en", charset: "utf-8", status: "irrelevant"},
+		{url: "http://mixed.test/en/", lang: "en", charset: "utf-8", status: "undecided"},
+	}
+	for _, c := range []struct {
+		strategy         string
+		en, mixed, thai  string
+		enVerdictWritten string
+	}{
+		{"sequential", "irrelevant", "undecided", "relevant", "irrelevant"},
+		{"conservative-server", "undecided", "undecided", "relevant", "irrelevant"},
+	} {
+		out := t.TempDir()
+		writeWARC(t, filepath.Join(out, WARCDir), t0, pages)
+		prof := "focus:\n  language: th\n  strategy: " + c.strategy + "\n  tolerance: 10\n"
+		if err := os.WriteFile(filepath.Join(out, ProfileFile), []byte(prof), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r, err := Build(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for host, want := range map[string]string{"en.test": c.en, "mixed.test": c.mixed, "th.test": c.thai} {
+			s, ok := r.Server(host)
+			if !ok || s.Status != want {
+				t.Errorf("%s: %s status %q, want %q", c.strategy, host, s.Status, want)
+			}
+		}
+		if s, _ := r.Server("en.test"); s.Verdict != c.enVerdictWritten {
+			t.Errorf("%s: en.test verdict %q, want the latest page's %q", c.strategy, s.Verdict, c.enVerdictWritten)
+		}
+		r.SetTolerance(1) // a what-if under another T leaves a sequential verdict alone
+		if s, _ := r.Server("en.test"); c.strategy == "sequential" && s.Status != "irrelevant" {
+			t.Errorf("SetTolerance changed a sequential verdict to %q", s.Status)
 		}
 	}
 }
