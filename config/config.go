@@ -214,6 +214,9 @@ type Focus struct {
 	// MissBound is its bound on judging a server that holds target pages
 	// irrelevant, which loses them (focus.Config.MissBound). In (0, 0.5).
 	MissBound float64 `yaml:"miss_bound"`
+	// LinkEvidence makes the sequential strategy decide links on their own
+	// evidence, as the evidence strategy does (focus.Config.LinkEvidence).
+	LinkEvidence bool `yaml:"link_evidence"`
 	// ForeignDirs is "keep" (crawl the foreign-language sections of
 	// relevant servers in full) or "cut" (only until judged foreign;
 	// sequential strategy, focus.Config.CutForeignDirs).
@@ -326,6 +329,7 @@ var Keys = []key{
 	{"focus.tolerance_floor", 5, "T never falls below this"},
 	{"focus.error_bound", 0.01, "sequential strategy: the chance per server that one holding no target page is judged relevant (it costs pages); in (0, 0.5)"},
 	{"focus.miss_bound", 0.001, "sequential strategy: the chance per server that one holding target pages is judged irrelevant (its pages are lost); in (0, 0.5)"},
+	{"focus.link_evidence", false, "sequential strategy: also decide each link on its own evidence (anchor, hreflang, lang, URL cues), as the evidence strategy does (experimental)"},
 	{"focus.foreign_dirs", "keep", "sequential strategy: keep (crawl the foreign-language sections, /en/, of relevant servers in full, for completeness) or cut (only until judged foreign, when harvest matters)"},
 	{"bandwidth.limit", "0", "bandwidth limit L in bytes per second, as a size: 140KB is 140,000 B/s; 0: no limit"},
 	{"bandwidth.search_depth", 6, "maxd: ready sites searched for a download that fits under L (bandwidth paper: 6)"},
@@ -492,6 +496,7 @@ func Load(profile string, fs *pflag.FlagSet) (*Config, error) {
 	c.Focus.Floor = p.integer("focus.tolerance_floor")
 	c.Focus.ErrorBound = p.float("focus.error_bound")
 	c.Focus.MissBound = p.float("focus.miss_bound")
+	c.Focus.LinkEvidence = p.boolean("focus.link_evidence")
 	c.Focus.ForeignDirs = strings.ToLower(strings.TrimSpace(p.str("focus.foreign_dirs")))
 	if !explicit(v, "focus.tolerance_floor") && c.Focus.Floor > c.Focus.Tolerance {
 		c.Focus.Floor = c.Focus.Tolerance // the default floor never lifts a small T
@@ -1182,6 +1187,9 @@ func (c *Config) Validate() error {
 	}
 	if e := c.Focus.ErrorBound; !(e > 0 && e < 0.5) {
 		bad("focus.error_bound", "%g must lie strictly between 0 and 0.5, e.g. 0.01 (one wrong verdict in a hundred servers)", e)
+	}
+	if c.Focus.LinkEvidence && c.Focus.Strategy != "sequential" {
+		bad("focus.link_evidence", "is for focus.strategy sequential, not %q", c.Focus.Strategy)
 	}
 	if b := c.Focus.MissBound; !(b > 0 && b < 0.5) {
 		bad("focus.miss_bound", "%g must lie strictly between 0 and 0.5, e.g. 0.001 (one target server lost in a thousand)", b)

@@ -471,6 +471,12 @@ func TestFocusErrorBound(t *testing.T) {
 	if c.Focus.ErrorBound != 0.05 || c.Focus.MissBound != 0.01 || c.Focus.ForeignDirs != "cut" || c.Focus.Strategy != "sequential" {
 		t.Errorf("set: %+v", c.Focus)
 	}
+	if c, err := load(", strategy: sequential, link_evidence: true"); err != nil || !c.Focus.LinkEvidence {
+		t.Errorf("link_evidence: %v, %+v", err, c)
+	}
+	if _, err := load(", strategy: evidence, link_evidence: true"); err == nil || !strings.Contains(err.Error(), "focus.link_evidence") {
+		t.Errorf("link_evidence with strategy evidence: err = %v, want one naming focus.link_evidence", err)
+	}
 	if _, err := load(", foreign_dirs: drop"); err == nil || !strings.Contains(err.Error(), "focus.foreign_dirs") {
 		t.Errorf("foreign_dirs drop: err = %v, want one naming focus.foreign_dirs", err)
 	}

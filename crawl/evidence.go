@@ -9,13 +9,13 @@ import (
 )
 
 // decideNav decides a navigation link under the focusing policy. The
-// evidence strategy scores the link's own evidence first (focus.Policy.Score:
+// evidence strategy (and the sequential one with focus.link_evidence) scores the link's own evidence first (focus.Policy.Score:
 // anchor text and the text around it, hreflang and lang, the canonical
 // URL's cues, and decl, the language the page holding the link declares);
 // the paper's strategies decide on the counters alone, and pay nothing for
 // the score.
 func (c *Crawler) decideNav(pol *focus.Policy, relevant bool, decl string, src, dest focus.Counts, u *url.URL, ln links.Link) focus.Verdict {
-	if pol.Strategy() != focus.Evidence {
+	if !pol.ReadsLinks() {
 		return pol.Decide(relevant, src, dest, false)
 	}
 	s := pol.Score(focus.Link{URL: u.String(), Anchor: ln.Anchor, Hreflang: ln.Hreflang, Lang: ln.Lang,

@@ -288,9 +288,10 @@ const (
 )
 
 // DecideLink decides one navigation link like Decide, with the link's
-// evidence s (Policy.Score). Strategies other than Evidence ignore s. The
-// evidence strategy is conservative-server (steps 4.5-8) with three
-// changes:
+// evidence s (Policy.Score). Policies that do not read links (ReadsLinks)
+// ignore s. The evidence strategy is conservative-server (steps 4.5-8)
+// with three changes (the sequential strategy with Config.LinkEvidence
+// makes the same, with its own server status):
 //
 //   - a link with evidence of at least Strong opens a new server even from a
 //     page of an undecided or irrelevant server (step 4.5 would reject it):
@@ -306,7 +307,7 @@ const (
 // Priority is high for a link of a relevant page unless its evidence is
 // Against, and for any link with evidence of at least Weak.
 func (p *Policy) DecideLink(pageRelevant bool, src, dest Counts, destVisited bool, s Score) Verdict {
-	if p.cfg.Strategy != Evidence {
+	if !p.ReadsLinks() {
 		return p.Decide(pageRelevant, src, dest, destVisited)
 	}
 	if destVisited {
@@ -314,7 +315,7 @@ func (p *Policy) DecideLink(pageRelevant bool, src, dest Counts, destVisited boo
 	}
 	high := (pageRelevant && s > Against) || s >= Weak
 	switch {
-	case StatusOf(dest, p.tol) == Irrelevant:
+	case p.Status(dest) == Irrelevant:
 		if s >= Strong {
 			return Verdict{Enqueue: true, High: true, Reason: ReasonEvidenceFor}
 		}

@@ -2,6 +2,7 @@ package focus
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -155,5 +156,52 @@ func BenchmarkScore(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		p.Score(l)
+	}
+}
+
+// TestSequentialLinkEvidence: with Config.LinkEvidence the sequential
+// strategy decides links as the evidence strategy does, with its own
+// verdict as the server status (a server judged foreign after four pages,
+// which T = 10 would leave undecided, is re-entered only on strong
+// evidence), and skips nothing at fetch time; without it, it ignores the
+// score. It is for the sequential strategy only, and needs a language.
+func TestSequentialLinkEvidence(t *testing.T) {
+	p := mustNew(t, Config{Strategy: Sequential, Lang: "th", ErrorBound: 0.01, MissBound: 0.01, LinkEvidence: true})
+	plain := mustNew(t, Config{Strategy: Sequential, Lang: "th", ErrorBound: 0.01, MissBound: 0.01})
+	judged := Counts{Downloaded: 3, Evidence: -5166, Home: true} // irrelevant at 0.01, undecided under T
+	relevant := Counts{Downloaded: 1, Relevant: 1, Evidence: 6018, Home: true}
+	if p.Status(judged) != Irrelevant || !p.ReadsLinks() || plain.ReadsLinks() {
+		t.Fatal("setup")
+	}
+	for _, c := range []struct {
+		name string
+		pol  *Policy
+		src  Counts
+		dest Counts
+		s    Score
+		want Verdict
+	}{
+		{"into a server judged foreign, no evidence", p, relevant, judged, Weak, Verdict{Reason: ReasonIrrelevantDest}},
+		{"into a server judged foreign, strong evidence", p, relevant, judged, Strong, Verdict{Enqueue: true, High: true, Reason: ReasonEvidenceFor}},
+		{"from a server judged foreign, strong evidence: Fig. 2", p, judged, Counts{}, Strong, Verdict{Enqueue: true, High: true, Reason: ReasonEvidenceFor}},
+		{"relevant page, evidence against a new server", p, relevant, Counts{}, Against, Verdict{Reason: ReasonEvidenceAgainst}},
+		{"a link of its own server with evidence for: first", p, Counts{Downloaded: 1, Evidence: -1722}, Counts{Downloaded: 1, Evidence: -1722}, Weak,
+			Verdict{Enqueue: true, High: true, Reason: ReasonRelevantPage}},
+		{"without link evidence the score is ignored", plain, relevant, judged, Strong, Verdict{Reason: ReasonIrrelevantDest}},
+	} {
+		if got := c.pol.DecideLink(false, c.src, c.dest, false, c.s); got != c.want {
+			t.Errorf("%s: got %+v, want %+v", c.name, got, c.want)
+		}
+	}
+	if p.Skip(judged) || !plain.Skip(judged) {
+		t.Error("fetch-time skip: want none with link evidence, the sequential one without")
+	}
+	for _, cfg := range []Config{
+		{Strategy: ConservativeServer, Lang: "th", LinkEvidence: true},
+		{Strategy: Sequential, LinkEvidence: true},
+	} {
+		if _, err := New(cfg); !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), "link_evidence") {
+			t.Errorf("%+v: err = %v, want one naming focus.link_evidence", cfg, err)
+		}
 	}
 }

@@ -168,6 +168,12 @@ type Config struct {
 	// means DefaultMissBound (0.001); it must lie in (0, 0.5). Other
 	// strategies ignore it.
 	MissBound float64
+	// LinkEvidence makes the sequential strategy decide links as the
+	// evidence strategy does (Policy.DecideLink: a link's own evidence may
+	// open a server, re-enter an irrelevant one, or keep a new one shut, and
+	// sets priority), with the sequential verdict as the server status
+	// (focus.link_evidence). It needs Lang. Default false. Experimental.
+	LinkEvidence bool
 	// CutForeignDirs turns on the sequential strategy's directory status
 	// (focus.foreign_dirs: cut): a foreign-language section of a relevant
 	// server is crawled only until it is judged foreign, when harvest
@@ -207,6 +213,12 @@ func New(cfg Config) (*Policy, error) {
 		errs = append(errs, fmt.Errorf("%w: focus.decay.min %d is outside [0, tolerance %d]", ErrConfig, cfg.Decay.Min, cfg.Tolerance))
 	}
 	cfg.Lang = strings.ToLower(strings.TrimSpace(cfg.Lang))
+	if cfg.LinkEvidence && cfg.Strategy != Sequential {
+		errs = append(errs, fmt.Errorf("%w: focus.link_evidence is for the sequential strategy, not %s", ErrConfig, cfg.Strategy))
+	}
+	if cfg.Strategy == Sequential && cfg.LinkEvidence && cfg.Lang == "" {
+		errs = append(errs, fmt.Errorf("%w: focus.link_evidence needs the target language (Config.Lang)", ErrConfig))
+	}
 	if cfg.Strategy == Evidence && cfg.Lang == "" {
 		errs = append(errs, fmt.Errorf("%w: focus.strategy evidence needs the target language (Config.Lang)", ErrConfig))
 	}
@@ -286,7 +298,16 @@ func (p *Policy) Key(host, dirKey string) string {
 // server only on strong evidence (DecideLink), and the server's queue was
 // dropped when it turned irrelevant, so what is queued there is meant.
 func (p *Policy) Skip(dest Counts) bool {
-	return p.cfg.Strategy.ServerBased() && p.cfg.Strategy != Evidence && p.Status(dest) == Irrelevant
+	return p.cfg.Strategy.ServerBased() && !p.ReadsLinks() && p.Status(dest) == Irrelevant
+}
+
+// ReadsLinks reports whether links are decided on their own evidence
+// (Policy.Score, Policy.DecideLink): the evidence strategy, and the
+// sequential one with Config.LinkEvidence. Such a policy admits links into
+// irrelevant servers on strong evidence, so it skips nothing at fetch time
+// (Skip); the queue of a server that turns irrelevant is still dropped.
+func (p *Policy) ReadsLinks() bool {
+	return p.cfg.Strategy == Evidence || (p.cfg.Strategy == Sequential && p.cfg.LinkEvidence)
 }
 
 // Verdict is the decision on one link.

@@ -46,6 +46,9 @@ type Variant struct {
 	// CutForeignDirs turns on the sequential strategy's directory status
 	// (focus.Config.CutForeignDirs).
 	CutForeignDirs bool
+	// LinkEvidence makes the sequential strategy decide links on their own
+	// evidence (focus.Config.LinkEvidence).
+	LinkEvidence bool
 }
 
 func (v Variant) label() string {
@@ -78,6 +81,9 @@ func (v Variant) label() string {
 		}
 		if v.CutForeignDirs {
 			s += " +cut-dirs"
+		}
+		if v.LinkEvidence {
+			s += " +links"
 		}
 	}
 	return s
@@ -330,7 +336,8 @@ func runOne(ctx context.Context, w *web, v Variant, opts Options, idx int, progr
 	if !perfect {
 		var err error
 		pol, err = focus.New(focus.Config{Strategy: focus.Strategy(v.Strategy), Tolerance: v.Tolerance, Decay: v.Decay,
-			Lang: w.targetLang, ErrorBound: v.ErrorBound, MissBound: v.MissBound, CutForeignDirs: v.CutForeignDirs})
+			Lang: w.targetLang, ErrorBound: v.ErrorBound, MissBound: v.MissBound, CutForeignDirs: v.CutForeignDirs,
+			LinkEvidence: v.LinkEvidence})
 		if err != nil {
 			return nil, err
 		}

@@ -53,6 +53,8 @@ func TestSequentialFamilyReport(t *testing.T) {
 	switch {
 	case os.Getenv("LANGCRAWL_FAMILY_PAIR") != "": // conservative-server and the default sequential only
 		vs = []Variant{vs[0], vs[2]}
+	case os.Getenv("LANGCRAWL_FAMILY_LINKS") != "": // conservative-server, evidence, sequential with and without link evidence
+		vs = []Variant{vs[0], {Strategy: string(focus.Evidence)}, vs[2], {Strategy: string(focus.Sequential), LinkEvidence: true}}
 	case os.Getenv("LANGCRAWL_FAMILY_RANGE") != "": // conservative-server and the other sequential variants
 		vs = append([]Variant{vs[0]}, vs[4:]...)
 	}

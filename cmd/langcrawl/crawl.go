@@ -198,6 +198,7 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 			Lang:  cfg.Focus.Language, // the evidence strategy reads links for it
 			// The sequential strategy's error bounds and directory switch.
 			ErrorBound: cfg.Focus.ErrorBound, MissBound: cfg.Focus.MissBound, CutForeignDirs: cfg.Focus.ForeignDirs == "cut",
+			LinkEvidence: cfg.Focus.LinkEvidence,
 		})
 		if err != nil {
 			return snap, errors.Join(err, clog.Close(), arc.Close(), q.Close())
