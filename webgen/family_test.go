@@ -1,6 +1,7 @@
 package webgen
 
 import (
+	"html"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -333,5 +334,60 @@ func TestServedEvidence(t *testing.T) {
 	}
 	if n := strings.Count(body, ` hreflang="`); n != len(g.Links(seed)) {
 		t.Errorf("%d hreflang attributes for %d links", n, len(g.Links(seed)))
+	}
+}
+
+// TestServedAnchorsAndContext: with the family's anchor shares and words
+// around links, the HTTP server writes each link's anchor (Graph.Anchor)
+// and the text before and after it (Graph.LinkContext), as the simulator
+// renders them; text a legacy charset cannot hold arrives as character
+// references, and every page decodes to the same words.
+func TestServedAnchorsAndContext(t *testing.T) {
+	p := familyParams()
+	p.Servers = 300
+	p.AnchorDestShare, p.AnchorSrcShare, p.AnchorURLShare = 0.5, 0.2, 0.1
+	p.ContextWords, p.ContextDestShare = 3, 0.5
+	g, err := Generate(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewServer(g, ServerOptions{})
+	checked, legacy := 0, 0
+	for i := int32(0); i < int32(g.NumPages()) && checked < 200; i++ {
+		if g.IsMissing(i) || g.Server(g.PageServer(i)).Special != "" || len(g.Links(i)) == 0 || g.Page(i).Status != 200 {
+			continue
+		}
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, httptest.NewRequest("GET", g.URL(i), nil))
+		if w.Code != 200 {
+			continue
+		}
+		cs := g.Server(g.PageServer(i)).Charset
+		enc, err := Encoding(cs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dec, err := enc.NewDecoder().String(w.Body.String())
+		if err != nil {
+			t.Fatalf("%s: decode %s: %v", g.URL(i), cs, err)
+		}
+		text := html.UnescapeString(dec)
+		for k, to := range g.Links(i) {
+			a := g.Anchor(i, k, to)
+			before, after := g.LinkContext(i, to)
+			if !strings.Contains(text, ">"+a+"</a>") {
+				t.Fatalf("%s (%s): link %d: anchor %q not served", g.URL(i), cs, k, a)
+			}
+			if !strings.Contains(text, "<li>"+before+" <a ") || !strings.Contains(text, "</a> "+after+"</li>") {
+				t.Fatalf("%s (%s): link %d: text around it %q / %q not served", g.URL(i), cs, k, before, after)
+			}
+		}
+		checked++
+		if !strings.EqualFold(cs, "utf-8") {
+			legacy++
+		}
+	}
+	if checked < 50 || legacy == 0 {
+		t.Errorf("checked %d pages, %d in a legacy charset: the web has too few", checked, legacy)
 	}
 }

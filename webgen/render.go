@@ -59,6 +59,10 @@ func (g *Graph) htmlDoc(textID int32, s *server, lang string, hrefs []string, an
 type docEvidence struct {
 	hreflang []string
 	lang     string
+	// anchors and the text before and after each link (Graph.Anchor,
+	// Graph.LinkContext), by link index; "" keeps the page's own anchor
+	// and no text around it.
+	anchors, before, after []string
 }
 
 // htmlDocSeed is htmlDoc with the text drawn from seed instead of
@@ -113,13 +117,44 @@ func (g *Graph) htmlDocSeed(seed int64, textID int32, s *server, lang string, hr
 		b.WriteString("<p>" + esc(p) + "</p>\n")
 	}
 	b.WriteString("<ul>\n")
-	for k, h := range hrefs {
-		a := anchorText(g.p.Seed, anchorIDs[k], k, lang, s.charset)
-		hl := ""
-		if ev != nil && k < len(ev.hreflang) && ev.hreflang[k] != "" {
-			hl = `" hreflang="` + ev.hreflang[k]
+	// Text in another language than the page's (a family anchor or the
+	// text around a link) is written as character references on a page in
+	// a legacy charset, which may not hold its script.
+	escAny := func(x string) string {
+		e := htmlpkg.EscapeString(x)
+		if s.decl == DeclNCR || !strings.EqualFold(cs, "utf-8") {
+			e = ncr(e)
 		}
-		b.WriteString(`<li><a href="` + htmlpkg.EscapeString(h) + hl + `">` + esc(a) + "</a></li>\n")
+		return e
+	}
+	var anchors, hreflangs, before, after []string
+	if ev != nil {
+		anchors, hreflangs, before, after = ev.anchors, ev.hreflang, ev.before, ev.after
+	}
+	at := func(l []string, k int) string {
+		if k < len(l) {
+			return l[k]
+		}
+		return ""
+	}
+	for k, h := range hrefs {
+		a := esc(anchorText(g.p.Seed, anchorIDs[k], k, lang, s.charset))
+		if fa := at(anchors, k); fa != "" {
+			a = escAny(fa)
+		}
+		hl := ""
+		if hreflang := at(hreflangs, k); hreflang != "" {
+			hl = `" hreflang="` + hreflang
+		}
+		b.WriteString("<li>")
+		if t := at(before, k); t != "" {
+			b.WriteString(escAny(t) + " ")
+		}
+		b.WriteString(`<a href="` + htmlpkg.EscapeString(h) + hl + `">` + a + "</a>")
+		if t := at(after, k); t != "" {
+			b.WriteString(" " + escAny(t))
+		}
+		b.WriteString("</li>\n")
 	}
 	b.WriteString("</ul>\n")
 	b.WriteString(`<img src="/img/logo.png" alt="logo">` + "\n")
@@ -154,11 +189,20 @@ func (g *Graph) renderPage(i int32) (ctype string, body []byte, err error) {
 		}
 	}
 	var ev *docEvidence
-	if g.p.HreflangShare > 0 || g.p.LangDeclShare > 0 {
+	p := &g.p
+	familyAnchors := p.AnchorDestShare > 0 || p.AnchorSrcShare > 0 || p.AnchorURLShare > 0
+	if p.HreflangShare > 0 || p.LangDeclShare > 0 || familyAnchors || p.ContextWords > 0 {
 		ev = &docEvidence{lang: g.DeclaredLang(i)}
-		if g.p.HreflangShare > 0 {
-			for _, t := range links {
+		for k, t := range links {
+			if p.HreflangShare > 0 {
 				ev.hreflang = append(ev.hreflang, g.Hreflang(i, t))
+			}
+			if familyAnchors {
+				ev.anchors = append(ev.anchors, g.Anchor(i, k, t))
+			}
+			if p.ContextWords > 0 {
+				before, after := g.LinkContext(i, t)
+				ev.before, ev.after = append(ev.before, before), append(ev.after, after)
 			}
 		}
 	}
