@@ -10,8 +10,9 @@ import (
 // TestEvidenceCuesInTheLoop: a page detected as English that declares Thai
 // (Content-Language), on a server with no Thai page yet, may open a new
 // server when its link carries one more cue for Thai (a .th host, Thai
-// text around it), and only then; conservative-server opens none of them
-// (step 4.5).
+// text around it), and only then; so does the sequential strategy with
+// focus.link_evidence; conservative-server, and the sequential strategy
+// without it, open none of them (step 4.5).
 func TestEvidenceCuesInTheLoop(t *testing.T) {
 	body := `<html lang="en"><body>` +
 		`<p><a href="http://new.co.th/">shop</a></p>` +
@@ -26,12 +27,15 @@ func TestEvidenceCuesInTheLoop(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		strategy focus.Strategy
+		links    bool // focus.Config.LinkEvidence
 		want     map[string]bool
 	}{
-		{focus.Evidence, map[string]bool{"http://new.co.th/": true, "http://around.test/": true, "http://plain.test/": false}},
-		{focus.ConservativeServer, map[string]bool{"http://new.co.th/": false, "http://around.test/": false, "http://plain.test/": false}},
+		{focus.Evidence, false, map[string]bool{"http://new.co.th/": true, "http://around.test/": true, "http://plain.test/": false}},
+		{focus.Sequential, true, map[string]bool{"http://new.co.th/": true, "http://around.test/": true, "http://plain.test/": false}},
+		{focus.Sequential, false, map[string]bool{"http://new.co.th/": false, "http://around.test/": false, "http://plain.test/": false}},
+		{focus.ConservativeServer, false, map[string]bool{"http://new.co.th/": false, "http://around.test/": false, "http://plain.test/": false}},
 	} {
-		pol, err := focus.New(focus.Config{Strategy: tc.strategy, Lang: "th"})
+		pol, err := focus.New(focus.Config{Strategy: tc.strategy, Lang: "th", LinkEvidence: tc.links})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -41,7 +45,7 @@ func TestEvidenceCuesInTheLoop(t *testing.T) {
 		}
 		for u, want := range tc.want {
 			if got := h.fetched(u); got != want {
-				t.Errorf("%s: fetched %s: %v, want %v", tc.strategy, u, got, want)
+				t.Errorf("%s (link evidence %v): fetched %s: %v, want %v", tc.strategy, tc.links, u, got, want)
 			}
 		}
 	}
