@@ -1190,6 +1190,8 @@ func (c *Config) Validate() error {
 	}
 	if c.Focus.LinkEvidence && c.Focus.Strategy != "sequential" {
 		bad("focus.link_evidence", "is for focus.strategy sequential, not %q", c.Focus.Strategy)
+	} else if c.Focus.LinkEvidence && c.Focus.Language == "" {
+		bad("focus.link_evidence", "needs focus.language: links are scored for the target language")
 	}
 	if b := c.Focus.MissBound; !(b > 0 && b < 0.5) {
 		bad("focus.miss_bound", "%g must lie strictly between 0 and 0.5, e.g. 0.001 (one target server lost in a thousand)", b)

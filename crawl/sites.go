@@ -63,8 +63,9 @@ type SiteCount struct {
 // how many are in each focusing status, and the latest failures.
 type SiteReport struct {
 	Top []SiteCount // by responses, most first
-	// Sites by focusing status over this run's pages (Tamura section
-	// 4.1), when the crawl focuses; all zero otherwise.
+	// Sites by focusing status, when the crawl focuses (all zero
+	// otherwise): Tamura section 4.1 over this run's pages, or the
+	// sequential strategy's own verdict after each site's latest page.
 	Relevant, Undecided, Irrelevant int
 	Errors                          []FailedURL // newest first
 }

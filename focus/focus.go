@@ -294,9 +294,11 @@ func (p *Policy) Key(host, dirKey string) string {
 // after the URL was queued (section 4.1, last paragraph). Page-based
 // strategies never skip.
 //
-// The evidence strategy never skips: it admits a link into an irrelevant
-// server only on strong evidence (DecideLink), and the server's queue was
-// dropped when it turned irrelevant, so what is queued there is meant.
+// A policy that reads links (ReadsLinks: the evidence strategy, and the
+// sequential one with Config.LinkEvidence) never skips: it admits a link
+// into an irrelevant server only on strong evidence (DecideLink), and the
+// server's queue was dropped when it turned irrelevant, so what is queued
+// there is meant.
 func (p *Policy) Skip(dest Counts) bool {
 	return p.cfg.Strategy.ServerBased() && !p.ReadsLinks() && p.Status(dest) == Irrelevant
 }

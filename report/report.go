@@ -370,12 +370,44 @@ func (r *Report) warn(format string, args ...any) {
 	r.Warnings = append(r.Warnings, fmt.Sprintf(format, args...))
 }
 
+// noteVerdict keeps the focusStatus of an HTML page's metadata record as
+// its server's Verdict when the record is the server's latest so far and
+// its focusKey is the server (under conservative-directory the status is a
+// directory's).
+func (a *accumulator) noteVerdict(m metaRecord) {
+	var key, verdict string
+	html := false
+	for _, f := range m.Fields {
+		switch f.Name {
+		case "focusKey":
+			key = f.Value
+		case "focusStatus":
+			verdict = f.Value
+		case "language":
+			html = true
+		}
+	}
+	u, err := url.Parse(m.URI)
+	if !html || verdict == "" || err != nil || u.Host == "" {
+		return
+	}
+	host := scope.SiteKey(u)
+	s := a.servers[host]
+	if s == nil || key != host {
+		return
+	}
+	if at, ok := a.judged[host]; !ok || !m.Date.Before(at) {
+		s.Verdict, a.judged[host] = verdict, m.Date
+	}
+}
+
 // add takes one metadata record.
 func (a *accumulator) add(m metaRecord) {
 	r := a.r
 	r.MetaRecords++
 	if a.seen[m.URI] {
 		r.DuplicateURLs++
+		a.noteVerdict(m) // a later capture (a re-crawl, a resume) may carry a later verdict
 		return
 	}
 	a.seen[m.URI] = true
@@ -398,7 +430,7 @@ func (a *accumulator) add(m metaRecord) {
 		}
 	}
 
-	var depth, tree, lang, charset, verdict string
+	var depth, tree, lang, charset string
 	var relevant, html bool
 	var links []Outlink
 	for _, f := range m.Fields {
@@ -413,8 +445,6 @@ func (a *accumulator) add(m metaRecord) {
 			charset = f.Value
 		case "relevant":
 			relevant = f.Value == "true"
-		case "focusStatus":
-			verdict = f.Value
 		case "outlink":
 			if o, ok := ParseOutlink(f.Value); ok {
 				links = append(links, o)
@@ -428,9 +458,7 @@ func (a *accumulator) add(m metaRecord) {
 		a.addCandidates(m.URI, links)
 	}
 	relevant = relevant && r.Profile.Language != ""
-	if at, ok := a.judged[host]; verdict != "" && (!ok || !m.Date.Before(at)) {
-		s.Verdict, a.judged[host] = verdict, m.Date
-	}
+	a.noteVerdict(m)
 	s.Pages++
 	r.Pages++
 	if relevant {

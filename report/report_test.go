@@ -31,6 +31,7 @@ type page struct {
 	relevant bool
 	outlinks []string
 	status   string // focusStatus; "" writes "undecided"
+	key      string // focusKey; "" writes "x"
 }
 
 func (p page) fields() []archive.Field {
@@ -47,7 +48,7 @@ func (p page) fields() []archive.Field {
 			archive.Field{Name: "languageConfidence", Value: "0.900"},
 			archive.Field{Name: "languageEvidence", Value: "ngram"},
 			archive.Field{Name: "relevant", Value: fmt.Sprint(p.relevant)},
-			archive.Field{Name: "focusKey", Value: "x"},
+			archive.Field{Name: "focusKey", Value: cmp.Or(p.key, "x")},
 			archive.Field{Name: "focusStatus", Value: cmp.Or(p.status, "undecided")})
 	}
 	for _, o := range p.outlinks {
@@ -625,11 +626,12 @@ func TestRetriesAndBandwidth(t *testing.T) {
 // strategy's report judges the same records by the rule.
 func TestSequentialStatus(t *testing.T) {
 	pages := []page{
-		{url: "http://th.test/", lang: "th", charset: "utf-8", relevant: true, status: "relevant"},
-		{url: "http://en.test/a", lang: "en", charset: "utf-8"},
-		{url: "http://en.test/b", lang: "en", charset: "utf-8"},
-		{url: "http://en.test/", lang: "en", charset: "utf-8", status: "irrelevant"},
-		{url: "http://mixed.test/en/", lang: "en", charset: "utf-8", status: "undecided"},
+		{url: "http://th.test/", lang: "th", charset: "utf-8", relevant: true, status: "relevant", key: "th.test"},
+		{url: "http://en.test/a", lang: "en", charset: "utf-8", key: "en.test"},
+		{url: "http://en.test/b", lang: "en", charset: "utf-8", key: "en.test"},
+		{url: "http://en.test/", lang: "en", charset: "utf-8", status: "irrelevant", key: "en.test"},
+		// A directory's status (conservative-directory keys) is no server's verdict.
+		{url: "http://mixed.test/en/", lang: "en", charset: "utf-8", status: "irrelevant", key: "mixed.test/en/"},
 	}
 	for _, c := range []struct {
 		strategy         string
@@ -658,9 +660,22 @@ func TestSequentialStatus(t *testing.T) {
 		if s, _ := r.Server("en.test"); s.Verdict != c.enVerdictWritten {
 			t.Errorf("%s: en.test verdict %q, want the latest page's %q", c.strategy, s.Verdict, c.enVerdictWritten)
 		}
-		r.SetTolerance(1) // a what-if under another T leaves a sequential verdict alone
+		r.SetTolerance(100) // a what-if under another T (undecided by the rule) leaves a sequential verdict alone
 		if s, _ := r.Server("en.test"); c.strategy == "sequential" && s.Status != "irrelevant" {
 			t.Errorf("SetTolerance changed a sequential verdict to %q", s.Status)
 		}
+	}
+	// A later capture of a URL already seen (a re-crawl) carries the later
+	// verdict.
+	out := t.TempDir()
+	again := append(pages[:len(pages):len(pages)], page{url: "http://en.test/a", lang: "en", charset: "utf-8", status: "undecided", key: "en.test"})
+	writeWARC(t, filepath.Join(out, WARCDir), t0, again)
+	os.WriteFile(filepath.Join(out, ProfileFile), []byte("focus:\n  language: th\n  strategy: sequential\n"), 0o644)
+	r, err := Build(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, _ := r.Server("en.test"); s.Verdict != "undecided" || s.Status != "undecided" || s.Pages != 3 {
+		t.Errorf("after a later capture: en.test %+v, want the later verdict, 3 pages", s)
 	}
 }

@@ -148,8 +148,13 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	p("\n## Servers\n\n")
 	if r.Profile.Language != "" {
 		sc := r.StatusCounts()
-		p("Status under T = %d (Tamura et al. 2007, 4.1: relevant if N_r > 0, undecided if N_r = 0 and N_a <= T, irrelevant otherwise): "+
-			"%d relevant, %d undecided, %d irrelevant.", r.Tolerance, sc["relevant"], sc["undecided"], sc["irrelevant"])
+		if r.Profile.Strategy == sequential {
+			p("Status as the crawl's sequential verdict left it (the focusStatus of each server's latest page; T does not apply): "+
+				"%d relevant, %d undecided, %d irrelevant.", sc["relevant"], sc["undecided"], sc["irrelevant"])
+		} else {
+			p("Status under T = %d (Tamura et al. 2007, 4.1: relevant if N_r > 0, undecided if N_r = 0 and N_a <= T, irrelevant otherwise): "+
+				"%d relevant, %d undecided, %d irrelevant.", r.Tolerance, sc["relevant"], sc["undecided"], sc["irrelevant"])
+		}
 		if strings.Contains(r.Profile.Strategy, "directory") {
 			p(" The crawl judged directories, not servers; this table sums them by server.")
 		}

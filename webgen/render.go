@@ -2,6 +2,7 @@ package webgen
 
 import (
 	"fmt"
+	"golang.org/x/text/encoding"
 	htmlpkg "html"
 	"strings"
 )
@@ -117,16 +118,6 @@ func (g *Graph) htmlDocSeed(seed int64, textID int32, s *server, lang string, hr
 		b.WriteString("<p>" + esc(p) + "</p>\n")
 	}
 	b.WriteString("<ul>\n")
-	// Text in another language than the page's (a family anchor or the
-	// text around a link) is written as character references on a page in
-	// a legacy charset, which may not hold its script.
-	escAny := func(x string) string {
-		e := htmlpkg.EscapeString(x)
-		if s.decl == DeclNCR || !strings.EqualFold(cs, "utf-8") {
-			e = ncr(e)
-		}
-		return e
-	}
 	var anchors, hreflangs, before, after []string
 	if ev != nil {
 		anchors, hreflangs, before, after = ev.anchors, ev.hreflang, ev.before, ev.after
@@ -140,7 +131,7 @@ func (g *Graph) htmlDocSeed(seed int64, textID int32, s *server, lang string, hr
 	for k, h := range hrefs {
 		a := esc(anchorText(g.p.Seed, anchorIDs[k], k, lang, s.charset))
 		if fa := at(anchors, k); fa != "" {
-			a = escAny(fa)
+			a = esc(fa)
 		}
 		hl := ""
 		if hreflang := at(hreflangs, k); hreflang != "" {
@@ -148,11 +139,11 @@ func (g *Graph) htmlDocSeed(seed int64, textID int32, s *server, lang string, hr
 		}
 		b.WriteString("<li>")
 		if t := at(before, k); t != "" {
-			b.WriteString(escAny(t) + " ")
+			b.WriteString(esc(t) + " ")
 		}
 		b.WriteString(`<a href="` + htmlpkg.EscapeString(h) + hl + `">` + a + "</a>")
 		if t := at(after, k); t != "" {
-			b.WriteString(" " + escAny(t))
+			b.WriteString(" " + esc(t))
 		}
 		b.WriteString("</li>\n")
 	}
@@ -164,7 +155,11 @@ func (g *Graph) htmlDocSeed(seed int64, textID int32, s *server, lang string, hr
 	if err != nil {
 		return "", nil, err
 	}
-	out, err := enc.NewEncoder().String(b.String())
+	// Text in another language than the page's (a family anchor, the text
+	// around a link) may not fit a legacy charset: those characters go out
+	// as character references, as on the web. The page's own text always
+	// fits, so pages without such text are unchanged.
+	out, err := encoding.HTMLEscapeUnsupported(enc.NewEncoder()).String(b.String())
 	if err != nil {
 		return "", nil, fmt.Errorf("webgen: encode page %d as %s: %w", textID, cs, err)
 	}
