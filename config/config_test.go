@@ -477,6 +477,10 @@ func TestFocusErrorBound(t *testing.T) {
 	if _, err := load(", strategy: evidence, link_evidence: true"); err == nil || !strings.Contains(err.Error(), "focus.link_evidence") {
 		t.Errorf("link_evidence with strategy evidence: err = %v, want one naming focus.link_evidence", err)
 	}
+	os.WriteFile(prof, []byte("seeds: [http://a.test/]\nuser_agent: \"x/1 (+https://lib.example/c)\"\nfocus: {strategy: sequential, link_evidence: true}\n"), 0o644)
+	if _, err := Load(prof, nil); err == nil || !strings.Contains(err.Error(), "focus.link_evidence") {
+		t.Errorf("link_evidence without a language: err = %v, want one naming focus.link_evidence", err)
+	}
 	if _, err := load(", foreign_dirs: drop"); err == nil || !strings.Contains(err.Error(), "focus.foreign_dirs") {
 		t.Errorf("foreign_dirs drop: err = %v, want one naming focus.foreign_dirs", err)
 	}
