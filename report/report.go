@@ -370,30 +370,22 @@ func (r *Report) warn(format string, args ...any) {
 	r.Warnings = append(r.Warnings, fmt.Sprintf(format, args...))
 }
 
-// noteVerdict keeps the focusStatus of an HTML page's metadata record as
-// its server's Verdict when the record is the server's latest so far and
-// its focusKey is the server (under conservative-directory the status is a
-// directory's).
-func (a *accumulator) noteVerdict(m metaRecord) {
+// noteVerdict keeps the focusStatus of an HTML page's metadata record m,
+// of a page of host, as the server's Verdict when the record is the
+// server's latest so far and its focusKey is the server (under
+// conservative-directory the status is a directory's).
+func (a *accumulator) noteVerdict(host string, m metaRecord) {
 	var key, verdict string
-	html := false
 	for _, f := range m.Fields {
 		switch f.Name {
 		case "focusKey":
 			key = f.Value
 		case "focusStatus":
 			verdict = f.Value
-		case "language":
-			html = true
 		}
 	}
-	u, err := url.Parse(m.URI)
-	if !html || verdict == "" || err != nil || u.Host == "" {
-		return
-	}
-	host := scope.SiteKey(u)
 	s := a.servers[host]
-	if s == nil || key != host {
+	if s == nil || verdict == "" || key != host {
 		return
 	}
 	if at, ok := a.judged[host]; !ok || !m.Date.Before(at) {
@@ -407,7 +399,10 @@ func (a *accumulator) add(m metaRecord) {
 	r.MetaRecords++
 	if a.seen[m.URI] {
 		r.DuplicateURLs++
-		a.noteVerdict(m) // a later capture (a re-crawl, a resume) may carry a later verdict
+		// A later capture (a re-crawl, a resume) may carry a later verdict.
+		if u, err := url.Parse(m.URI); err == nil && u.Host != "" {
+			a.noteVerdict(scope.SiteKey(u), m)
+		}
 		return
 	}
 	a.seen[m.URI] = true
@@ -458,7 +453,7 @@ func (a *accumulator) add(m metaRecord) {
 		a.addCandidates(m.URI, links)
 	}
 	relevant = relevant && r.Profile.Language != ""
-	a.noteVerdict(m)
+	a.noteVerdict(host, m)
 	s.Pages++
 	r.Pages++
 	if relevant {
