@@ -410,9 +410,14 @@ func TestFocusedCrawl(t *testing.T) {
 // pages are lost (11 dropped from the queue, 6 never found). That is why
 // Tamura 5.2 wants T of at least 10, and why the directory variant (4.3)
 // exists; T = 3 here keeps the demo web's probes short. It depends on the
-// fetch order. Floors: coverage 0.92, harvest 0.68 and 1.5 times the
-// unfocused crawl's, servers 1.8x the Lao servers and 0.4 of the unfocused
-// crawl's, at most one Lao server judged irrelevant.
+// fetch order: 12 more runs beside three CPU-bound processes gave 267 in 5
+// and 250 in 7, and one CI run on a loaded machine gave 236/267 (harvest
+// 0.726), where lo-radio10.test (14 Lao pages) was judged irrelevant on
+// the same grounds as well. Floors: coverage 0.86, harvest 0.68 and 1.5
+// times the unfocused crawl's, servers 1.8x the Lao servers and 0.4 of the
+// unfocused crawl's, at most two Lao servers judged irrelevant. (At T = 10,
+// TestFocusedCrawlSequential's conservative-server crawl of this web keeps
+// every Lao page.)
 func TestFocusedCrawlLao(t *testing.T) {
 	laoOnce.Do(func() { laoGraph, laoErr = webgen.Generate(laoWebParams()) })
 	if laoErr != nil {
@@ -422,7 +427,7 @@ func TestFocusedCrawlLao(t *testing.T) {
 	on := w.measureFocus(t, fmt.Sprintf("focus:\n  language: lo\n  strategy: conservative-server\n  tolerance: %d\n", focusTolerance))
 	w = startGraph(t, laoGraph)
 	off := w.measureFocus(t, "")
-	checkFocused(t, on, off, focusFloors{coverage: 0.92, harvest: 0.68, serverRatio: 1.8, serverShare: 0.4, misjudged: 1})
+	checkFocused(t, on, off, focusFloors{coverage: 0.86, harvest: 0.68, serverRatio: 1.8, serverShare: 0.4, misjudged: 2})
 }
 
 // checkNotBelow fails if the focused crawl on is below the same web's
