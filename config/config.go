@@ -1186,7 +1186,7 @@ func (c *Config) Validate() error {
 		bad("focus.foreign_dirs", "%q must be keep or cut", d)
 	}
 	if e := c.Focus.ErrorBound; !(e > 0 && e < 0.5) {
-		bad("focus.error_bound", "%g must lie strictly between 0 and 0.5, e.g. 0.01 (one wrong verdict in a hundred servers)", e)
+		bad("focus.error_bound", "%g must lie strictly between 0 and 0.5, e.g. 0.01 (one foreign server in a hundred judged relevant)", e)
 	}
 	if c.Focus.LinkEvidence && c.Focus.Strategy != "sequential" {
 		bad("focus.link_evidence", "is for focus.strategy sequential, not %q", c.Focus.Strategy)

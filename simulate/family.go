@@ -172,7 +172,7 @@ func FamilyStrategies() []Variant {
 		{Strategy: string(focus.ConservativeDirectory)},
 		{Strategy: string(focus.HardFocused)},
 		{Strategy: string(focus.Evidence)},
-		{Strategy: string(focus.Sequential)}, // at focus.DefaultErrorBound
+		{Strategy: string(focus.Sequential)}, // at focus.DefaultErrorBound and DefaultMissBound
 		{Strategy: Perfect},
 	}
 }
