@@ -42,7 +42,9 @@ default strategy. The same --seed and sizes give the same web and results.
 With --family it runs instead the family of webs of simulate/RESULTS.md
 (issue 9): the middle web and each open parameter at the ends of its
 range, --family-servers servers each, with conservative-server,
-conservative-directory, hard-focused, evidence and perfect. It prints the
+conservative-directory, hard-focused, evidence, sequential and perfect.
+--seed picks the family (seed 2 is the held-out one of
+simulate/RESULTS.md). It prints the
 family's table and writes into DIR family.md, family.csv and, per open
 parameter, family-PARAM-coverage.svg, -harvest.svg and -servers.svg.`,
 		Args: cobra.NoArgs,
