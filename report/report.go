@@ -370,20 +370,11 @@ func (r *Report) warn(format string, args ...any) {
 	r.Warnings = append(r.Warnings, fmt.Sprintf(format, args...))
 }
 
-// noteVerdict keeps the focusStatus of an HTML page's metadata record m,
-// of a page of host, as the server's Verdict when the record is the
-// server's latest so far and its focusKey is the server (under
+// noteVerdict keeps verdict, the focusStatus of an HTML page's metadata
+// record m of a page of host, as the server's Verdict when the record is
+// the server's latest so far and its focusKey key is the server (under
 // conservative-directory the status is a directory's).
-func (a *accumulator) noteVerdict(host string, m metaRecord) {
-	var key, verdict string
-	for _, f := range m.Fields {
-		switch f.Name {
-		case "focusKey":
-			key = f.Value
-		case "focusStatus":
-			verdict = f.Value
-		}
-	}
+func (a *accumulator) noteVerdict(host, key, verdict string, m metaRecord) {
 	s := a.servers[host]
 	if s == nil || verdict == "" || key != host {
 		return
@@ -401,7 +392,16 @@ func (a *accumulator) add(m metaRecord) {
 		r.DuplicateURLs++
 		// A later capture (a re-crawl, a resume) may carry a later verdict.
 		if u, err := url.Parse(m.URI); err == nil && u.Host != "" {
-			a.noteVerdict(scope.SiteKey(u), m)
+			var key, verdict string
+			for _, f := range m.Fields {
+				switch f.Name {
+				case "focusKey":
+					key = f.Value
+				case "focusStatus":
+					verdict = f.Value
+				}
+			}
+			a.noteVerdict(scope.SiteKey(u), key, verdict, m)
 		}
 		return
 	}
@@ -425,7 +425,7 @@ func (a *accumulator) add(m metaRecord) {
 		}
 	}
 
-	var depth, tree, lang, charset string
+	var depth, tree, lang, charset, key, verdict string
 	var relevant, html bool
 	var links []Outlink
 	for _, f := range m.Fields {
@@ -440,6 +440,10 @@ func (a *accumulator) add(m metaRecord) {
 			charset = f.Value
 		case "relevant":
 			relevant = f.Value == "true"
+		case "focusKey":
+			key = f.Value
+		case "focusStatus":
+			verdict = f.Value
 		case "outlink":
 			if o, ok := ParseOutlink(f.Value); ok {
 				links = append(links, o)
@@ -453,7 +457,7 @@ func (a *accumulator) add(m metaRecord) {
 		a.addCandidates(m.URI, links)
 	}
 	relevant = relevant && r.Profile.Language != ""
-	a.noteVerdict(host, m)
+	a.noteVerdict(host, key, verdict, m)
 	s.Pages++
 	r.Pages++
 	if relevant {

@@ -2,9 +2,10 @@ package webgen
 
 import (
 	"fmt"
-	"golang.org/x/text/encoding"
 	htmlpkg "html"
 	"strings"
+
+	"golang.org/x/text/encoding"
 )
 
 // Text returns the visible text of page i in its language, as UTF-8: the
@@ -129,10 +130,11 @@ func (g *Graph) htmlDocSeed(seed int64, textID int32, s *server, lang string, hr
 		return ""
 	}
 	for k, h := range hrefs {
-		a := esc(anchorText(g.p.Seed, anchorIDs[k], k, lang, s.charset))
-		if fa := at(anchors, k); fa != "" {
-			a = esc(fa)
+		a := at(anchors, k)
+		if a == "" {
+			a = anchorText(g.p.Seed, anchorIDs[k], k, lang, s.charset)
 		}
+		a = esc(a)
 		hl := ""
 		if hreflang := at(hreflangs, k); hreflang != "" {
 			hl = `" hreflang="` + hreflang
