@@ -142,7 +142,7 @@ func (q *Queue) forget() error {
 	q.ready = siteHeap{less: q.ready.less}
 	q.timed = siteHeap{less: q.timed.less}
 	q.active = 0
-	q.recent = newRecentSeen(recentSeenHalf)
+	q.recent = newRecentSeen(q.opts.SeenCache / 2)
 	return nil
 }
 

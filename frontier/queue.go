@@ -248,6 +248,14 @@ type Options struct {
 	WriteBufferMB int
 	// OpenFiles is how many table files LevelDB keeps open. Default 500.
 	OpenFiles int
+	// SeenCache is how many seen-URL hashes are kept in memory, in two
+	// generations of half each (recent.go), so that a link found again is
+	// answered without a LevelDB lookup. It changes no result, only the cost
+	// of the seen-set lookups: about 40 bytes per hash at most. Default
+	// 131,072 (about 5 MB). A crawl whose seen set fits in it never reads
+	// the seen set back from LevelDB except for new URLs; the simulator
+	// sizes it to its web (simulate.Options.SeenCache).
+	SeenCache int
 	// BloomBits is the bits per key of the Bloom filter that makes seen-set
 	// misses cheap. Default 10; -1 disables the filter.
 	BloomBits int
@@ -275,6 +283,7 @@ func (o *Options) fill() error {
 	check("BlockCacheMB", &o.BlockCacheMB, 32)
 	check("WriteBufferMB", &o.WriteBufferMB, 16)
 	check("OpenFiles", &o.OpenFiles, 500)
+	check("SeenCache", &o.SeenCache, 2*recentSeenHalf)
 	switch {
 	case o.BloomBits == 0:
 		o.BloomBits = 10
@@ -352,7 +361,7 @@ func Open(dir string, opts *Options) (*Queue, error) {
 		ready:  siteHeap{less: orderLess(o.Order)},
 		timed:  siteHeap{less: timeLess},
 		leases: make(map[string]*Lease),
-		recent: newRecentSeen(recentSeenHalf),
+		recent: newRecentSeen(o.SeenCache / 2),
 	}
 	if err := q.load(); err != nil {
 		return nil, errors.Join(fmt.Errorf("frontier: open %s: %w", dir, err), db.Close())

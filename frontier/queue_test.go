@@ -83,11 +83,11 @@ func drain(t testing.TB, q *Queue, now time.Time) []string {
 }
 
 func TestOpenOptions(t *testing.T) {
-	_, err := Open("", &Options{Storage: storage.NewMemStorage(), BlockCacheMB: -1, WriteBufferMB: -2, BloomBits: -5, PollInterval: -time.Second})
+	_, err := Open("", &Options{Storage: storage.NewMemStorage(), BlockCacheMB: -1, WriteBufferMB: -2, BloomBits: -5, SeenCache: -1, PollInterval: -time.Second})
 	if !errors.Is(err, ErrInvalidOptions) {
 		t.Fatalf("err = %v, want ErrInvalidOptions", err)
 	}
-	for _, name := range []string{"BlockCacheMB", "WriteBufferMB", "BloomBits", "PollInterval"} {
+	for _, name := range []string{"BlockCacheMB", "WriteBufferMB", "BloomBits", "SeenCache", "PollInterval"} {
 		if !strings.Contains(err.Error(), name) {
 			t.Errorf("error %q does not name %s", err, name)
 		}
@@ -102,7 +102,7 @@ func TestOpenOptions(t *testing.T) {
 	if opts.BlockCacheMB != 0 {
 		t.Error("Open changed the caller's options")
 	}
-	if q.opts.BlockCacheMB != 32 || q.opts.WriteBufferMB != 16 || q.opts.BloomBits != 10 || q.opts.PollInterval != 250*time.Millisecond {
+	if q.opts.BlockCacheMB != 32 || q.opts.WriteBufferMB != 16 || q.opts.BloomBits != 10 || q.opts.SeenCache != 1<<17 || q.opts.PollInterval != 250*time.Millisecond {
 		t.Errorf("defaults not filled: %+v", q.opts)
 	}
 }
@@ -341,6 +341,36 @@ func TestEmpty(t *testing.T) {
 	}
 	if _, _, err := q.Next(t0); !errors.Is(err, ErrEmpty) {
 		t.Fatalf("Next after completion = %v", err)
+	}
+}
+
+// TestSeenCacheSmall checks that a seen cache far smaller than the seen set
+// loses no URL: what leaves the cache is still found in LevelDB.
+func TestSeenCacheSmall(t *testing.T) {
+	for _, size := range []int{2, 1 << 17} {
+		q, err := Open("", &Options{Storage: storage.NewMemStorage(), SeenCache: size})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var es []Entry
+		for i := range 500 {
+			es = append(es, ent(fmt.Sprintf("s%d", i%7), fmt.Sprint(i), 0, Low))
+		}
+		if n, err := q.PushMany(es); n != 500 || err != nil {
+			t.Fatalf("cache %d: first PushMany = %d, %v; want 500", size, n, err)
+		}
+		for i := range es {
+			if n, err := q.PushMany(es[i : i+1]); n != 0 || err != nil {
+				t.Fatalf("cache %d: %s pushed again = %d, %v; want 0", size, es[i].URL, n, err)
+			}
+			if ok, err := q.Seen(es[i].URL); !ok || err != nil {
+				t.Fatalf("cache %d: Seen(%s) = %v, %v", size, es[i].URL, ok, err)
+			}
+		}
+		if st := q.Stats(); st.Seen != 500 || st.Queued != 500 {
+			t.Errorf("cache %d: stats %+v; want Seen 500, Queued 500", size, st)
+		}
+		q.Close()
 	}
 }
 

@@ -12,7 +12,8 @@ type recentSeen struct {
 	m *twogen.Map[urlHash, struct{}]
 }
 
-// recentSeenHalf is the size of one generation: 2^16 hashes, a few MB in all.
+// recentSeenHalf is the default size of one generation (Options.SeenCache
+// is two of them): 2^16 hashes, a few MB in all.
 const recentSeenHalf = 1 << 16
 
 func newRecentSeen(half int) *recentSeen {

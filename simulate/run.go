@@ -130,6 +130,12 @@ type Options struct {
 	// WriteBufferMB is the frontier's LevelDB memtable size
 	// (frontier.Options.WriteBufferMB). Default: the frontier's default.
 	WriteBufferMB int
+	// SeenCache is how many seen-URL hashes the frontier keeps in memory
+	// (frontier.Options.SeenCache). Default: twice the web's page count, so
+	// that no URL of the web leaves it and the seen set in LevelDB is read
+	// only for URLs not seen before. The results are the same at any size
+	// (TestSeenCacheSameResults); only the cost per page changes.
+	SeenCache int
 	// Done, when non-nil, is called with each run's result as soon as it
 	// finishes (one call at a time), e.g. to save partial results.
 	Done func(*RunResult)
@@ -287,6 +293,9 @@ func run(ctx context.Context, w *web, opts Options) (*Results, error) {
 	if opts.ProgressEvery <= 0 {
 		opts.ProgressEvery = 250_000
 	}
+	if opts.SeenCache <= 0 {
+		opts.SeenCache = 2 * w.numPages
+	}
 	res := &Results{
 		Graph: GraphStats{
 			Pages: int64(w.numPages), Servers: int64(len(w.host)), Links: w.numLinks,
@@ -342,7 +351,7 @@ func runOne(ctx context.Context, w *web, v Variant, opts Options, idx int, progr
 			return nil, err
 		}
 	}
-	fopts := &frontier.Options{WriteBufferMB: opts.WriteBufferMB}
+	fopts := &frontier.Options{WriteBufferMB: opts.WriteBufferMB, SeenCache: opts.SeenCache}
 	dir := ""
 	if opts.DiskDir == "" {
 		st := storage.NewMemStorage()
