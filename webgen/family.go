@@ -43,7 +43,8 @@ const (
 // in to's language, in from's, to's URL, or "more", by a draw fixed for the
 // pair (Params.AnchorDestShare, AnchorSrcShare, AnchorURLShare). A page
 // without a language (a 404) gives way to from's language. The text is
-// UTF-8.
+// UTF-8, drawn as the page whose language it takes writes its own anchors
+// (in traditional characters on a Big5 server).
 func (g *Graph) Anchor(from int32, k int, to int32) string {
 	p := &g.p
 	kind := anchorSrc
@@ -61,7 +62,7 @@ func (g *Graph) Anchor(from int32, k int, to int32) string {
 			kind = anchorNone
 		}
 	}
-	lang := g.pageLang(from)
+	lang, charset := g.pageLang(from), g.servers[g.pageServer[from]].charset
 	switch kind {
 	case anchorURL:
 		return g.URL(to)
@@ -69,13 +70,13 @@ func (g *Graph) Anchor(from int32, k int, to int32) string {
 		return "more"
 	case anchorDest:
 		if l := g.pageLang(to); l != "" {
-			lang = l
+			lang, charset = l, g.servers[g.pageServer[to]].charset
 		}
 	}
 	if lang == "" {
 		return "more"
 	}
-	return anchorText(p.Seed, from, k, lang, "utf-8")
+	return anchorText(p.Seed, from, k, lang, charset)
 }
 
 // pageLang is Page(i).Lang without building the path.
