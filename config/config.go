@@ -295,7 +295,7 @@ var Keys = []key{
 	{"adaptive_delay.factor", 0.0, "Heritrix's politeness rule: wait this many times the last fetch's duration between requests to a site, instead of delay (0: off; Heritrix uses 5)"},
 	{"adaptive_delay.min", "3s", "the adaptive delay is at least this"},
 	{"adaptive_delay.max", "30s", "the adaptive delay is at most this"},
-	{"hosts", map[string]any{}, "per-host or per-domain overrides: a host name, or .domain for it and every host under it, mapped to any of delay, max_pages_per_site and robots (obey or ignore)"},
+	{"hosts", map[string]any{}, "per-host or per-domain overrides: a host name, or .domain for it and every host under it, mapped to any of delay, max_pages_per_site, robots (obey or ignore) and recrawl_interval"},
 	{"recrawl.interval", "0s", "in a re-crawl (crawl run again on a finished crawl), fetch a known URL again once its last visit is this old (0: all of them)"},
 	{"recrawl.dedup_min_size", "1KiB", "a payload of at least this size already archived at another URL (or in an earlier generation) is written as a revisit record referring to it (0: off)"},
 	{"recrawl.dedup_index", []string{}, "CDXJ indexes of earlier captures (pywb's, another crawl's) whose payloads count as archived: the same payload becomes a revisit naming that capture by URL and date; relative to the profile"},

@@ -216,8 +216,32 @@ func TestGiveUpAfterLastTry(t *testing.T) {
 	if n := strings.Count(log, " -8 "); n != 3 {
 		t.Errorf("%d crawl.log lines with -8, want 3:\n%s", n, log)
 	}
+	// The two URLs never tried say why, each on its own line.
+	if n := strings.Count(log, "site-gave-up:"); n != 2 {
+		t.Errorf("%d crawl.log lines annotated site-gave-up, want 2:\n%s", n, log)
+	}
 	if st := r.q.Stats(); st.Queued != 0 || st.InFlight != 0 {
 		t.Errorf("frontier not empty: %+v", st)
+	}
+}
+
+// TestDeadSiteExpires checks the other half of giving up on a site: once
+// its wait (retries.max_delay) has passed, the site gets a fresh chance.
+func TestDeadSiteExpires(t *testing.T) {
+	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	d := deadSites{until: map[string]time.Time{}}
+	d.add("dead.test", t0.Add(time.Hour), "refused")
+	if why, ok := d.check("dead.test", t0.Add(59*time.Minute)); !ok || why != "refused" {
+		t.Errorf("within the wait: check = %q, %v; want refused, true", why, ok)
+	}
+	if _, ok := d.check("other.test", t0); ok {
+		t.Error("a site never given up on is dead")
+	}
+	if _, ok := d.check("dead.test", t0.Add(time.Hour)); ok {
+		t.Error("the site is still given up on when its wait has passed")
+	}
+	if _, ok := d.check("dead.test", t0); ok {
+		t.Error("an expired site came back as given up on")
 	}
 }
 

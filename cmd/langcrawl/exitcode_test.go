@@ -1,0 +1,41 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestCrawlBadProfileExits2 checks README's promise for a bad profile: the
+// crawl does not start, exits 2, lists every problem with its key, and
+// writes nothing into --out.
+func TestCrawlBadProfileExits2(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	profile := filepath.Join(t.TempDir(), "p.yaml")
+	text := "seeds: [\"http://a.test/\"]\nout: " + out + "\nuser_agent: \"t/1 (+https://example.org/t)\"\n" +
+		"workers: -1\ndelay: soon\nwrkers: 3\n"
+	if err := os.WriteFile(profile, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	child := exec.Command(os.Args[0], "-test.run=^TestHelperLangcrawl$")
+	child.Env = append(os.Environ(), "E2E_CHILD_ARGS=crawl --profile "+profile)
+	child.Stderr = &stderr
+	err := child.Run()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 2 {
+		t.Fatalf("bad profile: exit %v, want status 2\n%s", err, stderr.String())
+	}
+	for _, key := range []string{"workers", "delay", "wrkers"} {
+		if !strings.Contains(stderr.String(), key) {
+			t.Errorf("stderr does not name %s:\n%s", key, stderr.String())
+		}
+	}
+	if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a crawl with a bad profile created %s (%v)", out, err)
+	}
+}

@@ -1,0 +1,142 @@
+//go:build unix
+
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/langcrawl/langcrawl/config"
+)
+
+// TestSecondInterruptQuits checks README's promise for a second Ctrl-C:
+// while the first one waits for a fetch that does not end, the second
+// quits at once with status 130, and the URL that was in flight is
+// fetched again, and archived, when the crawl resumes. The resume also
+// shows that OUT/tmp is emptied at every start.
+func TestSecondInterruptQuits(t *testing.T) {
+	var (
+		mu      sync.Mutex
+		hang    = true
+		started = make(chan struct{}, 16)
+		release = make(chan struct{})
+	)
+	defer close(release)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			http.NotFound(w, r)
+			return
+		}
+		mu.Lock()
+		h := hang
+		mu.Unlock()
+		if h {
+			started <- struct{}{}
+			select { // a server that never answers, until the test ends
+			case <-release:
+			case <-r.Context().Done():
+			}
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, "<html><body><p>answered at last</p></body></html>")
+	}))
+	defer srv.Close()
+
+	out := t.TempDir()
+	profile := filepath.Join(t.TempDir(), "p.yaml")
+	yaml := fmt.Sprintf(`seeds: ["http://stall.test/"]
+out: %q
+user_agent: "langcrawl-test/1 (+https://example.org/test)"
+delay: 0s
+timeouts: {fetch: 10m, read: 10m}
+network: {connect_to: {"stall.test": %q}}
+`, out, strings.TrimPrefix(srv.URL, "http://"))
+	if err := os.WriteFile(profile, []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	var stderr syncBuffer
+	child := exec.Command(os.Args[0], "-test.run=^TestHelperLangcrawl$")
+	child.Env = append(os.Environ(), "E2E_CHILD_ARGS=crawl --profile "+profile)
+	child.Stdout, child.Stderr = io.Discard, &stderr
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- child.Wait() }()
+	select {
+	case <-started:
+	case err := <-done:
+		t.Fatalf("crawl ended before its first fetch: %v\n%s", err, stderr.String())
+	}
+	child.Process.Signal(os.Interrupt)
+	for !strings.Contains(stderr.String(), "interrupted; finishing in-flight fetches") {
+		select {
+		case err := <-done:
+			t.Fatalf("crawl ended on the first interrupt (%v) though a fetch was in flight\n%s", err, stderr.String())
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	child.Process.Signal(os.Interrupt)
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(2 * time.Minute): // a bound on a hang, not a timing
+		child.Process.Kill()
+		t.Fatalf("the crawl did not quit on the second interrupt\n%s", stderr.String())
+	}
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 130 {
+		t.Fatalf("second interrupt: exit %v, want status 130\n%s", err, stderr.String())
+	}
+	if ws, ok := exit.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		t.Fatalf("the crawl was killed by %v instead of exiting 130", ws.Signal())
+	}
+
+	// A body spilled to OUT/tmp by the killed run is stale: the next start
+	// empties the directory (README, "Output layout").
+	stale := filepath.Join(out, tmpDir, "stale-body")
+	if err := os.WriteFile(stale, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	// Resumed, the URL that was in flight is fetched again.
+	mu.Lock()
+	hang = false
+	mu.Unlock()
+	cfg, err := config.Load(profile, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runCrawl(context.Background(), cfg, io.Discard, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(stale); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("%s survived the restart (%v); OUT/tmp is emptied at every start", stale, err)
+	}
+	resp := responses(warcRecords(t, filepath.Join(out, warcDir)))
+	if len(resp["http://stall.test/"]) != 1 {
+		t.Errorf("after the resume http://stall.test/ was archived %d times, want 1 (responses: %v)", len(resp["http://stall.test/"]), keys(resp))
+	}
+}
+
+func keys[V any](m map[string]V) []string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	return ks
+}
