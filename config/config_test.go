@@ -249,7 +249,7 @@ func TestHostsOverrides(t *testing.T) {
 user_agent: "x/1 (+https://lib.example/c)"
 adaptive_delay: {factor: 5}
 hosts:
-  slow.example.org: {delay: 10s}
+  slow.example.org: {delay: 10s, recrawl_interval: 720h}
   .gov.th: {max_pages_per_site: 0, robots: ignore}
 `), 0o644)
 	c, err := Load(prof, nil)
@@ -258,6 +258,9 @@ hosts:
 	}
 	if d := c.Hosts["slow.example.org"].Delay; d == nil || *d != 10*time.Second {
 		t.Errorf("slow.example.org delay = %v", d)
+	}
+	if ri := c.Hosts["slow.example.org"].RecrawlInterval; ri == nil || *ri != 720*time.Hour {
+		t.Errorf("slow.example.org recrawl_interval = %v", ri)
 	}
 	if r := c.Hosts[".gov.th"]; r.MaxPagesPerSite == nil || *r.MaxPagesPerSite != 0 || r.Robots != "ignore" {
 		t.Errorf(".gov.th = %+v", r)
@@ -275,14 +278,17 @@ hosts:
 	if d := c2.Hosts["slow.example.org"].Delay; d == nil || *d != 10*time.Second {
 		t.Errorf("after a round trip, slow.example.org delay = %v", d)
 	}
+	if ri := c2.Hosts["slow.example.org"].RecrawlInterval; ri == nil || *ri != 720*time.Hour {
+		t.Errorf("after a round trip, slow.example.org recrawl_interval = %v", ri)
+	}
 
 	os.WriteFile(prof, []byte(`seeds: [http://a.test/]
 user_agent: "x/1 (+https://lib.example/c)"
 hosts:
-  a.example: {delay: soon, robots: maybe, colour: red}
+  a.example: {delay: soon, robots: maybe, colour: red, recrawl_interval: monthly}
 `), 0o644)
 	_, err = Load(prof, nil)
-	for _, want := range []string{"hosts.a.example.delay", "hosts.a.example.robots", "hosts.a.example.colour"} {
+	for _, want := range []string{"hosts.a.example.delay", "hosts.a.example.robots", "hosts.a.example.colour", "hosts.a.example.recrawl_interval"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("error %v does not name %s", err, want)
 		}
