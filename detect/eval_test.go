@@ -488,7 +488,7 @@ func checkLangFloors(t *testing.T, r evalResult, floors map[string]float64) {
 func TestEvaluation(t *testing.T) {
 	by, tags := loadHeldOut(t)
 	r := evaluate(t, evalDetector(t), evalSet(t, by, tags))
-	// Floors, set a little under a measured run (see README-section.md).
+	// Floors, set a little under a measured run (see docs/detect.md).
 	// Measured 0.9970 / 0.9976 / 1 / 1 over 95 tags and 6,991 pages with
 	// the Mac charsets, ISO-8859-4 and ISO-8859-10 (0.9971 / 0.9973 over
 	// the 6,232 pages before them) with the word lists,
@@ -522,7 +522,7 @@ func TestEvaluation(t *testing.T) {
 func TestEvaluationCatalogue(t *testing.T) {
 	by, tags := loadEvalText(t, CatalogueEvalFile)
 	r := evaluate(t, evalDetector(t), evalSet(t, by, tags))
-	// Floors, set a little under a measured run (see README-section.md).
+	// Floors, set a little under a measured run (see docs/detect.md).
 	// Measured 0.9720 / 0.9957 / 1 / 1 over 88 tags and 6,574 pages with
 	// the Mac charsets, ISO-8859-4 and ISO-8859-10 (0.9728 / 0.9967 over
 	// the 5,815 pages before them) with the Tesseract
