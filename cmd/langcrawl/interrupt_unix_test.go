@@ -7,11 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -129,14 +131,6 @@ network: {connect_to: {"stall.test": %q}}
 	}
 	resp := responses(warcRecords(t, filepath.Join(out, warcDir)))
 	if len(resp["http://stall.test/"]) != 1 {
-		t.Errorf("after the resume http://stall.test/ was archived %d times, want 1 (responses: %v)", len(resp["http://stall.test/"]), keys(resp))
+		t.Errorf("after the resume http://stall.test/ was archived %d times, want 1 (responses: %v)", len(resp["http://stall.test/"]), slices.Collect(maps.Keys(resp)))
 	}
-}
-
-func keys[V any](m map[string]V) []string {
-	var ks []string
-	for k := range m {
-		ks = append(ks, k)
-	}
-	return ks
 }
