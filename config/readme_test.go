@@ -80,7 +80,8 @@ func TestReadmeKeyTable(t *testing.T) {
 	}
 }
 
-// readmeDefault is how README.md's key table writes the default v.
+// readmeDefault is how README.md's key table writes the default v: an
+// empty list as [], an empty map as {}, anything else as Go prints it.
 func readmeDefault(v any) string {
 	switch v := v.(type) {
 	case []string:
@@ -95,8 +96,6 @@ func readmeDefault(v any) string {
 		if len(v) == 0 {
 			return "{}"
 		}
-	case float64:
-		return fmt.Sprint(v)
 	}
 	return fmt.Sprint(v)
 }

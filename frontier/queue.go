@@ -252,9 +252,10 @@ type Options struct {
 	// generations of half each (recent.go), so that a link found again is
 	// answered without a LevelDB lookup. It changes no result, only the cost
 	// of the seen-set lookups: about 40 bytes per hash at most. Default
-	// 131,072 (about 5 MB). A crawl whose seen set fits in it never reads
-	// the seen set back from LevelDB except for new URLs; the simulator
-	// sizes it to its web (simulate.Options.SeenCache).
+	// 131,072 (about 5 MB). When the seen set fits in one generation
+	// (SeenCache/2), a URL is read back from LevelDB at most once per
+	// start (the cache starts empty) and new URLs are checked there; the
+	// simulator sizes it so, to its web (simulate.Options.SeenCache).
 	SeenCache int
 	// BloomBits is the bits per key of the Bloom filter that makes seen-set
 	// misses cheap. Default 10; -1 disables the filter.

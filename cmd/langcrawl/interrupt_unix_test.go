@@ -16,7 +16,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -35,7 +34,6 @@ func TestSecondInterruptQuits(t *testing.T) {
 		started = make(chan struct{}, 16)
 		release = make(chan struct{})
 	)
-	defer close(release)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/robots.txt" {
 			http.NotFound(w, r)
@@ -56,6 +54,7 @@ func TestSecondInterruptQuits(t *testing.T) {
 		fmt.Fprint(w, "<html><body><p>answered at last</p></body></html>")
 	}))
 	defer srv.Close()
+	defer close(release) // before srv.Close, which waits for the handlers
 
 	out := t.TempDir()
 	profile := filepath.Join(t.TempDir(), "p.yaml")
@@ -79,16 +78,24 @@ network: {connect_to: {"stall.test": %q}}
 	}
 	done := make(chan error, 1)
 	go func() { done <- child.Wait() }()
+	t.Cleanup(func() { child.Process.Kill() }) // a no-op once it has exited
+	// Each wait is bounded so that a broken crawl fails the test instead
+	// of hanging it; the bound is generous, not a timing.
+	deadline := time.After(2 * time.Minute)
 	select {
 	case <-started:
 	case err := <-done:
 		t.Fatalf("crawl ended before its first fetch: %v\n%s", err, stderr.String())
+	case <-deadline:
+		t.Fatalf("the crawl made no request\n%s", stderr.String())
 	}
 	child.Process.Signal(os.Interrupt)
 	for !strings.Contains(stderr.String(), "interrupted; finishing in-flight fetches") {
 		select {
 		case err := <-done:
 			t.Fatalf("crawl ended on the first interrupt (%v) though a fetch was in flight\n%s", err, stderr.String())
+		case <-deadline:
+			t.Fatalf("the crawl did not say it was draining\n%s", stderr.String())
 		case <-time.After(10 * time.Millisecond):
 		}
 	}
@@ -96,16 +103,12 @@ network: {connect_to: {"stall.test": %q}}
 	var err error
 	select {
 	case err = <-done:
-	case <-time.After(2 * time.Minute): // a bound on a hang, not a timing
-		child.Process.Kill()
+	case <-deadline:
 		t.Fatalf("the crawl did not quit on the second interrupt\n%s", stderr.String())
 	}
 	var exit *exec.ExitError
 	if !errors.As(err, &exit) || exit.ExitCode() != 130 {
 		t.Fatalf("second interrupt: exit %v, want status 130\n%s", err, stderr.String())
-	}
-	if ws, ok := exit.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		t.Fatalf("the crawl was killed by %v instead of exiting 130", ws.Signal())
 	}
 
 	// A body spilled to OUT/tmp by the killed run is stale: the next start

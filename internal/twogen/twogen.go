@@ -15,10 +15,15 @@ type Map[K comparable, V any] struct {
 }
 
 // New returns a Map whose generations hold half entries each (at least 1).
+// A generation starts with room for at most maxHint entries and grows as
+// it fills, so a large Map that stays mostly empty costs little.
 func New[K comparable, V any](half int) *Map[K, V] {
 	half = max(half, 1)
-	return &Map[K, V]{half: half, cur: make(map[K]V, half)}
+	return &Map[K, V]{half: half, cur: make(map[K]V, min(half, maxHint))}
 }
+
+// maxHint caps the room a new generation is made with.
+const maxHint = 1 << 16
 
 // Peek returns k's value without changing the map.
 func (m *Map[K, V]) Peek(k K) (V, bool) {
@@ -46,7 +51,7 @@ func (m *Map[K, V]) Get(k K) (V, bool) {
 // first if it is full.
 func (m *Map[K, V]) Put(k K, v V) {
 	if len(m.cur) >= m.half {
-		m.old, m.cur = m.cur, make(map[K]V, m.half)
+		m.old, m.cur = m.cur, make(map[K]V, min(m.half, maxHint))
 	}
 	m.cur[k] = v
 }
