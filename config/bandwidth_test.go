@@ -37,3 +37,27 @@ func TestBandwidthKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestSeenCacheKey: scheduling.seen_cache defaults to the frontier's own
+// default, takes a larger value, and a value too small is named.
+func TestSeenCacheKey(t *testing.T) {
+	dir := t.TempDir()
+	prof := filepath.Join(dir, "p.yaml")
+	base := "seeds: [http://a.test/]\nuser_agent: \"x/1 (+https://lib.example/c)\"\n"
+	os.WriteFile(prof, []byte(base), 0o644)
+	c, err := Load(prof, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Scheduling.SeenCache != 1<<17 {
+		t.Errorf("default seen_cache %d, want %d", c.Scheduling.SeenCache, 1<<17)
+	}
+	os.WriteFile(prof, []byte(base+"scheduling: {seen_cache: 4000000}\n"), 0o644)
+	if c, err = Load(prof, nil); err != nil || c.Scheduling.SeenCache != 4_000_000 {
+		t.Errorf("seen_cache 4000000: %d, %v", c.Scheduling.SeenCache, err)
+	}
+	os.WriteFile(prof, []byte(base+"scheduling: {seen_cache: 1}\n"), 0o644)
+	if _, err := Load(prof, nil); err == nil || !strings.Contains(err.Error(), "scheduling.seen_cache") {
+		t.Errorf("seen_cache 1: error %v does not name scheduling.seen_cache", err)
+	}
+}

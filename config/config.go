@@ -242,6 +242,10 @@ type Scheduling struct {
 	// PagesPerConnection is Castillo et al.'s k: requests sent over one
 	// kept-alive connection before it is closed.
 	PagesPerConnection int `yaml:"pages_per_connection"`
+	// SeenCache is how many seen-URL hashes the frontier keeps in memory
+	// (frontier.Options.SeenCache): a link found again is answered from
+	// there instead of from the frontier's database.
+	SeenCache int `yaml:"seen_cache"`
 }
 
 // Durability sets what a power failure or a full disk may cost.
@@ -337,6 +341,7 @@ var Keys = []key{
 	{"bandwidth.receive_buffer", "0", "socket receive buffer of each connection under the limit (0: L/256, 2KiB to 64KiB); a connection carries about this much per round trip, so raise it for large files over long round trips"},
 	{"scheduling.order", "length", "site order: length (most pages pending first), breadth (breadth-first over sites) or random"},
 	{"scheduling.pages_per_connection", 100, "k: requests over one kept-alive connection before it is closed (Castillo et al.; Apache's default 100)"},
+	{"scheduling.seen_cache", 131072, "seen-URL hashes kept in memory (about 40 bytes each at most), so that a link found again is not looked up in the frontier's database; raise it for crawls of millions of URLs when memory allows"},
 	{"metrics.listen", "", "host:port for the Prometheus /metrics endpoint (empty: off); a missing host means 127.0.0.1"},
 	{"metrics.all_interfaces", false, "allow metrics.listen on every interface (0.0.0.0 or ::), reachable from the network"},
 	{"durability.sync_interval", "1s", "fsync WARC data, then the frontier, this often: the most completed work a power failure loses (0: at every URL, slow)"},
@@ -516,6 +521,7 @@ func Load(profile string, fs *pflag.FlagSet) (*Config, error) {
 	c.Bandwidth.ReceiveBuffer = p.size("bandwidth.receive_buffer")
 	c.Scheduling.Order = p.str("scheduling.order")
 	c.Scheduling.PagesPerConnection = p.integer("scheduling.pages_per_connection")
+	c.Scheduling.SeenCache = p.integer("scheduling.seen_cache")
 	errs = append(errs, p.errs...)
 
 	if fs != nil {
@@ -1215,6 +1221,9 @@ func (c *Config) Validate() error {
 	}
 	if k := c.Scheduling.PagesPerConnection; k < 0 || k > 100000 { // 0: the fetch default
 		bad("scheduling.pages_per_connection", "%d must be between 1 and 100000", k)
+	}
+	if k := c.Scheduling.SeenCache; k < 0 || k == 1 || k > 1<<30 { // 0: the frontier's default
+		bad("scheduling.seen_cache", "%d must be between 2 and 1073741824", k)
 	}
 	if c.Durability.SyncInterval < 0 {
 		bad("durability.sync_interval", "%s must not be negative (0: sync at every URL)", c.Durability.SyncInterval)

@@ -106,7 +106,7 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 	defer logFile.Close()
 	log := slog.New(slog.NewTextHandler(logFile, &slog.HandlerOptions{Level: slog.LevelInfo}))
 
-	q, err := frontier.Open(filepath.Join(cfg.Out, frontierDir), &frontier.Options{Order: cfg.Scheduling.Order})
+	q, err := frontier.Open(filepath.Join(cfg.Out, frontierDir), &frontier.Options{Order: cfg.Scheduling.Order, SeenCache: cfg.Scheduling.SeenCache})
 	if err != nil {
 		return snap, fmt.Errorf("open frontier in %s (is another crawl using this directory?): %w", cfg.Out, err)
 	}
