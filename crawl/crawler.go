@@ -146,6 +146,8 @@ type Crawler struct {
 	received atomic.Int64 // this run's response bytes, for MaxBytes
 
 	dead deadSites // sites given up on after their last retry
+
+	pause pauseState // Pause and Resume (pause.go)
 }
 
 // New checks the configuration and returns a Crawler. It starts nothing.

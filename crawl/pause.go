@@ -14,19 +14,12 @@ type pauseState struct {
 	resumed chan struct{} // closed by Resume; nil when not paused
 }
 
-// pauses holds each Crawler's pause switch. It lives here rather than in
-// the Crawler struct only while crawler.go is being reworked by others;
-// it belongs in the struct. Entries are small and a process makes few
-// Crawlers.
-var pauses sync.Map // *Crawler -> *pauseState
-
-func (c *Crawler) pauseState() *pauseState {
-	if v, ok := pauses.Load(c); ok {
-		return v.(*pauseState)
-	}
-	v, _ := pauses.LoadOrStore(c, &pauseState{})
-	return v.(*pauseState)
-}
+// pauseState returns the Crawler's pause switch. (It was kept in a
+// package-level map keyed by the Crawler, which held every Crawler a
+// process made, with its frontier and caches, until the process ended:
+// the simulator, which makes one per run, grew by each run's whole state,
+// TestCrawlerFreed.)
+func (c *Crawler) pauseState() *pauseState { return &c.pause }
 
 // Pause makes the workers stop taking new URLs: each finishes the URL it
 // holds, then waits until Resume (or until Run is told to stop). The
