@@ -70,16 +70,19 @@ func TestAnchorDefaultIsDemoText(t *testing.T) {
 			continue
 		}
 		if pg.Lang == "zh" && charset == "big5" {
+			// The demo draws these in traditional characters; Graph.Anchor
+			// keeps simplified ones (its doc says why).
 			big5++
+			charset = "utf-8"
 		}
 		for k, d := range g.Links(i) {
 			if got, want := g.Anchor(i, k, d), anchorText(g.p.Seed, i, k, pg.Lang, charset); got != want {
-				t.Fatalf("page %d (%s, %s) link %d: %q, want the demo's %q", i, pg.Lang, charset, k, got, want)
+				t.Fatalf("page %d (%s) link %d: %q, want the demo's %q", i, pg.Lang, k, got, want)
 			}
 		}
 	}
 	if big5 == 0 {
-		t.Error("no Chinese Big5 page in the web: the traditional anchors went untested")
+		t.Error("no Chinese Big5 page in the web: the exception above went untested")
 	}
 }
 
