@@ -36,7 +36,7 @@ func (c *Crawler) retry(l *frontier.Lease, worker int, f failure) error {
 	tries := e.Tries + 1
 	if tries >= c.cfg.Retries.Max {
 		if f.site {
-			c.dead.add(e.Site, now.Add(c.cfg.Retries.MaxDelay), fmt.Sprintf("%d", f.status))
+			c.dead.add(e.Site, now, now.Add(c.cfg.Retries.MaxDelay), fmt.Sprintf("%d", f.status))
 		}
 		annot := []string{fmt.Sprintf("gave-up:%d-tries", tries), fmt.Sprintf("last:%d", f.status), f.why}
 		return c.finish(l, worker, outcome{status: codeGaveUp, failed: true, annot: annot}, frontier.Completion{Usage: f.usage})
@@ -129,18 +129,34 @@ func permanent(err error) bool {
 
 // deadSites remembers the sites given up on after their last retry, until
 // a deadline. Keyed by site, like all the engine's per-site state. Safe
-// for concurrent use.
+// for concurrent use. A site none of whose URLs comes up again after its
+// deadline would stay for good; add sweeps out the expired ones whenever
+// the map has doubled since the last sweep, so a weeks-long crawl that
+// meets many dead hosts holds only those given up on lately.
 type deadSites struct {
 	mu    sync.Mutex
 	until map[string]time.Time
 	why   map[string]string
+	sweep int // the size at which add next sweeps
 }
 
-func (d *deadSites) add(site string, until time.Time, why string) {
+// deadSweepMin is the smallest size at which add sweeps.
+const deadSweepMin = 1024
+
+func (d *deadSites) add(site string, now, until time.Time, why string) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.why == nil {
 		d.why = map[string]string{}
+	}
+	if len(d.until) >= max(d.sweep, deadSweepMin) {
+		for s, t := range d.until {
+			if !now.Before(t) {
+				delete(d.until, s)
+				delete(d.why, s)
+			}
+		}
+		d.sweep = 2 * len(d.until)
 	}
 	d.until[site], d.why[site] = until, why
 }

@@ -230,7 +230,7 @@ func TestGiveUpAfterLastTry(t *testing.T) {
 func TestDeadSiteExpires(t *testing.T) {
 	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	d := deadSites{until: map[string]time.Time{}}
-	d.add("dead.test", t0.Add(time.Hour), "refused")
+	d.add("dead.test", t0, t0.Add(time.Hour), "refused")
 	if why, ok := d.check("dead.test", t0.Add(59*time.Minute)); !ok || why != "refused" {
 		t.Errorf("within the wait: check = %q, %v; want refused, true", why, ok)
 	}
@@ -242,6 +242,21 @@ func TestDeadSiteExpires(t *testing.T) {
 	}
 	if _, ok := d.check("dead.test", t0); ok {
 		t.Error("an expired site came back as given up on")
+	}
+
+	// Sites never checked again are swept out once expired, so the map
+	// does not grow with every dead host a long crawl meets.
+	for i := range 3 * deadSweepMin {
+		at := t0.Add(time.Duration(i) * time.Minute)
+		d.add(fmt.Sprintf("dead%d.test", i), at, at.Add(time.Hour), "refused")
+	}
+	if n := len(d.until); n > 2*deadSweepMin || len(d.why) != n {
+		t.Errorf("%d sites held (%d reasons) after %d given up on, an hour each, a minute apart; want at most %d",
+			n, len(d.why), 3*deadSweepMin, 2*deadSweepMin)
+	}
+	last := fmt.Sprintf("dead%d.test", 3*deadSweepMin-1)
+	if _, ok := d.check(last, t0.Add(time.Duration(3*deadSweepMin-1)*time.Minute)); !ok {
+		t.Errorf("%s, given up on last, was swept out", last)
 	}
 }
 
