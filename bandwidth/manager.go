@@ -8,6 +8,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/langcrawl/langcrawl/internal/twogen"
 )
 
 // ErrInvalidConfig is wrapped by New for every bad Config field.
@@ -125,7 +127,13 @@ type Manager struct {
 	store Store
 
 	mu       sync.Mutex
-	rates    map[string]*Rates // estimates of the servers seen, loaded from store
+	// rates caches the estimates of the servers seen lately, read from
+	// and written through to store; sizes is the mean response size of
+	// each server faster than L (not in Paper mode). Both are bounded
+	// (cacheHalf), so a crawl over millions of servers holds only the
+	// recent ones: the store keeps every estimate, and a forgotten size is
+	// learnt again from the server's next fast download.
+	rates    *twogen.Map[string, *Rates]
 	cb       float64           // CB: the expected rates of the downloads in flight
 	inflight int
 	live     map[*Ticket]struct{} // the downloads in flight
@@ -142,9 +150,9 @@ type Manager struct {
 	// pauseUntil: after a download that ran alone above L, nothing starts
 	// until its bytes, spread at L, would have ended (not in Paper mode).
 	pauseUntil time.Time
-	// sizes is the mean response size of each server faster than L, and
-	// phantoms the slots of their ended downloads (not in Paper mode).
-	sizes    map[string]float64
+	// phantoms are the slots of the ended downloads of servers faster
+	// than L (not in Paper mode).
+	sizes    *twogen.Map[string, float64]
 	phantoms []phantom
 	// The starvation check: the first server refused, since when, and when
 	// it was last asked for. Once refused for StarveAfter it is held for:
@@ -181,7 +189,8 @@ func New(cfg Config) (*Manager, error) {
 	if st == nil {
 		st = NewMemStore()
 	}
-	m := &Manager{cfg: cfg, store: st, rates: make(map[string]*Rates), live: make(map[*Ticket]struct{}), byServer: make(map[string]*Ticket), changed: make(chan struct{})}
+	m := &Manager{cfg: cfg, store: st, rates: twogen.New[string, *Rates](cacheHalf),
+		sizes: twogen.New[string, float64](cacheHalf), live: make(map[*Ticket]struct{}), byServer: make(map[string]*Ticket), changed: make(chan struct{})}
 	if !cfg.Paper {
 		m.pacer = NewPacer(cfg.Pace*cfg.Limit, paceBurst(cfg.Limit), paceQuantum(cfg.Limit))
 		m.pacer.onRead, m.pacer.onWait = m.pacedRead, m.pacedWait
@@ -256,10 +265,22 @@ func (m *Manager) SearchDepth() int { return m.cfg.SearchDepth }
 // Limit returns L in bytes per second.
 func (m *Manager) Limit() float64 { return m.cfg.Limit }
 
+// cacheHalf is the generation size of the Manager's caches (twogen): at
+// most 2 × 32,768 servers' estimates in memory, about 30 MB.
+const cacheHalf = 1 << 15
+
+// fitsSlot reports whether server, faster than L, has responses that fit
+// in the bytes the free rate L − cb carries in one second. Called with
+// m.mu held.
+func (m *Manager) fitsSlot(server string, cb float64) bool {
+	size, ok := m.sizes.Peek(server)
+	return ok && size > 0 && size <= m.cfg.Limit-cb
+}
+
 // load returns the estimates of server, reading them from the store the
 // first time. Called with m.mu held.
 func (m *Manager) load(server string) (*Rates, bool, error) {
-	if r := m.rates[server]; r != nil {
+	if r, ok := m.rates.Get(server); ok {
 		return r, true, nil
 	}
 	v, ok, err := m.store.Get(server)
@@ -270,7 +291,7 @@ func (m *Manager) load(server string) (*Rates, bool, error) {
 		return nil, false, nil
 	}
 	r := Rates(v)
-	m.rates[server] = &r
+	m.rates.Put(server, &r)
 	return &r, true, nil
 }
 
@@ -322,7 +343,7 @@ func (m *Manager) TryStart(server string, now time.Time) (*Ticket, error) {
 	slot := false
 	switch {
 	case cb+b <= m.cfg.Limit:
-	case b > m.cfg.Limit && !m.cfg.Paper && m.sizes[server] > 0 && m.sizes[server] <= m.cfg.Limit-cb:
+	case b > m.cfg.Limit && !m.cfg.Paper && m.fitsSlot(server, cb):
 		// A server faster than L whose responses fit in the free slot's
 		// bytes for one second runs in that slot (see Done).
 		b = m.cfg.Limit - cb
@@ -516,7 +537,7 @@ func (m *Manager) end(t *Ticket, now time.Time, rate float64, censored bool) err
 		for i := range r {
 			r[i] = fill
 		}
-		m.rates[t.server] = r
+		m.rates.Put(t.server, r)
 		if !m.cfg.Paper {
 			return m.put(t.server, r)
 		}
@@ -616,13 +637,10 @@ func (t *Ticket) Done(now time.Time, bytes int64, elapsed time.Duration) error {
 	// waits taken out is no reason to leave the link idle.
 	fast := !m.cfg.Paper && rate > m.cfg.Limit && pacedBytes == 0
 	if fast {
-		if m.sizes == nil {
-			m.sizes = make(map[string]float64)
-		}
-		if old := m.sizes[t.server]; old > 0 {
-			m.sizes[t.server] = 0.7*old + 0.3*float64(bytes)
+		if old, ok := m.sizes.Get(t.server); ok && old > 0 {
+			m.sizes.Put(t.server, 0.7*old+0.3*float64(bytes))
 		} else {
-			m.sizes[t.server] = float64(bytes)
+			m.sizes.Put(t.server, float64(bytes))
 		}
 	}
 	if t.slot {

@@ -3,6 +3,7 @@ package bandwidth
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -293,6 +294,34 @@ func TestPersistence(t *testing.T) {
 	m2 := newManager(t, Config{Limit: 1e6, Store: st})
 	if e, _ := m2.Estimate("a", wed); e != 200_000 {
 		t.Errorf("estimate in a new manager = %v, want 200000", e)
+	}
+}
+
+// TestEstimatesBounded: a crawl over more servers than the Manager keeps
+// in memory holds at most 2 × cacheHalf of them there, and the estimate
+// of a server gone from memory comes back from the store, not as the
+// default.
+func TestEstimatesBounded(t *testing.T) {
+	st := NewMemStore()
+	m := newManager(t, Config{Limit: 1e6, Store: st})
+	n := 2*cacheHalf + 1000
+	for i := range n {
+		tk, err := m.TryStart(fmt.Sprintf("s%d.test", i), wed)
+		if err != nil || tk == nil {
+			t.Fatalf("TryStart %d: %v, %v", i, tk, err)
+		}
+		if err := tk.Done(wed, int64(1000+i), time.Second); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if held := m.rates.Len(); held > 2*cacheHalf {
+		t.Errorf("%d servers' estimates in memory after %d servers; want at most %d", held, n, 2*cacheHalf)
+	}
+	if _, ok := m.rates.Peek("s0.test"); ok {
+		t.Fatal("the first server is still in memory: the test does not reach the store")
+	}
+	if e, err := m.Estimate("s0.test", wed); err != nil || e != 1000 {
+		t.Errorf("estimate of s0.test, gone from memory = %v, %v; want 1000 from the store", e, err)
 	}
 }
 
