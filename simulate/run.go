@@ -29,8 +29,8 @@ var ErrOptions = errors.New("simulate: invalid options")
 // Variant is one simulated crawl: a strategy and its tuning.
 type Variant struct {
 	// Name labels the variant in CSV files, plots and tables. Default:
-	// the strategy, plus " T=n" for server-based strategies and "+defer" /
-	// "+decay" for the improvements.
+	// the strategy, plus " T=n" for server-based strategies and "+decay"
+	// for the improvement.
 	Name string
 	// Strategy is a focus strategy name or Perfect.
 	Strategy string

@@ -1,0 +1,104 @@
+package main
+
+import (
+	"os"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/langcrawl/langcrawl/config"
+)
+
+// readmeFlagTable returns the rows of the README.md table whose header is
+// header: flag name (without "--" and its argument) -> second cell.
+func readmeFlagTable(t *testing.T, header string) map[string]string {
+	t.Helper()
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(b)
+	i := strings.Index(text, header)
+	if i < 0 {
+		t.Fatalf("README.md has no table %q", header)
+	}
+	rows := map[string]string{}
+	for _, line := range strings.Split(text[i:], "\n")[2:] {
+		if !strings.HasPrefix(line, "|") {
+			break
+		}
+		cells := strings.Split(strings.Trim(line, "|"), "|")
+		name := strings.Trim(strings.TrimSpace(cells[0]), "`")
+		name, _, _ = strings.Cut(strings.TrimPrefix(name, "--"), " ")
+		rows[name] = strings.Trim(strings.TrimSpace(cells[1]), "`")
+	}
+	return rows
+}
+
+// checkFlagNames compares the flags of cmd with the README's rows.
+func checkFlagNames(t *testing.T, cmd *cobra.Command, rows map[string]string) {
+	t.Helper()
+	var flags []string
+	cmd.Flags().VisitAll(func(f *pflag.Flag) {
+		if f.Name != "help" {
+			flags = append(flags, f.Name)
+		}
+	})
+	var documented []string
+	for n := range rows {
+		documented = append(documented, n)
+	}
+	sort.Strings(flags)
+	sort.Strings(documented)
+	for _, f := range flags {
+		if !slices.Contains(documented, f) {
+			t.Errorf("README.md's table of %s flags has no row for --%s", cmd.Name(), f)
+		}
+	}
+	for _, d := range documented {
+		if !slices.Contains(flags, d) {
+			t.Errorf("README.md documents --%s, which %s does not have", d, cmd.Name())
+		}
+	}
+}
+
+// TestReadmeCrawlFlags checks README.md's table of crawl flags: every flag
+// and only those, each with the profile key it sets (config.FlagKeys).
+func TestReadmeCrawlFlags(t *testing.T) {
+	rows := readmeFlagTable(t, "| flag | key | meaning |")
+	checkFlagNames(t, crawlCmd(), rows)
+	for name, key := range rows {
+		want := config.FlagKeys[name]
+		if name == "seed" {
+			want = "seeds" // added to the profile's seeds, not set (config.Load)
+		}
+		if key != want {
+			t.Errorf("README.md says --%s sets %q; it sets %q", name, key, want)
+		}
+	}
+}
+
+// TestReadmeSimulateFlags checks README.md's table of simulate flags:
+// every flag and only those, and each default written as a plain value.
+func TestReadmeSimulateFlags(t *testing.T) {
+	rows := readmeFlagTable(t, "| flag | default | meaning |")
+	cmd := simulateCmd()
+	checkFlagNames(t, cmd, rows)
+	cmd.Flags().VisitAll(func(f *pflag.Flag) {
+		d, ok := rows[f.Name]
+		if !ok || strings.ContainsAny(d, " /") || d == "all" || d == "CPUs" || d == "memory" {
+			return // described in words: "pages / 500", "0 (no limit)"
+		}
+		def := f.DefValue
+		if f.Name == "tolerances" && def == "[]" {
+			def = "10" // no value is T = 10 (simulate.Options.Tolerances)
+		}
+		if d != def {
+			t.Errorf("README.md gives --%s the default %q; the command's is %q", f.Name, d, def)
+		}
+	})
+}
