@@ -126,7 +126,7 @@ type Manager struct {
 	cfg   Config
 	store Store
 
-	mu       sync.Mutex
+	mu sync.Mutex
 	// rates caches the estimates of the servers seen lately, read from
 	// and written through to store; sizes is the mean response size of
 	// each server faster than L (not in Paper mode). Both are bounded
@@ -134,7 +134,8 @@ type Manager struct {
 	// recent ones: the store keeps every estimate, and a forgotten size is
 	// learnt again from the server's next fast download.
 	rates    *twogen.Map[string, *Rates]
-	cb       float64           // CB: the expected rates of the downloads in flight
+	sizes    *twogen.Map[string, float64]
+	cb       float64 // CB: the expected rates of the downloads in flight
 	inflight int
 	live     map[*Ticket]struct{} // the downloads in flight
 	byServer map[string]*Ticket   // the latest download in flight of each server
@@ -152,7 +153,6 @@ type Manager struct {
 	pauseUntil time.Time
 	// phantoms are the slots of the ended downloads of servers faster
 	// than L (not in Paper mode).
-	sizes    *twogen.Map[string, float64]
 	phantoms []phantom
 	// The starvation check: the first server refused, since when, and when
 	// it was last asked for. Once refused for StarveAfter it is held for:
