@@ -31,7 +31,7 @@ func TestBandwidthKeys(t *testing.T) {
 	if !strings.Contains(c.YAML(), "order: breadth") {
 		t.Errorf("YAML() lacks the order:\n%s", c.YAML())
 	}
-	os.WriteFile(prof, []byte(base+"bandwidth:\n  search_depth: -1\n  default_rate: -5\n  receive_buffer: -1\nscheduling:\n  order: pagerank\n  seen_cache: 1\n"), 0o644)
+	os.WriteFile(prof, []byte(base+"bandwidth:\n  search_depth: -1\n  default_rate: -5\n  receive_buffer: -1\nscheduling:\n  order: pagerank\n  seen_cache: -1\n"), 0o644)
 	_, err = Load(prof, nil)
 	for _, key := range []string{"bandwidth.search_depth:", "bandwidth.default_rate:", "bandwidth.receive_buffer:", "scheduling.order:", "scheduling.seen_cache:"} {
 		if err == nil || !strings.Contains(err.Error(), key) {

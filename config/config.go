@@ -1222,8 +1222,8 @@ func (c *Config) Validate() error {
 	if k := c.Scheduling.PagesPerConnection; k < 0 || k > 100000 { // 0: the fetch default
 		bad("scheduling.pages_per_connection", "%d must be between 1 and 100000", k)
 	}
-	if k := c.Scheduling.SeenCache; k < 0 || k == 1 || k > 1<<30 { // 0: the frontier's default
-		bad("scheduling.seen_cache", "%d must be between 2 and 1073741824", k)
+	if k := c.Scheduling.SeenCache; k < 0 || k > 1<<30 { // 0: the frontier's default
+		bad("scheduling.seen_cache", "%d must be between 1 and 1073741824", k)
 	}
 	if c.Durability.SyncInterval < 0 {
 		bad("durability.sync_interval", "%s must not be negative (0: sync at every URL)", c.Durability.SyncInterval)

@@ -32,6 +32,10 @@ func readmeFlagTable(t *testing.T, header string) map[string]string {
 			break
 		}
 		cells := strings.Split(strings.Trim(line, "|"), "|")
+		if len(cells) < 3 {
+			t.Errorf("README.md table %q: a row of %d cells: %s", header, len(cells), line)
+			continue
+		}
 		name := strings.Trim(strings.TrimSpace(cells[0]), "`")
 		name, _, _ = strings.Cut(strings.TrimPrefix(name, "--"), " ")
 		rows[name] = strings.Trim(strings.TrimSpace(cells[1]), "`")

@@ -23,7 +23,7 @@ func New[K comparable, V any](half int) *Map[K, V] {
 }
 
 // maxHint caps the room a new generation is made with.
-const maxHint = 1 << 16
+const maxHint = 1 << 10
 
 // Peek returns k's value without changing the map.
 func (m *Map[K, V]) Peek(k K) (V, bool) {
