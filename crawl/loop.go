@@ -467,7 +467,7 @@ func (c *Crawler) decideLinks(pol *focus.Policy, e frontier.Entry, key string, s
 		if err != nil {
 			return nil, nil, err
 		}
-		hop := hopOf(ln.Kind)
+		hop := hopOf(ln)
 		v := ln.URL + " " + hop + " " + ln.Tag + "/@" + ln.Attr
 		if why != "" {
 			v += " rejected:" + why
@@ -492,7 +492,7 @@ func (c *Crawler) decideLinks(pol *focus.Policy, e frontier.Entry, key string, s
 // returns the entry to queue, or why the link was rejected.
 func (c *Crawler) decideLink(pol *focus.Policy, e frontier.Entry, src focus.Counts, relevant bool, decl string, prio frontier.Priority,
 	ln links.Link, counts map[string]focus.Counts, claims map[string]struct{}, now time.Time) (frontier.Entry, string, error) {
-	hop := hopOf(ln.Kind)
+	hop := hopOf(ln)
 	var d scope.Decision
 	switch ln.Kind {
 	case links.Requisite, redirectKind:
@@ -618,12 +618,17 @@ func (c *Crawler) finish(l *frontier.Lease, worker int, out outcome, done fronti
 	return nil
 }
 
-func hopOf(k links.Kind) string {
-	switch k {
-	case links.Requisite:
+// hopOf is the hop code of a link (Heritrix's): L a navigation link, E an
+// embedded requisite, R a redirect, and I an inferred one, the home page
+// the sequential verdict queues (tally), which no link on the page named.
+func hopOf(ln links.Link) string {
+	switch {
+	case ln.Kind == links.Requisite:
 		return "E"
-	case redirectKind:
+	case ln.Kind == redirectKind:
 		return "R"
+	case isProbe(ln):
+		return "I"
 	}
 	return "L"
 }

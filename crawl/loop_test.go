@@ -194,6 +194,18 @@ func (h *harness) annotations(t *testing.T, u string) []string {
 	return out
 }
 
+// hops returns the hop-path column of u's crawl.log lines.
+func (h *harness) hops(t *testing.T, u string) []string {
+	t.Helper()
+	var out []string
+	for _, line := range readLines(t, h.log) {
+		if cols := strings.Fields(line); len(cols) == 12 && cols[3] == u {
+			out = append(out, cols[4])
+		}
+	}
+	return out
+}
+
 func (h *harness) fetched(u string) bool {
 	for _, g := range h.f.got {
 		if g == u {

@@ -28,6 +28,7 @@ func (c *Crawler) tally(pol *focus.Policy, key string, counts focus.Counts, e fr
 		pg.Confidence = out.det.Confidence
 	}
 	pg.Home = isHome(u, e)
+	pg.Probe = pg.Home && probed(e)
 	pg.Reached = reached(u, e)
 	if pol.NeedsLinks(counts) {
 		var err error
@@ -36,7 +37,7 @@ func (c *Crawler) tally(pol *focus.Policy, key string, counts focus.Counts, e fr
 		}
 	}
 	src := pol.Count(counts, pg)
-	ts := []frontier.Tally{{Key: key, Relevant: out.relevant, Evidence: src.Evidence - counts.Evidence, Home: pg.Home}}
+	ts := []frontier.Tally{{Key: key, Relevant: out.relevant, Evidence: src.Evidence - counts.Evidence, Home: pg.Home, Probe: pg.Probe}}
 	if dk := pol.DirKey(key, scope.DirKey(u)); dk != "" {
 		n, err := c.p.Queue.Counts(dk)
 		if err != nil {
@@ -51,6 +52,18 @@ func (c *Crawler) tally(pol *focus.Policy, key string, counts focus.Counts, e fr
 		probe = &links.Link{URL: home, Kind: links.Nav, Tag: "focus", Attr: focus.ReasonHomeProbe}
 	}
 	return src, ts, probe, nil
+}
+
+// isProbe reports whether a link is the home probe tally adds.
+func isProbe(ln links.Link) bool {
+	return ln.Tag == "focus" && ln.Attr == focus.ReasonHomeProbe
+}
+
+// probed reports whether e was queued by the home probe (hop I), perhaps
+// through redirects: a page no link asked for, which the sequential
+// verdict's backstop does not count (focus.Page.Probe).
+func probed(e frontier.Entry) bool {
+	return strings.HasSuffix(strings.TrimRight(e.Hops, "R"), "I")
 }
 
 // isHome reports whether the page at u, reached as e, is its server's home
@@ -147,7 +160,7 @@ func (c *Crawler) decideDir(pol *focus.Policy, v focus.Verdict, u *url.URL, dest
 	if !v.Enqueue {
 		return v, nil
 	}
-	if ln.Tag == "focus" && ln.Attr == focus.ReasonHomeProbe {
+	if isProbe(ln) {
 		v.High, v.Reason = true, focus.ReasonHomeProbe
 	}
 	dk := pol.DirKey(scope.SiteKey(u), scope.DirKey(u))

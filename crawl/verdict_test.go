@@ -13,7 +13,8 @@ import (
 // inner page and a Thai server entered through its English section.
 //
 //   - en.test, linked three times from th.test: its first page asks for its
-//     home page (the probe, at high priority); the three pages linked from
+//     home page (the probe, at high priority, hop I in crawl.log, not counted
+//     toward the backstop); the three pages linked from
 //     another server (-1.2 nats each) and the home page (-1.7) decide it
 //     irrelevant after four pages (T = 10 would fetch all seven), and its
 //     queue is dropped.
@@ -64,8 +65,11 @@ func TestSequentialVerdict(t *testing.T) {
 			t.Errorf("keep=%v: fetched %d pages of en.test, want 4 (three linked from th.test, then the home page)", keep, n)
 		}
 		c, _ := h.q.Counts("en.test")
-		if !c.Home || c.Downloaded != 4 || pol.Status(focus.Counts(c)) != focus.Irrelevant {
-			t.Errorf("keep=%v: en.test counters %+v, want irrelevant after 4 pages with the home page", keep, c)
+		if !c.Home || c.Downloaded != 4 || c.Probes != 1 || pol.Status(focus.Counts(c)) != focus.Irrelevant {
+			t.Errorf("keep=%v: en.test counters %+v, want irrelevant after 4 pages with the home page, probed", keep, c)
+		}
+		if hops := h.hops(t, "http://en.test/"); len(hops) != 1 || !strings.HasSuffix(hops[0], "I") {
+			t.Errorf("keep=%v: en.test's home page has hop paths %v in crawl.log, want one ending in I (inferred: the probe)", keep, hops)
 		}
 		if sr := h.c.Sites(0); sr.Irrelevant != 1 || sr.Relevant != 2 || sr.Undecided != 0 {
 			t.Errorf("keep=%v: status page sites relevant/undecided/irrelevant %d/%d/%d, want 2/0/1 (en.test judged by the engine's verdict)",

@@ -110,7 +110,8 @@
 // irrelevant once the evidence falls to ln(beta/(1-alpha)), its home page
 // has been counted ([Policy.Probe] asks for it while the verdict is open)
 // and none of its pages was called target. Tamura's rule stays as a
-// backstop: more than T pages and none relevant is irrelevant. A foreign
+// backstop: more than T pages that links asked for (the probed home page
+// is not one), and none relevant, is irrelevant. A foreign
 // hub linked from many target pages is judged after six pages at the
 // default bounds (five reached from other servers, the home page); T = 10
 // pays eleven.

@@ -100,13 +100,15 @@ func (s Status) String() string {
 // Counts are the counters of one server or directory: N_a (Downloaded) and
 // N_r (Relevant), and what the sequential strategy accumulates beside them:
 // Evidence, the log-likelihood ratio of "holds target pages" against "holds
-// none" in millinats (see Policy.Weigh), and Home, set once the server's
-// home page was counted. It has the shape of frontier.Counts, so a
-// conversion focus.Counts(c) works.
+// none" in millinats (see Policy.Weigh), Home, set once the server's home
+// page was counted, and Probes, the pages among N_a that no link asked for
+// (the home page when the verdict queued it: Page.Probe). It has the shape
+// of frontier.Counts, so a conversion focus.Counts(c) works.
 type Counts struct {
 	Downloaded, Relevant int64
 	Evidence             int64
 	Home                 bool
+	Probes               int64
 }
 
 // StatusOf returns the status for counters c under tolerance T (section 4.1):

@@ -52,6 +52,8 @@ func pageOf(r rune) Page {
 		return Page{Relevant: true, Confidence: 0.998}
 	case 'T':
 		return Page{Relevant: true, Confidence: 0.998, Home: true}
+	case 'P': // a foreign home page no link asked for: the verdict's probe
+		return Page{Confidence: 0.998, Home: true, Probe: true}
 	case 'l':
 		return Page{Confidence: 0.998, TargetLinks: true}
 	case 'w':
@@ -82,6 +84,12 @@ func TestSequentialStatus(t *testing.T) {
 		{"home counted last: no verdict before it", 0.01, 0.01, 10, "ffffF", "UUUUI"},
 		{"no home page: Tamura's T is the backstop", 0.01, 0.01, 10, "fffffffffff", "UUUUUUUUUUI"},
 		{"backstop with a small T", 0.01, 0.01, 3, "ffff", "UUUI"},
+		// The probe does not count toward the backstop: a hosting server
+		// whose Thai user comes after ten foreign pages and the probed
+		// home page still gets its eleventh linked page, as under T = 10.
+		{"the probe does not count toward the backstop", 0.01, 0.001, 10, "ccccccccccPc", "UUUUUUUUUUUI"},
+		{"a target page after T foreign pages and the probe", 0.01, 0.001, 10, "ccccccccccPt", "UUUUUUUUUUUR"},
+		{"a home page a link asked for counts", 0.01, 0.001, 10, "ccccccccccF", "UUUUUUUUUUI"},
 		{"target server entered through its English section", 0.01, 0.01, 10, "ffffT", "UUUUR"},
 		{"one confident target page decides", 0.01, 0.01, 10, "t", "R"},
 		{"relevant stays relevant (the test has stopped)", 0.01, 0.01, 10, "tFffffffffffff", "RRRRRRRRRRRRRR"},

@@ -229,20 +229,27 @@ func decodeSite(b []byte) (siteRecord, error) {
 	return r, d.err
 }
 
-// encodeCounts writes N_a and N_r, then, only when either is set, the
-// evidence (a signed varint) and a flags byte (1: Home), so counters of
-// the paper's strategies keep their two-varint records.
+// encodeCounts writes N_a and N_r, then, only when any of the others is
+// set, the evidence (a signed varint) and a flags byte (1: Home, 2: a
+// uvarint of Probes follows), so counters of the paper's strategies keep
+// their two-varint records and older records read as before.
 func encodeCounts(c Counts) []byte {
 	b := make([]byte, 0, 24)
 	b = binary.AppendUvarint(b, uint64(c.Downloaded))
 	b = binary.AppendUvarint(b, uint64(c.Relevant))
-	if c.Evidence != 0 || c.Home {
+	if c.Evidence != 0 || c.Home || c.Probes != 0 {
 		b = binary.AppendVarint(b, c.Evidence)
 		var flags byte
 		if c.Home {
 			flags |= 1
 		}
+		if c.Probes != 0 {
+			flags |= 2
+		}
 		b = append(b, flags)
+		if c.Probes != 0 {
+			b = binary.AppendUvarint(b, uint64(c.Probes))
+		}
 	}
 	return b
 }
@@ -252,7 +259,11 @@ func decodeCounts(b []byte) (Counts, error) {
 	c := Counts{Downloaded: int64(d.uvarint()), Relevant: int64(d.uvarint())}
 	if d.err == nil && len(d.b) > 0 { // absent in records of the paper's strategies and older frontiers
 		c.Evidence = d.varint()
-		c.Home = d.byte()&1 != 0
+		flags := d.byte()
+		c.Home = flags&1 != 0
+		if flags&2 != 0 {
+			c.Probes = int64(d.uvarint())
+		}
 	}
 	return c, d.err
 }

@@ -85,7 +85,8 @@ func TestQueueKeyOrder(t *testing.T) {
 
 // TestCountsEncoding: counters round-trip with and without the sequential
 // verdict's evidence, records of the paper's strategies keep two varints,
-// and a record written before evidence was kept reads as zero evidence.
+// a record written before evidence was kept reads as zero evidence, and one
+// written before probes were counted reads as zero probes.
 func TestCountsEncoding(t *testing.T) {
 	tests := []struct {
 		in   Counts
@@ -97,6 +98,8 @@ func TestCountsEncoding(t *testing.T) {
 		{Counts{Downloaded: 2, Evidence: -4601}, 5},
 		{Counts{Downloaded: 1, Relevant: 1, Evidence: 6020, Home: true}, 5},
 		{Counts{Downloaded: 1, Home: true}, 4},
+		{Counts{Downloaded: 12, Evidence: -3400, Home: true, Probes: 1}, 6},
+		{Counts{Downloaded: 3, Probes: 1}, 5},
 	}
 	for _, tt := range tests {
 		b := encodeCounts(tt.in)
@@ -114,5 +117,8 @@ func TestCountsEncoding(t *testing.T) {
 	}
 	if _, err := decodeCounts([]byte{5, 2, 0x80}); err == nil {
 		t.Error("a cut evidence varint decoded without error")
+	}
+	if _, err := decodeCounts([]byte{5, 2, 0, 2}); err == nil {
+		t.Error("a record whose flags promise probes but hold none decoded without error")
 	}
 }

@@ -158,7 +158,8 @@ func (u *Usage) add(v Usage) {
 }
 
 // Tally bumps the counters under Key: N_a by one and, if Relevant, N_r by
-// one; it adds Evidence to Counts.Evidence and, if Home, sets Counts.Home.
+// one; it adds Evidence to Counts.Evidence, if Home sets Counts.Home, and if
+// Probe bumps Counts.Probes.
 type Tally struct {
 	Key      string
 	Relevant bool
@@ -167,17 +168,21 @@ type Tally struct {
 	Evidence int64
 	// Home marks that the page counted is the key's home page.
 	Home bool
+	// Probe marks a page that no link asked for: the caller queued it to
+	// judge the key (package focus: the sequential verdict's home probe).
+	Probe bool
 }
 
 // Counts are Tamura et al.'s per-server (or per-directory) counters, and
 // what a sequential server verdict accumulates beside them (package focus,
-// strategy sequential). Records written before Evidence and Home were kept
-// read as zero for both.
+// strategy sequential). Records written before Evidence, Home and Probes
+// were kept read as zero for them.
 type Counts struct {
 	Downloaded int64 // N_a: pages downloaded
 	Relevant   int64 // N_r: relevant pages among them
 	Evidence   int64 // the sum of the Tally.Evidence given; may be negative
 	Home       bool  // a Tally with Home was given
+	Probes     int64 // pages among Downloaded that came with Tally.Probe
 }
 
 // The status these counters give a server, with a tolerance T, is package

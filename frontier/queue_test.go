@@ -750,8 +750,8 @@ func TestPushBelowHead(t *testing.T) {
 }
 
 // TestTallyEvidence: the evidence of repeated keys in one completion adds
-// up, Home sticks once set, and both persist across a reopen like N_a and
-// N_r, in the batch that completes the lease.
+// up, Home sticks once set, probes are counted, and all persist across a
+// reopen like N_a and N_r, in the batch that completes the lease.
 func TestTallyEvidence(t *testing.T) {
 	dir := t.TempDir()
 	q := openDir(t, dir)
@@ -761,7 +761,7 @@ func TestTallyEvidence(t *testing.T) {
 		t.Fatal(err)
 	}
 	l = mustNext(t, q, t0)
-	if err := q.Complete(l, Completion{Tally: []Tally{{Key: "a", Evidence: -2280, Home: true}}}); err != nil {
+	if err := q.Complete(l, Completion{Tally: []Tally{{Key: "a", Evidence: -2280, Home: true, Probe: true}}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := q.Close(); err != nil {
@@ -770,7 +770,7 @@ func TestTallyEvidence(t *testing.T) {
 	q = openDir(t, dir)
 	defer q.Close()
 	for key, want := range map[string]Counts{
-		"a":     {Downloaded: 2, Evidence: -4000, Home: true},
+		"a":     {Downloaded: 2, Evidence: -4000, Home: true, Probes: 1},
 		"a/en/": {Downloaded: 1, Evidence: -1720},
 	} {
 		if got, err := q.Counts(key); got != want || err != nil {

@@ -139,6 +139,9 @@ func (t *txn) tally(ts []Tally) error {
 		}
 		c.Evidence += x.Evidence
 		c.Home = c.Home || x.Home
+		if x.Probe {
+			c.Probes++
+		}
 		sum[x.Key] = c
 	}
 	for _, k := range keys {
@@ -151,6 +154,7 @@ func (t *txn) tally(ts []Tally) error {
 		c.Relevant += add.Relevant
 		c.Evidence += add.Evidence
 		c.Home = c.Home || add.Home
+		c.Probes += add.Probes
 		t.b.Put(siteKey(tCount, k), encodeCounts(c))
 	}
 	return nil
