@@ -1,6 +1,7 @@
 package crawl
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -99,5 +100,53 @@ func TestSequentialVerdict(t *testing.T) {
 		if pol.DirStatus(focus.Counts(m), focus.Counts(d)) != focus.Irrelevant {
 			t.Errorf("multi.test/en/ counters %+v: not irrelevant", d)
 		}
+	}
+}
+
+// TestSequentialHostingServer: a foreign page in a user directory (/~name/)
+// of a hosting server says nothing of the server's other users
+// (focus.Page.UserDir). th.test links to six foreign pages of hub.test and
+// to six foreign user pages of host.test; both home pages are probed. At
+// the default bounds hub.test's seven pages (-8.9 nats) judge it
+// irrelevant, well before T = 10 would; host.test's user pages weigh
+// nothing, so only its home page counts (-1.7) and the verdict stays open
+// for the backstop, as under T.
+func TestSequentialHostingServer(t *testing.T) {
+	web := fakeWeb{
+		"http://th.test/": page("th",
+			"http://hub.test/1", "http://hub.test/2", "http://hub.test/3", "http://hub.test/4", "http://hub.test/5", "http://hub.test/6",
+			"http://host.test/~a/1", "http://host.test/~b/1", "http://host.test/~c/1", "http://host.test/~d/1", "http://host.test/~e/1", "http://host.test/~f/1"),
+		"http://hub.test/":  page("en"),
+		"http://host.test/": page("en"),
+	}
+	for i := 1; i <= 6; i++ {
+		web[fmt.Sprintf("http://hub.test/%d", i)] = page("en")
+		web[fmt.Sprintf("http://host.test/~%c/1", 'a'+i-1)] = page("en")
+	}
+	pol, err := focus.New(focus.Config{Strategy: focus.Sequential, Lang: "th"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, web, Config{Focus: pol}, "http://th.test/")
+	if _, err := h.run(); err != nil {
+		t.Fatal(err)
+	}
+	n := func(prefix string) int {
+		k := 0
+		for _, g := range h.f.got {
+			if strings.HasPrefix(g, prefix) {
+				k++
+			}
+		}
+		return k
+	}
+	hub, _ := h.q.Counts("hub.test")
+	if pol.Status(focus.Counts(hub)) != focus.Irrelevant || n("http://hub.test/") != 7 {
+		t.Errorf("hub.test: counters %+v, %d pages fetched; want irrelevant after its home page and six others", hub, n("http://hub.test/"))
+	}
+	host, _ := h.q.Counts("host.test")
+	if pol.Status(focus.Counts(host)) != focus.Undecided || host.Evidence < -1800 || n("http://host.test/") != 7 {
+		t.Errorf("host.test: counters %+v, %d pages fetched; want undecided after its home page and six user pages, "+
+			"with the evidence of its home page alone (-1.7 nats)", host, n("http://host.test/"))
 	}
 }

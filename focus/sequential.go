@@ -113,6 +113,11 @@ type Page struct {
 	// ?lang=th), or holds a link whose evidence for the target is at
 	// least Strong.
 	TargetLinks bool
+	// UserDir: the page sits in a user's directory of a hosting server
+	// (its first path segment starts with "~": /~user/). Its users write
+	// each in their own language, so a foreign page of one says nothing of
+	// the others: Weigh gives a foreign verdict there no weight.
+	UserDir bool
 	// Probe: the page is the home page the verdict asked for (Probe), not
 	// one a link asked for. It counts as evidence, but not toward the
 	// tolerance backstop (sequentialStatus).
@@ -135,6 +140,16 @@ type Page struct {
 //     read as no evidence.
 //   - The page's ratio is then q*lambda + (1-q); TargetLinks multiplies it
 //     by LinkRatio.
+//   - The q above are of servers with one publisher. A hosting server's
+//     users (UserDir: /~name/) write each in their own language, and
+//     nothing gives the share of target users, so a foreign page of one
+//     user is no evidence about the others: its ratio is 1 (before
+//     TargetLinks). A target page there weighs as anywhere. Such a server
+//     is judged by its home page and the backstop, as under T, or relevant
+//     on its target pages and links. (Found on a web of the family at
+//     10,000 servers, where a Thai hosting server was judged on its home
+//     page and five English users reached from other servers; see
+//     simulate/RESULTS.md, "Hosting servers".)
 //
 // A confidently foreign home page (c = 0.998) weighs -1.72 nats, a
 // confidently foreign page reached from another server -1.20, one reached
@@ -153,6 +168,9 @@ func (p *Policy) Weigh(pg Page) int64 {
 		q = TargetPageShare
 	}
 	lr := q*lambda + (1 - q)
+	if pg.UserDir && !pg.Relevant {
+		lr = 1
+	}
 	if pg.TargetLinks {
 		lr *= LinkRatio
 	}

@@ -31,6 +31,9 @@ func TestWeigh(t *testing.T) {
 		{"foreign, reached from a foreign page of the server", Page{Confidence: 0.998, Reached: ReachedFromOther}, -166},
 		{"target, reached from a foreign page of the server", Page{Relevant: true, Confidence: 0.998, Reached: ReachedFromOther}, 4350},
 		{"a home page is a home page however reached", Page{Confidence: 0.998, Home: true, Reached: ReachedFromOther}, -1722},
+		{"foreign, in a user directory: says nothing of the other users", Page{Confidence: 0.998, Reached: ReachedInter, UserDir: true}, 0},
+		{"foreign, in a user directory, with target links", Page{Confidence: 0.998, UserDir: true, TargetLinks: true}, 2303},
+		{"target, in a user directory, weighs as anywhere", Page{Relevant: true, Confidence: 0.998, Reached: ReachedInter, UserDir: true}, 5857},
 	}
 	for _, tt := range tests {
 		if got := p.Weigh(tt.pg); got != tt.want {
@@ -64,6 +67,8 @@ func pageOf(r rune) Page {
 		return Page{Confidence: 0.998, Reached: ReachedInter}
 	case 'c': // foreign, reached from a foreign page of the server (a chain)
 		return Page{Confidence: 0.998, Reached: ReachedFromOther}
+	case 'h': // foreign, in a user directory of a hosting server, reached from another server
+		return Page{Confidence: 0.998, Reached: ReachedInter, UserDir: true}
 	}
 	panic("unknown page " + string(r))
 }
@@ -89,6 +94,11 @@ func TestSequentialStatus(t *testing.T) {
 		// home page still gets its eleventh linked page, as under T = 10.
 		{"the probe does not count toward the backstop", 0.01, 0.001, 10, "ccccccccccPc", "UUUUUUUUUUUI"},
 		{"a target page after T foreign pages and the probe", 0.01, 0.001, 10, "ccccccccccPt", "UUUUUUUUUUUR"},
+		// A hosting server's foreign users say nothing of its other users:
+		// where six foreign pages reached from other servers decide a hub,
+		// its user pages leave it to the backstop, as T would.
+		{"a hosting server: its users' foreign pages wait for the backstop", 0.01, 0.001, 10, "Fhhhhhhhhhh", "UUUUUUUUUUI"},
+		{"a hosting server: a Thai user after ten foreign ones", 0.01, 0.001, 10, "Fhhhhhhhhht", "UUUUUUUUUUR"},
 		{"a home page a link asked for counts", 0.01, 0.001, 10, "ccccccccccF", "UUUUUUUUUUI"},
 		{"target server entered through its English section", 0.01, 0.01, 10, "ffffT", "UUUUR"},
 		{"one confident target page decides", 0.01, 0.01, 10, "t", "R"},
