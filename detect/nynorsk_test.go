@@ -43,6 +43,7 @@ func TestNynorskReadAsBokmal(t *testing.T) {
 			t.Errorf("Nynorsk article %d: %s (confidence %.3f, relevant %v), want nb", a, r.Lang, r.Confidence, r.Relevant)
 		}
 	}
+	t.Logf("%d Nynorsk articles of 200 characters or more", n)
 	if n < 15 {
 		t.Errorf("only %d Nynorsk articles of 200 characters or more", n)
 	}
