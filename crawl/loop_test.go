@@ -194,16 +194,17 @@ func (h *harness) annotations(t *testing.T, u string) []string {
 	return out
 }
 
-// hops returns the hop-path column of u's crawl.log lines.
-func (h *harness) hops(t *testing.T, u string) []string {
-	t.Helper()
-	var out []string
-	for _, line := range readLines(t, h.log) {
-		if cols := strings.Fields(line); len(cols) == 12 && cols[3] == u {
-			out = append(out, cols[4])
+// metaField returns the value of the field name in the metadata record
+// archived with u ("" if none).
+func (h *harness) metaField(u, name string) string {
+	h.a.mu.Lock()
+	defer h.a.mu.Unlock()
+	for _, f := range h.a.meta[u] {
+		if f.Name == name {
+			return f.Value
 		}
 	}
-	return out
+	return ""
 }
 
 func (h *harness) fetched(u string) bool {

@@ -29,7 +29,7 @@ func (c *Crawler) tally(pol *focus.Policy, key string, counts focus.Counts, e fr
 	}
 	pg.Home = isHome(u, e)
 	pg.Probe = pg.Home && probed(e)
-	pg.UserDir = strings.HasPrefix(u.EscapedPath(), "/~")
+	pg.UserDir = strings.HasPrefix(u.Path, "/~") // decoded: /%7Ename/ too
 	pg.Reached = reached(u, e)
 	if pol.NeedsLinks(counts) {
 		var err error
@@ -38,7 +38,10 @@ func (c *Crawler) tally(pol *focus.Policy, key string, counts focus.Counts, e fr
 		}
 	}
 	src := pol.Count(counts, pg)
-	ts := []frontier.Tally{{Key: key, Relevant: out.relevant, Evidence: src.Evidence - counts.Evidence, Home: pg.Home, Probe: pg.Probe}}
+	// Home and Probe as Count kept them: the paper's strategies keep
+	// neither, so their counter records stay two varints.
+	ts := []frontier.Tally{{Key: key, Relevant: out.relevant, Evidence: src.Evidence - counts.Evidence,
+		Home: src.Home && !counts.Home, Probe: src.Probes > counts.Probes}}
 	if dk := pol.DirKey(key, scope.DirKey(u)); dk != "" {
 		n, err := c.p.Queue.Counts(dk)
 		if err != nil {
@@ -60,9 +63,12 @@ func isProbe(ln links.Link) bool {
 	return ln.Tag == "focus" && ln.Attr == focus.ReasonHomeProbe
 }
 
-// probed reports whether e was queued by the home probe (hop I), perhaps
-// through redirects: a page no link asked for, which the sequential
-// verdict's backstop does not count (focus.Page.Probe).
+// probed reports whether e was queued by the home probe (hop I), or is
+// where the probe's URL redirected to: a page no link asked for, which the
+// sequential verdict's backstop does not count (focus.Page.Probe). Only a
+// page isHome accepts is counted so: "/" itself, or the end of one redirect
+// from it on the same server. (A probe that redirects to another host
+// reaches that host's home page, which the verdict would have asked for.)
 func probed(e frontier.Entry) bool {
 	return strings.HasSuffix(strings.TrimRight(e.Hops, "R"), "I")
 }

@@ -69,8 +69,8 @@ func TestSequentialVerdict(t *testing.T) {
 		if !c.Home || c.Downloaded != 4 || c.Probes != 1 || pol.Status(focus.Counts(c)) != focus.Irrelevant {
 			t.Errorf("keep=%v: en.test counters %+v, want irrelevant after 4 pages with the home page, probed", keep, c)
 		}
-		if hops := h.hops(t, "http://en.test/"); len(hops) != 1 || !strings.HasSuffix(hops[0], "I") {
-			t.Errorf("keep=%v: en.test's home page has hop paths %v in crawl.log, want one ending in I (inferred: the probe)", keep, hops)
+		if hops := h.metaField("http://en.test/", "hopsFromSeed"); !strings.HasSuffix(hops, "I") {
+			t.Errorf("keep=%v: en.test's home page has hop path %q in its metadata record, want one ending in I (inferred: the probe)", keep, hops)
 		}
 		if sr := h.c.Sites(0); sr.Irrelevant != 1 || sr.Relevant != 2 || sr.Undecided != 0 {
 			t.Errorf("keep=%v: status page sites relevant/undecided/irrelevant %d/%d/%d, want 2/0/1 (en.test judged by the engine's verdict)",
@@ -148,5 +148,35 @@ func TestSequentialHostingServer(t *testing.T) {
 	if pol.Status(focus.Counts(host)) != focus.Undecided || host.Evidence < -1800 || n("http://host.test/") != 7 {
 		t.Errorf("host.test: counters %+v, %d pages fetched; want undecided after its home page and six user pages, "+
 			"with the evidence of its home page alone (-1.7 nats)", host, n("http://host.test/"))
+	}
+}
+
+// TestProbeThroughRedirect: a home page that redirects ("/" to
+// "/index.html") is still the probe's page: it counts as the home page and
+// as a probe, not toward the backstop.
+func TestProbeThroughRedirect(t *testing.T) {
+	web := fakeWeb{
+		"http://th.test/":            page("th", "http://red.test/a"),
+		"http://red.test/":           "HTTP/1.1 301 Moved Permanently\r\nLocation: /index.html\r\nContent-Length: 0\r\n\r\n",
+		"http://red.test/index.html": page("en"),
+		"http://red.test/a":          page("en"),
+	}
+	pol, err := focus.New(focus.Config{Strategy: focus.Sequential, Lang: "th"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, web, Config{Focus: pol}, "http://th.test/")
+	if _, err := h.run(); err != nil {
+		t.Fatal(err)
+	}
+	if !h.fetched("http://red.test/index.html") {
+		t.Fatalf("the probe's redirect was not followed: %v", h.f.got)
+	}
+	c, _ := h.q.Counts("red.test")
+	if c.Downloaded != 2 || !c.Home || c.Probes != 1 {
+		t.Errorf("red.test counters %+v, want 2 pages, the home page counted, one of them probed", c)
+	}
+	if hops := h.metaField("http://red.test/index.html", "hopsFromSeed"); !strings.HasSuffix(hops, "IR") {
+		t.Errorf("red.test/index.html has hop path %q, want one ending in IR (the probe, then its redirect)", hops)
 	}
 }
