@@ -111,10 +111,13 @@
 // has been counted ([Policy.Probe] asks for it while the verdict is open)
 // and none of its pages was called target. Tamura's rule stays as a
 // backstop: more than T pages that links asked for (the probed home page
-// is not one), and none relevant, is irrelevant. A foreign
-// hub linked from many target pages is judged after six pages at the
-// default bounds (five reached from other servers, the home page); T = 10
-// pays eleven.
+// is not one), and none relevant, is irrelevant. A foreign hub linked from
+// many target pages is judged after six pages at the default bounds (five
+// reached from other servers, the home page); T = 10 pays eleven. On a
+// hosting server ([Page.UserDir]: pages in /~name/ directories) a foreign
+// user's page is no evidence about the other users, so such a server is
+// judged by its home page and the backstop, as under T, unless its target
+// pages or links make it relevant.
 //
 // Inside a relevant server, the same test keyed by the first path segment
 // ([Policy.DirKey]: www.xsp.com/en/) judges its sections: links into a

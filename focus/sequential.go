@@ -118,7 +118,7 @@ type Page struct {
 	// each in their own language, so a foreign page of one says nothing of
 	// the others: Weigh gives a foreign verdict there no weight.
 	UserDir bool
-	// Probe: the page is the home page the verdict asked for (Probe), not
+	// Probe: the page is the home page the verdict asked for ([Policy.Probe]), not
 	// one a link asked for. It counts as evidence, but not toward the
 	// tolerance backstop (sequentialStatus).
 	Probe bool
@@ -149,7 +149,8 @@ type Page struct {
 //     on its target pages and links. (Found on a web of the family at
 //     10,000 servers, where a Thai hosting server was judged on its home
 //     page and five English users reached from other servers; see
-//     simulate/RESULTS.md, "Hosting servers".)
+//     simulate/RESULTS.md, "The probe, hosting servers and the peak
+//     queue".)
 //
 // A confidently foreign home page (c = 0.998) weighs -1.72 nats, a
 // confidently foreign page reached from another server -1.20, one reached
@@ -225,14 +226,16 @@ func (p *Policy) add(e int64, pg Page) int64 {
 // verdict on a server that holds none is a detector error). The paper's
 // rule stays as a backstop: a server with no relevant page after more than
 // T pages that links asked for is irrelevant whatever its evidence, so the
-// sequential verdict never costs more than T pages and its probe.
+// sequential verdict never costs more than T+1 pages that links asked for,
+// and its probe.
 //
 // The backstop does not count the probe (Counts.Probes): the home page the
 // verdict queued must not take the place of a page a link asked for, or a
 // server whose target pages come after T foreign pages, which
 // conservative-server reaches with its (T+1)th page, would be judged
 // irrelevant one page short of it. This happened on a hosting server of the
-// held-out family (simulate/RESULTS.md, "The probe and the backstop").
+// held-out family (simulate/RESULTS.md, "The probe, hosting servers and the
+// peak queue").
 func (p *Policy) sequentialStatus(c Counts) Status {
 	linked := c.Downloaded - c.Probes
 	switch {

@@ -37,8 +37,10 @@
 // host, or host/dir/) and bumps them in the same LevelDB batch that completes
 // the lease, so a crash can never count a page twice or not at all. Beside
 // N_a and N_r each key keeps the evidence a sequential server verdict adds
-// up (Tally.Evidence, Counts.Evidence) and whether its home page was
-// counted (Counts.Home), written in the same batch.
+// up (Tally.Evidence, Counts.Evidence), whether its home page was counted
+// (Counts.Home), and how many of its pages no link asked for
+// (Tally.Probe, Counts.Probes: the verdict's home probe), written in the
+// same batch.
 // Package focus applies the tolerance. When a server turns irrelevant the
 // caller removes its queued URLs with DropSite.
 //
@@ -50,7 +52,7 @@
 //	f<site>                              in-flight lease of that site
 //	n<site>                              site record: pending, high, notBefore, budget
 //	s<hash:16>                           seen set: 128-bit hash of the URL (or of a query-rule claim)
-//	c<key>                               focus counters N_a, N_r[, evidence, flags]
+//	c<key>                               focus counters N_a, N_r[, evidence, flags[, probes]]
 //	h<hash:16>                           fetch history of a URL
 //	b<server>                            bandwidth estimates B(server, hour, workday), 48 values
 //	r<robots URL>                        robots.txt outcome: status, body, expiry, failures in a row

@@ -56,7 +56,8 @@ func ParseFields(block []byte) []Field {
 type Outlink struct {
 	URL string `json:"url"` // absolute URL as found
 	// Hop is how the link leads from the page: "L" a link, "E" an embed
-	// (page requisite), "R" a redirect.
+	// (page requisite), "R" a redirect, "I" inferred (the server's home
+	// page, which the sequential verdict asks for: tag/@attr focus/@home-probe).
 	Hop string `json:"hop"`
 	// Context is where it was found, "a/@href", "img/@src", "http/@Location".
 	Context string `json:"context"`
@@ -76,7 +77,7 @@ const anchorMark = ` anchor:"`
 
 // ParseOutlink parses the value of an outlink field:
 //
-//	<absolute URL> <hop L|E|R> <tag>/@<attr>[ rejected:<reason>|admitted:<rules>][ anchor:"<text>"]
+//	<absolute URL> <hop L|E|R|I> <tag>/@<attr>[ rejected:<reason>|admitted:<rules>][ anchor:"<text>"]
 //
 // The reason and the rules may hold spaces. The anchor text is a Go-quoted string
 // (strconv.Quote) that runs to the end of the value; a value whose tail

@@ -96,8 +96,9 @@ func TestSequentialFamilyReport(t *testing.T) {
 // and the peak queue"); and wherever it is behind on harvest, servers or
 // peak queue, it crawls more. On every web of the family of seed 1 at
 // 1,500 servers, and on the two webs where it crawled fewer before the
-// eighth session: hosting=0.2 of seed 2 at 3,000 servers (the probe took
-// the place of a linked page) and langdirs=0 of seed 1 at 10,000 (a Thai
+// probe stopped counting toward T and user directories stopped speaking for
+// each other: hosting=0.2 of seed 2 at 3,000 servers (the probe took the
+// place of a linked page) and langdirs=0 of seed 1 at 10,000 (a Thai
 // hosting server judged on its English users).
 func TestSequentialNeverFewerTargets(t *testing.T) {
 	if testing.Short() {
