@@ -207,6 +207,17 @@ func (h *harness) metaField(u, name string) string {
 	return ""
 }
 
+// fetchedUnder counts the fetches of URLs that start with prefix.
+func (h *harness) fetchedUnder(prefix string) int {
+	n := 0
+	for _, g := range h.f.got {
+		if strings.HasPrefix(g, prefix) {
+			n++
+		}
+	}
+	return n
+}
+
 func (h *harness) fetched(u string) bool {
 	for _, g := range h.f.got {
 		if g == u {

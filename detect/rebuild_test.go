@@ -12,10 +12,7 @@ import (
 // The corpora come from corpora/fetch.sh: in $LANGCRAWL_CORPORA if set,
 // else in corpora/cache. Without them the test fails: run fetch.sh.
 func TestRebuildProfiles(t *testing.T) {
-	dir := os.Getenv("LANGCRAWL_CORPORA")
-	if dir == "" {
-		dir = filepath.Join("corpora", "cache")
-	}
+	dir := corporaDir()
 	for _, f := range []string{filepath.Join(UDHRDir, "tha.html"), filepath.Join(DebDir, catalogues[0].Package)} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Fatalf("corpora missing in %s (%v): run detect/corpora/fetch.sh [DIR] and set LANGCRAWL_CORPORA=DIR", dir, err)
