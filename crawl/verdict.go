@@ -29,7 +29,7 @@ func (c *Crawler) tally(pol *focus.Policy, key string, counts focus.Counts, e fr
 	}
 	pg.Home = isHome(u, e)
 	pg.Probe = pg.Home && probed(e)
-	pg.UserDir = strings.HasPrefix(u.Path, "/~") // decoded: /%7Ename/ too
+	pg.UserDir = focus.IsUserDir(u.Path) // decoded: /%7Ename/ too
 	pg.Reached = reached(u, e)
 	if pol.NeedsLinks(counts) {
 		var err error

@@ -114,7 +114,7 @@ type Page struct {
 	// least Strong.
 	TargetLinks bool
 	// UserDir: the page sits in a user's directory of a hosting server
-	// (its first path segment starts with "~": /~user/). Its users write
+	// (IsUserDir: /~user/). Its users write
 	// each in their own language, so a foreign page of one says nothing of
 	// the others: Weigh gives a foreign verdict there no weight.
 	UserDir bool
@@ -304,6 +304,13 @@ func (p *Policy) NamesTarget(rawURL string) bool {
 // IsHome reports whether a URL path and query name a server's home page.
 func IsHome(path, rawQuery string) bool {
 	return (path == "/" || path == "") && rawQuery == ""
+}
+
+// IsUserDir reports whether a decoded URL path lies in a user's directory
+// of a hosting server, its first segment starting with "~" (/~name/): the
+// pages Page.UserDir marks.
+func IsUserDir(path string) bool {
+	return strings.HasPrefix(path, "/~")
 }
 
 // Reasons of directory status.

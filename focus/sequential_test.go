@@ -234,6 +234,11 @@ func TestProbe(t *testing.T) {
 			t.Errorf("IsHome(%q, %q) = %v", h.path, h.query, got)
 		}
 	}
+	for path, want := range map[string]bool{"/~ann/": true, "/~ann/a.html": true, "/": false, "/en/~x": false, "/users/ann/": false} {
+		if got := IsUserDir(path); got != want {
+			t.Errorf("IsUserDir(%q) = %v", path, got)
+		}
+	}
 }
 
 func TestDirectoryStatus(t *testing.T) {
