@@ -65,7 +65,7 @@ func scan(r io.Reader, name string, maxBlock int, spec bool, fn func(rec Record,
 		return fn(rec, b)
 	}
 	for {
-		wr, off, _, err := rd.Next()
+		wr, off, _, err := Next(rd, good)
 		if errors.Is(err, io.EOF) {
 			return good, settle(off)
 		}

@@ -52,8 +52,10 @@ func ReadAll(path string) ([]Record, error) {
 	}
 	defer rd.Close()
 	var out []Record
+	var last int64
 	for {
-		wr, off, val, err := rd.Next()
+		wr, off, val, err := Next(rd, last)
+		last = off
 		if errors.Is(err, io.EOF) {
 			return out, nil
 		}
@@ -72,6 +74,22 @@ func ReadAll(path string) ([]Record, error) {
 		}
 		out = append(out, rec)
 	}
+}
+
+// Next is rd.Next, except that a panic inside gowarc becomes an error.
+// gowarc v1.6.0 panics on some records cut short (its warc-fields parser
+// reads the first byte of an empty peek when a gzip member ends early), as
+// a crash or a full disk leaves the tail of a WARC file (TestEveryCut).
+// after is the offset of the last record the caller read (0 for none); the
+// error gives it, since gowarc's own offset is lost with the panic.
+func Next(rd *gowarc.WarcFileReader, after int64) (wr gowarc.WarcRecord, off int64, val *gowarc.Validation, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			wr, off, val = nil, after, nil
+			err = fmt.Errorf("a record cut short after the one at offset %d (gowarc: %v)", after, r)
+		}
+	}()
+	return rd.Next()
 }
 
 // NewReader opens a WARC file, compressed or not, for reading its records
@@ -157,8 +175,10 @@ func Each(path string, maxBlock int, fn func(Record) error) error {
 		return fmt.Errorf("archive: read %s: %w", path, err)
 	}
 	defer rd.Close()
+	var last int64
 	for {
-		wr, off, _, err := rd.Next()
+		wr, off, _, err := Next(rd, last)
+		last = off
 		if errors.Is(err, io.EOF) {
 			return nil
 		}

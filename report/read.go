@@ -201,8 +201,10 @@ func readWARC(path string, visit func(metaRecord)) (records int, err error) {
 		return 0, fmt.Errorf("open %s: %w", path, err)
 	}
 	defer rd.Close()
+	var last int64
 	for {
-		wr, off, _, err := rd.Next()
+		wr, off, _, err := archive.Next(rd, last)
+		last = off
 		if errors.Is(err, io.EOF) && wr == nil {
 			return records, nil
 		}
