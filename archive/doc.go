@@ -145,7 +145,12 @@
 // LevelDB's journal, so a process kill (SIGKILL, a crash, OOM) loses
 // nothing reported done: on the next start [Recover] closes the ".open"
 // file, cutting off at most a half-written record, whose URL the frontier
-// still holds in flight and fetches again. Power failures are covered by
+// still holds in flight and fetches again. Recover cuts at the last
+// record boundary at or before the crash's cut, wherever that falls
+// (TestRecoverEveryCut tries every byte): a record is kept only if its
+// block holds all of its Content-Length, its end-of-record marker is there
+// and, compressed, its gzip member's checksum reads; and the whole record
+// before a cut one is kept. Power failures are covered by
 // a group commit (crawl.Syncer): every durability.sync_interval (default
 // 1s) the open WARC file is fsynced ([Writer.Sync]), then the frontier's
 // journal (frontier.Queue.Sync), then crawl.log, with completions held

@@ -31,13 +31,20 @@ var errCut = errors.New("archive: record cut short")
 // the next record, so fn sees each record once the next one has started.
 // Scan stops at the first error, from r or from fn. It does not close r.
 func Scan(r io.Reader, name string, maxBlock int, fn func(rec Record, line []byte) error) error {
-	_, err := scan(r, name, maxBlock, false, fn)
+	_, err := scan(r, name, maxBlock, nil, fn)
 	return err
 }
 
 // scan is Scan; it also returns where the last record that read whole
 // ends. An error reading the file is wrapped with errCut.
-func scan(r io.Reader, name string, maxBlock int, spec bool, fn func(rec Record, line []byte) error) (int64, error) {
+//
+// Recover passes endOf, which finds where a record that read whole ends
+// in the file itself. With it, scan also checks each record against the
+// WARC specification, so that a record cut in its end-of-record marker is
+// cut too, and it calls endOf when gowarc loses its offset: when gowarc
+// panics on the record after (see Next).
+func scan(r io.Reader, name string, maxBlock int, endOf func(*Record) (int64, error), fn func(rec Record, line []byte) error) (int64, error) {
+	spec := endOf != nil
 	maxBlock = max(maxBlock, minHeadBlock)
 	rd, err := gowarc.NewWarcFileReaderFromStream(struct{ io.Reader }{r}, 0, readerOptions(spec)...)
 	if err != nil {
@@ -45,12 +52,20 @@ func scan(r io.Reader, name string, maxBlock int, spec bool, fn func(rec Record,
 	}
 	defer rd.Close()
 	var (
-		good int64
-		prev *Record
-		line *cdxLine
+		good    int64
+		prev    *Record
+		prevVal *gowarc.Validation
+		line    *cdxLine
 	)
-	// settle hands the previous record to fn once its end is known.
+	// settle hands the previous record to fn once its end is known. With
+	// spec, a record gowarc found no end-of-record marker after (an
+	// uncompressed file cut in its last four bytes; gowarc adds the
+	// violation to the record's validation when it closes the record) is
+	// cut, and so not handed on.
 	settle := func(end int64) error {
+		if prev != nil && prevVal != nil && !prevVal.Valid() {
+			return fmt.Errorf("%w: %s at %d: %w", errCut, name, prev.Offset, prevVal)
+		}
 		good = end
 		if prev == nil {
 			return nil
@@ -65,21 +80,48 @@ func scan(r io.Reader, name string, maxBlock int, spec bool, fn func(rec Record,
 		return fn(rec, b)
 	}
 	for {
-		wr, off, _, err := Next(rd, good)
+		wr, off, val, err := Next(rd, good)
 		if errors.Is(err, io.EOF) {
-			return good, settle(off)
+			err := settle(off)
+			return good, err
 		}
 		if err != nil {
+			// The record before this one was closed whole (below), so it
+			// is whole whatever this one is: a crash that cut the file in
+			// this record's first bytes must not take the one before with
+			// it, whose URL may be done. Its end is off, unless gowarc
+			// panicked and lost it.
+			if prev != nil {
+				end := off
+				if end <= prev.Offset && endOf != nil {
+					if end, err = endOf(prev); err != nil {
+						return good, fmt.Errorf("%w: %s at %d: %w", errCut, name, prev.Offset, err)
+					}
+				}
+				if end > prev.Offset {
+					if err := settle(end); err != nil {
+						return good, err
+					}
+				}
+			}
 			return good, fmt.Errorf("%w: %s at %d: %w", errCut, name, off, err)
 		}
 		if err := settle(off); err != nil {
 			return good, err
 		}
 		rec, err := recordOf(wr, off, maxBlock)
+		if err == nil {
+			// Closing reads the end-of-record marker and, in a gzip
+			// member, the checksum: a record is whole only after both.
+			err = wr.Close()
+		}
 		if err != nil {
 			return good, fmt.Errorf("%w: %s at %d: %w", errCut, name, off, err)
 		}
 		prev = &rec
+		if spec {
+			prevVal = val
+		}
 		// A response that is not an HTTP message (a dns: record of another
 		// crawler) has no status: pywb's indexer leaves it out too.
 		http := strings.HasPrefix(strings.ToLower(rec.Header(gowarc.ContentType)), "application/http")

@@ -1,11 +1,15 @@
 package archive
 
 import (
+	"bufio"
 	"bytes"
+	"compress/gzip"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -238,8 +242,15 @@ func scanWhole(path, name string) (int64, []byte, error) {
 		return 0, nil, fmt.Errorf("archive: recover %s: %w", path, err)
 	}
 	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return 0, nil, fmt.Errorf("archive: recover %s: %w", path, err)
+	}
+	endOf := func(rec *Record) (int64, error) {
+		return recordEnd(f, st.Size(), rec)
+	}
 	var index []byte
-	good, err := scan(f, name, 0, true, func(_ Record, line []byte) error {
+	good, err := scan(f, name, 0, endOf, func(_ Record, line []byte) error {
 		index = append(index, line...)
 		return nil
 	})
@@ -249,4 +260,70 @@ func scanWhole(path, name string) (int64, []byte, error) {
 	// good is where the last record that read whole ends: a record the
 	// crash cut short starts at or after it.
 	return good, index, nil
+}
+
+// recordEnd returns where rec, a record of the WARC file f (size bytes)
+// that gowarc read whole, ends: for a gzip member, where the member's
+// trailer ends; for an uncompressed record, after its header, its
+// Content-Length bytes of block and its four-byte end-of-record marker.
+// scan needs it when gowarc panics on the record after rec, which loses
+// gowarc's offset.
+func recordEnd(f io.ReaderAt, size int64, rec *Record) (int64, error) {
+	src := &countingReader{r: bufio.NewReader(io.NewSectionReader(f, rec.Offset, size-rec.Offset))}
+	magic, err := src.r.Peek(2)
+	if err != nil {
+		return 0, err
+	}
+	if magic[0] == 0x1f && magic[1] == 0x8b {
+		// gzip reads src byte-exact, as it is an io.ByteReader: what it
+		// has consumed when the member ends is the member.
+		zr, err := gzip.NewReader(src)
+		if err != nil {
+			return 0, err
+		}
+		zr.Multistream(false)
+		if _, err := io.Copy(io.Discard, zr); err != nil {
+			return 0, err
+		}
+		return rec.Offset + src.n, nil
+	}
+	length, err := strconv.ParseInt(rec.Header("Content-Length"), 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("Content-Length: %w", err)
+	}
+	// The header ends at the first empty line: no header line is empty.
+	var last [4]byte
+	for string(last[:]) != "\r\n\r\n" {
+		b, err := src.ReadByte()
+		if err != nil {
+			return 0, err
+		}
+		copy(last[:], last[1:])
+		last[3] = b
+	}
+	end := rec.Offset + src.n + length + 4
+	if end > size {
+		return 0, io.ErrUnexpectedEOF
+	}
+	return end, nil
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r *bufio.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+func (c *countingReader) ReadByte() (byte, error) {
+	b, err := c.r.ReadByte()
+	if err == nil {
+		c.n++
+	}
+	return b, err
 }

@@ -1,6 +1,7 @@
 package archive
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -30,7 +31,11 @@ func TestRecover(t *testing.T) {
 		}
 		whole, _ := os.ReadFile(open[0])
 		// Half of the first record again: a write the crash cut short.
-		os.WriteFile(open[0], append(append([]byte{}, whole...), whole[:len(whole)/5]...), 0o644)
+		// (Until the ninth session this appended a fifth of the file,
+		// which holds the whole warcinfo record too; Recover then dropped
+		// that whole record with the half one after it.)
+		first := readAll(t, open[0])[1].Offset
+		os.WriteFile(open[0], append(append([]byte{}, whole...), whole[:first/2]...), 0o644)
 
 		got, err := Recover(cfg.Dir)
 		if err != nil {
@@ -73,5 +78,75 @@ func TestRecoverDropsEmptyFile(t *testing.T) {
 	}
 	if _, err := os.Stat(p); !os.IsNotExist(err) {
 		t.Error("a file with no whole record was kept")
+	}
+}
+
+// TestRecoverEveryCut: whatever byte a crash or a full disk cuts an .open
+// file at, Recover keeps exactly its whole records, up to the last record
+// boundary at or before the cut, and indexes those, so that a resumed
+// crawl leaves no half record for pywb to replay. With an uncompressed
+// file, gowarc v1.6.0 read a record cut in its block or at the end of a
+// header line as whole, and Recover kept it: 107 of 512 cuts in the last
+// exchange left a file that did not end at a record boundary. And a cut
+// in the first bytes of a record took the whole record before it too,
+// whose URL may be done.
+func TestRecoverEveryCut(t *testing.T) {
+	for _, compress := range []bool{true, false} {
+		cfg := testConfig(t)
+		cfg.Compress = compress
+		w := newWriter(t, cfg)
+		u := "http://a.th/1"
+		if _, err := w.WriteExchange(&Exchange{URL: u, RawRequest: request(u), RawResponse: response("สวัสดี " + u)}); err != nil {
+			t.Fatal(err)
+		}
+		w.Close()
+		files, _ := filepath.Glob(filepath.Join(cfg.Dir, "*.warc*"))
+		if len(files) != 1 {
+			t.Fatalf("%d WARC files", len(files))
+		}
+		whole, _ := os.ReadFile(files[0])
+		ends := recordEnds(t, files[0])
+		name := filepath.Base(files[0])
+		for n := 1; n < len(whole); n++ {
+			var want int64 // the last record boundary at or before n
+			for e := range ends {
+				if e <= int64(n) && e > want {
+					want = e
+				}
+			}
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, name+".open"), whole[:n], 0o644); err != nil {
+				t.Fatal(err)
+			}
+			got, err := Recover(dir)
+			if err != nil {
+				t.Fatalf("compress=%v, cut at %d: %v", compress, n, err)
+			}
+			if want == 0 {
+				if len(got) != 0 {
+					t.Errorf("compress=%v, cut at %d inside the warcinfo record: kept %v", compress, n, got)
+				}
+				continue
+			}
+			if len(got) != 1 {
+				t.Fatalf("compress=%v, cut at %d: Recover = %v", compress, n, got)
+			}
+			data, _ := os.ReadFile(got[0])
+			if int64(len(data)) != want || !bytes.Equal(data, whole[:want]) {
+				t.Errorf("compress=%v, cut at %d of %d: kept %d bytes, want the %d of the whole records", compress, n, len(whole), len(data), want)
+				continue
+			}
+			recs := readAll(t, got[0])
+			responses := 0
+			for _, r := range recs {
+				if r.Type == "response" {
+					responses++
+				}
+			}
+			index, _ := os.ReadFile(filepath.Join(dir, IndexName))
+			if lines := strings.Count(string(index), "\n"); lines != responses {
+				t.Errorf("compress=%v, cut at %d: %d index lines for %d responses", compress, n, lines, responses)
+			}
+		}
 	}
 }
