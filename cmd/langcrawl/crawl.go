@@ -91,7 +91,12 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 		return snap, fmt.Errorf("%w: %w", errUsage, err)
 	}
 	profileText := cfg.YAML() + note
-	if err := os.WriteFile(filepath.Join(cfg.Out, "profile.yaml"), []byte(profileText), 0o644); err != nil {
+	// Through a temporary file: a full disk or a kill while writing must
+	// not leave the last run's profile.yaml cut short or empty.
+	if err := writeOutAtomic(filepath.Join(cfg.Out, "profile.yaml"), func(w io.Writer) error {
+		_, err := io.WriteString(w, profileText)
+		return err
+	}); err != nil {
 		return snap, fmt.Errorf("output directory: %w", err)
 	}
 	// Every run keeps its profile too, so each generation's (the run that
