@@ -142,8 +142,9 @@ func scan(r io.Reader, name string, maxBlock int, endOf func(*Record) (int64, er
 // naming each file by its base name, sorted in byte order with repeated
 // lines dropped. It reads each file once, in bounded memory: lines past
 // DefaultSortMemory are spilled to sorted runs in tmpDir ("" means
-// os.TempDir()).
-func IndexFiles(w io.Writer, tmpDir string, paths ...string) error {
+// os.TempDir()). done, if not nil, is called with each file's path once it
+// is read, for a progress line.
+func IndexFiles(w io.Writer, tmpDir string, done func(path string), paths ...string) error {
 	s := NewSorter(tmpDir, 0)
 	defer s.Close()
 	for _, p := range paths {
@@ -160,6 +161,9 @@ func IndexFiles(w io.Writer, tmpDir string, paths ...string) error {
 		f.Close()
 		if err != nil {
 			return fmt.Errorf("archive: index %s: %w", p, err)
+		}
+		if done != nil {
+			done(p)
 		}
 	}
 	if _, err := s.WriteTo(w); err != nil {

@@ -351,7 +351,7 @@ func TestIndexFilesMatchesWriter(t *testing.T) {
 			t.Fatalf("writer's index has %d lines, want 11", n)
 		}
 		var got bytes.Buffer
-		if err := IndexFiles(&got, t.TempDir(), w.Files()...); err != nil {
+		if err := IndexFiles(&got, t.TempDir(), nil, w.Files()...); err != nil {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(got.Bytes(), want) {

@@ -288,7 +288,11 @@ func (a *accumulator) candidate(host string) *candidate {
 // Pages are taken in file-name order, then in record order, which is the
 // order in which the crawl finished them. A URL with more than one metadata
 // record counts once, with its first record.
-func Build(out string) (*Report, error) {
+func Build(out string) (*Report, error) { return BuildProgress(out, nil) }
+
+// BuildProgress is Build, calling done (if not nil) after each WARC file it
+// has read, with the file's path, in the order of WARCFiles.
+func BuildProgress(out string, done func(path string)) (*Report, error) {
 	if fi, err := os.Stat(out); err != nil {
 		return nil, fmt.Errorf("report: %w", err)
 	} else if !fi.IsDir() {
@@ -301,7 +305,7 @@ func Build(out string) (*Report, error) {
 	}
 	r.Profile, r.Tolerance = prof, prof.Tolerance
 
-	files, err := warcFiles(filepath.Join(out, WARCDir))
+	files, err := WARCFiles(out)
 	if err != nil {
 		return nil, err
 	}
@@ -322,6 +326,9 @@ func Build(out string) (*Report, error) {
 			} else {
 				r.warn("%s: damaged; records after the first bad one are not counted: %v", filepath.Base(f), err)
 			}
+		}
+		if done != nil {
+			done(f)
 		}
 	}
 	r.WARCFiles = len(files)
@@ -345,8 +352,10 @@ func Build(out string) (*Report, error) {
 	return r, nil
 }
 
-// warcFiles lists the WARC files of dir, sorted by name.
-func warcFiles(dir string) ([]string, error) {
+// WARCFiles lists the WARC files of the crawl output directory out (in
+// out/warcs, ".open" ones too) that Build reads, sorted by name.
+func WARCFiles(out string) ([]string, error) {
+	dir := filepath.Join(out, WARCDir)
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, fmt.Errorf("%w in %s: %w", ErrNoWARC, dir, err)

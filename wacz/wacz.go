@@ -58,6 +58,9 @@ type Options struct {
 	// TempDir holds the temporary files (sorted runs of index lines, the
 	// pages); "" means os.TempDir().
 	TempDir string
+	// Done, if not nil, is called with each WARC file's path once it is
+	// packaged, for a progress line.
+	Done func(path string)
 }
 
 // Resource is one file of the WACZ as datapackage.json lists it.
@@ -153,6 +156,9 @@ func Write(w io.Writer, warcs []string, opts Options) (Stats, error) {
 		res = append(res, r)
 		st.WARCs++
 		st.WARCBytes += n
+		if opts.Done != nil {
+			opts.Done(p)
+		}
 	}
 	st.Captures, st.Pages = pages.captures, pages.pages
 

@@ -31,11 +31,13 @@ Memory stays bounded: lines past 64 MiB are sorted into runs in --tmp.`,
 			if err != nil {
 				return fmt.Errorf("%w: %w", errUsage, err)
 			}
+			meter := newFileMeter(cmd.ErrOrStderr(), "index", files)
+			defer meter.finish()
 			if out == "" {
-				return archive.IndexFiles(cmd.OutOrStdout(), tmp, files...)
+				return archive.IndexFiles(cmd.OutOrStdout(), tmp, meter.file, files...)
 			}
 			return writeOutAtomic(out, func(w io.Writer) error {
-				return archive.IndexFiles(w, tmp, files...)
+				return archive.IndexFiles(w, tmp, meter.file, files...)
 			})
 		},
 	}

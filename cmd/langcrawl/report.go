@@ -36,7 +36,13 @@ from their queue), for a curator to add as seeds.
 (DIR/report/report.json holds the same either way).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			r, err := report.Build(out)
+			// The files are listed twice (here for the meter, and by
+			// Build); a file that appears between the two is read but
+			// not counted on the progress line.
+			files, _ := report.WARCFiles(out)
+			meter := newFileMeter(cmd.ErrOrStderr(), "report", files)
+			r, err := report.BuildProgress(out, meter.file)
+			meter.finish()
 			if errors.Is(err, report.ErrNoWARC) || errors.Is(err, fs.ErrNotExist) {
 				return fmt.Errorf("%w: %w", errUsage, err)
 			}

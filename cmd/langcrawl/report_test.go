@@ -29,13 +29,19 @@ func TestReportOnDemoCrawl(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	var stdout bytes.Buffer
+	var stdout, stderr bytes.Buffer
 	cmd := reportCmd()
 	cmd.SetArgs([]string{"--out", out})
 	cmd.SetOut(&stdout)
-	cmd.SetErr(io.Discard)
+	cmd.SetErr(&stderr)
 	if err := cmd.Execute(); err != nil {
 		t.Fatal(err)
+	}
+	// The progress line (TestFileMeter), on stderr, its last one after the
+	// last WARC file.
+	warcs, _ := report.WARCFiles(out)
+	if want := fmt.Sprintf("report: %d of %d WARC files, ", len(warcs), len(warcs)); len(warcs) == 0 || !strings.Contains(stderr.String(), want) {
+		t.Errorf("langcrawl report's stderr is %q, want a line with %q", stderr.String(), want)
 	}
 	dir := filepath.Join(out, report.Dir)
 	for _, name := range []string{report.FileMarkdown, report.FileServers, report.FileHarvestCSV, report.FileHarvestSVG,

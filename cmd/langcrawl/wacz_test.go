@@ -73,15 +73,21 @@ func TestIndexAndWACZCommands(t *testing.T) {
 	if err != nil || len(own) == 0 {
 		t.Fatalf("crawl's index: %v (%d bytes)", err, len(own))
 	}
-	var stdout bytes.Buffer
+	var stdout, stderr bytes.Buffer
 	cmd := indexCmd()
 	cmd.SetArgs([]string{warcs})
 	cmd.SetOut(&stdout)
+	cmd.SetErr(&stderr)
 	if err := cmd.Execute(); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(stdout.Bytes(), own) {
 		t.Errorf("langcrawl index differs from the crawl's index.cdxj (%d bytes, want %d)", stdout.Len(), len(own))
+	}
+	// The progress line (TestFileMeter) goes to stderr, its last one after
+	// the last file.
+	if want := fmt.Sprintf("index: %d of %d WARC files, ", len(files), len(files)); !strings.Contains(stderr.String(), want) {
+		t.Errorf("langcrawl index's stderr is %q, want a line with %q", stderr.String(), want)
 	}
 
 	// langcrawl wacz.
@@ -89,8 +95,13 @@ func TestIndexAndWACZCommands(t *testing.T) {
 	cmd = waczCmd()
 	cmd.SetArgs([]string{out, "--out", waczPath})
 	cmd.SetOut(io.Discard)
+	stderr.Reset()
+	cmd.SetErr(&stderr)
 	if err := cmd.Execute(); err != nil {
 		t.Fatal(err)
+	}
+	if want := fmt.Sprintf("wacz: %d of %d WARC files, ", len(files), len(files)); !strings.Contains(stderr.String(), want) {
+		t.Errorf("langcrawl wacz's stderr is %q, want a line with %q", stderr.String(), want)
 	}
 	zr, err := zip.OpenReader(waczPath)
 	if err != nil {
