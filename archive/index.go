@@ -143,8 +143,9 @@ func scan(r io.Reader, name string, maxBlock int, endOf func(*Record) (int64, er
 // lines dropped. It reads each file once, in bounded memory: lines past
 // DefaultSortMemory are spilled to sorted runs in tmpDir ("" means
 // os.TempDir()). done, if not nil, is called with each file's path once it
-// is read, for a progress line.
-func IndexFiles(w io.Writer, tmpDir string, done func(path string), paths ...string) error {
+// is read, for a progress line; an error from it (an interrupt) stops
+// IndexFiles, which returns it.
+func IndexFiles(w io.Writer, tmpDir string, done func(path string) error, paths ...string) error {
 	s := NewSorter(tmpDir, 0)
 	defer s.Close()
 	for _, p := range paths {
@@ -163,7 +164,9 @@ func IndexFiles(w io.Writer, tmpDir string, done func(path string), paths ...str
 			return fmt.Errorf("archive: index %s: %w", p, err)
 		}
 		if done != nil {
-			done(p)
+			if err := done(p); err != nil {
+				return err
+			}
 		}
 	}
 	if _, err := s.WriteTo(w); err != nil {

@@ -291,8 +291,9 @@ func (a *accumulator) candidate(host string) *candidate {
 func Build(out string) (*Report, error) { return BuildProgress(out, nil) }
 
 // BuildProgress is Build, calling done (if not nil) after each WARC file it
-// has read, with the file's path, in the order of WARCFiles.
-func BuildProgress(out string, done func(path string)) (*Report, error) {
+// has read, with the file's path, in the order of WARCFiles. An error from
+// done (an interrupt) stops it, and it returns the error.
+func BuildProgress(out string, done func(path string) error) (*Report, error) {
 	if fi, err := os.Stat(out); err != nil {
 		return nil, fmt.Errorf("report: %w", err)
 	} else if !fi.IsDir() {
@@ -328,7 +329,9 @@ func BuildProgress(out string, done func(path string)) (*Report, error) {
 			}
 		}
 		if done != nil {
-			done(f)
+			if err := done(f); err != nil {
+				return nil, err
+			}
 		}
 	}
 	r.WARCFiles = len(files)

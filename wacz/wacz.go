@@ -59,8 +59,9 @@ type Options struct {
 	// pages); "" means os.TempDir().
 	TempDir string
 	// Done, if not nil, is called with each WARC file's path once it is
-	// packaged, for a progress line.
-	Done func(path string)
+	// packaged, for a progress line. An error from it (an interrupt) stops
+	// Write, which returns it.
+	Done func(path string) error
 }
 
 // Resource is one file of the WACZ as datapackage.json lists it.
@@ -157,7 +158,9 @@ func Write(w io.Writer, warcs []string, opts Options) (Stats, error) {
 		st.WARCs++
 		st.WARCBytes += n
 		if opts.Done != nil {
-			opts.Done(p)
+			if err := opts.Done(p); err != nil {
+				return st, err
+			}
 		}
 	}
 	st.Captures, st.Pages = pages.captures, pages.pages

@@ -31,7 +31,7 @@ Memory stays bounded: lines past 64 MiB are sorted into runs in --tmp.`,
 			if err != nil {
 				return fmt.Errorf("%w: %w", errUsage, err)
 			}
-			meter := newFileMeter(cmd.ErrOrStderr(), "index", files)
+			meter := newFileMeter(cmd.Context(), cmd.ErrOrStderr(), "index", files)
 			defer meter.finish()
 			if out == "" {
 				return archive.IndexFiles(cmd.OutOrStdout(), tmp, meter.file, files...)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -22,6 +23,7 @@ const meterEvery = 30 * time.Second
 // last file, for the log. The line goes to stderr, so the command's output
 // on stdout stays clean.
 type fileMeter struct {
+	ctx   context.Context // cancelled by Ctrl-C: file then stops the command
 	w     io.Writer
 	verb  string // what the command does, first on the line
 	tty   bool
@@ -36,10 +38,10 @@ type fileMeter struct {
 
 // newFileMeter measures reading files, whose sizes it takes now (a file it
 // cannot stat counts as empty: the command itself will name it).
-func newFileMeter(w io.Writer, verb string, files []string) *fileMeter {
+func newFileMeter(ctx context.Context, w io.Writer, verb string, files []string) *fileMeter {
 	f, ok := w.(*os.File)
 	tty := ok && term.IsTerminal(int(f.Fd()))
-	m := &fileMeter{w: w, verb: verb, tty: tty, every: meterEvery, now: time.Now, files: len(files)}
+	m := &fileMeter{ctx: ctx, w: w, verb: verb, tty: tty, every: meterEvery, now: time.Now, files: len(files)}
 	for _, p := range files {
 		if fi, err := os.Stat(p); err == nil {
 			m.total += fi.Size()
@@ -51,23 +53,29 @@ func newFileMeter(w io.Writer, verb string, files []string) *fileMeter {
 }
 
 // file records that the file at path has been read, and writes the line
-// when it is time.
-func (m *fileMeter) file(path string) {
+// when it is time. Once the command is interrupted it returns an error
+// instead, which stops the command between two files: what it was writing
+// goes through writeOutAtomic, so no partial file is left.
+func (m *fileMeter) file(path string) error {
+	if err := context.Cause(m.ctx); err != nil {
+		return fmt.Errorf("%s: interrupted after %d of %d WARC files: %w", m.verb, m.done, m.files, err)
+	}
 	m.done++
 	if fi, err := os.Stat(path); err == nil {
 		m.read += fi.Size()
 	}
 	now := m.now()
 	if !m.tty && now.Sub(m.last) < m.every && m.done < m.files {
-		return
+		return nil
 	}
 	m.last = now
 	if m.tty {
 		fmt.Fprintf(m.w, "\r\033[K%s", m.line(now))
 		m.shown = true
-		return
+		return nil
 	}
 	fmt.Fprintln(m.w, m.line(now))
+	return nil
 }
 
 // finish clears the terminal's line, before the command prints its result.

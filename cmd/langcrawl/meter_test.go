@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -24,7 +25,7 @@ func TestFileMeter(t *testing.T) {
 	}
 	var out strings.Builder
 	clock := time.Unix(0, 0)
-	m := newFileMeter(&out, "wacz", files)
+	m := newFileMeter(context.Background(), &out, "wacz", files)
 	m.now = func() time.Time { return clock }
 	m.start, m.last = clock, clock
 

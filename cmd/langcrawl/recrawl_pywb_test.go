@@ -308,7 +308,7 @@ func TestRecrawlChangingWebInPywb(t *testing.T) {
 	})
 
 	waczPath := filepath.Join(t.TempDir(), "crawl.wacz")
-	if err := packageCrawl(out, waczPath, "", io.Discard, io.Discard); err != nil {
+	if err := packageCrawl(context.Background(), out, waczPath, "", io.Discard, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	pz := startPywb(t, bin, []string{"--unpack-wacz", waczPath})

@@ -40,7 +40,7 @@ from their queue), for a curator to add as seeds.
 			// Build); a file that appears between the two is read but
 			// not counted on the progress line.
 			files, _ := report.WARCFiles(out)
-			meter := newFileMeter(cmd.ErrOrStderr(), "report", files)
+			meter := newFileMeter(cmd.Context(), cmd.ErrOrStderr(), "report", files)
 			r, err := report.BuildProgress(out, meter.file)
 			meter.finish()
 			if errors.Is(err, report.ErrNoWARC) || errors.Is(err, fs.ErrNotExist) {

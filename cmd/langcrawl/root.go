@@ -36,7 +36,15 @@ func run(args []string) int {
 		root.AddCommand(c())
 	}
 	root.SetArgs(args)
-	ctx, stop := interrupts()
+	// What the first Ctrl-C does: a crawl drains; wacz, index and report
+	// stop after the file they are reading, keeping no partial output.
+	stopping := "stopping after the WARC file being read; no partial output is kept"
+	quitting := "quitting at once; a temporary file (*.tmp-*) may be left beside the output"
+	if c, _, err := root.Find(args); err == nil && (c.Name() == "crawl" || c.Name() == "demo") {
+		stopping = "finishing in-flight fetches and closing files"
+		quitting = "quitting at once; in-flight URLs will be fetched again on resume"
+	}
+	ctx, stop := interrupts(stopping, quitting)
 	defer stop()
 	if err := root.ExecuteContext(ctx); err != nil {
 		if errors.Is(err, errUsage) {
@@ -58,8 +66,9 @@ func run(args []string) int {
 var extraCommands []func() *cobra.Command
 
 // interrupts returns a context cancelled by the first SIGINT or SIGTERM,
-// which drains the crawl. A second signal exits at once.
-func interrupts() (context.Context, func()) {
+// which drains the crawl (what the command does then is stopping, for the
+// message). A second signal exits at once (with the message quitting).
+func interrupts(stopping, quitting string) (context.Context, func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	ch := make(chan os.Signal, 2)
 	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
@@ -69,10 +78,10 @@ func interrupts() (context.Context, func()) {
 		case <-ctx.Done():
 			return
 		}
-		fmt.Fprintln(os.Stderr, "\nlangcrawl: interrupted; finishing in-flight fetches and closing files (Ctrl-C again to quit at once)")
+		fmt.Fprintf(os.Stderr, "\nlangcrawl: interrupted; %s (Ctrl-C again to quit at once)\n", stopping)
 		cancel()
 		<-ch
-		fmt.Fprintln(os.Stderr, "langcrawl: quitting at once; in-flight URLs will be fetched again on resume")
+		fmt.Fprintln(os.Stderr, "langcrawl: "+quitting)
 		os.Exit(130)
 	}()
 	return ctx, func() { signal.Stop(ch); cancel() }

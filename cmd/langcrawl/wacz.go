@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -26,7 +27,7 @@ every file. It reads each WARC file once and streams, so memory stays
 bounded whatever the crawl's size. The crawl must not be running.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return packageCrawl(args[0], out, title, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			return packageCrawl(cmd.Context(), args[0], out, title, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	cmd.Flags().StringVarP(&out, "out", "o", "", "the WACZ file to write (default: OUT.wacz beside OUT)")
@@ -36,7 +37,7 @@ bounded whatever the crawl's size. The crawl must not be running.`,
 
 // packageCrawl writes the WACZ of the crawl in dir to out, through a
 // temporary file beside it, holding the crawl's lock meanwhile.
-func packageCrawl(dir, out, title string, stdout, stderr io.Writer) error {
+func packageCrawl(ctx context.Context, dir, out, title string, stdout, stderr io.Writer) error {
 	warcs := filepath.Join(dir, warcDir)
 	if _, err := os.Stat(warcs); err != nil {
 		return fmt.Errorf("%w: %s is not a crawl's output directory: %w", errUsage, dir, err)
@@ -58,7 +59,7 @@ func packageCrawl(dir, out, title string, stdout, stderr io.Writer) error {
 		out = abs + ".wacz"
 	}
 	var st wacz.Stats
-	meter := newFileMeter(stderr, "wacz", files)
+	meter := newFileMeter(ctx, stderr, "wacz", files)
 	err = writeOutAtomic(out, func(w io.Writer) error {
 		var err error
 		st, err = wacz.Write(w, files, wacz.Options{Title: title, Software: software(), TempDir: filepath.Dir(out), Done: meter.file})

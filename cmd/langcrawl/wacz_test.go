@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"errors"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -88,6 +89,25 @@ func TestIndexAndWACZCommands(t *testing.T) {
 	// the last file.
 	if want := fmt.Sprintf("index: %d of %d WARC files, ", len(files), len(files)); !strings.Contains(stderr.String(), want) {
 		t.Errorf("langcrawl index's stderr is %q, want a line with %q", stderr.String(), want)
+	}
+
+	// Interrupted (Ctrl-C cancels the command's context), wacz and index
+	// stop after a file and keep nothing: no output, no temporary file.
+	stopped, cancel := context.WithCancel(context.Background())
+	cancel()
+	empty := t.TempDir()
+	if err := packageCrawl(stopped, out, filepath.Join(empty, "c.wacz"), "", io.Discard, io.Discard); !errors.Is(err, context.Canceled) {
+		t.Errorf("wacz interrupted: %v, want context.Canceled", err)
+	}
+	cmd = indexCmd()
+	cmd.SetArgs([]string{warcs, "--out", filepath.Join(empty, "index.cdxj")})
+	cmd.SetOut(io.Discard)
+	cmd.SetErr(io.Discard)
+	if err := cmd.ExecuteContext(stopped); !errors.Is(err, context.Canceled) {
+		t.Errorf("index interrupted: %v, want context.Canceled", err)
+	}
+	if left, _ := os.ReadDir(empty); len(left) != 0 {
+		t.Errorf("interrupted wacz and index left %v", left)
 	}
 
 	// langcrawl wacz.
