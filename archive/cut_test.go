@@ -16,12 +16,14 @@ import (
 // gzip member ends early); the wacz package's cut-file test met one at
 // random in CI. Every cut is an error except those that lose no data: one
 // between two records, which leaves a shorter valid file; one in the first
-// four bytes of a record, which gowarc reads as the end of the file (it
-// peeks five to tell a record starts); and one in the end-of-record marker
-// of an uncompressed record (its last four bytes), which only Recover
-// treats as a cut. gowarc v1.6.0 did not see a cut inside the block of an
-// uncompressed record, and Each did not report a gzip member cut after its
-// record's block; both are errors now (ErrShortBlock).
+// bytes of a record, which gowarc reads as the end of the file (the first
+// four of a gzip member, where it peeks five to tell a record starts, or
+// the "WARC/1.1\r" of an uncompressed record, before its line feed); and
+// one in the end-of-record marker of an uncompressed record (its last four
+// bytes), which only Recover treats as a cut. gowarc v1.6.0 did not see a
+// cut inside the block or the header of an uncompressed record, and Each
+// did not report a gzip member cut after its record's block; all are
+// errors now (ErrShortBlock).
 func TestEveryCut(t *testing.T) {
 	for _, compress := range []bool{true, false} {
 		t.Run(fmt.Sprintf("compress=%v", compress), func(t *testing.T) {

@@ -1,6 +1,7 @@
 package archive
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -38,33 +39,33 @@ func Scan(r io.Reader, name string, maxBlock int, fn func(rec Record, line []byt
 // scan is Scan; it also returns where the last record that read whole
 // ends. An error reading the file is wrapped with errCut.
 //
-// Recover passes endOf, which finds where a record that read whole ends
-// in the file itself. With it, scan also checks each record against the
-// WARC specification, so that a record cut in its end-of-record marker is
-// cut too, and it calls endOf when gowarc loses its offset: when gowarc
-// panics on the record after (see Next).
-func scan(r io.Reader, name string, maxBlock int, endOf func(*Record) (int64, error), fn func(rec Record, line []byte) error) (int64, error) {
-	spec := endOf != nil
+// Recover passes check, which checks in the file itself where a record
+// that gowarc read whole ends: given gowarc's end (-1 when gowarc lost it,
+// panicking on the record after; see Next), it returns the record's end,
+// or an error if the record is not whole after all (an uncompressed
+// record cut in its end-of-record marker, which gowarc lets pass).
+func scan(r io.Reader, name string, maxBlock int, check func(rec *Record, end int64) (int64, error), fn func(rec Record, line []byte) error) (int64, error) {
 	maxBlock = max(maxBlock, minHeadBlock)
-	rd, err := gowarc.NewWarcFileReaderFromStream(struct{ io.Reader }{r}, 0, readerOptions(spec)...)
+	br := bufio.NewReader(r)
+	plain := !gzipMagic(br)
+	rd, err := gowarc.NewWarcFileReaderFromStream(br, 0, readerOptions(check != nil)...)
 	if err != nil {
 		return 0, fmt.Errorf("archive: read %s: %w", name, err)
 	}
 	defer rd.Close()
 	var (
-		good    int64
-		prev    *Record
-		prevVal *gowarc.Validation
-		line    *cdxLine
+		good int64
+		prev *Record
+		line *cdxLine
 	)
-	// settle hands the previous record to fn once its end is known. With
-	// spec, a record gowarc found no end-of-record marker after (an
-	// uncompressed file cut in its last four bytes; gowarc adds the
-	// violation to the record's validation when it closes the record) is
-	// cut, and so not handed on.
+	// settle hands the previous record to fn once its end is known (-1:
+	// for check to find).
 	settle := func(end int64) error {
-		if prev != nil && prevVal != nil && !prevVal.Valid() {
-			return fmt.Errorf("%w: %s at %d: %w", errCut, name, prev.Offset, prevVal)
+		if prev != nil && check != nil {
+			var err error
+			if end, err = check(prev, end); err != nil {
+				return fmt.Errorf("%w: %s at %d: %w", errCut, name, prev.Offset, err)
+			}
 		}
 		good = end
 		if prev == nil {
@@ -80,7 +81,7 @@ func scan(r io.Reader, name string, maxBlock int, endOf func(*Record) (int64, er
 		return fn(rec, b)
 	}
 	for {
-		wr, off, val, err := Next(rd, good)
+		wr, off, _, err := Next(rd, good)
 		if errors.Is(err, io.EOF) {
 			err := settle(off)
 			return good, err
@@ -91,25 +92,23 @@ func scan(r io.Reader, name string, maxBlock int, endOf func(*Record) (int64, er
 			// this record's first bytes must not take the one before with
 			// it, whose URL may be done. Its end is off, unless gowarc
 			// panicked and lost it.
-			if prev != nil {
+			at := off
+			if prev != nil && (off > prev.Offset || check != nil) {
 				end := off
-				if end <= prev.Offset && endOf != nil {
-					if end, err = endOf(prev); err != nil {
-						return good, fmt.Errorf("%w: %s at %d: %w", errCut, name, prev.Offset, err)
-					}
+				if off <= prev.Offset {
+					end = -1
 				}
-				if end > prev.Offset {
-					if err := settle(end); err != nil {
-						return good, err
-					}
+				if err := settle(end); err != nil {
+					return good, err
 				}
+				at = good // where the record cut short starts
 			}
-			return good, fmt.Errorf("%w: %s at %d: %w", errCut, name, off, err)
+			return good, fmt.Errorf("%w: %s at %d: %w", errCut, name, at, err)
 		}
 		if err := settle(off); err != nil {
 			return good, err
 		}
-		rec, err := recordOf(wr, off, maxBlock)
+		rec, err := recordOf(wr, off, maxBlock, plain)
 		if err == nil {
 			// Closing reads the end-of-record marker and, in a gzip
 			// member, the checksum: a record is whole only after both.
@@ -119,9 +118,6 @@ func scan(r io.Reader, name string, maxBlock int, endOf func(*Record) (int64, er
 			return good, fmt.Errorf("%w: %s at %d: %w", errCut, name, off, err)
 		}
 		prev = &rec
-		if spec {
-			prevVal = val
-		}
 		// A response that is not an HTTP message (a dns: record of another
 		// crawler) has no status: pywb's indexer leaves it out too.
 		http := strings.HasPrefix(strings.ToLower(rec.Header(gowarc.ContentType)), "application/http")

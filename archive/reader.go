@@ -1,9 +1,11 @@
 package archive
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/nlnwa/gowarc"
@@ -51,6 +53,7 @@ func ReadAll(path string) ([]Record, error) {
 		return nil, fmt.Errorf("archive: read %s: %w", path, err)
 	}
 	defer rd.Close()
+	plain := !gzipFile(path)
 	var out []Record
 	var last int64
 	for {
@@ -62,7 +65,7 @@ func ReadAll(path string) ([]Record, error) {
 		if err != nil {
 			return out, fmt.Errorf("archive: read %s at %d: %w", path, off, err)
 		}
-		rec, err := toRecord(wr, off)
+		rec, err := toRecord(wr, off, plain)
 		if err == nil && val != nil && !val.Valid() {
 			err = val
 		}
@@ -123,7 +126,7 @@ func readerOptions(spec bool) []gowarc.WarcRecordOption {
 	}
 }
 
-func toRecord(wr gowarc.WarcRecord, off int64) (Record, error) {
+func toRecord(wr gowarc.WarcRecord, off int64, plain bool) (Record, error) {
 	h := wr.WarcHeader()
 	rec := Record{
 		Type:         wr.Type().String(),
@@ -144,7 +147,7 @@ func toRecord(wr gowarc.WarcRecord, off int64) (Record, error) {
 	if rec.Block, err = io.ReadAll(r); err != nil {
 		return rec, err
 	}
-	return rec, wholeBlock(h, int64(len(rec.Block)))
+	return rec, wholeBlock(h, int64(len(rec.Block)), plain)
 }
 
 func checkDigests(r *Record) error {
@@ -177,6 +180,7 @@ func Each(path string, maxBlock int, fn func(Record) error) error {
 		return fmt.Errorf("archive: read %s: %w", path, err)
 	}
 	defer rd.Close()
+	plain := !gzipFile(path)
 	var last int64
 	for {
 		wr, off, _, err := Next(rd, last)
@@ -187,7 +191,7 @@ func Each(path string, maxBlock int, fn func(Record) error) error {
 		if err != nil {
 			return fmt.Errorf("archive: read %s: %w", path, err)
 		}
-		rec, err := recordOf(wr, off, maxBlock)
+		rec, err := recordOf(wr, off, maxBlock, plain)
 		if cerr := wr.Close(); err == nil {
 			// A gzip member cut after the record's block fails here, when
 			// its checksum is read; gowarc does not report it twice.
@@ -204,12 +208,12 @@ func Each(path string, maxBlock int, fn func(Record) error) error {
 
 // recordOf copies a gowarc record's header fields and the first maxBlock
 // bytes of its block into a Record found at off. It reads the rest of the
-// block too (gowarc would skip it anyway) and returns ErrShortBlock if the
-// block holds fewer bytes than the record's Content-Length: the file was
-// cut inside it, by a crash or a full disk. gowarc v1.6.0 does not see
-// this itself in an uncompressed file (TestRecoverEveryCut); in a
-// compressed one the gzip member's checksum does.
-func recordOf(wr gowarc.WarcRecord, off int64, maxBlock int) (Record, error) {
+// block too (gowarc would skip it anyway) and, in an uncompressed (plain)
+// file, returns ErrShortBlock if the block holds fewer bytes than the
+// record's Content-Length: the file was cut inside it, by a crash or a
+// full disk. gowarc v1.6.0 does not see this itself (TestEveryCut); in a
+// compressed file the gzip member's checksum does.
+func recordOf(wr gowarc.WarcRecord, off int64, maxBlock int, plain bool) (Record, error) {
 	h := wr.WarcHeader()
 	rec := Record{Type: wr.Type().String(), TargetURI: h.Get(gowarc.WarcTargetURI), ID: h.Get(gowarc.WarcRecordID),
 		ConcurrentTo: h.Get(gowarc.WarcConcurrentTo), RefersTo: h.Get(gowarc.WarcRefersTo),
@@ -228,15 +232,25 @@ func recordOf(wr gowarc.WarcRecord, off int64, maxBlock int) (Record, error) {
 	if err != nil {
 		return rec, err
 	}
-	return rec, wholeBlock(h, int64(len(rec.Block))+rest)
+	return rec, wholeBlock(h, int64(len(rec.Block))+rest, plain)
 }
 
-// ErrShortBlock is the error of a record whose block is shorter than its
-// Content-Length, or that has no Content-Length: a record cut short.
+// ErrShortBlock is the error of a record of an uncompressed WARC file whose
+// block is shorter than its Content-Length, or that has none: the file was
+// cut inside the record.
 var ErrShortBlock = errors.New("archive: record block shorter than its Content-Length")
 
-// wholeBlock checks that a block of n bytes is as long as the header says.
-func wholeBlock(h *gowarc.WarcFields, n int64) error {
+// wholeBlock checks that a block of n bytes is as long as the header says,
+// in an uncompressed (plain) file. There, a record without Content-Length
+// is cut too (its header was cut at the end of a line): nothing else tells
+// where its block ends. In a gzip file the member's checksum shows a cut,
+// and a member that reads whole is taken as it is, as before: a short
+// block or a missing Content-Length there is another tool's slip, not a
+// crash's, and gowarc reads it with the block it has.
+func wholeBlock(h *gowarc.WarcFields, n int64, plain bool) error {
+	if !plain {
+		return nil
+	}
 	want, err := h.GetInt64(gowarc.ContentLength)
 	if err != nil || !h.Has(gowarc.ContentLength) {
 		return fmt.Errorf("%w: no Content-Length", ErrShortBlock)
@@ -245,4 +259,22 @@ func wholeBlock(h *gowarc.WarcFields, n int64) error {
 		return fmt.Errorf("%w: %d of %d bytes", ErrShortBlock, n, want)
 	}
 	return nil
+}
+
+// gzipMagic reports whether br starts with the gzip magic number.
+func gzipMagic(br *bufio.Reader) bool {
+	magic, err := br.Peek(2)
+	return err == nil && magic[0] == 0x1f && magic[1] == 0x8b
+}
+
+// gzipFile reports whether the file at path starts with the gzip magic
+// number (a file that cannot be read counts as plain: its reader will
+// name the error).
+func gzipFile(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	return gzipMagic(bufio.NewReaderSize(f, 16))
 }

@@ -246,11 +246,28 @@ func scanWhole(path, name string) (int64, []byte, error) {
 	if err != nil {
 		return 0, nil, fmt.Errorf("archive: recover %s: %w", path, err)
 	}
-	endOf := func(rec *Record) (int64, error) {
-		return recordEnd(f, st.Size(), rec)
+	gz := gzipFile(path)
+	// gowarc read a gzip member to its checksum: the record is whole and
+	// ends where gowarc says. An uncompressed record is checked byte by
+	// byte, as gowarc lets a cut end-of-record marker pass; and where
+	// gowarc lost the end (end < 0), it is found in the file.
+	check := func(rec *Record, end int64) (int64, error) {
+		if gz && end >= 0 {
+			return end, nil
+		}
+		got, err := recordEnd(f, st.Size(), rec)
+		switch {
+		case err != nil:
+			return 0, err
+		case end >= 0 && got > end:
+			return 0, fmt.Errorf("record runs to %d, past where the next starts (%d)", got, end)
+		case end >= 0:
+			return end, nil // anything between got and end is what gowarc skipped
+		}
+		return got, nil
 	}
 	var index []byte
-	good, err := scan(f, name, 0, endOf, func(_ Record, line []byte) error {
+	good, err := scan(f, name, 0, check, func(_ Record, line []byte) error {
 		index = append(index, line...)
 		return nil
 	})
@@ -265,9 +282,10 @@ func scanWhole(path, name string) (int64, []byte, error) {
 // recordEnd returns where rec, a record of the WARC file f (size bytes)
 // that gowarc read whole, ends: for a gzip member, where the member's
 // trailer ends; for an uncompressed record, after its header, its
-// Content-Length bytes of block and its four-byte end-of-record marker.
-// scan needs it when gowarc panics on the record after rec, which loses
-// gowarc's offset.
+// Content-Length bytes of block and its four-byte end-of-record marker,
+// which must be there. Recover's check needs it for every uncompressed
+// record, and for a gzip member when gowarc panics on the record after,
+// which loses gowarc's offset.
 func recordEnd(f io.ReaderAt, size int64, rec *Record) (int64, error) {
 	src := &countingReader{r: bufio.NewReader(io.NewSectionReader(f, rec.Offset, size-rec.Offset))}
 	magic, err := src.r.Peek(2)
@@ -304,6 +322,13 @@ func recordEnd(f io.ReaderAt, size int64, rec *Record) (int64, error) {
 	end := rec.Offset + src.n + length + 4
 	if end > size {
 		return 0, io.ErrUnexpectedEOF
+	}
+	var marker [4]byte
+	if _, err := f.ReadAt(marker[:], end-4); err != nil {
+		return 0, err
+	}
+	if string(marker[:]) != "\r\n\r\n" {
+		return 0, fmt.Errorf("no end-of-record marker at %d", end-4)
 	}
 	return end, nil
 }

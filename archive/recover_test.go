@@ -2,6 +2,8 @@ package archive
 
 import (
 	"bytes"
+	"compress/gzip"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -31,9 +33,8 @@ func TestRecover(t *testing.T) {
 		}
 		whole, _ := os.ReadFile(open[0])
 		// Half of the first record again: a write the crash cut short.
-		// (Until the ninth session this appended a fifth of the file,
-		// which holds the whole warcinfo record too; Recover then dropped
-		// that whole record with the half one after it.)
+		// (Half of the first record only: a whole record before the cut
+		// is kept, TestRecoverEveryCut.)
 		first := readAll(t, open[0])[1].Offset
 		os.WriteFile(open[0], append(append([]byte{}, whole...), whole[:first/2]...), 0o644)
 
@@ -86,10 +87,10 @@ func TestRecoverDropsEmptyFile(t *testing.T) {
 // boundary at or before the cut, and indexes those, so that a resumed
 // crawl leaves no half record for pywb to replay. With an uncompressed
 // file, gowarc v1.6.0 read a record cut in its block or at the end of a
-// header line as whole, and Recover kept it: 107 of 512 cuts in the last
-// exchange left a file that did not end at a record boundary. And a cut
-// in the first bytes of a record took the whole record before it too,
-// whose URL may be done.
+// header line as whole, and Recover kept it (on the file of one exchange
+// without a request, 107 of its 512 cuts in the exchange left a file that
+// did not end at a record boundary). And a cut in the first bytes of a
+// record took the whole record before it too, whose URL may be done.
 func TestRecoverEveryCut(t *testing.T) {
 	for _, compress := range []bool{true, false} {
 		cfg := testConfig(t)
@@ -148,5 +149,70 @@ func TestRecoverEveryCut(t *testing.T) {
 				t.Errorf("compress=%v, cut at %d: %d index lines for %d responses", compress, n, lines, responses)
 			}
 		}
+	}
+}
+
+// TestRecoverKeepsRecordsGowarcWarnsAbout: a whole record that breaks a
+// rule of the WARC specification without being cut (here a WARC-IP-Address
+// that is a host name, which the fetcher can write when it knows no
+// address) is kept, with every record after it.
+func TestRecoverKeepsRecordsGowarcWarnsAbout(t *testing.T) {
+	for _, compress := range []bool{true, false} {
+		cfg := testConfig(t)
+		cfg.Compress = compress
+		w := newWriter(t, cfg)
+		for _, u := range []string{"http://a.th/1", "http://a.th/2"} {
+			if _, err := w.WriteExchange(&Exchange{URL: u, IP: "host.example", RawRequest: request(u), RawResponse: response("x")}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		w.Close()
+		files, _ := filepath.Glob(filepath.Join(cfg.Dir, "*.warc*"))
+		whole, _ := os.ReadFile(files[0])
+		dir := t.TempDir()
+		name := filepath.Base(files[0])
+		os.WriteFile(filepath.Join(dir, name+".open"), whole, 0o644)
+		got, err := Recover(dir)
+		if err != nil || len(got) != 1 {
+			t.Fatalf("compress=%v: Recover = %v, %v", compress, got, err)
+		}
+		if st, _ := os.Stat(got[0]); st.Size() != int64(len(whole)) {
+			t.Errorf("compress=%v: kept %d of the %d bytes of whole records", compress, st.Size(), len(whole))
+		}
+	}
+}
+
+// TestScanForeignGzipRecords: in a gzip WARC file of another tool, a member
+// that reads whole is indexed as it is, even if its record has no
+// Content-Length or a block shorter than it says: the checksum shows a
+// crash's cut, and one odd record must not stop the index of a file.
+func TestScanForeignGzipRecords(t *testing.T) {
+	member := func(rec string) []byte {
+		var b bytes.Buffer
+		zw := gzip.NewWriter(&b)
+		zw.Write([]byte(rec))
+		zw.Close()
+		return b.Bytes()
+	}
+	head := "WARC/1.1\r\nWARC-Type: resource\r\nWARC-Record-ID: <urn:uuid:%s>\r\nWARC-Date: 2026-01-01T00:00:00Z\r\nWARC-Target-URI: http://a.th/%s\r\nContent-Type: text/plain\r\n"
+	var file []byte
+	file = append(file, member(fmt.Sprintf(head, "00000000-0000-0000-0000-000000000001", "none")+"\r\n\r\n\r\n")...)
+	file = append(file, member(fmt.Sprintf(head, "00000000-0000-0000-0000-000000000002", "short")+"Content-Length: 60\r\n\r\nfifty-three bytes of a block that says it has sixty!!\r\n\r\n")...)
+	file = append(file, member(fmt.Sprintf(head, "00000000-0000-0000-0000-000000000003", "good")+"Content-Length: 2\r\n\r\nok\r\n\r\n")...)
+	path := filepath.Join(t.TempDir(), "other.warc.gz")
+	os.WriteFile(path, file, 0o644)
+	var uris []string
+	if err := Scan(bytes.NewReader(file), "other.warc.gz", 0, func(r Record, _ []byte) error {
+		uris = append(uris, r.TargetURI)
+		return nil
+	}); err != nil {
+		t.Fatalf("Scan: %v", err)
+	}
+	if len(uris) != 3 {
+		t.Errorf("Scan read %v, want the three records", uris)
+	}
+	n := 0
+	if err := Each(path, 1<<16, func(Record) error { n++; return nil }); err != nil || n != 3 {
+		t.Errorf("Each: %d records, %v; want 3, nil", n, err)
 	}
 }
