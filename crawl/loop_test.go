@@ -491,3 +491,36 @@ func TestDecayCountsEarlierRuns(t *testing.T) {
 		t.Fatalf("a new run on the same frontier starts at tolerance %d, want 7", got)
 	}
 }
+
+// TestSiteBudgetLogsCode: a URL that max_pages_per_site turns away gets a
+// crawl.log line of its own, code -5002 with the annotation
+// max-pages-per-site, as README's table of codes says, and is not fetched.
+func TestSiteBudgetLogsCode(t *testing.T) {
+	web := fakeWeb{
+		"http://a.test/":  page("th", "/1", "/2", "/3"),
+		"http://a.test/1": page("th"),
+		"http://a.test/2": page("th"),
+		"http://a.test/3": page("th"),
+	}
+	r := newRetryRig(t, web, nil)
+	c := r.crawler(t, Config{MaxPagesPerSite: 2}, nil, "http://a.test/")
+	if _, err := c.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.f.got) != 2 {
+		t.Errorf("fetched %v, want the budget of 2 pages", r.f.got)
+	}
+	log := r.lines(t)
+	var budget []string
+	for _, line := range strings.Split(strings.TrimSpace(log), "\n") {
+		if strings.Contains(line, " -5002 ") {
+			budget = append(budget, line)
+			if !strings.Contains(line, "max-pages-per-site") {
+				t.Errorf("-5002 line without its annotation: %s", line)
+			}
+		}
+	}
+	if len(budget) != 2 {
+		t.Errorf("%d lines with -5002, want one for each of the 2 pages over budget:\n%s", len(budget), log)
+	}
+}
