@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -44,5 +45,35 @@ func TestSecondCrawlFailsFast(t *testing.T) {
 		t.Errorf("lock not free after unlock: %v", err)
 	} else {
 		again()
+	}
+}
+
+// TestWACZRefusesRunningCrawl: `langcrawl wacz` takes the crawl's lock, so
+// it refuses a crawl that runs, and it refuses a WARC file still ".open"
+// (one a crawl writes, or a killed crawl left), naming it, and writes
+// nothing.
+func TestWACZRefusesRunningCrawl(t *testing.T) {
+	out := t.TempDir()
+	warcs := filepath.Join(out, warcDir)
+	os.MkdirAll(warcs, 0o755)
+	open := filepath.Join(warcs, "langcrawl-20260101000000000-00000-h.warc.gz.open")
+	os.WriteFile(open, []byte{0x1f, 0x8b}, 0o644)
+	dest := filepath.Join(t.TempDir(), "c.wacz")
+
+	unlock, err := lockOut(out) // the running crawl
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = packageCrawl(context.Background(), out, dest, "", io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "in use") {
+		t.Errorf("wacz of a running crawl: %v; want an error saying %s is in use", err, out)
+	}
+	unlock()
+	err = packageCrawl(context.Background(), out, dest, "", io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), open) || !strings.Contains(err.Error(), "still open") {
+		t.Errorf("wacz with an .open file: %v; want an error naming %s as still open", err, open)
+	}
+	if _, err := os.Stat(dest); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("wacz wrote %s: %v", dest, err)
 	}
 }
