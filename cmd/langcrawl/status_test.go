@@ -408,16 +408,18 @@ func summaryCount(t *testing.T, summary, pattern string) float64 {
 // TestMetricsAgreeWithSummary scrapes /metrics while a crawl of the
 // built-in web is paused, stops it from the action directory, and checks
 // the scrape against the summary, the status page and the WARC files;
-// then runs the crawl again, which starts paused as it was left, and
+// then runs the crawl again, which starts as it was left (OUT/control.json):
+// paused, with the exclusion and the delay the operator added, and
 // resumes it.
 func TestMetricsAgreeWithSummary(t *testing.T) {
 	w := startWeb(t)
 	out := t.TempDir()
-	seeds, far, _ := steerWeb(t, w)
+	seeds, far, host := steerWeb(t, w)
 	cfg := steerProfile(t, w, out, seeds, steerRule(far))
 	r := startCrawl(t, cfg)
 	waitFor(t, "some pages", func() bool { return r.report(t).Current.Pages >= 5 })
-	r.drop(t, "pause", "pause\n")
+	const rule, delay = `^https?://nowhere\.test/`, "300ms"
+	r.drop(t, "pause", fmt.Sprintf("pause\nexclude %s\ndelay %s %s\n", rule, host, delay))
 	r.processed(t, "pause")
 	rep := r.quiet(t)
 	m := r.metrics(t)
@@ -471,6 +473,8 @@ func TestMetricsAgreeWithSummary(t *testing.T) {
 	r = startCrawl(t, cfg)
 	if rep := r.report(t); !rep.Details.Paused {
 		t.Fatal("the crawl run again does not start paused")
+	} else if !slices.Contains(rep.Details.Excludes, rule) || rep.Details.Delays[host] != delay {
+		t.Errorf("the crawl run again has exclusions %q and delays %v; want %s kept, and %s for %s", rep.Details.Excludes, rep.Details.Delays, rule, delay, host)
 	}
 	r.drop(t, "noop", "# nothing\n")
 	r.processed(t, "noop")
