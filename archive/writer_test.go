@@ -432,6 +432,9 @@ func TestExchangeWithMetadata(t *testing.T) {
 
 var nameRE = regexp.MustCompile(`^langcrawl-(\d{17})-(\d{5})-crawler-1\.example\.org\.warc\.gz$`)
 
+// TestRotation: files rotate at MaxSize, named with serials in order, and
+// an exchange's three records (request, response, the page's metadata)
+// are never split across two files.
 func TestRotation(t *testing.T) {
 	cfg := testConfig(t)
 	cfg.MaxSize = 3000 // a few compressed exchanges per file
@@ -440,7 +443,8 @@ func TestRotation(t *testing.T) {
 	const n = 12
 	for i := range n {
 		u := fmt.Sprintf("http://a.th/%d", i)
-		if _, err := w.WriteExchange(&Exchange{URL: u, RawRequest: request(u), RawResponse: response(page + fmt.Sprint(i))}); err != nil {
+		if _, err := w.WriteExchange(&Exchange{URL: u, RawRequest: request(u), RawResponse: response(page + fmt.Sprint(i)),
+			Metadata: []Field{{"hopsFromSeed", "L"}}}); err != nil {
 			t.Fatal(err)
 		}
 		if i == n-2 {
@@ -473,7 +477,7 @@ func TestRotation(t *testing.T) {
 	if int64(len(files)) != w.Stats().Files {
 		t.Errorf("Files() has %d, Stats().Files %d", len(files), w.Stats().Files)
 	}
-	seen := 0
+	seen, metas := 0, 0
 	for i, f := range files {
 		m := nameRE.FindStringSubmatch(filepath.Base(f))
 		if m == nil {
@@ -496,17 +500,25 @@ func TestRotation(t *testing.T) {
 			}
 			ids[r.ID] = r.Type
 		}
+		meta := 0
 		for _, r := range recs[1:] {
-			if ids[r.ConcurrentTo] == "" {
+			switch {
+			case r.Type == "metadata":
+				meta++
+				if ids[r.RefersTo] != "response" {
+					t.Errorf("%s: metadata of %s refers to %s, not a response in the same file", f, r.TargetURI, r.RefersTo)
+				}
+			case ids[r.ConcurrentTo] == "":
 				t.Errorf("%s: %s of %s is concurrent to %s, not in the same file", f, r.Type, r.TargetURI, r.ConcurrentTo)
 			}
 			if r.Type == "response" {
 				seen++
 			}
 		}
+		metas += meta
 	}
-	if seen != n {
-		t.Errorf("%d responses in all files, want %d", seen, n)
+	if seen != n || metas != n {
+		t.Errorf("%d responses and %d metadata records in all files, want %d of each", seen, metas, n)
 	}
 	if len(files) < 3 {
 		t.Errorf("%d files, want rotation into at least 3", len(files))
