@@ -200,6 +200,18 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 		}
 		gaveUp = true
 	}
+	if res.Truncated == fetch.TruncatedDisconnect && !gaveUp {
+		// The connection was closed or reset in the middle of the body:
+		// on the open web, most often a passing failure. The cut page is
+		// not archived while tries are left, so that the whole page and
+		// its links are not lost to it; on the last try it is archived
+		// as it came, marked truncated, and the URL recorded as failed.
+		f := failure{status: res.Status, why: "truncated:" + res.Truncated, usage: done.Usage}
+		if e.Tries+1 < c.cfg.Retries.Max {
+			return c.retry(l, worker, f)
+		}
+		gaveUp = true
+	}
 	out := outcome{status: res.Status, bytes: res.Size(), dur: res.Duration, started: res.Started,
 		mime: mediaType(res.Header.Get("Content-Type")), failed: gaveUp}
 	if res.Status == http.StatusNotModified && known {

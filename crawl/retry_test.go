@@ -32,10 +32,11 @@ type flaky struct {
 }
 
 type flake struct {
-	n      int
-	raw    string // a raw response to send instead, or
-	err    error  // an error to return
-	always bool   // fail every try
+	n         int
+	raw       string // a raw response to send instead, or
+	err       error  // an error to return
+	always    bool   // fail every try
+	truncated string // with raw: the response came cut (fetch.Truncated*)
 }
 
 func (f *flaky) Do(ctx context.Context, m, rawURL string, h http.Header) (*fetch.Result, error) {
@@ -54,6 +55,11 @@ func (f *flaky) Do(ctx context.Context, m, rawURL string, h http.Header) (*fetch
 		saved := f.web[rawURL]
 		defer func() { f.web[rawURL] = saved }()
 		f.web[rawURL] = fl.raw
+		res, err := f.fakeFetcher.Do(ctx, m, rawURL, h)
+		if res != nil {
+			res.Truncated = fl.truncated
+		}
+		return res, err
 	}
 	return f.fakeFetcher.Do(ctx, m, rawURL, h)
 }
@@ -659,5 +665,47 @@ func TestDroppedURLsLogged(t *testing.T) {
 	// en.test/, /1 and /2 are fetched (T+1 = 3), /3, /4 and /5 dropped.
 	if s := c.Stats(); dropped != 3 || s.Dropped != 3 {
 		t.Errorf("%d -5003 lines for %d dropped URLs, want 3 and 3:\n%s", dropped, s.Dropped, log)
+	}
+}
+
+// TestCutBodyIsRetried: a page whose connection was reset in the middle of
+// the body (fetch.TruncatedDisconnect) is tried again, as a passing
+// failure, and archived once, whole, with the links the cut page had lost;
+// a page cut on every try is archived on its last, marked truncated, and
+// recorded as failed.
+func TestCutBodyIsRetried(t *testing.T) {
+	web := fakeWeb{
+		"http://a.test/":      page("th", "/next"),
+		"http://a.test/next":  page("th"),
+		"http://b.test/":      page("th"),
+		"http://b.test/after": page("th"),
+	}
+	cut := "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 5000\r\n\r\n<html><body><p>"
+	r := newRetryRig(t, web, map[string]flake{
+		"http://a.test/": {n: 1, raw: cut, truncated: fetch.TruncatedDisconnect},
+		"http://b.test/": {always: true, raw: cut, truncated: fetch.TruncatedDisconnect},
+	})
+	c := r.crawler(t, Config{}, nil, "http://a.test/", "http://b.test/")
+	if _, err := c.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	archived := map[string]int{}
+	for _, u := range r.a.urls {
+		archived[u]++
+	}
+	if archived["http://a.test/"] != 1 || archived["http://a.test/next"] != 1 {
+		t.Errorf("archived %v; want a.test/ once (the whole page of its second try) and the /next it links to", archived)
+	}
+	if n := r.f.tries["http://b.test/"]; n != fastRetries.Max || archived["http://b.test/"] != 1 {
+		t.Errorf("b.test/ tried %d times and archived %d times; want %d tries and the last archived", n, archived["http://b.test/"], fastRetries.Max)
+	}
+	log := r.lines(t)
+	for _, want := range []string{"retry:1/4", "truncated:disconnect", fmt.Sprintf("gave-up:%d-tries", fastRetries.Max)} {
+		if !strings.Contains(log, want) {
+			t.Errorf("crawl.log has no %q:\n%s", want, log)
+		}
+	}
+	if s := c.Stats(); s.Failed != 1 {
+		t.Errorf("%d URLs failed, want b.test/ alone", s.Failed)
 	}
 }

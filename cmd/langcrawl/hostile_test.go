@@ -207,9 +207,21 @@ var hostileChecks = map[string]hostileCheck{
 		}
 		return p
 	}},
-	"interim-flood":        {},
-	"invalid-chunking":     {},
-	"reset-mid-body":       {},
+	"interim-flood":    {},
+	"invalid-chunking": {},
+	"reset-mid-body":   {},
+	// A reset in the middle of the body is tried again (TestCutBodyIsRetried):
+	// the whole page is archived, once, and the link only it holds is
+	// followed.
+	"reset-once": {archived: []string{"/", "/next.html"}, check: func(r *hostileRun, c hostile.Case) []string {
+		var p []string
+		for _, rec := range r.resp[c.URL("/")] {
+			if got := rec.Header("WARC-Truncated"); got != "" {
+				p = append(p, "/ archived cut (WARC-Truncated "+got+"), not the whole answer of its second try")
+			}
+		}
+		return p
+	}},
 	"garbage":              {},
 	"http-0.9":             {},
 	"never-answers":        {},

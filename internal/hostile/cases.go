@@ -82,6 +82,7 @@ var cases = []Case{
 	{"interim-flood", "interim-flood.test", Raw, "10,000 100 Continue before the 200"},
 	{"invalid-chunking", "bad-chunk.test", Raw, "a chunk size that is not hex"},
 	{"reset-mid-body", "reset.test", Raw, "64 KiB of a 1 MB body, then a TCP reset"},
+	{"reset-once", "reset-once.test", Raw, "the first answer of / is reset mid-body; the next is whole and links to /next.html"},
 	{"garbage", "garbage.test", Raw, "8 KiB of random bytes, no HTTP"},
 	{"http-0.9", "http09.test", Raw, "a body with no status line"},
 	{"never-answers", "silent.test", Raw, "reads the request, never answers"},
@@ -487,6 +488,23 @@ var rawCases = map[string]func(c *rawConn, path string) bool{
 		io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: chunked\r\n\r\n"+
 			"f\r\n<html><body><p>\r\nzz\r\nnot a chunk size\r\n0\r\n\r\n")
 		return false
+	},
+	"reset-once.test": func(c *rawConn, path string) bool {
+		// The link comes after 64 KiB: the cut answer does not hold it.
+		body := strings.Repeat("<!-- padding -->\n", 4096) + string(page("A page whose first answer was cut.", "/next.html"))
+		if path != "/" {
+			body = string(page("The page only the whole answer links to."))
+		}
+		head := fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: %d\r\n\r\n", len(body))
+		if path == "/" && c.nth == 1 {
+			io.WriteString(c, head+body[:len(body)/3])
+			if tc, ok := c.Conn.(*net.TCPConn); ok {
+				tc.SetLinger(0) // Close sends RST
+			}
+			return false
+		}
+		io.WriteString(c, head+body)
+		return true
 	},
 	"reset.test": func(c *rawConn, _ string) bool {
 		head := "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 1000000\r\n\r\n<!DOCTYPE html>\n<html><body>\n"

@@ -119,10 +119,19 @@ func (s *Server) Hits() []Hit {
 	return append([]Hit(nil), s.hits...)
 }
 
-func (s *Server) hit(host, path string, conn uint64) {
+// hit records a request, and returns how many requests of host and path
+// there have been, this one included.
+func (s *Server) hit(host, path string, conn uint64) int {
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	s.hits = append(s.hits, Hit{Host: host, Path: path, Conn: conn})
-	s.mu.Unlock()
+	n := 0
+	for _, h := range s.hits {
+		if h.Host == host && h.Path == path {
+			n++
+		}
+	}
+	return n
 }
 
 func (s *Server) logged(h http.Handler) http.Handler {
@@ -183,7 +192,7 @@ func (s *Server) serveRaw(c net.Conn, id uint64) {
 			return
 		}
 		host := hostOnly(req.Host)
-		s.hit(host, req.URL.RequestURI(), id)
+		nth := s.hit(host, req.URL.RequestURI(), id)
 		c.SetReadDeadline(time.Time{})
 		c.SetWriteDeadline(time.Now().Add(rawIdle))
 		h, ok := rawCases[host]
@@ -195,7 +204,7 @@ func (s *Server) serveRaw(c net.Conn, id uint64) {
 			io.WriteString(c, "HTTP/1.1 404 Not Found\r\nContent-Type: text/plain\r\nContent-Length: 0\r\n\r\n")
 			continue
 		}
-		if !h(&rawConn{Conn: c, r: br, done: s.done}, req.URL.Path) {
+		if !h(&rawConn{Conn: c, r: br, done: s.done, nth: nth}, req.URL.Path) {
 			return
 		}
 	}
@@ -206,6 +215,7 @@ type rawConn struct {
 	net.Conn
 	r    *bufio.Reader // the rest of the client's bytes
 	done <-chan struct{}
+	nth  int // this request is the nth of its host and path
 }
 
 // selfSigned makes a self-signed ECDSA certificate for host, valid from an
