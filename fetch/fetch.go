@@ -583,7 +583,12 @@ func (c *Client) exchange(ctx context.Context, pc *persistConn, reused bool, req
 		case errors.Is(derr, io.ErrUnexpectedEOF), isNetErr(derr):
 			truncated = TruncatedDisconnect
 		default:
-			truncated = TruncatedUnspecified // malformed chunked framing and the like
+			// Malformed chunked framing and the like. The parser stopped
+			// where the framing broke, but what was read after it went
+			// over the wire too (a link, the rest of the page): the record
+			// keeps every byte received, marked truncated.
+			truncated = TruncatedUnspecified
+			end = int(rec.total())
 		}
 	}
 	if maxEnd := satAdd(int64(bodyOffset), maxBody); int64(end) > maxEnd {
