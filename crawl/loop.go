@@ -241,16 +241,28 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 	var decl string // the language the page declares, per-link evidence (evidence.go)
 	switch {
 	case res.Status >= 300 && res.Status < 400:
-		loc, err := u.Parse(res.Header.Get("Location"))
+		// Resolved as a browser follows it (WHATWG), not by net/url: a
+		// tab, a backslash or a space in Location must not lose the page
+		// it points to.
+		raw := res.Header.Get("Location")
+		loc, ok := links.Resolve(e.URL, raw)
+		if l, err := u.Parse(raw); !ok && err == nil && l.Scheme != "http" && l.Scheme != "https" && strings.TrimSpace(raw) != "" {
+			// Another scheme (ftp:): the scope rules refuse it, and say so.
+			loc, ok = l.String(), true
+		}
 		switch {
-		case err != nil || loc.String() == e.URL:
+		case !ok && strings.TrimSpace(raw) != "":
+			// Not a URL the crawl can follow: said in crawl.log, so that
+			// a lost redirect target is never silent.
+			out.annot = append(out.annot, "bad-location")
+		case !ok || loc == e.URL:
 		case redirectHops(e.Hops) >= maxRedirects:
 			// A redirect chain this long is a loop or a trap: the target
 			// is not followed, and crawl.log and the metadata say so.
 			out.annot = append(out.annot, fmt.Sprintf("redirect-chain-limit:%d", maxRedirects))
-			meta = append(meta, archive.Field{Name: "outlink", Value: loc.String() + " R http/@Location rejected:redirect-chain-limit"})
+			meta = append(meta, archive.Field{Name: "outlink", Value: loc + " R http/@Location rejected:redirect-chain-limit"})
 		default:
-			found = append(found, links.Link{URL: loc.String(), Kind: redirectKind, Tag: "http", Attr: "Location"})
+			found = append(found, links.Link{URL: loc, Kind: redirectKind, Tag: "http", Attr: "Location"})
 		}
 	case res.Status >= 200 && res.Status < 300 && isHTML(out.mime):
 		payload, perr := res.Payload(c.cfg.MaxParse)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -707,5 +708,38 @@ func TestCutBodyIsRetried(t *testing.T) {
 	}
 	if s := c.Stats(); s.Failed != 1 {
 		t.Errorf("%d URLs failed, want b.test/ alone", s.Failed)
+	}
+}
+
+// TestOddLocationsFollowed: a Location is resolved as a browser follows it
+// (links.Resolve), so a tab or backslashes in it do not lose the page it
+// points to; one that points nowhere is noted in crawl.log (bad-location).
+func TestOddLocationsFollowed(t *testing.T) {
+	web := fakeWeb{
+		"http://a.test/":          page("th", "/r1", "/r2", "/r3"),
+		"http://a.test/r1":        redirectTo("/next\t.html"),
+		"http://a.test/r2":        redirectTo(`\\a.test\back.html`),
+		"http://a.test/r3":        redirectTo("http://"),
+		"http://a.test/next.html": page("th"),
+		"http://a.test/back.html": page("th"),
+	}
+	r := newRetryRig(t, web, nil)
+	c := r.crawler(t, Config{}, nil, "http://a.test/")
+	if _, err := c.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range []string{"http://a.test/next.html", "http://a.test/back.html"} {
+		if !slices.Contains(r.f.got, u) {
+			t.Errorf("%s, a redirect's target, never fetched: %v", u, r.f.got)
+		}
+	}
+	log := r.lines(t)
+	for _, line := range strings.Split(log, "\n") {
+		if strings.Contains(line, "http://a.test/r3 ") && !strings.Contains(line, "bad-location") {
+			t.Errorf("the redirect to nowhere is not noted: %s", line)
+		}
+	}
+	if !strings.Contains(log, "bad-location") {
+		t.Errorf("crawl.log has no bad-location:\n%s", log)
 	}
 }

@@ -658,6 +658,23 @@ func (r *resolver) add(c candidate) bool {
 	return true
 }
 
+// Resolve resolves ref, a URL reference from outside a page (an HTTP
+// Location header), against the absolute URL base, the WHATWG way, as a
+// browser follows a redirect: tabs and line breaks are dropped, a
+// backslash is a slash, spaces are percent-encoded. It returns the absolute
+// URL without fragment, and false if ref is empty or does not resolve to an
+// http(s) URL.
+func Resolve(base, ref string) (string, bool) {
+	if strings.Trim(ref, " \t\n\r\f\x00") == "" {
+		return "", false
+	}
+	b, err := parser.Parse(base)
+	if err != nil {
+		return "", false
+	}
+	return resolve(b, ref)
+}
+
 // resolve resolves ref against base (nil: ref must be absolute) and returns the absolute
 // URL without fragment, if it is http(s) and net/url can parse it.
 func resolve(base *whatwg.Url, ref string) (string, bool) {

@@ -400,3 +400,22 @@ func TestExtractLargeStyleBlock(t *testing.T) {
 		t.Errorf("large style block: got\n%s", got)
 	}
 }
+
+// TestResolve: a Location header resolves as a browser follows it.
+func TestResolve(t *testing.T) {
+	for _, c := range []struct{ ref, want string }{
+		{"/next.html", "http://r.test/next.html"},
+		{"/next\t.html", "http://r.test/next.html"},         // tab dropped
+		{"/a\n/b", "http://r.test/a/b"},                     // line break dropped
+		{`\\other.test\x.html`, "http://other.test/x.html"}, // backslashes are slashes
+		{"/with space", "http://r.test/with%20space"},       // space encoded
+		{"https://s.test/p#frag", "https://s.test/p"},       // fragment dropped
+		{"  /trimmed  ", "http://r.test/trimmed"},           // C0 space trimmed
+		{"", ""}, {"   ", ""}, {"mailto:a@b.test", ""}, {"http://", ""}, // nothing to follow
+	} {
+		got, ok := Resolve("http://r.test/dir/page", c.ref)
+		if got != c.want || ok != (c.want != "") {
+			t.Errorf("Resolve(%q) = %q, %v; want %q", c.ref, got, ok, c.want)
+		}
+	}
+}
