@@ -304,7 +304,7 @@ var Keys = []key{
 	{"recrawl.dedup_min_size", "1KiB", "a payload of at least this size already archived at another URL (or in an earlier generation) is written as a revisit record referring to it (0: off)"},
 	{"recrawl.dedup_index", []string{}, "CDXJ indexes of earlier captures (pywb's, another crawl's) whose payloads count as archived: the same payload becomes a revisit naming that capture by URL and date; relative to the profile"},
 	{"recrawl.previous", "", "output directory of an earlier crawl to re-crawl from into a new --out (its fetch history makes requests conditional and revisits refer to its WARCs)"},
-	{"retries.max", 10, "tries in all for a URL whose fetch failed (no connection, timeout, 5xx, 429, a body cut by a disconnect) or whose robots.txt was unavailable; then it is recorded as failed (-8)"},
+	{"retries.max", 10, "tries in all for a URL whose fetch failed (no connection, timeout, 5xx, 429) or whose robots.txt was unavailable; then it is recorded as failed (-8)"},
 	{"retries.delay", "30s", "wait before the second try; doubled for each further try"},
 	{"retries.max_delay", "1h", "cap on one wait between tries, and on a server's Retry-After"},
 	{"max_body_size", "100MiB", "truncate bodies above this size (WARC-Truncated: length)"},

@@ -200,17 +200,15 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 		}
 		gaveUp = true
 	}
-	if res.Truncated == fetch.TruncatedDisconnect && !gaveUp {
+	if res.Truncated == fetch.TruncatedDisconnect && e.Tries == 0 && c.cfg.Retries.Max > 1 {
 		// The connection was closed or reset in the middle of the body:
-		// on the open web, most often a passing failure. The cut page is
-		// not archived while tries are left, so that the whole page and
-		// its links are not lost to it; on the last try it is archived
-		// as it came, marked truncated, and the URL recorded as failed.
-		f := failure{status: res.Status, why: "truncated:" + res.Truncated, usage: done.Usage}
-		if e.Tries+1 < c.cfg.Retries.Max {
-			return c.retry(l, worker, f)
-		}
-		gaveUp = true
+		// on the open web, often a passing failure. The cut page is not
+		// archived on a first try; it is tried once more, so that the
+		// whole page and its links are not lost to a reset. Only once: a
+		// server whose Content-Length always promises more than it sends
+		// would otherwise cost retries.max fetches of every page. Cut
+		// again, it is archived as it came, marked truncated.
+		return c.retry(l, worker, failure{status: res.Status, why: "truncated:" + res.Truncated, usage: done.Usage})
 	}
 	out := outcome{status: res.Status, bytes: res.Size(), dur: res.Duration, started: res.Started,
 		mime: mediaType(res.Header.Get("Content-Type")), failed: gaveUp}
