@@ -200,15 +200,18 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 		}
 		gaveUp = true
 	}
-	if res.Truncated == fetch.TruncatedDisconnect && e.Tries == 0 && c.cfg.Retries.Max > 1 {
-		// The connection was closed or reset in the middle of the body:
-		// on the open web, often a passing failure. The cut page is not
-		// archived on a first try; it is tried once more, so that the
-		// whole page and its links are not lost to a reset. Only once: a
-		// server whose Content-Length always promises more than it sends
-		// would otherwise cost retries.max fetches of every page. Cut
-		// again, it is archived as it came, marked truncated.
-		return c.retry(l, worker, failure{status: res.Status, why: "truncated:" + res.Truncated, usage: done.Usage})
+	if res.Truncated == fetch.TruncatedDisconnect && res.Status >= 200 && res.Status < 300 &&
+		e.Tries == 0 && c.cfg.Retries.Max > 1 {
+		// The connection was closed or reset in the middle of the body
+		// of a page: on the open web, often a passing failure. The cut
+		// page is not archived on a first try; it is tried once more, so
+		// that the whole page and its links are not lost to a reset. Only
+		// once: a server whose Content-Length always promises more than
+		// it sends would otherwise cost retries.max fetches of every
+		// page. Cut again, it is archived as it came, marked truncated.
+		// crawl.log says -3 (connection lost), not a 200 of no bytes.
+		return c.retry(l, worker, failure{status: codeConnectLost,
+			why: fmt.Sprintf("truncated:%s,http:%d", res.Truncated, res.Status), usage: done.Usage})
 	}
 	out := outcome{status: res.Status, bytes: res.Size(), dur: res.Duration, started: res.Started,
 		mime: mediaType(res.Header.Get("Content-Type")), failed: gaveUp}
@@ -244,15 +247,17 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 		// it points to.
 		raw := res.Header.Get("Location")
 		loc, ok := links.Resolve(e.URL, raw)
-		if l, err := u.Parse(raw); !ok && err == nil && l.Scheme != "http" && l.Scheme != "https" && strings.TrimSpace(raw) != "" {
-			// Another scheme (ftp:): the scope rules refuse it, and say so.
-			loc, ok = l.String(), true
+		if !ok && strings.TrimSpace(raw) != "" {
+			// Not an http(s) URL the crawl can follow: said in crawl.log,
+			// so that a lost redirect target is never silent. One of
+			// another scheme (ftp:) goes on to the scope rules, which
+			// refuse it in the metadata record.
+			out.annot = append(out.annot, "bad-location")
+			if other, err := u.Parse(raw); err == nil && other.Scheme != "" && other.Scheme != "http" && other.Scheme != "https" {
+				loc, ok = other.String(), true
+			}
 		}
 		switch {
-		case !ok && strings.TrimSpace(raw) != "":
-			// Not a URL the crawl can follow: said in crawl.log, so that
-			// a lost redirect target is never silent.
-			out.annot = append(out.annot, "bad-location")
 		case !ok || loc == e.URL:
 		case redirectHops(e.Hops) >= maxRedirects:
 			// A redirect chain this long is a loop or a trap: the target

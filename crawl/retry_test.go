@@ -706,6 +706,12 @@ func TestCutBodyIsRetried(t *testing.T) {
 			t.Errorf("crawl.log has no %q:\n%s", want, log)
 		}
 	}
+	for _, line := range strings.Split(log, "\n") {
+		// The deferred try is a lost connection (-3), not a 200 of no bytes.
+		if strings.Contains(line, "retry:") && !strings.Contains(line, " -3 ") {
+			t.Errorf("the retry's line does not say -3: %s", line)
+		}
+	}
 }
 
 // TestOddLocationsFollowed: a Location is resolved as a browser follows it
@@ -713,8 +719,9 @@ func TestCutBodyIsRetried(t *testing.T) {
 // points to; one that points nowhere is noted in crawl.log (bad-location).
 func TestOddLocationsFollowed(t *testing.T) {
 	web := fakeWeb{
-		"http://a.test/":          page("th", "/r1", "/r2", "/r3"),
+		"http://a.test/":          page("th", "/r1", "/r2", "/r3", "/r4"),
 		"http://a.test/r1":        redirectTo("/next\t.html"),
+		"http://a.test/r4":        redirectTo("ftp://a.test/file"),
 		"http://a.test/r2":        redirectTo(`\\a.test\back.html`),
 		"http://a.test/r3":        redirectTo("http://"),
 		"http://a.test/next.html": page("th"),
@@ -731,12 +738,24 @@ func TestOddLocationsFollowed(t *testing.T) {
 		}
 	}
 	log := r.lines(t)
+	noted := 0
 	for _, line := range strings.Split(log, "\n") {
-		if strings.Contains(line, "http://a.test/r3 ") && !strings.Contains(line, "bad-location") {
-			t.Errorf("the redirect to nowhere is not noted: %s", line)
+		if strings.Contains(line, "http://a.test/r3 ") || strings.Contains(line, "http://a.test/r4 ") {
+			noted++
+			if !strings.Contains(line, "bad-location") {
+				t.Errorf("the redirect to nowhere is not noted: %s", line)
+			}
 		}
 	}
-	if !strings.Contains(log, "bad-location") {
-		t.Errorf("crawl.log has no bad-location:\n%s", log)
+	if noted != 2 {
+		t.Errorf("%d crawl.log lines for r3 and r4, want 2:\n%s", noted, log)
+	}
+	// The ftp: target is refused by the scope rules, in the metadata.
+	refused := false
+	for _, f := range r.a.meta["http://a.test/r4"] {
+		refused = refused || (f.Name == "outlink" && strings.HasPrefix(f.Value, "ftp://a.test/file") && strings.Contains(f.Value, "rejected:"))
+	}
+	if !refused {
+		t.Errorf("metadata of r4 does not refuse its ftp: target: %v", r.a.meta["http://a.test/r4"])
 	}
 }

@@ -584,9 +584,11 @@ func (c *Client) exchange(ctx context.Context, pc *persistConn, reused bool, req
 			truncated = TruncatedDisconnect
 		default:
 			// Malformed chunked framing and the like. The parser stopped
-			// where the framing broke, but what was read after it went
-			// over the wire too (a link, the rest of the page): the record
-			// keeps every byte received, marked truncated.
+			// where the framing broke, but the bytes already read past it
+			// (what the read buffer held, up to its 16 KiB) went over the
+			// wire too: the record keeps them, marked truncated, for a
+			// curator to see. The rest of the connection is not read, and
+			// the crawl's payload still ends at the break.
 			truncated = TruncatedUnspecified
 			end = int(rec.total())
 		}

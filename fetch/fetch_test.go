@@ -476,7 +476,7 @@ func TestServerClosesMidBody(t *testing.T) {
 }
 
 // TestMalformedChunk: a chunk size that is not hex truncates the body
-// (unspecified), and the record keeps every byte received.
+// (unspecified), and the record keeps the bytes already read past it.
 func TestMalformedChunk(t *testing.T) {
 	sent := "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nhello\r\n0\r\n\r\n"
 	srv := newRawServer(t, reply(sent))
@@ -485,9 +485,8 @@ func TestMalformedChunk(t *testing.T) {
 	if res.Truncated != TruncatedUnspecified || res.Err == nil {
 		t.Fatalf("Truncated %q, Err %v", res.Truncated, res.Err)
 	}
-	// Every byte received is kept, those after the break in the framing
-	// too (sent in one write, they come in one read): they may hold the
-	// rest of the page.
+	// The bytes already read past the break in the framing are kept too
+	// (sent in one write, they come in one read).
 	if string(res.RawResponse) != sent {
 		t.Errorf("RawResponse %q, want all that was sent, %q", res.RawResponse, sent)
 	}

@@ -39,7 +39,7 @@ func crawlCmd() *cobra.Command {
 		},
 	}
 	config.AddFlags(cmd.Flags())
-	return cmd
+	return onInterrupt(cmd, "finishing in-flight fetches and closing files", "quitting at once; in-flight URLs will be fetched again on resume")
 }
 
 // loadConfig resolves the configuration from --profile and the other
@@ -92,7 +92,12 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 	}
 	profileText := cfg.YAML() + note
 	// Through a temporary file: a full disk or a kill while writing must
-	// not leave the last run's profile.yaml cut short or empty.
+	// not leave the last run's profile.yaml cut short or empty. A kill
+	// leaves the temporary file, removed here at the next start.
+	left, _ := filepath.Glob(filepath.Join(cfg.Out, "profile.yaml.tmp-*"))
+	for _, f := range left {
+		os.Remove(f)
+	}
 	if err := writeOutAtomic(filepath.Join(cfg.Out, "profile.yaml"), func(w io.Writer) error {
 		_, err := io.WriteString(w, profileText)
 		return err

@@ -56,7 +56,7 @@ crawl the demo web again.`,
 	cmd.Flags().StringVar(&listen, "listen", "127.0.0.1:0", "with --serve: the address to serve on (port 0: a free one)")
 	cmd.Flags().StringVar(&out, "out", "langcrawl-demo", "output directory (with --serve: the printed profile's out, default langcrawl-demo-crawl)")
 	cmd.Flags().IntVar(&workers, "workers", 8, "number of workers")
-	return cmd
+	return onInterrupt(cmd, "stopping (a crawl finishes its in-flight fetches and closes its files; --serve stops serving)", "quitting at once")
 }
 
 // demoProfile writes the profile the demo crawls with: seeds of g, every host

@@ -43,7 +43,7 @@ Memory stays bounded: lines past 64 MiB are sorted into runs in --tmp.`,
 	}
 	cmd.Flags().StringVarP(&out, "out", "o", "", "write the index to FILE instead of standard output")
 	cmd.Flags().StringVar(&tmp, "tmp", "", "directory for the sorted runs of a large index (default: the system's)")
-	return cmd
+	return onInterrupt(cmd, readStopping, readQuitting)
 }
 
 // warcFiles expands the arguments: a file is taken as it is, a directory

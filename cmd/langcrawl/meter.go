@@ -57,10 +57,10 @@ func newFileMeter(ctx context.Context, w io.Writer, verb string, files []string)
 // instead, which stops the command between two files: what it was writing
 // goes through writeOutAtomic, so no partial file is left.
 func (m *fileMeter) file(path string) error {
+	m.done++
 	if err := context.Cause(m.ctx); err != nil {
 		return fmt.Errorf("%s: interrupted after %d of %d WARC files: %w", m.verb, m.done, m.files, err)
 	}
-	m.done++
 	if fi, err := os.Stat(path); err == nil {
 		m.read += fi.Size()
 	}

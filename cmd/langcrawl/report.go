@@ -73,5 +73,5 @@ from their queue), for a curator to add as seeds.
 	cmd.Flags().StringVar(&out, "out", "./crawl", "the crawl's output directory")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON instead of markdown")
 	cmd.Flags().IntVar(&tolerance, "tolerance", 0, "judge servers with this tolerance T instead of the crawl's focus.tolerance (not for focus.strategy sequential, whose own verdicts are shown)")
-	return cmd
+	return onInterrupt(cmd, readStopping, readQuitting)
 }

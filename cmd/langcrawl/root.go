@@ -36,13 +36,15 @@ func run(args []string) int {
 		root.AddCommand(c())
 	}
 	root.SetArgs(args)
-	// What the first Ctrl-C does: a crawl drains; wacz, index and report
-	// stop after the file they are reading, keeping no partial output.
-	stopping := "stopping after the WARC file being read; no partial output is kept"
-	quitting := "quitting at once; a temporary file (*.tmp-*) may be left beside the output"
-	if c, _, err := root.Find(args); err == nil && (c.Name() == "crawl" || c.Name() == "demo") {
-		stopping = "finishing in-flight fetches and closing files"
-		quitting = "quitting at once; in-flight URLs will be fetched again on resume"
+	// What Ctrl-C does is the command's to say (onInterrupt).
+	stopping, quitting := "stopping", "quitting at once"
+	if c, _, err := root.Find(args); err == nil {
+		if s := c.Annotations[annotStopping]; s != "" {
+			stopping = s
+		}
+		if s := c.Annotations[annotQuitting]; s != "" {
+			quitting = s
+		}
 	}
 	ctx, stop := interrupts(stopping, quitting)
 	defer stop()
@@ -64,6 +66,30 @@ func run(args []string) int {
 
 // extraCommands lets other files register commands (simulate, report).
 var extraCommands []func() *cobra.Command
+
+// The annotations in which a command says what the first Ctrl-C makes it
+// do (the context is cancelled) and what the second one leaves behind
+// (the process exits at once), for the messages interrupts prints.
+const (
+	annotStopping = "langcrawl-on-interrupt"
+	annotQuitting = "langcrawl-on-second-interrupt"
+)
+
+// onInterrupt sets cmd's interrupt messages and returns cmd.
+func onInterrupt(cmd *cobra.Command, stopping, quitting string) *cobra.Command {
+	if cmd.Annotations == nil {
+		cmd.Annotations = map[string]string{}
+	}
+	cmd.Annotations[annotStopping], cmd.Annotations[annotQuitting] = stopping, quitting
+	return cmd
+}
+
+// The messages of the commands that read a crawl's WARC files (wacz, index,
+// report): they check the context after each file.
+const (
+	readStopping = "stopping after the WARC file being read; no partial output is kept"
+	readQuitting = "quitting at once; a temporary file (*.tmp-*) may be left beside the output"
+)
 
 // interrupts returns a context cancelled by the first SIGINT or SIGTERM,
 // which drains the crawl (what the command does then is stopping, for the

@@ -108,5 +108,5 @@ parameter, family-PARAM-coverage.svg, -harvest.svg and -servers.svg.`,
 	f.BoolVar(&family, "family", false, "run the family of webs (simulate/RESULTS.md) instead of one web: table, CSV and plots against each open parameter")
 	f.IntVar(&famServers, "family-servers", simulate.DefaultFamilyServers, "servers in each web of --family")
 	f.StringVar(&cfg.Options.DiskDir, "disk-dir", "", "keep each strategy's frontier in a LevelDB directory under this one instead of in memory")
-	return cmd
+	return onInterrupt(cmd, "stopping the simulation", "quitting at once")
 }

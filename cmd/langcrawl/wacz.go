@@ -32,7 +32,7 @@ bounded whatever the crawl's size. The crawl must not be running.`,
 	}
 	cmd.Flags().StringVarP(&out, "out", "o", "", "the WACZ file to write (default: OUT.wacz beside OUT)")
 	cmd.Flags().StringVar(&title, "title", "", "title in datapackage.json (default: the crawl's collection, warcinfo's isPartOf)")
-	return cmd
+	return onInterrupt(cmd, readStopping, readQuitting)
 }
 
 // packageCrawl writes the WACZ of the crawl in dir to out, through a

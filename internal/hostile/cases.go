@@ -82,7 +82,7 @@ var cases = []Case{
 	{"interim-flood", "interim-flood.test", Raw, "10,000 100 Continue before the 200"},
 	{"invalid-chunking", "bad-chunk.test", Raw, "a chunk size that is not hex"},
 	{"reset-mid-body", "reset.test", Raw, "64 KiB of a 1 MB body, then a TCP reset"},
-	{"reset-once", "reset-once.test", Raw, "the first answer of / is reset mid-body; the next is whole and links to /next.html"},
+	{"reset-once", "reset-once.test", Raw, "the first answer of / is cut mid-body by a close; the next is whole and links to /next.html"},
 	{"garbage", "garbage.test", Raw, "8 KiB of random bytes, no HTTP"},
 	{"http-0.9", "http09.test", Raw, "a body with no status line"},
 	{"never-answers", "silent.test", Raw, "reads the request, never answers"},
@@ -497,10 +497,9 @@ var rawCases = map[string]func(c *rawConn, path string) bool{
 		}
 		head := fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: %d\r\n\r\n", len(body))
 		if path == "/" && c.nth == 1 {
+			// Closed, not reset: a reset could reach the client before the
+			// bytes, and this case is about a body cut after some of it.
 			io.WriteString(c, head+body[:len(body)/3])
-			if tc, ok := c.Conn.(*net.TCPConn); ok {
-				tc.SetLinger(0) // Close sends RST
-			}
 			return false
 		}
 		io.WriteString(c, head+body)
