@@ -721,9 +721,9 @@ func TestOddLocationsFollowed(t *testing.T) {
 	web := fakeWeb{
 		"http://a.test/":          page("th", "/r1", "/r2", "/r3", "/r4"),
 		"http://a.test/r1":        redirectTo("/next\t.html"),
-		"http://a.test/r4":        redirectTo("ftp://a.test/file"),
 		"http://a.test/r2":        redirectTo(`\\a.test\back.html`),
 		"http://a.test/r3":        redirectTo("http://"),
+		"http://a.test/r4":        redirectTo("ftp://a.test/file"),
 		"http://a.test/next.html": page("th"),
 		"http://a.test/back.html": page("th"),
 	}
