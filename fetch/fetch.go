@@ -568,7 +568,19 @@ func (c *Client) exchange(ctx context.Context, pc *persistConn, reused bool, req
 		rec.spillAt, rec.tempDir = bodyOffset+int(c.cfg.SpillThreshold), c.cfg.TempDir
 	}
 
-	_, derr := io.Copy(io.Discard, resp.Body)
+	header := rawHeader(rec.buf[headStart:bodyOffset], resp.Header)
+	// RFC 9112, 6.1: an HTTP/1.0 message with Transfer-Encoding has faulty
+	// framing, whatever its Content-Length says, and the connection is
+	// not to be kept. net/http ignores the header and frames the body by
+	// Content-Length, which would cut a chunked body and leave the record
+	// with a chunked header over bytes that are not. The body is read to
+	// the close instead, so the record holds all the server sent.
+	faulty := resp.ProtoMajor == 1 && resp.ProtoMinor == 0 && header.Get("Transfer-Encoding") != ""
+	body := io.Reader(resp.Body)
+	if faulty {
+		body = br
+	}
+	_, derr := io.Copy(io.Discard, body)
 	end := int(rec.total()) - br.Buffered()
 	truncated := ""
 	if derr != nil {
@@ -609,9 +621,9 @@ func (c *Client) exchange(ctx context.Context, pc *persistConn, reused bool, req
 		RawResponse:    rec.buf[headStart:memEnd:memEnd],
 		Status:         resp.StatusCode,
 		Proto:          resp.Proto,
-		Header:         rawHeader(rec.buf[headStart:bodyOffset], resp.Header),
+		Header:         header,
 		BodyOffset:     bodyOffset - headStart,
-		Chunked:        len(resp.TransferEncoding) > 0 && resp.TransferEncoding[0] == "chunked",
+		Chunked:        len(resp.TransferEncoding) > 0 && resp.TransferEncoding[0] == "chunked" || faulty && lastCodingChunked(header),
 		Truncated:      truncated,
 		Reused:         reused,
 		TLSVerifyError: pc.tlsErr,
@@ -639,9 +651,16 @@ func (c *Client) exchange(ctx context.Context, pc *persistConn, reused bool, req
 	// Bytes read ahead past the end of the response were not asked for:
 	// never reuse the connection. Bytes still in the socket, or arriving
 	// later, are looked for when the connection leaves the pool.
-	keep = derr == nil && truncated == "" && !last && !resp.Close &&
+	keep = derr == nil && truncated == "" && !last && !resp.Close && !faulty &&
 		resp.StatusCode != http.StatusSwitchingProtocols && br.Buffered() == 0
 	return res, false, nil
+}
+
+// lastCodingChunked reports whether chunked is the last transfer coding h
+// names, as it must be for a chunked body.
+func lastCodingChunked(h http.Header) bool {
+	codings := strings.Split(strings.Join(h.Values("Transfer-Encoding"), ","), ",")
+	return strings.EqualFold(strings.TrimSpace(codings[len(codings)-1]), "chunked")
 }
 
 // headComplete reports whether b holds the blank line that ends a head.

@@ -768,3 +768,25 @@ func TestWithBodyLimit(t *testing.T) {
 		t.Fatalf("Truncated %q, body %d bytes; want length and 5000", res.Truncated, len(res.RawResponse)-res.BodyOffset)
 	}
 }
+
+// TestHTTP10TransferEncoding: an HTTP/1.0 response with Transfer-Encoding
+// has faulty framing (RFC 9112, 6.1) even with a Content-Length. net/http
+// framed it by the Content-Length, and the record held "5\r\nhe" under a
+// chunked header. The body is now read to the close: the record holds all
+// that was sent, and the payload is de-chunked.
+func TestHTTP10TransferEncoding(t *testing.T) {
+	sent := "HTTP/1.0 200 OK\r\nConnection: keep-alive\r\nTransfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\n" +
+		"5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n"
+	srv := newRawServer(t, func(c net.Conn, _ []byte, _ int) bool {
+		io.WriteString(c, sent)
+		return false
+	})
+	c := newClient(t, Config{})
+	res := mustDo(t, c, "GET", srv.url("/"), nil)
+	if string(res.RawResponse) != sent || res.Truncated != "" || !res.Chunked {
+		t.Fatalf("RawResponse %q, Truncated %q, Chunked %v; want all that was sent, whole, chunked", res.RawResponse, res.Truncated, res.Chunked)
+	}
+	if p, err := res.Payload(0); err != nil || string(p) != "hello world" {
+		t.Errorf("Payload = %q, %v; want %q", p, err, "hello world")
+	}
+}
