@@ -93,9 +93,11 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 	profileText := cfg.YAML() + note
 	// Through a temporary file: a full disk or a kill while writing must
 	// not leave the last run's profile.yaml cut short or empty. A kill
-	// leaves the temporary file, removed here at the next start.
+	// leaves the temporary file (here or in profiles/, saveProfile),
+	// removed at the next start.
 	left, _ := filepath.Glob(filepath.Join(cfg.Out, "profile.yaml.tmp-*"))
-	for _, f := range left {
+	kept, _ := filepath.Glob(filepath.Join(cfg.Out, profilesDir, "*.tmp-*"))
+	for _, f := range append(left, kept...) {
 		os.Remove(f)
 	}
 	if err := writeOutAtomic(filepath.Join(cfg.Out, "profile.yaml"), func(w io.Writer) error {

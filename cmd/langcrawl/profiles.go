@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"time"
@@ -23,18 +25,16 @@ func saveProfile(out, text string, now time.Time) error {
 	base := fmt.Sprintf("profile-%s%03d", now.Format("20060102150405"), now.Nanosecond()/1e6)
 	name := base + ".yaml"
 	for i := 2; ; i++ {
-		f, err := os.OpenFile(filepath.Join(dir, name), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-		if os.IsExist(err) {
-			name = fmt.Sprintf("%s-%d.yaml", base, i)
-			continue
+		if _, err := os.Lstat(filepath.Join(dir, name)); errors.Is(err, os.ErrNotExist) {
+			break
 		}
-		if err != nil {
-			return err
-		}
-		_, err = f.WriteString(text)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		return err
+		name = fmt.Sprintf("%s-%d.yaml", base, i)
 	}
+	// The crawl's lock is held, so no other run takes the name meanwhile.
+	// Through a temporary file: a kill or a full disk never leaves a run's
+	// profile cut short under its name.
+	return writeOutAtomic(filepath.Join(dir, name), func(w io.Writer) error {
+		_, err := io.WriteString(w, text)
+		return err
+	})
 }
