@@ -27,7 +27,7 @@ import (
 // Heritrix's FetchStatusCodes so existing log tools read them.
 const (
 	codeConnectFailed = -2    // could not connect
-	codeConnectLost   = -3    // connection lost before a response
+	codeConnectLost   = -3    // connection lost before a response (or, on a deferred try, in the middle of a page's body)
 	codeTimeout       = -4    // no response in time
 	codeGaveUp        = -8    // failed after the last retry (Heritrix: too many retries)
 	codeUnusableURL   = -7    // the URL cannot be fetched: its scheme, its length (Heritrix: illegal URI)

@@ -682,11 +682,14 @@ func TestCutBodyIsRetried(t *testing.T) {
 		"http://b.test/after": page("th"),
 	}
 	cut := "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 5000\r\n\r\n<html><body><p>"
+	cut404 := "HTTP/1.1 404 Not Found\r\nContent-Type: text/html\r\nContent-Length: 5000\r\n\r\n<html>"
 	r := newRetryRig(t, web, map[string]flake{
 		"http://a.test/": {n: 1, raw: cut, truncated: fetch.TruncatedDisconnect},
 		"http://b.test/": {always: true, raw: cut, truncated: fetch.TruncatedDisconnect},
+		// Only a page (2xx) is tried again: a cut 404 is archived as it is.
+		"http://c.test/": {always: true, raw: cut404, truncated: fetch.TruncatedDisconnect},
 	})
-	c := r.crawler(t, Config{}, nil, "http://a.test/", "http://b.test/")
+	c := r.crawler(t, Config{}, nil, "http://a.test/", "http://b.test/", "http://c.test/")
 	if _, err := c.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -699,6 +702,9 @@ func TestCutBodyIsRetried(t *testing.T) {
 	}
 	if n := r.f.tries["http://b.test/"]; n != 2 || archived["http://b.test/"] != 1 {
 		t.Errorf("b.test/ tried %d times and archived %d times; want 2 tries and the second archived", n, archived["http://b.test/"])
+	}
+	if n := r.f.tries["http://c.test/"]; n != 1 || archived["http://c.test/"] != 1 {
+		t.Errorf("the cut 404 c.test/ tried %d times and archived %d times; want 1 and 1", n, archived["http://c.test/"])
 	}
 	log := r.lines(t)
 	for _, want := range []string{"retry:1/4", "truncated:disconnect"} {

@@ -574,8 +574,12 @@ func (c *Client) exchange(ctx context.Context, pc *persistConn, reused bool, req
 	// not to be kept. net/http ignores the header and frames the body by
 	// Content-Length, which would cut a chunked body and leave the record
 	// with a chunked header over bytes that are not. The body is read to
-	// the close instead, so the record holds all the server sent.
-	faulty := resp.ProtoMajor == 1 && resp.ProtoMinor == 0 && header.Get("Transfer-Encoding") != ""
+	// the close instead, so the record holds all the server sent. A
+	// response that has no body whatever its header says (to HEAD, a 204,
+	// a 304: RFC 9112, 6.3) still ends at its head; its connection is not
+	// kept either.
+	teOn10 := resp.ProtoMajor == 1 && resp.ProtoMinor == 0 && len(header.Values("Transfer-Encoding")) > 0
+	faulty := teOn10 && resp.Body != http.NoBody
 	body := io.Reader(resp.Body)
 	if faulty {
 		body = br
@@ -651,16 +655,22 @@ func (c *Client) exchange(ctx context.Context, pc *persistConn, reused bool, req
 	// Bytes read ahead past the end of the response were not asked for:
 	// never reuse the connection. Bytes still in the socket, or arriving
 	// later, are looked for when the connection leaves the pool.
-	keep = derr == nil && truncated == "" && !last && !resp.Close && !faulty &&
+	keep = derr == nil && truncated == "" && !last && !resp.Close && !teOn10 &&
 		resp.StatusCode != http.StatusSwitchingProtocols && br.Buffered() == 0
 	return res, false, nil
 }
 
 // lastCodingChunked reports whether chunked is the last transfer coding h
-// names, as it must be for a chunked body.
+// names, as it must be for a chunked body; empty list items are skipped,
+// as the archive's payload digest skips them.
 func lastCodingChunked(h http.Header) bool {
-	codings := strings.Split(strings.Join(h.Values("Transfer-Encoding"), ","), ",")
-	return strings.EqualFold(strings.TrimSpace(codings[len(codings)-1]), "chunked")
+	last := ""
+	for _, c := range strings.Split(strings.Join(h.Values("Transfer-Encoding"), ","), ",") {
+		if c = strings.TrimSpace(c); c != "" {
+			last = c
+		}
+	}
+	return strings.EqualFold(last, "chunked")
 }
 
 // headComplete reports whether b holds the blank line that ends a head.

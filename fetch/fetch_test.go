@@ -790,3 +790,25 @@ func TestHTTP10TransferEncoding(t *testing.T) {
 		t.Errorf("Payload = %q, %v; want %q", p, err, "hello world")
 	}
 }
+
+// TestHTTP10NoBodyWithTransferEncoding: a 204 or 304 has no body whatever
+// its header says (RFC 9112, 6.3), so an HTTP/1.0 one carrying
+// Transfer-Encoding ends at its head and is not read to the close, which on
+// a connection the server keeps open would wait out the read timeout and
+// come back truncated "time". Its connection is not kept.
+func TestHTTP10NoBodyWithTransferEncoding(t *testing.T) {
+	for _, head := range []string{
+		"HTTP/1.0 304 Not Modified\r\nConnection: keep-alive\r\nTransfer-Encoding: chunked\r\n\r\n",
+		"HTTP/1.0 204 No Content\r\nConnection: keep-alive\r\nTransfer-Encoding: chunked\r\n\r\n",
+	} {
+		srv := newRawServer(t, func(c net.Conn, _ []byte, _ int) bool {
+			io.WriteString(c, head)
+			return true // the connection stays open
+		})
+		c := newClient(t, Config{ReadTimeout: 3 * time.Second})
+		res := mustDo(t, c, "GET", srv.url("/"), nil)
+		if res.Truncated != "" || string(res.RawResponse) != head {
+			t.Errorf("%q: RawResponse %q, Truncated %q; want the head alone, whole", head, res.RawResponse, res.Truncated)
+		}
+	}
+}

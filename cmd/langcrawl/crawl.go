@@ -95,11 +95,8 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 	// not leave the last run's profile.yaml cut short or empty. A kill
 	// leaves the temporary file (here or in profiles/, saveProfile),
 	// removed at the next start.
-	left, _ := filepath.Glob(filepath.Join(cfg.Out, "profile.yaml.tmp-*"))
-	kept, _ := filepath.Glob(filepath.Join(cfg.Out, profilesDir, "*.tmp-*"))
-	for _, f := range append(left, kept...) {
-		os.Remove(f)
-	}
+	removeProfileTemps(cfg.Out)
+	removeProfileTemps(filepath.Join(cfg.Out, profilesDir))
 	if err := writeOutAtomic(filepath.Join(cfg.Out, "profile.yaml"), func(w io.Writer) error {
 		_, err := io.WriteString(w, profileText)
 		return err

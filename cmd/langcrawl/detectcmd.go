@@ -21,5 +21,5 @@ live fetch's would be.`,
 		},
 	}
 	cmd.Flags().StringVar(&target, "target", "", "target language (ISO 639-1); sets relevant in the output")
-	return cmd
+	return onInterrupt(cmd, "the files given are read to the end", "quitting at once")
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 )
 
@@ -25,16 +26,35 @@ func saveProfile(out, text string, now time.Time) error {
 	base := fmt.Sprintf("profile-%s%03d", now.Format("20060102150405"), now.Nanosecond()/1e6)
 	name := base + ".yaml"
 	for i := 2; ; i++ {
-		if _, err := os.Lstat(filepath.Join(dir, name)); errors.Is(err, os.ErrNotExist) {
+		_, err := os.Lstat(filepath.Join(dir, name))
+		if errors.Is(err, os.ErrNotExist) {
 			break
+		}
+		if err != nil {
+			return err
 		}
 		name = fmt.Sprintf("%s-%d.yaml", base, i)
 	}
-	// The crawl's lock is held, so no other run takes the name meanwhile.
+	// The crawl's lock is held (where the system has flock), so no other
+	// run takes the name meanwhile.
 	// Through a temporary file: a kill or a full disk never leaves a run's
 	// profile cut short under its name.
 	return writeOutAtomic(filepath.Join(dir, name), func(w io.Writer) error {
 		_, err := io.WriteString(w, text)
 		return err
 	})
+}
+
+// removeProfileTemps removes from dir the temporary files writeOutAtomic
+// leaves when a kill stops it while it writes a profile: names of the
+// form profile*.yaml.tmp-*, which nothing else writes there. (Listed, not
+// globbed: dir is the operator's --out, which may hold glob characters.)
+func removeProfileTemps(dir string) {
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		n := e.Name()
+		if strings.HasPrefix(n, "profile") && strings.Contains(n, ".yaml.tmp-") && e.Type().IsRegular() {
+			os.Remove(filepath.Join(dir, n))
+		}
+	}
 }

@@ -33,3 +33,27 @@ func TestSaveProfileKeepsEveryRun(t *testing.T) {
 		}
 	}
 }
+
+// TestRemoveProfileTemps: the temporary files a kill leaves while a profile
+// is written are removed at the next start, and nothing else is.
+func TestRemoveProfileTemps(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]bool{ // name: removed
+		"profile.yaml.tmp-123":                   true,
+		"profile-20261126100000123.yaml.tmp-456": true,
+		"profile.yaml":                           false,
+		"profile-20261126100000123.yaml":         false,
+		"notes.tmp-1":                            false,
+		"my-profile.yaml.tmp-1":                  false,
+	}
+	for n := range files {
+		os.WriteFile(filepath.Join(dir, n), []byte("x"), 0o644)
+	}
+	removeProfileTemps(dir)
+	for n, removed := range files {
+		_, err := os.Stat(filepath.Join(dir, n))
+		if gone := err != nil; gone != removed {
+			t.Errorf("%s: removed %v, want %v", n, gone, removed)
+		}
+	}
+}
