@@ -253,7 +253,7 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 			// another scheme (ftp:) goes on to the scope rules, which
 			// refuse it in the metadata record.
 			out.annot = append(out.annot, "bad-location")
-			if other, err := u.Parse(raw); err == nil && other.Scheme != "" && other.Scheme != "http" && other.Scheme != "https" {
+			if other, err := u.Parse(raw); err == nil && other.Scheme != "http" && other.Scheme != "https" {
 				loc, ok = other.String(), true
 			}
 		}

@@ -97,10 +97,7 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 	// removed at the next start.
 	removeProfileTemps(cfg.Out)
 	removeProfileTemps(filepath.Join(cfg.Out, profilesDir))
-	if err := writeOutAtomic(filepath.Join(cfg.Out, "profile.yaml"), func(w io.Writer) error {
-		_, err := io.WriteString(w, profileText)
-		return err
-	}); err != nil {
+	if err := writeTextAtomic(filepath.Join(cfg.Out, "profile.yaml"), profileText); err != nil {
 		return snap, fmt.Errorf("output directory: %w", err)
 	}
 	// Every run keeps its profile too, so each generation's (the run that

@@ -84,6 +84,14 @@ func warcFiles(args []string) ([]string, error) {
 	return files, nil
 }
 
+// writeTextAtomic is writeOutAtomic for a text held whole.
+func writeTextAtomic(path, text string) error {
+	return writeOutAtomic(path, func(w io.Writer) error {
+		_, err := io.WriteString(w, text)
+		return err
+	})
+}
+
 // writeOutAtomic writes path through a temporary file beside it, fsynced
 // and renamed into place, so a failure leaves no partial file.
 func writeOutAtomic(path string, fill func(io.Writer) error) error {

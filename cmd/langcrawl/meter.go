@@ -30,8 +30,9 @@ type fileMeter struct {
 	every time.Duration
 	now   func() time.Time
 
-	files, done int   // files in all, files read
-	total, read int64 // their bytes
+	files, done int              // files in all, files read
+	total, read int64            // their bytes
+	size        map[string]int64 // each file's, taken at the start
 	start, last time.Time
 	shown       bool // a line is on the terminal, to be cleared
 }
@@ -41,9 +42,11 @@ type fileMeter struct {
 func newFileMeter(ctx context.Context, w io.Writer, verb string, files []string) *fileMeter {
 	f, ok := w.(*os.File)
 	tty := ok && term.IsTerminal(int(f.Fd()))
-	m := &fileMeter{ctx: ctx, w: w, verb: verb, tty: tty, every: meterEvery, now: time.Now, files: len(files)}
+	m := &fileMeter{ctx: ctx, w: w, verb: verb, tty: tty, every: meterEvery, now: time.Now, files: len(files),
+		size: make(map[string]int64, len(files))}
 	for _, p := range files {
 		if fi, err := os.Stat(p); err == nil {
+			m.size[p] = fi.Size()
 			m.total += fi.Size()
 		}
 	}
@@ -61,9 +64,7 @@ func (m *fileMeter) file(path string) error {
 	if err := context.Cause(m.ctx); err != nil {
 		return fmt.Errorf("%s: interrupted after %d of %d WARC files: %w", m.verb, m.done, m.files, err)
 	}
-	if fi, err := os.Stat(path); err == nil {
-		m.read += fi.Size()
-	}
+	m.read += m.size[path]
 	now := m.now()
 	if !m.tty && now.Sub(m.last) < m.every && m.done < m.files {
 		return nil

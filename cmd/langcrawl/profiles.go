@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -36,13 +35,9 @@ func saveProfile(out, text string, now time.Time) error {
 		name = fmt.Sprintf("%s-%d.yaml", base, i)
 	}
 	// The crawl's lock is held (where the system has flock), so no other
-	// run takes the name meanwhile.
-	// Through a temporary file: a kill or a full disk never leaves a run's
-	// profile cut short under its name.
-	return writeOutAtomic(filepath.Join(dir, name), func(w io.Writer) error {
-		_, err := io.WriteString(w, text)
-		return err
-	})
+	// run takes the name meanwhile. Through a temporary file: a kill or a
+	// full disk never leaves a run's profile cut short under its name.
+	return writeTextAtomic(filepath.Join(dir, name), text)
 }
 
 // removeProfileTemps removes from dir the temporary files writeOutAtomic

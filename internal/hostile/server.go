@@ -38,6 +38,7 @@ type Server struct {
 
 	mu    sync.Mutex
 	hits  []Hit
+	seen  map[[2]string]int     // requests so far by host and path
 	conns map[net.Conn]struct{} // open raw connections
 	nconn uint64                // raw connections accepted
 	wg    sync.WaitGroup        // raw accept loop and connections
@@ -46,7 +47,7 @@ type Server struct {
 // Start opens the listeners on 127.0.0.1 (ports chosen by the system) and
 // starts serving. The caller must call Close.
 func Start() (*Server, error) {
-	s := &Server{done: make(chan struct{}), conns: map[net.Conn]struct{}{}}
+	s := &Server{done: make(chan struct{}), conns: map[net.Conn]struct{}{}, seen: map[[2]string]int{}}
 	cert, err := selfSigned(tlsHost)
 	if err != nil {
 		return nil, fmt.Errorf("hostile: certificate: %w", err)
@@ -125,13 +126,9 @@ func (s *Server) hit(host, path string, conn uint64) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.hits = append(s.hits, Hit{Host: host, Path: path, Conn: conn})
-	n := 0
-	for _, h := range s.hits {
-		if h.Host == host && h.Path == path {
-			n++
-		}
-	}
-	return n
+	k := [2]string{host, path}
+	s.seen[k]++
+	return s.seen[k]
 }
 
 func (s *Server) logged(h http.Handler) http.Handler {
