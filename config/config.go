@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -199,6 +200,10 @@ type Network struct {
 
 // Focus selects the language-focusing strategy of Tamura et al.
 type Focus struct {
+	// Language is the target: one ISO 639-1 code ("th"), or several
+	// joined by commas ("nb,nn") for a library that collects a set of
+	// languages. The profile may give a list or a string; Languages
+	// splits it.
 	Language  string   `yaml:"language"`
 	Charsets  []string `yaml:"charsets"`
 	Strategy  string   `yaml:"strategy"`
@@ -221,6 +226,35 @@ type Focus struct {
 	// relevant servers in full) or "cut" (only until judged foreign;
 	// sequential strategy, focus.Config.CutForeignDirs).
 	ForeignDirs string `yaml:"foreign_dirs"`
+}
+
+// Languages returns the target languages, in the order given: none when
+// focusing is off.
+func (f Focus) Languages() []string { return SplitLanguages(f.Language) }
+
+// SplitLanguages splits a target such as "nb,nn" (or "nb, nn") into its
+// codes, lower-cased, in order, each once.
+func SplitLanguages(s string) []string {
+	j := joinLanguages(strings.FieldsFunc(s, func(r rune) bool {
+		return r == ',' || r == ' ' || r == '\t' || r == '\n'
+	}))
+	if j == "" {
+		return nil
+	}
+	return strings.Split(j, ",")
+}
+
+// joinLanguages is the canonical form of a target set: lower-cased, each
+// code once, in order, joined by commas; "" for none.
+func joinLanguages(ls []string) string {
+	var out []string
+	for _, l := range ls {
+		l = strings.ToLower(strings.TrimSpace(l))
+		if l != "" && !slices.Contains(out, l) {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, ",")
 }
 
 // Bandwidth is the fetcher manager's budget (package bandwidth).
@@ -325,7 +359,7 @@ var Keys = []key{
 	{"scope.max_query_params", 32, "trap guard: most query parameters accepted"},
 	{"network.connect_to", map[string]string{}, "map of host (or *) to ip:port to dial instead of DNS"},
 	{"network.allow_addresses", []string{}, "address classes (loopback, private, link-local, cgnat, multicast, unspecified, broadcast) or CIDR prefixes the crawler may connect to; all refused by default, connect_to targets always allowed"},
-	{"focus.language", "", "target language, ISO 639-1 (empty: no focusing)"},
+	{"focus.language", "", "target language, ISO 639-1, or a list of them (nb, nn) collected together (empty: no focusing)"},
 	{"focus.charsets", []string{}, "charsets that also define the target (text must confirm), e.g. [tis-620, windows-874]"},
 	{"focus.strategy", "conservative-server", "bfs, hard-focused, soft-focused, aggressive-server, conservative-server, conservative-directory, evidence (experimental: per-link evidence) or sequential (sequential server verdicts and directory status)"},
 	{"focus.tolerance", 10, "tolerance T: irrelevant pages allowed per server before it is irrelevant"},
@@ -493,7 +527,7 @@ func Load(profile string, fs *pflag.FlagSet) (*Config, error) {
 	c.Scope.MaxQueryParams = p.integer("scope.max_query_params")
 	c.Network.ConnectTo = p.hostMap("network.connect_to")
 	c.Network.AllowAddresses = p.strs("network.allow_addresses")
-	c.Focus.Language = strings.ToLower(p.str("focus.language"))
+	c.Focus.Language = joinLanguages(p.strs("focus.language"))
 	c.Focus.Charsets = p.strs("focus.charsets")
 	c.Focus.Strategy = p.str("focus.strategy")
 	c.Focus.Tolerance = p.integer("focus.tolerance")
@@ -1169,8 +1203,10 @@ func (c *Config) Validate() error {
 			bad("network.allow_addresses", "%q is neither an address class (loopback, private, link-local, cgnat, multicast, unspecified, broadcast) nor a CIDR prefix such as 10.0.0.0/8", a)
 		}
 	}
-	if l := c.Focus.Language; l != "" && !regexp.MustCompile(`^[a-z]{2}$`).MatchString(l) {
-		bad("focus.language", "%q must be a two-letter ISO 639-1 code such as th", l)
+	for _, l := range c.Focus.Languages() {
+		if !regexp.MustCompile(`^[a-z]{2}$`).MatchString(l) {
+			bad("focus.language", "%q must be a two-letter ISO 639-1 code such as th (or a list of them: nb, nn)", l)
+		}
 	}
 	okStrategy := false
 	for _, s := range strategies {

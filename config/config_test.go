@@ -501,3 +501,49 @@ func TestFocusErrorBound(t *testing.T) {
 		}
 	}
 }
+
+func TestFocusLanguageSet(t *testing.T) {
+	dir := t.TempDir()
+	load := func(focus string, flags ...string) (*Config, error) {
+		prof := filepath.Join(dir, "p.yaml")
+		os.WriteFile(prof, []byte("seeds: [http://a.test/]\nuser_agent: \"x/1 (+https://lib.example/c)\"\nfocus: {"+focus+"}\n"), 0o644)
+		fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
+		AddFlags(fs)
+		if err := fs.Parse(flags); err != nil {
+			t.Fatal(err)
+		}
+		return Load(prof, fs)
+	}
+	for _, tc := range []struct {
+		focus string
+		flags []string
+		want  string
+	}{
+		{"language: th", nil, "th"},
+		{"language: TH", nil, "th"},
+		{"language: [nb, nn]", nil, "nb,nn"},
+		{"language: \"nb, nn\"", nil, "nb,nn"},
+		{"language: [fi, sv, fi]", nil, "fi,sv"}, // each once, in order
+		{"language: th", []string{"--target", "ms,id"}, "ms,id"},
+		{"strategy: bfs", nil, ""},
+	} {
+		c, err := load(tc.focus, tc.flags...)
+		if err != nil {
+			t.Errorf("%s %v: %v", tc.focus, tc.flags, err)
+			continue
+		}
+		if c.Focus.Language != tc.want {
+			t.Errorf("%s %v: focus.language %q, want %q", tc.focus, tc.flags, c.Focus.Language, tc.want)
+		}
+		if got := strings.Join(c.Focus.Languages(), ","); got != tc.want {
+			t.Errorf("%s %v: Languages() %q, want %q", tc.focus, tc.flags, got, tc.want)
+		}
+	}
+	// A bad code is named, even in a set.
+	if _, err := load("language: [nb, norsk]"); err == nil || !strings.Contains(err.Error(), `focus.language: "norsk"`) {
+		t.Errorf("bad code in a set: err = %v, want one naming focus.language and \"norsk\"", err)
+	}
+	if got := SplitLanguages(""); got != nil {
+		t.Errorf("SplitLanguages(\"\") = %q, want none", got)
+	}
+}

@@ -35,7 +35,7 @@ func TestEvidenceCuesInTheLoop(t *testing.T) {
 		{focus.Sequential, false, map[string]bool{"http://new.co.th/": false, "http://around.test/": false, "http://plain.test/": false}},
 		{focus.ConservativeServer, false, map[string]bool{"http://new.co.th/": false, "http://around.test/": false, "http://plain.test/": false}},
 	} {
-		pol, err := focus.New(focus.Config{Strategy: tc.strategy, Lang: "th", LinkEvidence: tc.links})
+		pol, err := focus.New(focus.Config{Strategy: tc.strategy, Langs: []string{"th"}, LinkEvidence: tc.links})
 		if err != nil {
 			t.Fatal(err)
 		}

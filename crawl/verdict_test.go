@@ -42,7 +42,7 @@ func TestSequentialVerdict(t *testing.T) {
 		"http://multi.test/en/5": page("en"),
 	}
 	for _, keep := range []bool{false, true} {
-		pol, err := focus.New(focus.Config{Strategy: focus.Sequential, Lang: "th", ErrorBound: 0.01, MissBound: 0.01, CutForeignDirs: !keep})
+		pol, err := focus.New(focus.Config{Strategy: focus.Sequential, Langs: []string{"th"}, ErrorBound: 0.01, MissBound: 0.01, CutForeignDirs: !keep})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -153,7 +153,7 @@ func TestProbeThroughRedirect(t *testing.T) {
 // strategy at its default bounds, targeting Thai.
 func runSequential(t *testing.T, web fakeWeb) (*harness, *focus.Policy) {
 	t.Helper()
-	pol, err := focus.New(focus.Config{Strategy: focus.Sequential, Lang: "th"})
+	pol, err := focus.New(focus.Config{Strategy: focus.Sequential, Langs: []string{"th"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,7 +36,7 @@ func typicalPage(tb testing.TB, tag, cs string) []byte {
 }
 
 func BenchmarkDetect(b *testing.B) {
-	d, err := New(Options{Target: "th"})
+	d, err := New(Options{Targets: []string{"th"}})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -22,14 +22,14 @@ type cliResult struct {
 	Error      string  `json:"error,omitempty"`
 }
 
-// RunCLI implements `langcrawl detect [--target LANG] FILE...`: it prints
+// RunCLI implements `langcrawl detect [--target LANG[,LANG...]] FILE...`: it prints
 // one JSON object per file to w. If FILE.headers exists, it holds the
 // HTTP response headers as received (an optional status line, then CRLF
 // header lines), and its Content-Type charset is used as a live fetch's
 // would be. A file that cannot be read gets an object with "error" set and
 // lang "und"; RunCLI then returns an error after printing all files.
-func RunCLI(w io.Writer, target string, files []string) error {
-	d, err := New(Options{Target: target})
+func RunCLI(w io.Writer, targets []string, files []string) error {
+	d, err := New(Options{Targets: targets})
 	if err != nil {
 		return err
 	}

@@ -26,7 +26,7 @@ func TestRunCLI(t *testing.T) {
 	missing := filepath.Join(dir, "missing.html")
 
 	var out bytes.Buffer
-	err := RunCLI(&out, "th", []string{utf, tis, en, missing})
+	err := RunCLI(&out, []string{"th"}, []string{utf, tis, en, missing})
 	if err == nil {
 		t.Error("no error for a missing file")
 	}

@@ -37,9 +37,11 @@ var (
 
 // Options configure a Detector. The zero value detects without a target.
 type Options struct {
-	// Target is the ISO 639-1 code of the language the crawl collects
-	// ("th"); "" for none. Result.Relevant is true for pages in it.
-	Target string
+	// Targets are the ISO 639-1 codes of the languages the crawl
+	// collects: one ("th"), or a set ("nb", "nn"; "fi", "sv") for a
+	// library that collects several; none for no target. Result.Relevant
+	// is true for pages in any of them.
+	Targets []string
 	// TargetCharsets defines a target by charsets, as Tamura et al. do
 	// for Thai ("tis-620", "windows-874"). A page in one of them is
 	// relevant only when its text is in a language whose profiles use
@@ -81,6 +83,7 @@ type Detector struct {
 	legacy    []string          // charsets with tables, except utf-8, sorted
 	validByte map[string]*[256]bool
 	csLangs   map[string]map[string]bool // charset -> ISO codes with a profile in it
+	targets   map[string]bool            // Options.Targets
 	targetCS  map[string]bool
 	groups    map[string]*wordModel // language tag -> word model of its close group
 	cal       *calibration          // nil: uncalibrated confidence
@@ -91,9 +94,14 @@ type Detector struct {
 func New(opts Options) (*Detector, error) {
 	o := opts
 	o.TargetCharsets = append([]string(nil), opts.TargetCharsets...)
+	o.Targets = append([]string(nil), opts.Targets...)
 	var errs []error
-	if o.Target != "" && (len(o.Target) < 2 || len(o.Target) > 3 || strings.ToLower(o.Target) != o.Target) {
-		errs = append(errs, fmt.Errorf("%w: Target %q is not an ISO 639-1 code", ErrBadOptions, o.Target))
+	targets := map[string]bool{}
+	for _, t := range opts.Targets {
+		if len(t) < 2 || len(t) > 3 || strings.ToLower(t) != t {
+			errs = append(errs, fmt.Errorf("%w: Targets: %q is not an ISO 639-1 code", ErrBadOptions, t))
+		}
+		targets[t] = true
 	}
 	targetCS := map[string]bool{}
 	for _, c := range o.TargetCharsets {
@@ -116,7 +124,7 @@ func New(opts Options) (*Detector, error) {
 		return nil, errors.Join(errs...)
 	}
 	d := &Detector{opts: o, tables: map[string]*table{}, validByte: map[string]*[256]bool{},
-		csLangs: map[string]map[string]bool{}, targetCS: targetCS, groups: map[string]*wordModel{}, cal: cal}
+		csLangs: map[string]map[string]bool{}, targets: targets, targetCS: targetCS, groups: map[string]*wordModel{}, cal: cal}
 	if !o.noWords {
 		for _, m := range ms {
 			for _, t := range m.Tags {
@@ -124,14 +132,17 @@ func New(opts Options) (*Detector, error) {
 			}
 		}
 	}
-	if o.Target != "" {
+	for _, t := range opts.Targets {
 		found := false
 		for _, p := range ps {
-			found = found || iso(p.Tag) == o.Target
+			found = found || iso(p.Tag) == t
 		}
 		if !found {
-			return nil, fmt.Errorf("%w: no profile for target language %q", ErrBadOptions, o.Target)
+			errs = append(errs, fmt.Errorf("%w: no profile for target language %q", ErrBadOptions, t))
 		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
 	}
 	by := map[string][]*profile{}
 	for _, p := range ps {
@@ -776,7 +787,7 @@ func (d *Detector) finish(res *Result, best scored) {
 	if res.Lang == "und" {
 		return
 	}
-	if d.opts.Target != "" && res.Lang == d.opts.Target {
+	if d.targets[res.Lang] {
 		res.Relevant = true
 	}
 	if d.targetCS[res.Charset] && d.csLangs[res.Charset][res.Lang] {

@@ -38,7 +38,7 @@ func page(head string, body []byte) []byte {
 }
 
 func TestDetect(t *testing.T) {
-	d := newDetector(t, Options{Target: "th"})
+	d := newDetector(t, Options{Targets: []string{"th"}})
 	meta := func(cs string) string {
 		return `<meta http-equiv="Content-Type" content="text/html; charset=` + cs + `">`
 	}
@@ -127,16 +127,36 @@ func TestRelevantByCharset(t *testing.T) {
 	}
 }
 
+// TestTargetSet: with a set of targets, a page in any of them is relevant,
+// and the language reported is still the page's own.
+func TestTargetSet(t *testing.T) {
+	d := newDetector(t, Options{Targets: []string{"uk", "th"}})
+	for _, c := range []struct {
+		text, lang string
+		relevant   bool
+	}{{thaiText, "th", true}, {ukText, "uk", true}, {ruText, "ru", false}, {enText, "en", false}, {jaText, "ja", false}} {
+		r := d.Detect(page("", []byte(c.text)), "text/html; charset=utf-8")
+		if r.Lang != c.lang || r.Relevant != c.relevant {
+			t.Errorf("%s: lang %s relevant %v, want %s %v", c.lang, r.Lang, r.Relevant, c.lang, c.relevant)
+		}
+	}
+}
+
 func TestNewOptions(t *testing.T) {
-	_, err := New(Options{Target: "Thai", TargetCharsets: []string{"no-such-charset"}})
+	_, err := New(Options{Targets: []string{"Thai"}, TargetCharsets: []string{"no-such-charset"}})
 	if !errors.Is(err, ErrBadOptions) || !errors.Is(err, ErrUnknownCharset) {
 		t.Fatalf("err = %v, want ErrBadOptions and ErrUnknownCharset", err)
 	}
 	if !strings.Contains(err.Error(), "Thai") || !strings.Contains(err.Error(), "no-such-charset") {
 		t.Errorf("error %q does not name both problems", err)
 	}
-	if _, err := New(Options{Target: "xx"}); !errors.Is(err, ErrBadOptions) {
+	if _, err := New(Options{Targets: []string{"xx"}}); !errors.Is(err, ErrBadOptions) {
 		t.Errorf("unknown target language: err = %v", err)
+	}
+	// Every bad code of a set is named.
+	if _, err := New(Options{Targets: []string{"th", "xx", "qq"}}); !errors.Is(err, ErrBadOptions) ||
+		!strings.Contains(err.Error(), `"xx"`) || !strings.Contains(err.Error(), `"qq"`) {
+		t.Errorf("unknown target languages in a set: err = %v, want both named", err)
 	}
 	if _, err := New(Options{profiles: []byte("junk")}); !errors.Is(err, ErrBadProfiles) {
 		t.Errorf("bad profiles: err = %v", err)

@@ -214,7 +214,7 @@ type tally struct {
 // the close groups' word models.
 func evalDetector(t *testing.T) *Detector {
 	t.Helper()
-	o := Options{Target: "th"}
+	o := Options{Targets: []string{"th"}}
 	if os.Getenv("LANGCRAWL_NOWORDS") != "" {
 		o.noWords = true // the trigram stage alone
 		t.Log("close-group word models off (LANGCRAWL_NOWORDS)")
@@ -282,8 +282,8 @@ func evaluate(t *testing.T, d *Detector, pages []evalPage) evalResult {
 		okL, okC := r.Lang == want, charsetOK(p, r.Charset)
 		// With no TargetCharsets, Relevant is "the language is the
 		// target": so one run measures every language as the target.
-		if r.Relevant != (r.Lang == d.opts.Target) || len(d.opts.TargetCharsets) > 0 {
-			t.Fatalf("%s: relevant %v for %s with target %s: the per-target figures assume Relevant == (Lang == Target)", p.name, r.Relevant, r.Lang, d.opts.Target)
+		if len(d.opts.Targets) != 1 || r.Relevant != (r.Lang == d.opts.Targets[0]) || len(d.opts.TargetCharsets) > 0 {
+			t.Fatalf("%s: relevant %v for %s with target %s: the per-target figures assume Relevant == (Lang == Target)", p.name, r.Relevant, r.Lang, d.opts.Targets)
 		}
 		count := func(l string) *TargetCounts {
 			if shortScenario(p.scenario) {

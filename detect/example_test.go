@@ -7,7 +7,7 @@ import (
 )
 
 func ExampleDetector_Detect() {
-	d, err := detect.New(detect.Options{Target: "th"})
+	d, err := detect.New(detect.Options{Targets: []string{"th"}})
 	if err != nil {
 		panic(err)
 	}

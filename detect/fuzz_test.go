@@ -7,7 +7,7 @@ import (
 )
 
 func FuzzDetect(f *testing.F) {
-	d := newDetector(f, Options{Target: "th", TargetCharsets: []string{"tis-620"}})
+	d := newDetector(f, Options{Targets: []string{"th"}, TargetCharsets: []string{"tis-620"}})
 	f.Add([]byte(`<meta charset="tis-620"><p>`+thaiText+`</p>`), "text/html; charset=utf-8")
 	f.Add(enc(f, thaiText, "windows-874"), "")
 	f.Add(enc(f, jaText, "iso-2022-jp"), "")

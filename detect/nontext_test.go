@@ -10,7 +10,7 @@ import (
 // with confidence 0, never a language (issue 14: a binary file came out
 // as Ukrainian with confidence 0.897).
 func TestNonText(t *testing.T) {
-	d := newDetector(t, Options{Target: "uk"})
+	d := newDetector(t, Options{Targets: []string{"uk"}})
 	rng := rand.New(rand.NewPCG(14, 14))
 	random := make([]byte, 8192)
 	for i := range random {

@@ -23,7 +23,7 @@ func TestNynorskReadAsBokmal(t *testing.T) {
 			articles[p.article] = append(articles[p.article], p.text)
 		}
 	}
-	d, err := New(Options{Target: "nb"})
+	d, err := New(Options{Targets: []string{"nb"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -87,8 +87,8 @@ const (
 // detection: a script test is a few nanoseconds per rune, where detecting
 // short text is neither cheap nor reliable.
 func (p *Policy) Score(l Link) Score {
-	lang := p.cfg.Lang
-	if lang == "" {
+	lang := targets(p.cfg.Langs)
+	if len(lang) == 0 {
 		return 0
 	}
 	var s int
@@ -114,16 +114,32 @@ func (p *Policy) Score(l Link) Score {
 	return Score(max(min(s, int(MaxScore)), -int(MaxScore)))
 }
 
-// langCue is +1 when tag (BCP 47) has the target as primary subtag, -1 for
+// targets is the set of target languages (Config.Langs): one code, or a
+// few collected together.
+type targets []string
+
+// has reports whether code is one of the targets. "no" (Norwegian) is
+// one of them when Bokmål or Nynorsk is: pages tagged "no" are in one of
+// the two written standards.
+func (t targets) has(code string) bool {
+	for _, l := range t {
+		if code == l || (code == "no" && (l == "nb" || l == "nn")) {
+			return true
+		}
+	}
+	return false
+}
+
+// langCue is +1 when tag (BCP 47) has a target as primary subtag, -1 for
 // another plausible language tag, 0 when absent or unreadable.
-func langCue(tag, target string) int {
+func langCue(tag string, target targets) int {
 	tag = strings.TrimSpace(tag)
 	if tag == "" {
 		return 0
 	}
 	prim, _, _ := strings.Cut(strings.ToLower(strings.ReplaceAll(tag, "_", "-")), "-")
 	switch {
-	case prim == target:
+	case target.has(prim):
 		return 1
 	case len(prim) == 2 || len(prim) == 3:
 		if prim == "und" || prim == "mul" || prim == "zxx" {
@@ -152,9 +168,14 @@ const minScriptRunes = 2
 // it has at least minScriptRunes letters of a non-Latin script other than
 // the target's and none of the target's, 0 otherwise (no text, Latin
 // letters only, or a target without a script of its own).
-func scriptCue(text, target string) int {
-	tab := scriptOf[target]
-	if tab == nil || text == "" {
+func scriptCue(text string, target targets) int {
+	var tabs []*unicode.RangeTable
+	for _, l := range target {
+		if tab := scriptOf[l]; tab != nil {
+			tabs = append(tabs, tab)
+		}
+	}
+	if len(tabs) == 0 || text == "" {
 		return 0
 	}
 	in, other := 0, 0
@@ -167,7 +188,7 @@ func scriptCue(text, target string) int {
 		r, n := utf8.DecodeRuneInString(text[i:])
 		i += n
 		switch {
-		case unicode.Is(tab, r):
+		case unicode.In(r, tabs...):
 			in++
 		case unicode.IsLetter(r) && !unicode.Is(unicode.Latin, r):
 			other++
@@ -211,7 +232,7 @@ var langCodes = map[string]bool{
 
 // urlCues sums the cues of the URL: its host's ccTLD and IDN labels, and
 // the language codes among its path segments and lang-like query values.
-func urlCues(raw, target string) int {
+func urlCues(raw string, target targets) int {
 	u, err := url.Parse(raw)
 	if err != nil {
 		return 0
@@ -220,7 +241,7 @@ func urlCues(raw, target string) int {
 	host := strings.ToLower(u.Hostname())
 	if i := strings.LastIndexByte(host, '.'); i >= 0 {
 		switch l, ok := langOfTLD[host[i+1:]]; {
-		case ok && l == target:
+		case ok && target.has(l):
 			s++
 		case ok:
 			s--
@@ -241,7 +262,7 @@ func urlCues(raw, target string) int {
 	// query's lang, hl and locale values.
 	code := ""
 	for _, seg := range strings.Split(u.Path, "/") {
-		if c := segLang(seg); c != "" {
+		if c := segLang(seg, target); c != "" {
 			code = c
 			break
 		}
@@ -249,7 +270,7 @@ func urlCues(raw, target string) int {
 	if code == "" && u.RawQuery != "" {
 		q := u.Query()
 		for _, k := range []string{"lang", "hl", "locale", "language"} {
-			if c := segLang(q.Get(k)); c != "" {
+			if c := segLang(q.Get(k), target); c != "" {
 				code = c
 				break
 			}
@@ -257,7 +278,7 @@ func urlCues(raw, target string) int {
 	}
 	switch {
 	case code == "":
-	case code == target:
+	case target.has(code):
 		s++
 	default:
 		s--
@@ -266,8 +287,9 @@ func urlCues(raw, target string) int {
 }
 
 // segLang returns the language code a path segment or query value names:
-// "th", "TH", "th-TH", "th_th" give "th"; anything else "".
-func segLang(seg string) string {
+// "th", "TH", "th-TH", "th_th" give "th"; anything else "". It reads the
+// codes of langCodes and the targets'.
+func segLang(seg string, target targets) string {
 	if len(seg) != 2 && len(seg) != 5 {
 		return ""
 	}
@@ -275,7 +297,7 @@ func segLang(seg string) string {
 	if len(seg) == 5 && seg[2] != '-' && seg[2] != '_' {
 		return ""
 	}
-	if c := seg[:2]; langCodes[c] {
+	if c := seg[:2]; langCodes[c] || target.has(c) {
 		return c
 	}
 	return ""

@@ -6,9 +6,9 @@ import (
 	"testing"
 )
 
-func evidencePolicy(t *testing.T, lang string) *Policy {
+func evidencePolicy(t *testing.T, langs ...string) *Policy {
 	t.Helper()
-	p, err := New(Config{Strategy: Evidence, Lang: lang})
+	p, err := New(Config{Strategy: Evidence, Langs: langs})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -18,6 +18,9 @@ func evidencePolicy(t *testing.T, lang string) *Policy {
 func TestScore(t *testing.T) {
 	th := evidencePolicy(t, "th")
 	lo := evidencePolicy(t, "lo")
+	thlo := evidencePolicy(t, "th", "lo") // a set of targets, collected together
+	no := evidencePolicy(t, "nb", "nn")
+	nb := evidencePolicy(t, "nb")
 	tests := []struct {
 		name string
 		p    *Policy
@@ -60,6 +63,19 @@ func TestScore(t *testing.T) {
 		{"page declares the target", th, Link{URL: "http://example.com/", PageLang: "th-TH"}, 1},
 		{"declared target and cctld: strong", th, Link{URL: "http://www.x.co.th/", PageLang: "th"}, 2},
 		{"page declares another language: nothing", th, Link{URL: "http://example.com/", PageLang: "en"}, 0},
+		{"set: thai anchor", thlo, Link{URL: "http://example.com/", Anchor: "ข่าววันนี้"}, 2},
+		{"set: lao anchor", thlo, Link{URL: "http://example.com/", Anchor: "ຂ່າວ"}, 2},
+		{"set: japanese anchor", thlo, Link{URL: "http://example.com/", Anchor: "今日のニュース"}, -2},
+		{"set: hreflang of either", thlo, Link{URL: "http://example.com/", Hreflang: "lo"}, 3},
+		{"set: hreflang of neither", thlo, Link{URL: "http://example.com/", Hreflang: "en"}, -3},
+		{"set: cctld of either", thlo, Link{URL: "http://www.example.la/"}, 1},
+		{"set: path segment of either", thlo, Link{URL: "http://example.com/lo/"}, 1},
+		{"set: page declares either", thlo, Link{URL: "http://example.com/", PageLang: "lo-LA"}, 1},
+		{"nynorsk path segment for a norwegian set", no, Link{URL: "http://example.com/nn/side.html"}, 1},
+		{"a target's code is read though not listed", nb, Link{URL: "http://example.com/nb/"}, 1},
+		{"no is norwegian: for bokmål", nb, Link{URL: "http://example.com/", Hreflang: "no"}, 3},
+		{"no is norwegian: for the set", no, Link{URL: "http://example.com/no/"}, 1},
+		{"nynorsk is not bokmål alone", nb, Link{URL: "http://example.com/", Hreflang: "nn"}, -3},
 		{"a thai page declaring thai: nothing", th, Link{URL: "http://example.com/", PageLang: "th", FromTarget: true}, 0},
 	}
 	for _, tc := range tests {
@@ -147,7 +163,7 @@ func TestDecideLink(t *testing.T) {
 // Thai text around it, hreflang, lang, a declared page language and a
 // URL with a ccTLD and a language segment.
 func BenchmarkScore(b *testing.B) {
-	p, err := New(Config{Strategy: Evidence, Lang: "th"})
+	p, err := New(Config{Strategy: Evidence, Langs: []string{"th"}})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -166,8 +182,8 @@ func BenchmarkScore(b *testing.B) {
 // evidence), and skips nothing at fetch time; without it, it ignores the
 // score. It is for the sequential strategy only, and needs a language.
 func TestSequentialLinkEvidence(t *testing.T) {
-	p := mustNew(t, Config{Strategy: Sequential, Lang: "th", ErrorBound: 0.01, MissBound: 0.01, LinkEvidence: true})
-	plain := mustNew(t, Config{Strategy: Sequential, Lang: "th", ErrorBound: 0.01, MissBound: 0.01})
+	p := mustNew(t, Config{Strategy: Sequential, Langs: []string{"th"}, ErrorBound: 0.01, MissBound: 0.01, LinkEvidence: true})
+	plain := mustNew(t, Config{Strategy: Sequential, Langs: []string{"th"}, ErrorBound: 0.01, MissBound: 0.01})
 	judged := Counts{Downloaded: 3, Evidence: -5166, Home: true} // irrelevant at 0.01, undecided under T
 	relevant := Counts{Downloaded: 1, Relevant: 1, Evidence: 6018, Home: true}
 	if p.Status(judged) != Irrelevant || !p.ReadsLinks() || plain.ReadsLinks() {
@@ -197,7 +213,7 @@ func TestSequentialLinkEvidence(t *testing.T) {
 		t.Error("fetch-time skip: want none with link evidence, the sequential one without")
 	}
 	for _, cfg := range []Config{
-		{Strategy: ConservativeServer, Lang: "th", LinkEvidence: true},
+		{Strategy: ConservativeServer, Langs: []string{"th"}, LinkEvidence: true},
 		{Strategy: Sequential, LinkEvidence: true},
 	} {
 		if _, err := New(cfg); !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), "link_evidence") {

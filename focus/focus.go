@@ -154,11 +154,12 @@ type Config struct {
 	// Decay lets the tolerance fall with the number of pages crawled; it
 	// only affects server-based strategies. Default: none.
 	Decay Decay
-	// Lang is the target language (ISO 639-1, e.g. "th"), which the
-	// evidence strategy scores links for (Policy.Score). Required by that
-	// strategy; the sequential strategy reads link evidence with it when
-	// set; the others ignore it.
-	Lang string
+	// Langs are the target languages (ISO 639-1: "th"; or a set collected
+	// together: "nb", "nn"), which the evidence strategy scores links for
+	// (Policy.Score): a cue for any of them speaks for the target.
+	// Required by that strategy; the sequential strategy reads link
+	// evidence with them when set; the others ignore them.
+	Langs []string
 	// ErrorBound is the sequential strategy's error bound per server
 	// (focus.error_bound), Wald's alpha: the chance it may judge a server
 	// holding no target page relevant. 0 means DefaultErrorBound (0.01); it
@@ -214,15 +215,21 @@ func New(cfg Config) (*Policy, error) {
 	if cfg.Decay.Min < 0 || (cfg.Tolerance > 0 && cfg.Decay.Min > cfg.Tolerance) {
 		errs = append(errs, fmt.Errorf("%w: focus.decay.min %d is outside [0, tolerance %d]", ErrConfig, cfg.Decay.Min, cfg.Tolerance))
 	}
-	cfg.Lang = strings.ToLower(strings.TrimSpace(cfg.Lang))
+	var langs targets
+	for _, l := range cfg.Langs {
+		if l = strings.ToLower(strings.TrimSpace(l)); l != "" && !langs.has(l) {
+			langs = append(langs, l)
+		}
+	}
+	cfg.Langs = langs
 	if cfg.LinkEvidence && cfg.Strategy != Sequential {
 		errs = append(errs, fmt.Errorf("%w: focus.link_evidence is for the sequential strategy, not %s", ErrConfig, cfg.Strategy))
 	}
-	if cfg.Strategy == Sequential && cfg.LinkEvidence && cfg.Lang == "" {
-		errs = append(errs, fmt.Errorf("%w: focus.link_evidence needs the target language (Config.Lang)", ErrConfig))
+	if cfg.Strategy == Sequential && cfg.LinkEvidence && len(cfg.Langs) == 0 {
+		errs = append(errs, fmt.Errorf("%w: focus.link_evidence needs the target language (Config.Langs)", ErrConfig))
 	}
-	if cfg.Strategy == Evidence && cfg.Lang == "" {
-		errs = append(errs, fmt.Errorf("%w: focus.strategy evidence needs the target language (Config.Lang)", ErrConfig))
+	if cfg.Strategy == Evidence && len(cfg.Langs) == 0 {
+		errs = append(errs, fmt.Errorf("%w: focus.strategy evidence needs the target language (Config.Langs)", ErrConfig))
 	}
 	switch e := cfg.ErrorBound; {
 	case e == 0:

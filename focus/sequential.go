@@ -239,6 +239,14 @@ func (p *Policy) add(e int64, pg Page) int64 {
 func (p *Policy) sequentialStatus(c Counts) Status {
 	linked := c.Downloaded - c.Probes
 	switch {
+	case c.Relevant == 0 && linked > int64(p.tol):
+		// The backstop comes first: evidence from links alone (a foreign
+		// server linking to many relevant ones) must not lift it, or a
+		// foreign server is crawled in full. It did before this check came
+		// first, on a web where target servers are many (TestFocusedCrawlSet:
+		// a Vietnamese server that links to Thai ones, with Lao and Thai
+		// collected together, served 30 pages at T = 10).
+		return Irrelevant
 	case c.Evidence >= p.upper:
 		return Relevant
 	case c.Relevant > 0:
@@ -246,9 +254,7 @@ func (p *Policy) sequentialStatus(c Counts) Status {
 		// server is never judged irrelevant (as N_r > 0 never is in the
 		// paper); its evidence only decides when it counts as relevant.
 		return Undecided
-	case c.Evidence <= p.lower && (c.Home || linked > int64(p.tol)):
-		return Irrelevant
-	case linked > int64(p.tol):
+	case c.Evidence <= p.lower && c.Home:
 		return Irrelevant
 	}
 	return Undecided
@@ -277,8 +283,8 @@ func (p *Policy) Probe(c Counts) bool {
 // ccTLD, it is not a property of every link of a server. It is a cue of
 // Policy.Score (Weak alone), read here for Page.TargetLinks.
 func (p *Policy) NamesTarget(rawURL string) bool {
-	lang := p.cfg.Lang
-	if lang == "" {
+	lang := targets(p.cfg.Langs)
+	if len(lang) == 0 {
 		return false
 	}
 	u, err := url.Parse(rawURL)
@@ -286,15 +292,15 @@ func (p *Policy) NamesTarget(rawURL string) bool {
 		return false
 	}
 	for _, seg := range strings.Split(u.Path, "/") {
-		if c := segLang(seg); c != "" {
-			return c == lang
+		if c := segLang(seg, lang); c != "" {
+			return lang.has(c)
 		}
 	}
 	if u.RawQuery != "" {
 		q := u.Query()
 		for _, k := range []string{"lang", "hl", "locale", "language"} {
-			if c := segLang(q.Get(k)); c != "" {
-				return c == lang
+			if c := segLang(q.Get(k), lang); c != "" {
+				return lang.has(c)
 			}
 		}
 	}

@@ -61,6 +61,8 @@ func pageOf(r rune) Page {
 		return Page{Confidence: 0.998, TargetLinks: true}
 	case 'w':
 		return Page{Relevant: true, Confidence: 0.6}
+	case 'm': // foreign, reached from another server, with target links
+		return Page{Confidence: 0.998, Reached: ReachedInter, TargetLinks: true}
 	case 'u':
 		return Page{}
 	case 'i': // foreign, reached from another server
@@ -106,6 +108,13 @@ func TestSequentialStatus(t *testing.T) {
 		{"at bound 0.001 one target page is not enough", 0.001, 0.001, 10, "tt", "UR"},
 		{"a weak target page leaves it open", 0.01, 0.01, 10, "w", "U"},
 		{"target links hold the verdict open", 0.01, 0.01, 10, "Flll", "UUUU"},
+		// Links alone may judge a server relevant, but not past the
+		// backstop: with no page called target, T+1 linked pages end it,
+		// as under T (TestFocusedCrawlSet found a foreign server crawled
+		// in full when the evidence came first).
+		{"links alone do not lift the backstop", 0.01, 0.01, 10, "mmmmmmmmmmm", "UUUURRRRRRI"},
+		{"nor do they at a smaller T", 0.01, 0.01, 5, "mmmmmm", "UUUURI"},
+		{"a target page after the backstop revives it", 0.01, 0.01, 5, "mmmmmmt", "UUUURIR"},
 		{"pages without confidence say nothing", 0.01, 0.01, 10, "Fuuuu", "UUUUU"},
 		{"a hub: links from other servers and the home page", 0.01, 0.01, 10, "iFii", "UUUI"},
 		{"a chain through one section says little: T decides", 0.01, 0.01, 10, "iFccccccccc", "UUUUUUUUUUI"},
@@ -149,7 +158,7 @@ func statusOfLetter(b byte) Status {
 // TestCountOtherStrategies: the paper's strategies count N_a and N_r only.
 func TestCountOtherStrategies(t *testing.T) {
 	for _, s := range append(Strategies(), Evidence) {
-		p := mustNew(t, Config{Strategy: s, Lang: "th"})
+		p := mustNew(t, Config{Strategy: s, Langs: []string{"th"}})
 		c := p.Count(Counts{}, Page{Relevant: true, Confidence: 0.998, Home: true, TargetLinks: true})
 		if c != (Counts{Downloaded: 1, Relevant: 1}) {
 			t.Errorf("%s: Count = %+v", s, c)
@@ -300,7 +309,7 @@ func TestDirectoryStatus(t *testing.T) {
 }
 
 func TestNamesTarget(t *testing.T) {
-	p := mustNew(t, Config{Strategy: Sequential, Lang: "th"})
+	p := mustNew(t, Config{Strategy: Sequential, Langs: []string{"th"}})
 	for u, want := range map[string]bool{
 		"http://a.com/th/1.html":         true,
 		"http://a.com/th-TH/":            true,
@@ -318,6 +327,23 @@ func TestNamesTarget(t *testing.T) {
 	}
 	if mustNew(t, Config{Strategy: Sequential}).NamesTarget("http://a.com/th/") {
 		t.Error("NamesTarget without a target language")
+	}
+	// A set of targets: a section of any of them, under its own code or
+	// Norwegian's "no".
+	set := mustNew(t, Config{Strategy: Sequential, Langs: []string{"nb", " NN ", "nb"}})
+	for u, want := range map[string]bool{
+		"http://a.no/nn/1.html":      true,
+		"http://a.no/nb-NO/":         true,
+		"http://a.no/no/":            true,
+		"http://a.no/page?lang=nn":   true,
+		"http://a.no/en/nn/1.html":   false,
+		"http://a.no/sv/1.html":      false,
+		"http://a.no/page?hl=da":     false,
+		"http://a.no/nynorsk/1.html": false,
+	} {
+		if got := set.NamesTarget(u); got != want {
+			t.Errorf("nb, nn: NamesTarget(%s) = %v, want %v", u, got, want)
+		}
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/langcrawl/langcrawl/archive"
+	"github.com/langcrawl/langcrawl/config"
 )
 
 // Field is one name: value line of a warc-fields block.
@@ -134,6 +135,22 @@ type Profile struct {
 // profile does not say.
 const defaultTolerance = 10
 
+// profileLanguage reads focus.language as the crawl does: one code, or a
+// set given as a list or a comma-separated string, which it writes "nb,
+// nn"; "" when there is none.
+func profileLanguage(n yaml.Node) string {
+	var ls []string
+	switch n.Kind {
+	case yaml.ScalarNode:
+		ls = config.SplitLanguages(n.Value)
+	case yaml.SequenceNode:
+		for _, e := range n.Content {
+			ls = append(ls, config.SplitLanguages(e.Value)...)
+		}
+	}
+	return strings.Join(config.SplitLanguages(strings.Join(ls, ",")), ", ")
+}
+
 func readProfile(path string) (Profile, error) {
 	p := Profile{Tolerance: defaultTolerance}
 	data, err := os.ReadFile(path)
@@ -144,16 +161,16 @@ func readProfile(path string) (Profile, error) {
 		Depth *int        `yaml:"depth"`
 		Seeds []yaml.Node `yaml:"seeds"`
 		Focus struct {
-			Language  string `yaml:"language"`
-			Strategy  string `yaml:"strategy"`
-			Tolerance *int   `yaml:"tolerance"`
+			Language  yaml.Node `yaml:"language"` // "th", "nb, nn" or [nb, nn]
+			Strategy  string    `yaml:"strategy"`
+			Tolerance *int      `yaml:"tolerance"`
 		} `yaml:"focus"`
 	}
 	if err := yaml.Unmarshal(data, &y); err != nil {
 		return p, fmt.Errorf("parse %s: %w", path, err)
 	}
 	p.Found = true
-	p.Language, p.Strategy = y.Focus.Language, y.Focus.Strategy
+	p.Language, p.Strategy = profileLanguage(y.Focus.Language), y.Focus.Strategy
 	if y.Focus.Tolerance != nil {
 		p.Tolerance = *y.Focus.Tolerance
 	}

@@ -679,3 +679,30 @@ func TestSequentialStatus(t *testing.T) {
 		t.Errorf("after a later capture: en.test %+v, want the later verdict, 3 pages", s)
 	}
 }
+
+// TestProfileLanguageSet: a set of targets, given as a list or a string,
+// reads as the crawl reads it, and the report names it.
+func TestProfileLanguageSet(t *testing.T) {
+	for _, lang := range []string{"[nb, nn]", `"nb,nn"`, "NB, nn, nb"} {
+		dir := t.TempDir()
+		path := filepath.Join(dir, "profile.yaml")
+		if err := os.WriteFile(path, []byte("focus:\n  language: "+lang+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		p, err := readProfile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Language != "nb, nn" {
+			t.Errorf("language: %s read as %q, want \"nb, nn\"", lang, p.Language)
+		}
+		r := &Report{Profile: p}
+		var md bytes.Buffer
+		if err := r.WriteMarkdown(&md); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(md.String(), "Target languages (collected together): **nb, nn**") {
+			t.Errorf("language: %s: the report does not name the set:\n%s", lang, md.String())
+		}
+	}
+}

@@ -116,7 +116,11 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	if r.Profile.Language == "" {
 		p("Focusing: **off** (no target language), so pages have no relevance and servers no status.\n")
 	} else {
-		p("Target language: **%s**, strategy %s, tolerance T = %d", r.Profile.Language, orDash(r.Profile.Strategy), r.Tolerance)
+		what := "Target language"
+		if strings.Contains(r.Profile.Language, ",") {
+			what = "Target languages (collected together)"
+		}
+		p("%s: **%s**, strategy %s, tolerance T = %d", what, r.Profile.Language, orDash(r.Profile.Strategy), r.Tolerance)
 		if r.Tolerance != r.Profile.Tolerance {
 			p(" (the crawl ran with T = %d)", r.Profile.Tolerance)
 		}

@@ -232,7 +232,7 @@ func TestFamilyParamsReachTheCrawl(t *testing.T) {
 		}
 		return g, newWeb(g)
 	}
-	pol, err := focus.New(focus.Config{Strategy: focus.Evidence, Lang: "th"})
+	pol, err := focus.New(focus.Config{Strategy: focus.Evidence, Langs: []string{"th"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -345,7 +345,7 @@ func runOne(ctx context.Context, w *web, v Variant, opts Options, idx int, progr
 	if !perfect {
 		var err error
 		pol, err = focus.New(focus.Config{Strategy: focus.Strategy(v.Strategy), Tolerance: v.Tolerance, Decay: v.Decay,
-			Lang: w.targetLang, ErrorBound: v.ErrorBound, MissBound: v.MissBound, CutForeignDirs: v.CutForeignDirs,
+			Langs: []string{w.targetLang}, ErrorBound: v.ErrorBound, MissBound: v.MissBound, CutForeignDirs: v.CutForeignDirs,
 			LinkEvidence: v.LinkEvidence})
 		if err != nil {
 			return nil, err

@@ -192,7 +192,7 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 		return snap, errors.Join(fmt.Errorf("politeness: %w", err), clog.Close(), arc.Close(), q.Close())
 	}
 	gate = politeness.NewSteered(pgate)
-	det, err := detect.New(detect.Options{Target: cfg.Focus.Language, TargetCharsets: cfg.Focus.Charsets})
+	det, err := detect.New(detect.Options{Targets: cfg.Focus.Languages(), TargetCharsets: cfg.Focus.Charsets})
 	if err != nil {
 		return snap, errors.Join(fmt.Errorf("detect: %w", err), clog.Close(), arc.Close(), q.Close())
 	}
@@ -201,7 +201,7 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 		policy, err = focus.New(focus.Config{
 			Strategy: focus.Strategy(cfg.Focus.Strategy), Tolerance: cfg.Focus.Tolerance,
 			Decay: focus.Decay{Every: int64(cfg.Focus.DecayEvery), Min: cfg.Focus.Floor},
-			Lang:  cfg.Focus.Language, // the evidence strategy reads links for it
+			Langs: cfg.Focus.Languages(), // the evidence strategy reads links for them
 			// The sequential strategy's error bounds and directory switch.
 			ErrorBound: cfg.Focus.ErrorBound, MissBound: cfg.Focus.MissBound, CutForeignDirs: cfg.Focus.ForeignDirs == "cut",
 			LinkEvidence: cfg.Focus.LinkEvidence,

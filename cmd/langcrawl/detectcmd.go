@@ -3,13 +3,14 @@ package main
 import (
 	"github.com/spf13/cobra"
 
+	"github.com/langcrawl/langcrawl/config"
 	"github.com/langcrawl/langcrawl/detect"
 )
 
 func detectCmd() *cobra.Command {
 	var target string
 	cmd := &cobra.Command{
-		Use:   "detect [--target LANG] FILE...",
+		Use:   "detect [--target LANG[,LANG...]] FILE...",
 		Short: "Identify the charset and language of saved pages; one JSON object per file",
 		Long: `Identify the charset and language of saved pages, with the same code the
 crawl runs on every HTML page. If FILE.headers exists it holds the HTTP
@@ -17,9 +18,9 @@ response headers as received, and its Content-Type charset is used as a
 live fetch's would be.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, files []string) error {
-			return detect.RunCLI(cmd.OutOrStdout(), target, files)
+			return detect.RunCLI(cmd.OutOrStdout(), config.SplitLanguages(target), files)
 		},
 	}
-	cmd.Flags().StringVar(&target, "target", "", "target language (ISO 639-1); sets relevant in the output")
+	cmd.Flags().StringVar(&target, "target", "", "target language (ISO 639-1), or several joined by commas (nb,nn); sets relevant in the output")
 	return onInterrupt(cmd, "the files given are read to the end", "quitting at once")
 }

@@ -38,6 +38,10 @@ type demoWeb struct {
 	g    *webgen.Graph
 	srv  *webgen.Server
 	addr string
+	// targets, when set, is the crawl's set of target languages, which
+	// the focus measures judge pages and servers by instead of the web's
+	// own target language (focus.language: [lo, th]).
+	targets []string
 }
 
 var (

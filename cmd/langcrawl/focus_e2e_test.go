@@ -1,12 +1,14 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -85,6 +87,8 @@ func (w *demoWeb) focusProfile(t *testing.T, out, focus string) *config.Config {
 // focusMeasures are one crawl's figures against the ground truth.
 type focusMeasures struct {
 	reachable, covered int     // reachable target pages, archived ones
+	// byLang splits reachable and covered by the pages' language.
+	byLang map[string][2]int
 	coverage           float64 // covered / reachable
 	html, target       int     // HTML pages fetched, target pages among them
 	harvest            float64 // target / html
@@ -151,12 +155,31 @@ func (w *demoWeb) measureFocusT(t *testing.T, focus string, tol int) focusMeasur
 	if snap.Frontier.Queued != 0 {
 		t.Fatalf("crawl stopped with %d URLs queued; the measures need a finished crawl", snap.Frontier.Queued)
 	}
-	m := focusMeasures{snap: snap, tolerance: tol}
+	m := focusMeasures{snap: snap, tolerance: tol, byLang: map[string][2]int{}}
 	g := w.g
-	truth := func(u string) (webgen.Truth, bool) { return g.Truth(u) }
+	truth := func(u string) (webgen.Truth, bool) {
+		tr, ok := g.Truth(u)
+		if ok && w.targets != nil {
+			tr.Target = slices.Contains(w.targets, tr.Lang)
+		}
+		return tr, ok
+	}
 	isTargetPage := func(u string) bool {
 		tr, ok := truth(u)
 		return ok && tr.Target && tr.Status == 200 && tr.Lang != ""
+	}
+	// A server is a target server when it holds a target page.
+	serverTarget := func(s int32) bool {
+		sv := g.Server(s)
+		if w.targets == nil {
+			return sv.Target
+		}
+		for p := sv.First; p < sv.End; p++ {
+			if tr, _ := truth(g.URL(p)); tr.Target {
+				return true
+			}
+		}
+		return false
 	}
 
 	// Coverage: reachable target pages, as a crawl with no depth cut
@@ -172,9 +195,13 @@ func (w *demoWeb) measureFocusT(t *testing.T, focus string, tol int) focusMeasur
 		}
 		m.reachable++
 		targetHosts[g.Server(g.PageServer(p)).Host] = true
+		n := m.byLang[tr.Lang]
+		n[0]++
 		if len(resp[u]) > 0 {
 			m.covered++
+			n[1]++
 		}
+		m.byLang[tr.Lang] = n
 	}
 	m.targetServers = len(targetHosts)
 	m.coverage = float64(m.covered) / float64(max(m.reachable, 1))
@@ -201,7 +228,7 @@ func (w *demoWeb) measureFocusT(t *testing.T, focus string, tol int) focusMeasur
 	}
 	for s := int32(0); s < int32(g.NumServers()); s++ {
 		sv := g.Server(s)
-		if !sv.Target {
+		if !serverTarget(s) {
 			continue
 		}
 		reach[sv.Host] = true
@@ -275,7 +302,7 @@ func (w *demoWeb) measureFocusT(t *testing.T, focus string, tol int) focusMeasur
 				}
 			}
 			if line == "focusStatus: irrelevant" {
-				if tr, ok := truth(r.TargetURI); ok && tr.Page >= 0 && g.Server(g.PageServer(tr.Page)).Target {
+				if tr, ok := truth(r.TargetURI); ok && tr.Page >= 0 && serverTarget(g.PageServer(tr.Page)) {
 					m.irrelevantTarget = append(m.irrelevantTarget, r.TargetURI)
 				}
 			}
@@ -302,7 +329,7 @@ func (w *demoWeb) measureFocusT(t *testing.T, focus string, tol int) focusMeasur
 	// home page comes on top (it does not count toward T).
 	for s := int32(0); s < int32(g.NumServers()); s++ {
 		sv := g.Server(s)
-		if n := perHost[sv.Host] - probes[sv.Host]; !sv.Target && n > tol+1 {
+		if n := perHost[sv.Host] - probes[sv.Host]; !serverTarget(s) && n > tol+1 {
 			m.overTolerance = append(m.overTolerance, fmt.Sprintf("%s (%d pages, %d of them probed)", sv.Host, perHost[sv.Host], probes[sv.Host]))
 		}
 	}
@@ -315,6 +342,8 @@ type focusFloors struct {
 	serverRatio       float64 // servers accessed / servers with target pages, at most
 	serverShare       float64 // servers accessed / the unfocused crawl's, at most
 	misjudged         int     // servers with target pages judged irrelevant, at most
+	// gain is the focused harvest / the unfocused one, at least; 0: 1.5.
+	gain float64
 }
 
 // checkFocused applies the checks common to every target language: the
@@ -335,8 +364,9 @@ func checkFocused(t *testing.T, on, off focusMeasures, f focusFloors) {
 	}
 	// Focusing must be what raises the harvest: the same web crawled
 	// without it harvests what the web holds.
-	if on.harvest < 1.5*off.harvest {
-		t.Errorf("harvest rate %.3f focused, %.3f unfocused: want focused at least 1.5 times higher", on.harvest, off.harvest)
+	gain := cmp.Or(f.gain, 1.5)
+	if on.harvest < gain*off.harvest {
+		t.Errorf("harvest rate %.3f focused, %.3f unfocused: want focused at least %.2f times higher", on.harvest, off.harvest, gain)
 	}
 	if off.coverage < 0.999 {
 		t.Errorf("the unfocused crawl covers %.3f of the reachable target pages, want all: the ground truth is off", off.coverage)
@@ -439,6 +469,59 @@ func TestFocusedCrawlLao(t *testing.T) {
 	w = startGraph(t, laoGraph)
 	off := w.measureFocus(t, "")
 	checkFocused(t, on, off, focusFloors{coverage: 0.86, harvest: 0.68, serverRatio: 1.8, serverShare: 0.4, misjudged: 2})
+}
+
+// TestFocusedCrawlSet crawls a web for a set of two targets collected
+// together, Lao and Thai (focus.language: [lo, th]), as a library
+// collecting several national languages would: a page in either is
+// relevant, and so is a server holding either. The web is the Lao web of
+// the tests above with HubShare 0, so that Lao servers link to the Thai
+// ones (half of the other servers) directly: 10 Lao and 22 Thai servers of
+// 60, every other server linked from one of them. It is judged by the same
+// measures with "target" meaning either language, against an unfocused
+// crawl, with the default strategy (conservative-server, T = 10) and with
+// the sequential one; each language must be covered on its own, so a set
+// that kept only its first language fails (it did: 0 of 378 Thai pages).
+// Measured in four runs of each: Lao 265/265, Thai 376-377/380 (the rest
+// sit behind foreign servers), harvest 0.636 (conservative-server) and
+// 0.640-0.643 (sequential) against 0.464 unfocused, all 60 servers
+// accessed, no wrong language verdict, no foreign server past T+1 pages.
+// That last held for the sequential strategy only once its backstop came
+// before link evidence (focus.sequentialStatus): before, Vietnamese and
+// English servers linking to many Thai ones were judged relevant on those
+// links and served up to 33 pages each. Floors: each language 0.98,
+// coverage 0.98, harvest 0.60 and 1.3 times the unfocused crawl's (the web
+// is 46% target pages), servers 2x the target servers.
+func TestFocusedCrawlSet(t *testing.T) {
+	p := laoWebParams()
+	p.HubShare = 0
+	g, err := webgen.Generate(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := []string{"lo", "th"}
+	web := func() *demoWeb {
+		w := startGraph(t, g)
+		w.targets = set
+		return w
+	}
+	off := web().measureFocusT(t, "", 10)
+	for _, strategy := range []string{"conservative-server", "sequential"} {
+		t.Run(strategy, func(t *testing.T) {
+			on := web().measureFocusT(t, "focus:\n  language: [lo, th]\n  strategy: "+strategy+"\n", 10)
+			for _, l := range set {
+				n := on.byLang[l]
+				t.Logf("%s: %d of %d reachable pages archived", l, n[1], n[0])
+				if n[0] < 50 {
+					t.Fatalf("only %d reachable %s pages: the web cannot judge the set", n[0], l)
+				}
+				if float64(n[1]) < 0.98*float64(n[0]) {
+					t.Errorf("%s: %d of %d reachable pages archived, want at least 0.98", l, n[1], n[0])
+				}
+			}
+			checkFocused(t, on, off, focusFloors{coverage: 0.98, harvest: 0.60, serverRatio: 2, serverShare: 1, gain: 1.3})
+		})
+	}
 }
 
 // checkNotBelow fails if the focused crawl on is below the same web's
