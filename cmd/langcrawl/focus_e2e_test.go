@@ -86,14 +86,14 @@ func (w *demoWeb) focusProfile(t *testing.T, out, focus string) *config.Config {
 
 // focusMeasures are one crawl's figures against the ground truth.
 type focusMeasures struct {
-	reachable, covered int     // reachable target pages, archived ones
+	reachable, covered int // reachable target pages, archived ones
 	// byLang splits reachable and covered by the pages' language.
-	byLang map[string][2]int
-	coverage           float64 // covered / reachable
-	html, target       int     // HTML pages fetched, target pages among them
-	harvest            float64 // target / html
-	servers            int     // hosts the crawl sent any request to
-	targetServers      int     // hosts holding a reachable target page
+	byLang        map[string][2]int
+	coverage      float64 // covered / reachable
+	html, target  int     // HTML pages fetched, target pages among them
+	harvest       float64 // target / html
+	servers       int     // hosts the crawl sent any request to
+	targetServers int     // hosts holding a reachable target page
 	// overTolerance lists the non-target hosts that served more than T+1
 	// HTML pages (T is tolerance), not counting a home page fetched as the
 	// sequential verdict's probe (hop I).
