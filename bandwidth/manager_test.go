@@ -369,3 +369,25 @@ func TestTrace(t *testing.T) {
 		t.Errorf("bad line: err = %v", err)
 	}
 }
+
+// TestReadTraceResumed: a trace appended by several runs holds a header
+// per run, and a crash may leave a line cut short; every good sample is
+// read, and the cut line is reported, not the end of the trace.
+func TestReadTraceResumed(t *testing.T) {
+	in := "time,predicted_Bps,measured_Bps,limit_Bps\n" +
+		"2026-01-01T00:00:01Z,1,2,3\n" +
+		"2026-01-01T00:00:02Z,1,2\n" + // cut by a crash
+		"time,predicted_Bps,measured_Bps,limit_Bps\n" +
+		"2026-01-01T01:00:01Z,4,5,6\n" +
+		"2026-01-01T01:00:02Z,7,8,9\n"
+	got, err := ReadTrace(strings.NewReader(in))
+	if len(got) != 3 || got[2].Measured != 8 {
+		t.Errorf("ReadTrace = %+v, want the three whole samples", got)
+	}
+	if !errors.Is(err, ErrTrace) || !strings.Contains(err.Error(), "line 3") || !strings.Contains(err.Error(), "1 unreadable") {
+		t.Errorf("err = %v, want ErrTrace naming line 3", err)
+	}
+	if got, err := ReadTrace(strings.NewReader(in[:strings.Index(in, "2026-01-01T00:00:02Z")] + in[strings.LastIndex(in, "time,"):])); err != nil || len(got) != 3 {
+		t.Errorf("two runs, no cut line: %d samples, %v", len(got), err)
+	}
+}

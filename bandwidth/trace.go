@@ -57,33 +57,53 @@ func (t *Trace) Write(s Sample) error {
 	return nil
 }
 
-// ReadTrace reads the samples a Trace wrote.
+// ReadTrace reads the samples a Trace wrote. A file appended by several
+// runs (a crawl resumed) holds a header line per run; each is skipped. A
+// line it cannot read (one a crash cut short) is skipped too, and reported
+// after the rest is read: the samples are returned with an error wrapping
+// ErrTrace that names the first such line and counts them.
 func ReadTrace(r io.Reader) ([]Sample, error) {
 	cr := csv.NewReader(r)
-	cr.FieldsPerRecord = 4
+	cr.FieldsPerRecord = -1 // checked here, so that a short line is skipped, not the end
+	cr.LazyQuotes = true    // a trace has none; a stray one stays on its line
 	var out []Sample
+	var bad int
+	var first error
 	for line := 1; ; line++ {
 		rec, err := cr.Read()
 		if err == io.EOF {
-			return out, nil
+			break
 		}
-		if err != nil {
-			return out, fmt.Errorf("%w: %v", ErrTrace, err)
+		if pe := (*csv.ParseError)(nil); err != nil && !errors.As(err, &pe) {
+			return out, fmt.Errorf("%w: %v", ErrTrace, err) // a read error, not a bad line
 		}
-		if line == 1 && rec[0] == "time" {
-			continue
+		if err == nil && len(rec) != 4 {
+			err = fmt.Errorf("%d fields, want 4", len(rec))
+		}
+		if err == nil && rec[0] == "time" {
+			continue // a run's header
 		}
 		var s Sample
-		var errs [4]error
-		s.Time, errs[0] = time.Parse(time.RFC3339Nano, rec[0])
-		s.Predicted, errs[1] = strconv.ParseFloat(rec[1], 64)
-		s.Measured, errs[2] = strconv.ParseFloat(rec[2], 64)
-		s.Limit, errs[3] = strconv.ParseFloat(rec[3], 64)
-		if err := errors.Join(errs[:]...); err != nil {
-			return out, fmt.Errorf("%w %d: %v", ErrTrace, line, err)
+		if err == nil {
+			var errs [4]error
+			s.Time, errs[0] = time.Parse(time.RFC3339Nano, rec[0])
+			s.Predicted, errs[1] = strconv.ParseFloat(rec[1], 64)
+			s.Measured, errs[2] = strconv.ParseFloat(rec[2], 64)
+			s.Limit, errs[3] = strconv.ParseFloat(rec[3], 64)
+			err = errors.Join(errs[:]...)
+		}
+		if err != nil {
+			if bad++; first == nil {
+				first = fmt.Errorf("line %d: %v", line, err)
+			}
+			continue
 		}
 		out = append(out, s)
 	}
+	if bad > 0 {
+		return out, fmt.Errorf("%w: %d unreadable line(s) skipped, the first at %v", ErrTrace, bad, first)
+	}
+	return out, nil
 }
 
 // Plot draws samples as the paper's figure 1: measured and predicted

@@ -43,6 +43,17 @@ func traceBandwidth(m *bandwidth.Manager, out string, stderr io.Writer) func() {
 		fmt.Fprintf(stderr, "bandwidth trace %s: %v (no trace)\n", path, err)
 		return func() {}
 	}
+	// A crash may have cut the last line short: the next run's lines
+	// start on a line of their own, and ReadTrace skips the cut one.
+	if st, err := f.Stat(); err == nil && st.Size() > 0 {
+		last := make([]byte, 1)
+		if r, err := os.Open(path); err == nil {
+			if _, err := r.ReadAt(last, st.Size()-1); err == nil && last[0] != '\n' {
+				f.WriteString("\n")
+			}
+			r.Close()
+		}
+	}
 	tr := bandwidth.NewTrace(f)
 	done, stopped := make(chan struct{}), make(chan struct{})
 	go func() {

@@ -1,0 +1,57 @@
+package main
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/langcrawl/langcrawl/bandwidth"
+)
+
+// TestTraceBandwidthAfterCrash: a crawl resumed after a crash appends to
+// the trace the crash cut short; its samples start on a line of their own,
+// so the report reads them all and names the one cut line.
+func TestTraceBandwidthAfterCrash(t *testing.T) {
+	out := t.TempDir()
+	path := filepath.Join(out, logDir, bandwidthTrace)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cut := "time,predicted_Bps,measured_Bps,limit_Bps\n2026-01-01T00:00:01Z,1,2,3\n2026-01-01T00:00:02Z,1,2"
+	if err := os.WriteFile(path, []byte(cut), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, err := bandwidth.New(bandwidth.Config{Limit: 1e6, Store: bandwidth.NewMemStore()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := traceBandwidth(m, out, io.Discard)
+	// Wait for the first sample of this run (one a second), not a fixed time.
+	deadline := time.Now().Add(time.Minute)
+	for {
+		b, _ := os.ReadFile(path)
+		if strings.Count(string(b), "\n") >= 4 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	stop()
+	if b, _ := os.ReadFile(path); !strings.Contains(string(b), "\n2026-01-01T00:00:02Z,1,2\ntime,") {
+		t.Errorf("the cut line and this run's header share a line:\n%s", b)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	got, err := bandwidth.ReadTrace(f)
+	if len(got) < 2 {
+		t.Fatalf("%d samples read (%v), want the first run's and this run's", len(got), err)
+	}
+	if err == nil || !strings.Contains(err.Error(), "line 3") {
+		t.Errorf("err = %v, want the cut line 3 named", err)
+	}
+}
