@@ -1,6 +1,7 @@
 package crawl
 
 import (
+	"slices"
 	"sort"
 	"time"
 
@@ -73,8 +74,10 @@ type SiteReport struct {
 // Sites returns the top n sites by responses this run, the sites by
 // focusing status (under the sequential strategy the engine's own verdict
 // after each site's latest page, else Tamura's rule on this run's counts),
-// and the latest failures. It walks every site the run
-// has answered from, so call it about once a second, not per URL.
+// and the latest failures. It walks every site the run has answered from
+// under the counters' lock, keeping only the top n (a crawl of a million
+// hosts must not copy and sort them all every second, as the status page
+// asks: BenchmarkSites), so call it about once a second, not per URL.
 func (c *Crawler) Sites(n int) SiteReport {
 	tol := -1
 	if c.cfg.Focus != nil {
@@ -83,9 +86,17 @@ func (c *Crawler) Sites(n int) SiteReport {
 	s := &c.stats
 	s.mu.Lock()
 	var r SiteReport
-	all := make([]SiteCount, 0, len(s.hosts))
+	top := make([]SiteCount, 0, max(n, 0)+1)
 	for site, t := range s.hosts {
-		all = append(all, SiteCount{Site: site, Responses: t.responses, Pages: t.pages, Relevant: t.relevant})
+		if n > 0 && (len(top) < n || busier(t.responses, site, top[len(top)-1])) {
+			// Insert in order; the list is n long at most.
+			sc := SiteCount{Site: site, Responses: t.responses, Pages: t.pages, Relevant: t.relevant}
+			i := sort.Search(len(top), func(i int) bool { return busier(sc.Responses, sc.Site, top[i]) })
+			top = slices.Insert(top, i, sc)
+			if len(top) > n {
+				top = top[:n]
+			}
+		}
 		if tol >= 0 {
 			st := focus.StatusOf(focus.Counts{Downloaded: t.pages, Relevant: t.relevant}, tol)
 			if t.judged {
@@ -103,12 +114,15 @@ func (c *Crawler) Sites(n int) SiteReport {
 	}
 	r.Errors = s.errs.latest()
 	s.mu.Unlock()
-	sort.Slice(all, func(i, j int) bool {
-		if all[i].Responses != all[j].Responses {
-			return all[i].Responses > all[j].Responses
-		}
-		return all[i].Site < all[j].Site
-	})
-	r.Top = all[:min(n, len(all))]
+	r.Top = top
 	return r
+}
+
+// busier reports whether a site with responses comes before b in the top
+// list: more responses, then by name.
+func busier(responses int64, site string, b SiteCount) bool {
+	if responses != b.Responses {
+		return responses > b.Responses
+	}
+	return site < b.Site
 }

@@ -120,13 +120,21 @@ func (q *Queue) StartGeneration(due func(History) (Entry, bool)) (int64, int, er
 // the sites held in memory. Called with q.mu held, nothing queued.
 func (q *Queue) forget() error {
 	for _, table := range []byte{tSeen, tSite} {
+		// Each chunk's iterator starts after the last key deleted: one
+		// started at the table's first key would step over every deletion
+		// before it, which made a re-crawl's start quadratic in the seen
+		// set (1.2M keys took 36 s; BENCHMARKS.md).
+		rng := util.BytesPrefix([]byte{table})
 		for {
 			b := new(leveldb.Batch)
-			it := q.db.NewIterator(util.BytesPrefix([]byte{table}), nil)
+			it := q.db.NewIterator(rng, nil)
+			var last []byte
 			for b.Len() < dropChunk && it.Next() {
-				b.Delete(append([]byte(nil), it.Key()...))
+				last = append(last[:0], it.Key()...)
+				b.Delete(last)
 			}
 			it.Release()
+			rng.Start = append(last, 0) // the least key after last
 			if err := it.Error(); err != nil {
 				return dbErr(err)
 			}

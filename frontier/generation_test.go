@@ -2,8 +2,12 @@ package frontier
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 	"time"
+
+	"github.com/syndtr/goleveldb/leveldb"
+	"github.com/syndtr/goleveldb/leveldb/util"
 )
 
 func TestStartGeneration(t *testing.T) {
@@ -125,5 +129,42 @@ func TestCaptureIndex(t *testing.T) {
 	}
 	if _, ok, _ := q.Capture("sha1:OTHER"); ok {
 		t.Error("an unknown digest has a capture")
+	}
+}
+
+// TestForgetManyChunks: forget deletes a seen set and site records of
+// several chunks each, every key, and nothing of the other tables.
+func TestForgetManyChunks(t *testing.T) {
+	q := openDir(t, t.TempDir())
+	defer q.Close()
+	b := new(leveldb.Batch)
+	n := 3*dropChunk + 17
+	for i := range n {
+		b.Put(hashKey(tSeen, hashURL(fmt.Sprintf("http://h%d.test/p%d", i%97, i))), nil)
+		b.Put(append([]byte{tSite}, fmt.Sprintf("h%06d.test", i)...), []byte{0})
+	}
+	b.Put([]byte{tHistory, 'x'}, []byte("kept"))
+	if err := q.db.Write(b, nil); err != nil {
+		t.Fatal(err)
+	}
+	q.mu.Lock()
+	err := q.forget()
+	q.mu.Unlock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, table := range []byte{tSeen, tSite} {
+		it := q.db.NewIterator(util.BytesPrefix([]byte{table}), nil)
+		left := 0
+		for it.Next() {
+			left++
+		}
+		it.Release()
+		if left != 0 {
+			t.Errorf("table %q: %d of %d keys left", table, left, n)
+		}
+	}
+	if v, err := q.db.Get([]byte{tHistory, 'x'}, nil); err != nil || string(v) != "kept" {
+		t.Errorf("history record: %q, %v; want it kept", v, err)
 	}
 }

@@ -3,7 +3,9 @@ package scope
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -364,4 +366,53 @@ func ExampleFilter() {
 	// http://example.co.th/news/2024/1.html ""
 	// http://example.co.th/shop/ "outside-seed:prefix:example.co.th/news/"
 	// ""
+}
+
+// TestAddSeeds: a batch adds its good seeds in one change, the same scope
+// given twice keeps the last depth, bad seeds are each named in the error,
+// and rules a reader already holds do not change under it.
+func TestAddSeeds(t *testing.T) {
+	f := &Filter{}
+	if err := f.AddSeed("http://a.test/x/", Prefix, 1); err != nil {
+		t.Fatal(err)
+	}
+	before := f.load()
+	beforeA := slices.Clone(before.seeds["a.test"])
+	err := f.AddSeeds([]SeedScope{
+		{Seed: "http://a.test/", Kind: Host, Depth: 2},
+		{Seed: "http://b.test/", Kind: Domain},
+		{Seed: "ftp://c.test/", Kind: Host},
+		{Seed: "http://a.test/", Kind: Host, Depth: 5},
+		{Seed: "http://d.test/", Kind: "subdomain"},
+		{Seed: "http://a.test/x/", Kind: Prefix, Depth: 3},
+	})
+	if !errors.Is(err, ErrRule) || !strings.Contains(err.Error(), "ftp://c.test/") || !strings.Contains(err.Error(), `"subdomain"`) {
+		t.Errorf("err = %v, want ErrRule naming ftp://c.test/ and the kind subdomain", err)
+	}
+	got := map[string]int{}
+	for _, s := range f.Seeds() {
+		got[string(s.Kind)+" "+s.Seed] = s.Depth
+	}
+	want := map[string]int{"host http://a.test/": 5, "domain http://b.test/": 0, "prefix http://a.test/x/": 3}
+	if !maps.Equal(got, want) {
+		t.Errorf("seeds %v, want %v", got, want)
+	}
+	if !slices.Equal(before.seeds["a.test"], beforeA) {
+		t.Errorf("the rules a reader held changed: %v, was %v", before.seeds["a.test"], beforeA)
+	}
+}
+
+// BenchmarkAddSeeds adds 40,000 scoped seeds of 400 domains, as a
+// profile's seeds list does at each start.
+func BenchmarkAddSeeds(b *testing.B) {
+	seeds := make([]SeedScope, 40_000)
+	for i := range seeds {
+		seeds[i] = SeedScope{Seed: fmt.Sprintf("http://h%d.d%d.test/", i, i%400), Kind: Host}
+	}
+	for range b.N {
+		f := &Filter{}
+		if err := f.AddSeeds(seeds); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -208,14 +208,17 @@ func scopeFilter(cfg *config.Config) (*scope.Filter, error) {
 	add("scope.surt_include", cfg.Scope.SURTInclude, scope.SURTRule, f.AddInclude)
 	add("scope.exclude", cfg.Scope.Exclude, "", f.AddExclude)
 	add("scope.surt_exclude", cfg.Scope.SURTExclude, scope.SURTRule, f.AddExclude)
+	seeds := make([]scope.SeedScope, 0, len(cfg.SeedScopes))
 	for _, s := range cfg.SeedScopes {
 		kind := scope.Domain
 		if s.Scope != "" {
 			kind = scope.Kind(s.Scope)
 		}
-		if err := f.AddSeed(s.URL, kind, s.Depth); err != nil && !cfg.SkipBadSeeds {
-			errs = append(errs, fmt.Errorf("seeds: %w", err))
-		}
+		seeds = append(seeds, scope.SeedScope{Seed: s.URL, Kind: kind, Depth: s.Depth})
+	}
+	// In one change: each bad seed is named, the good ones are added.
+	if err := f.AddSeeds(seeds); err != nil && !cfg.SkipBadSeeds {
+		errs = append(errs, fmt.Errorf("seeds: %w", err))
 	}
 	return f, errors.Join(errs...)
 }
