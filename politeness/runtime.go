@@ -32,13 +32,35 @@ type Steered struct {
 	// lastEnd is when the previous fetch of each host under a steered
 	// delay ended. The Gate is told an early end time for those hosts, so
 	// that its own wait is over and this one decides; entries go when the
-	// host's delay is cleared.
+	// host's delay is cleared, or once it has passed (sweepLocked).
 	lastEnd map[string]time.Time
+	sweepAt int // sweep lastEnd when it grows past this many hosts
+}
+
+// minSteeredSweep is the fewest hosts lastEnd holds before it is swept.
+const minSteeredSweep = 1024
+
+// sweepLocked drops from lastEnd the hosts whose delay has passed, which
+// an absent entry means as well: a delay set on ".fr" covers every .fr
+// host the crawl meets, and a weeks-long crawl meets a great many. The
+// delay a host may wait is at most the largest of its steered delay, the
+// Gate's MaxDelay (a busy server's slow-down) and MaxCrawlDelay. The next
+// sweep comes when lastEnd has doubled, so the work stays in proportion
+// to the fetches. Called with s.mu held.
+func (s *Steered) sweepLocked(now time.Time) {
+	cfg := s.Gate.cfg
+	for host, end := range s.lastEnd {
+		w, ok := hostmatch.Lookup(s.delays, host)
+		if !ok || now.Sub(end) > max(w, cfg.MaxDelay, cfg.MaxCrawlDelay) {
+			delete(s.lastEnd, host)
+		}
+	}
+	s.sweepAt = max(2*len(s.lastEnd), minSteeredSweep)
 }
 
 // NewSteered returns g with no delay changed.
 func NewSteered(g *Gate) *Steered {
-	return &Steered{Gate: g, delays: map[string]time.Duration{}, lastEnd: map[string]time.Time{}}
+	return &Steered{Gate: g, delays: map[string]time.Duration{}, lastEnd: map[string]time.Time{}, sweepAt: minSteeredSweep}
 }
 
 // longAgo is the end time the Gate is given for a fetch of a steered
@@ -165,6 +187,9 @@ func (s *Steered) Acquire(ctx context.Context, host string) (func(end time.Time)
 			_, ok := hostmatch.Lookup(s.delays, key)
 			if ok {
 				s.lastEnd[key] = end
+				if len(s.lastEnd) > s.sweepAt {
+					s.sweepLocked(time.Now())
+				}
 			}
 			s.mu.Unlock()
 			if ok {

@@ -1,6 +1,7 @@
 package politeness
 
 import (
+	"fmt"
 	"context"
 	"testing"
 	"testing/synctest"
@@ -61,6 +62,54 @@ func TestSteeredHostDelay(t *testing.T) {
 		}
 		if s.SetHostDelay("a.test", -time.Second) == nil || s.SetHostDelay("", time.Second) == nil {
 			t.Error("a negative delay or an empty host was taken")
+		}
+	})
+}
+
+// TestSteeredForgetsPastHosts: a delay set on a domain covers every host
+// under it; once a host's delay has passed it is forgotten, so a long
+// crawl does not keep an entry per host it ever fetched under the delay,
+// while a host still inside its delay keeps its wait.
+func TestSteeredForgetsPastHosts(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		g, err := New(Config{Policy: Ignore, Delay: time.Millisecond}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := NewSteered(g)
+		if err := s.SetHostDelay(".test", 2*time.Second); err != nil {
+			t.Fatal(err)
+		}
+		ctx := context.Background()
+		rel, err := s.Acquire(ctx, "recent.test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel(time.Time{}) // ends now: its 2 s are still to come
+		for i := range 5 * minSteeredSweep {
+			rel, err := s.Acquire(ctx, fmt.Sprintf("h%d.test", i))
+			if err != nil {
+				t.Fatal(err)
+			}
+			rel(time.Now().Add(-time.Hour)) // long past any delay
+		}
+		s.mu.Lock()
+		n, kept := len(s.lastEnd), !s.lastEnd["recent.test"].IsZero()
+		s.mu.Unlock()
+		if n > 2*minSteeredSweep {
+			t.Errorf("%d hosts remembered after %d fetched an hour ago, want at most %d", n, 5*minSteeredSweep, 2*minSteeredSweep)
+		}
+		if !kept {
+			t.Fatal("a host inside its delay was forgotten")
+		}
+		start := time.Now()
+		rel, err = s.Acquire(ctx, "recent.test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel(time.Time{})
+		if d := time.Since(start); d < 2*time.Second {
+			t.Errorf("recent.test waited %v, want its 2 s", d)
 		}
 	})
 }
