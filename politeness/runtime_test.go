@@ -1,8 +1,8 @@
 package politeness
 
 import (
-	"fmt"
 	"context"
+	"fmt"
 	"testing"
 	"testing/synctest"
 	"time"
