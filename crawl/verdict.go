@@ -33,7 +33,7 @@ func (c *Crawler) tally(pol *focus.Policy, key string, counts focus.Counts, e fr
 	pg.Reached = reached(u, e)
 	if pol.NeedsLinks(counts) {
 		var err error
-		if pg.TargetLinks, err = c.targetLinks(pol, key, out.relevant, found); err != nil {
+		if pg.TargetLinks, pg.SelfTargetLinks, err = c.targetLinks(pol, key, out.relevant, found); err != nil {
 			return counts, nil, nil, err
 		}
 	}
@@ -41,7 +41,7 @@ func (c *Crawler) tally(pol *focus.Policy, key string, counts focus.Counts, e fr
 	// Home and Probe as Count kept them: the paper's strategies keep
 	// neither, so their counter records stay two varints.
 	ts := []frontier.Tally{{Key: key, Relevant: out.relevant, Evidence: src.Evidence - counts.Evidence,
-		Home: src.Home && !counts.Home, Probe: src.Probes > counts.Probes}}
+		Home: src.Home && !counts.Home, Probe: src.Probes > counts.Probes, SelfLinks: src.SelfLinks && !counts.SelfLinks}}
 	if dk := pol.DirKey(key, scope.DirKey(u)); dk != "" {
 		n, err := c.p.Queue.Counts(dk)
 		if err != nil {
@@ -108,36 +108,42 @@ func reached(u *url.URL, e frontier.Entry) focus.Reach {
 // targetLinks reports whether a page of server key links to another server
 // the frontier knows to be relevant, to a URL that names the target as a
 // section (/th/), or holds a navigation link whose own evidence for the
-// target is at least focus.Strong: what the page's links
-// say about its server (focus.Page.TargetLinks). It stops at the first.
-func (c *Crawler) targetLinks(pol *focus.Policy, key string, relevant bool, found []links.Link) (bool, error) {
+// target is at least focus.Strong: what the page's links say about its
+// server (focus.Page.TargetLinks), as some; and self, whether one of the last two
+// is a link to the same server (focus.Page.SelfTargetLinks). It stops at
+// the first such link to the same server.
+func (c *Crawler) targetLinks(pol *focus.Policy, key string, relevant bool, found []links.Link) (some, self bool, err error) {
 	seen := map[string]bool{key: true}
 	for _, ln := range found {
 		if ln.Kind != links.Nav {
 			continue
 		}
+		u, perr := url.Parse(ln.URL)
+		host := ""
+		if perr == nil {
+			host = scope.SiteKey(u)
+		}
 		if pol.NamesTarget(ln.URL) ||
 			pol.Score(focus.Link{URL: ln.URL, Anchor: ln.Anchor, Hreflang: ln.Hreflang, Lang: ln.Lang, FromTarget: relevant}) >= focus.Strong {
-			return true, nil
-		}
-		u, err := url.Parse(ln.URL)
-		if err != nil {
+			if host == key {
+				return true, true, nil
+			}
+			some = true
 			continue
 		}
-		host := scope.SiteKey(u)
-		if seen[host] {
-			continue
+		if perr != nil || some || seen[host] {
+			continue // another server known relevant adds nothing once some is set
 		}
 		seen[host] = true
 		n, err := c.p.Queue.Counts(host)
 		if err != nil {
-			return false, fmt.Errorf("frontier counts %s: %w", host, err)
+			return false, false, fmt.Errorf("frontier counts %s: %w", host, err)
 		}
 		if d := focus.Counts(n); d.Relevant > 0 || pol.Status(d) == focus.Relevant {
-			return true, nil
+			some = true
 		}
 	}
-	return false, nil
+	return some, false, nil
 }
 
 // skipDir returns why a leased URL at u, on a server with counters server,

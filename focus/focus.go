@@ -109,6 +109,10 @@ type Counts struct {
 	Evidence             int64
 	Home                 bool
 	Probes               int64
+	// SelfLinks: a counted page linked to a target section of its own
+	// server (Page.SelfTargetLinks); only such links may keep a server
+	// with no target page past the sequential verdict's backstop.
+	SelfLinks bool
 }
 
 // StatusOf returns the status for counters c under tolerance T (section 4.1):

@@ -63,6 +63,8 @@ func pageOf(r rune) Page {
 		return Page{Relevant: true, Confidence: 0.6}
 	case 'm': // foreign, reached from another server, with target links
 		return Page{Confidence: 0.998, Reached: ReachedInter, TargetLinks: true}
+	case 's': // the same, one of them to a target section of its own server
+		return Page{Confidence: 0.998, Reached: ReachedInter, TargetLinks: true, SelfTargetLinks: true}
 	case 'u':
 		return Page{}
 	case 'i': // foreign, reached from another server
@@ -115,6 +117,11 @@ func TestSequentialStatus(t *testing.T) {
 		{"links alone do not lift the backstop", 0.01, 0.01, 10, "mmmmmmmmmmm", "UUUURRRRRRI"},
 		{"nor do they at a smaller T", 0.01, 0.01, 5, "mmmmmm", "UUUURI"},
 		{"a target page after the backstop revives it", 0.01, 0.01, 5, "mmmmmmt", "UUUURIR"},
+		// Links to its own target section are the server's own word: a
+		// target server entered through its English section stays open.
+		{"links to its own target section lift the backstop", 0.01, 0.01, 10, "ssssssssssss", "UUUURRRRRRRR"},
+		{"one such page is enough", 0.01, 0.01, 5, "mmmsmmmm", "UUUURRRR"},
+		{"but not before the evidence is there", 0.01, 0.01, 3, "ssss", "UUUI"},
 		{"pages without confidence say nothing", 0.01, 0.01, 10, "Fuuuu", "UUUUU"},
 		{"a hub: links from other servers and the home page", 0.01, 0.01, 10, "iFii", "UUUI"},
 		{"a chain through one section says little: T decides", 0.01, 0.01, 10, "iFccccccccc", "UUUUUUUUUUI"},

@@ -231,13 +231,13 @@ func decodeSite(b []byte) (siteRecord, error) {
 
 // encodeCounts writes N_a and N_r, then, only when any of the others is
 // set, the evidence (a signed varint) and a flags byte (1: Home, 2: a
-// uvarint of Probes follows), so counters of the paper's strategies keep
+// uvarint of Probes follows, 4: SelfLinks), so counters of the paper's strategies keep
 // their two-varint records and older records read as before.
 func encodeCounts(c Counts) []byte {
 	b := make([]byte, 0, 24)
 	b = binary.AppendUvarint(b, uint64(c.Downloaded))
 	b = binary.AppendUvarint(b, uint64(c.Relevant))
-	if c.Evidence != 0 || c.Home || c.Probes != 0 {
+	if c.Evidence != 0 || c.Home || c.Probes != 0 || c.SelfLinks {
 		b = binary.AppendVarint(b, c.Evidence)
 		var flags byte
 		if c.Home {
@@ -245,6 +245,9 @@ func encodeCounts(c Counts) []byte {
 		}
 		if c.Probes != 0 {
 			flags |= 2
+		}
+		if c.SelfLinks {
+			flags |= 4
 		}
 		b = append(b, flags)
 		if c.Probes != 0 {
@@ -260,7 +263,7 @@ func decodeCounts(b []byte) (Counts, error) {
 	if d.err == nil && len(d.b) > 0 { // absent in records of the paper's strategies and older frontiers
 		c.Evidence = d.varint()
 		flags := d.byte()
-		c.Home = flags&1 != 0
+		c.Home, c.SelfLinks = flags&1 != 0, flags&4 != 0
 		if flags&2 != 0 {
 			c.Probes = int64(d.uvarint())
 		}

@@ -171,18 +171,22 @@ type Tally struct {
 	// Probe marks a page that no link asked for: the caller queued it to
 	// judge the key (package focus: the sequential verdict's home probe).
 	Probe bool
+	// SelfLinks marks a page whose own links spoke for its key (package
+	// focus: a link to a target section of its own server).
+	SelfLinks bool
 }
 
 // Counts are Tamura et al.'s per-server (or per-directory) counters, and
 // what a sequential server verdict accumulates beside them (package focus,
-// strategy sequential). Records written before Evidence, Home and Probes
-// were kept read as zero for them.
+// strategy sequential). Records written before Evidence, Home, Probes and
+// SelfLinks were kept read as zero for them.
 type Counts struct {
 	Downloaded int64 // N_a: pages downloaded
 	Relevant   int64 // N_r: relevant pages among them
 	Evidence   int64 // the sum of the Tally.Evidence given; may be negative
 	Home       bool  // a Tally with Home was given
 	Probes     int64 // pages among Downloaded that came with Tally.Probe
+	SelfLinks  bool  // a Tally with SelfLinks was given
 }
 
 // The status these counters give a server, with a tolerance T, is package

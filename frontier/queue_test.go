@@ -757,7 +757,7 @@ func TestTallyEvidence(t *testing.T) {
 	q := openDir(t, dir)
 	mustPush(t, q, ent("a", "1", 0, Low), ent("a", "2", 0, Low))
 	l := mustNext(t, q, t0)
-	if err := q.Complete(l, Completion{Tally: []Tally{{Key: "a", Evidence: -1720}, {Key: "a/en/", Evidence: -1720}}}); err != nil {
+	if err := q.Complete(l, Completion{Tally: []Tally{{Key: "a", Evidence: -1720, SelfLinks: true}, {Key: "a/en/", Evidence: -1720}}}); err != nil {
 		t.Fatal(err)
 	}
 	l = mustNext(t, q, t0)
@@ -770,7 +770,7 @@ func TestTallyEvidence(t *testing.T) {
 	q = openDir(t, dir)
 	defer q.Close()
 	for key, want := range map[string]Counts{
-		"a":     {Downloaded: 2, Evidence: -4000, Home: true, Probes: 1},
+		"a":     {Downloaded: 2, Evidence: -4000, Home: true, Probes: 1, SelfLinks: true},
 		"a/en/": {Downloaded: 1, Evidence: -1720},
 	} {
 		if got, err := q.Counts(key); got != want || err != nil {

@@ -139,6 +139,7 @@ func (t *txn) tally(ts []Tally) error {
 		}
 		c.Evidence += x.Evidence
 		c.Home = c.Home || x.Home
+		c.SelfLinks = c.SelfLinks || x.SelfLinks
 		if x.Probe {
 			c.Probes++
 		}
@@ -154,6 +155,7 @@ func (t *txn) tally(ts []Tally) error {
 		c.Relevant += add.Relevant
 		c.Evidence += add.Evidence
 		c.Home = c.Home || add.Home
+		c.SelfLinks = c.SelfLinks || add.SelfLinks
 		c.Probes += add.Probes
 		t.b.Put(siteKey(tCount, k), encodeCounts(c))
 	}

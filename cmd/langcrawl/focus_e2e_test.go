@@ -486,10 +486,10 @@ func TestFocusedCrawlLao(t *testing.T) {
 // sit behind foreign servers), harvest 0.636 (conservative-server) and
 // 0.640-0.643 (sequential) against 0.464 unfocused, all 60 servers
 // accessed, no wrong language verdict, no foreign server past T+1 pages.
-// That last held for the sequential strategy only once its backstop came
-// before link evidence (focus.sequentialStatus): before, Vietnamese and
-// English servers linking to many Thai ones were judged relevant on those
-// links and served up to 33 pages each. Floors: each language 0.98,
+// That last held for the sequential strategy only once links to other
+// servers could no longer lift its backstop (focus.sequentialStatus):
+// before, Vietnamese and English servers linking to many Thai ones were
+// judged relevant on those links and served up to 33 pages each. Floors: each language 0.98,
 // coverage 0.98, harvest 0.60 and 1.3 times the unfocused crawl's (the web
 // is 46% target pages), servers 2x the target servers.
 func TestFocusedCrawlSet(t *testing.T) {
