@@ -97,3 +97,35 @@ func (q *Queue) AddCapture(digest string, c Capture) (bool, error) {
 	}
 	return true, nil
 }
+
+// tImported holds the names of imports done (MarkImported): an empty
+// value under i<name>.
+const tImported = 'i'
+
+// Imported reports whether MarkImported(name) was called on this frontier,
+// in this run or an earlier one: an import the caller does once.
+func (q *Queue) Imported(name string) (bool, error) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.db == nil {
+		return false, ErrClosed
+	}
+	ok, err := q.db.Has(siteKey(tImported, name), nil)
+	return ok, dbErr(err)
+}
+
+// MarkImported records that the import called name is done. It is
+// written after the import's own records in the same journal, so a crash
+// never leaves the mark without them; a crash before it leaves the import
+// to be done again, which AddCapture makes harmless.
+func (q *Queue) MarkImported(name string) error {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.db == nil {
+		return ErrClosed
+	}
+	if err := q.db.Put(siteKey(tImported, name), nil, q.wo); err != nil {
+		return fmt.Errorf("frontier: mark import %s: %w", name, dbErr(err))
+	}
+	return nil
+}

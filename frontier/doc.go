@@ -52,10 +52,12 @@
 //	f<site>                              in-flight lease of that site
 //	n<site>                              site record: pending, high, notBefore, budget
 //	s<hash:16>                           seen set: 128-bit hash of the URL (or of a query-rule claim)
-//	c<key>                               focus counters N_a, N_r[, evidence, flags[, probes]]
+//	c<key>                               focus counters N_a, N_r[, evidence, flags[, probes]]; flags: home, probes, self links
 //	h<hash:16>                           fetch history of a URL
 //	b<server>                            bandwidth estimates B(server, hour, workday), 48 values
 //	r<robots URL>                        robots.txt outcome: status, body, expiry, failures in a row
+//	d<digest>                            capture of a payload digest (deduplication)
+//	i<name>                              an import done once (Queue.MarkImported)
 //	y                                    sync marker (Queue.Sync's synced write)
 //	m                                    meta: insertion sequence, seen count, pages, the job's
 //	                                     totals (requests, bytes, running time)

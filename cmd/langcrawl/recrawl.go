@@ -33,11 +33,13 @@ func startGeneration(c *crawl.Crawler, q *frontier.Queue, cfg *config.Config, st
 		}
 	}
 	for _, f := range cfg.Recrawl.DedupIndex {
-		n, err := importDedupIndex(c, f)
-		if err != nil {
+		n, again, err := importOnce(q, f, func(path string) (int, error) { return importDedupIndex(c, path) })
+		switch {
+		case err != nil:
 			return 0, err
-		}
-		if n > 0 {
+		case again:
+			log.Info("dedup index already imported, unchanged", "file", f)
+		case n > 0:
 			fmt.Fprintf(stderr, "deduplication history from %s: %d payloads\n", f, n)
 			log.Info("dedup index imported", "file", f, "digests", n)
 		}
@@ -111,6 +113,37 @@ func importDedupIndex(c *crawl.Crawler, path string) (int, error) {
 		return n, fmt.Errorf("recrawl.dedup_index: %w", err)
 	}
 	return n, nil
+}
+
+// importMarks remembers which imports a frontier has done
+// (frontier.Queue.Imported, MarkImported).
+type importMarks interface {
+	Imported(name string) (bool, error)
+	MarkImported(name string) error
+}
+
+// importOnce runs load on the file at path unless the frontier already
+// imported it as it is now (same absolute path, size and modification
+// time): a dedup index of a large earlier crawl, tens of millions of
+// lines, is read at the first start, not again at every resume. It
+// reports done when it skipped the file for that reason.
+func importOnce(marks importMarks, path string, load func(string) (int, error)) (n int, done bool, err error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return 0, false, fmt.Errorf("recrawl.dedup_index: %w", err)
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		return 0, false, fmt.Errorf("recrawl.dedup_index: %w", err)
+	}
+	name := fmt.Sprintf("dedup-index %s %d %d", abs, st.Size(), st.ModTime().UnixNano())
+	if done, err := marks.Imported(name); err != nil || done {
+		return 0, done, err
+	}
+	if n, err = load(path); err != nil {
+		return n, false, err
+	}
+	return n, false, marks.MarkImported(name)
 }
 
 // recrawlIntervals picks the per-host re-crawl intervals out of the
