@@ -201,7 +201,7 @@ type Network struct {
 // Focus selects the language-focusing strategy of Tamura et al.
 type Focus struct {
 	// Language is the target: one ISO 639-1 code ("th"), or several
-	// joined by commas ("nb,nn") for a library that collects a set of
+	// joined by commas ("fi,sv") for a library that collects a set of
 	// languages. The profile may give a list or a string; Languages
 	// splits it.
 	Language  string   `yaml:"language"`
@@ -232,7 +232,7 @@ type Focus struct {
 // focusing is off.
 func (f Focus) Languages() []string { return SplitLanguages(f.Language) }
 
-// SplitLanguages splits a target such as "nb,nn" (or "nb, nn") into its
+// SplitLanguages splits a target such as "fi,sv" (or "fi, sv") into its
 // codes, lower-cased, in order, each once.
 func SplitLanguages(s string) []string {
 	j := joinLanguages(strings.FieldsFunc(s, func(r rune) bool {
@@ -359,7 +359,7 @@ var Keys = []key{
 	{"scope.max_query_params", 32, "trap guard: most query parameters accepted"},
 	{"network.connect_to", map[string]string{}, "map of host (or *) to ip:port to dial instead of DNS"},
 	{"network.allow_addresses", []string{}, "address classes (loopback, private, link-local, cgnat, multicast, unspecified, broadcast) or CIDR prefixes the crawler may connect to; all refused by default, connect_to targets always allowed"},
-	{"focus.language", "", "target language, ISO 639-1, or a list of them (nb, nn) collected together (empty: no focusing)"},
+	{"focus.language", "", "target language, ISO 639-1, or a list of them (fi, sv) collected together (empty: no focusing)"},
 	{"focus.charsets", []string{}, "charsets that also define the target (text must confirm), e.g. [tis-620, windows-874]"},
 	{"focus.strategy", "conservative-server", "bfs, hard-focused, soft-focused, aggressive-server, conservative-server, conservative-directory, evidence (experimental: per-link evidence) or sequential (sequential server verdicts and directory status)"},
 	{"focus.tolerance", 10, "tolerance T: irrelevant pages allowed per server before it is irrelevant"},
@@ -417,7 +417,7 @@ func AddFlags(fs *pflag.FlagSet) {
 	fs.String("max-bytes", "", "job budget: stop after this many response bytes (e.g. 10GB), over every run")
 	fs.String("previous", "", "re-crawl from the fetch history of the crawl in this output directory (recrawl.previous)")
 	fs.String("user-agent", "", "User-Agent with an operator contact URL")
-	fs.String("target", "", "target language (focus.language)")
+	fs.String("target", "", "target language, or several joined by commas (focus.language)")
 	fs.String("strategy", "", "focusing strategy (focus.strategy)")
 }
 
@@ -1205,7 +1205,7 @@ func (c *Config) Validate() error {
 	}
 	for _, l := range c.Focus.Languages() {
 		if !regexp.MustCompile(`^[a-z]{2}$`).MatchString(l) {
-			bad("focus.language", "%q must be a two-letter ISO 639-1 code such as th (or a list of them: nb, nn)", l)
+			bad("focus.language", "%q must be a two-letter ISO 639-1 code such as th (or a list of them: fi, sv)", l)
 		}
 	}
 	okStrategy := false

@@ -2,11 +2,14 @@ package crawl
 
 import (
 	"fmt"
+	"net/url"
 	"strings"
 	"testing"
 
 	"github.com/langcrawl/langcrawl/focus"
 	"github.com/langcrawl/langcrawl/frontier"
+	"github.com/langcrawl/langcrawl/links"
+	"github.com/langcrawl/langcrawl/scope"
 )
 
 // TestSequentialVerdict runs the sequential strategy (both error bounds at
@@ -162,4 +165,34 @@ func runSequential(t *testing.T, web fakeWeb) (*harness, *focus.Policy) {
 		t.Fatal(err)
 	}
 	return h, pol
+}
+
+// TestTargetLinksSelf: targetLinks tells a link to a target section of the
+// page's own server (self) from one to another server, whichever comes
+// first, and reads navigation links only.
+func TestTargetLinksSelf(t *testing.T) {
+	pol, err := focus.New(focus.Config{Strategy: focus.Sequential, Langs: []string{"th"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, fakeWeb{}, Config{Focus: pol}, "http://a.test/")
+	u, _ := url.Parse("http://a.test/en/1.html")
+	key := scope.SiteKey(u)
+	nav := func(u string) links.Link { return links.Link{URL: u, Kind: links.Nav} }
+	for _, tc := range []struct {
+		name       string
+		found      []links.Link
+		some, self bool
+	}{
+		{"none", []links.Link{nav("http://a.test/en/2.html"), nav("http://b.test/")}, false, false},
+		{"own section", []links.Link{nav("http://a.test/th/1.html")}, true, true},
+		{"another server's section", []links.Link{nav("http://b.test/th/1.html")}, true, false},
+		{"another's, then its own", []links.Link{nav("http://b.test/th/"), nav("http://a.test/en/"), nav("http://a.test/th/")}, true, true},
+		{"a requisite is no link", []links.Link{{URL: "http://a.test/th/x.css", Kind: links.Requisite}}, false, false},
+	} {
+		some, self, err := h.c.targetLinks(pol, key, false, tc.found)
+		if err != nil || some != tc.some || self != tc.self {
+			t.Errorf("%s: targetLinks = %v, %v, %v; want %v, %v", tc.name, some, self, err, tc.some, tc.self)
+		}
+	}
 }

@@ -64,8 +64,8 @@ const (
 	Against Score = -2
 )
 
-// Score returns the evidence of l for the policy's target language
-// (Config.Lang). Without a target language every score is 0. The cues, each
+// Score returns the evidence of l for the policy's target languages
+// (Config.Langs). Without a target language every score is 0. The cues, each
 // counted once:
 //
 //	hreflang names the target        +3   names another language      -3
@@ -167,12 +167,18 @@ const minScriptRunes = 2
 // target's script and no more letters of another non-Latin script, -1 when
 // it has at least minScriptRunes letters of a non-Latin script other than
 // the target's and none of the target's, 0 otherwise (no text, Latin
-// letters only, or a target without a script of its own).
+// letters only, or a target without a script of its own). With a set of
+// targets, the scripts are the targets'; when one of them has no script
+// the test can see (Chinese, Russian, English), letters outside the
+// others' scripts may be its own, so they never count against.
 func scriptCue(text string, target targets) int {
 	var tabs []*unicode.RangeTable
+	blind := false // a target the test cannot see: a letter outside tabs may be in it
 	for _, l := range target {
 		if tab := scriptOf[l]; tab != nil {
 			tabs = append(tabs, tab)
+		} else {
+			blind = true
 		}
 	}
 	if len(tabs) == 0 || text == "" {
@@ -197,7 +203,7 @@ func scriptCue(text string, target targets) int {
 	switch {
 	case in >= minScriptRunes && in >= other:
 		return 1
-	case other >= minScriptRunes && in == 0:
+	case other >= minScriptRunes && in == 0 && !blind:
 		return -1
 	}
 	return 0
@@ -222,7 +228,7 @@ var langOfTLD = func() map[string]string {
 }()
 
 // langCodes are the language codes read as path segments and lang=
-// values: the target, and these as other languages. Two-letter segments
+// values: these, and the targets' (see segLang). Two-letter segments
 // outside the list ("/id/" as an identifier, "/js/") are not read.
 var langCodes = map[string]bool{
 	"en": true, "ja": true, "zh": true, "ko": true, "ru": true, "de": true, "fr": true, "es": true,
@@ -262,7 +268,7 @@ func urlCues(raw string, target targets) int {
 	// query's lang, hl and locale values.
 	code := ""
 	for _, seg := range strings.Split(u.Path, "/") {
-		if c := segLang(seg, target); c != "" {
+		if c := segLang(seg, target, false); c != "" {
 			code = c
 			break
 		}
@@ -270,7 +276,7 @@ func urlCues(raw string, target targets) int {
 	if code == "" && u.RawQuery != "" {
 		q := u.Query()
 		for _, k := range []string{"lang", "hl", "locale", "language"} {
-			if c := segLang(q.Get(k), target); c != "" {
+			if c := segLang(q.Get(k), target, true); c != "" {
 				code = c
 				break
 			}
@@ -288,8 +294,10 @@ func urlCues(raw string, target targets) int {
 
 // segLang returns the language code a path segment or query value names:
 // "th", "TH", "th-TH", "th_th" give "th"; anything else "". It reads the
-// codes of langCodes and the targets'.
-func segLang(seg string, target targets) string {
+// codes of langCodes; a target's code outside them only as a query value
+// or with a region ("id-ID", "nb_NO"), since a bare two-letter segment
+// such as "/id/123" or "/no/5" is as often no language at all.
+func segLang(seg string, target targets, query bool) string {
 	if len(seg) != 2 && len(seg) != 5 {
 		return ""
 	}
@@ -297,7 +305,7 @@ func segLang(seg string, target targets) string {
 	if len(seg) == 5 && seg[2] != '-' && seg[2] != '_' {
 		return ""
 	}
-	if c := seg[:2]; langCodes[c] || target.has(c) {
+	if c := seg[:2]; langCodes[c] || (target.has(c) && (query || len(seg) == 5)) {
 		return c
 	}
 	return ""

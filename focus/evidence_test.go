@@ -21,6 +21,8 @@ func TestScore(t *testing.T) {
 	thlo := evidencePolicy(t, "th", "lo") // a set of targets, collected together
 	no := evidencePolicy(t, "nb", "nn")
 	nb := evidencePolicy(t, "nb")
+	msid := evidencePolicy(t, "ms", "id")
+	thzh := evidencePolicy(t, "th", "zh")
 	tests := []struct {
 		name string
 		p    *Policy
@@ -71,10 +73,15 @@ func TestScore(t *testing.T) {
 		{"set: cctld of either", thlo, Link{URL: "http://www.example.la/"}, 1},
 		{"set: path segment of either", thlo, Link{URL: "http://example.com/lo/"}, 1},
 		{"set: page declares either", thlo, Link{URL: "http://example.com/", PageLang: "lo-LA"}, 1},
-		{"nynorsk path segment for a norwegian set", no, Link{URL: "http://example.com/nn/side.html"}, 1},
-		{"a target's code is read though not listed", nb, Link{URL: "http://example.com/nb/"}, 1},
+		{"nynorsk path segment for a norwegian set", no, Link{URL: "http://example.com/nn-NO/side.html"}, 1},
+		{"a target's code is read with a region though not listed", nb, Link{URL: "http://example.com/nb_NO/"}, 1},
+		{"a target's code is read as a query value though not listed", nb, Link{URL: "http://example.com/s?lang=nb"}, 1},
+		{"but not as a bare segment: /id/ is an identifier", msid, Link{URL: "http://shop.example.com/id/12345"}, 0},
+		{"nor /no/", no, Link{URL: "http://example.com/no/5"}, 0},
 		{"no is norwegian: for bokmål", nb, Link{URL: "http://example.com/", Hreflang: "no"}, 3},
-		{"no is norwegian: for the set", no, Link{URL: "http://example.com/no/"}, 1},
+		{"no is norwegian: for the set", no, Link{URL: "http://example.com/?hl=no"}, 1},
+		{"mixed set: the script of a target the test cannot see is not against", thzh, Link{URL: "http://example.com/", Anchor: "今日新闻"}, 0},
+		{"mixed set: the script it can see still counts", thzh, Link{URL: "http://example.com/", Anchor: "ข่าววันนี้"}, 2},
 		{"nynorsk is not bokmål alone", nb, Link{URL: "http://example.com/", Hreflang: "nn"}, -3},
 		{"a thai page declaring thai: nothing", th, Link{URL: "http://example.com/", PageLang: "th", FromTarget: true}, 0},
 	}

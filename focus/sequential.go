@@ -251,7 +251,7 @@ func (p *Policy) sequentialStatus(c Counts) Status {
 		// ones must not be crawled in full. It was, before this check,
 		// on a web where target servers are many (TestFocusedCrawlSet: a
 		// Vietnamese server that links to Thai ones, with Lao and Thai
-		// collected together, served 30 pages at T = 10). Links to its
+		// collected together, served up to 33 pages at T = 10). Links to its
 		// own target section (SelfLinks) still lift it: a target server
 		// entered through its English section keeps its target pages
 		// (simulate/RESULTS.md, "Links and the backstop").
@@ -272,10 +272,12 @@ func (p *Policy) sequentialStatus(c Counts) Status {
 }
 
 // NeedsLinks reports whether the page evidence of a page of a server with
-// counters c (before the page) should include Page.TargetLinks: only while
-// the sequential verdict is open. Other strategies never need it.
+// counters c (before the page) should include Page.TargetLinks: while the
+// sequential verdict is open, and while a server judged relevant on links
+// alone has shown no link to its own target section, which the backstop
+// waits for (Page.SelfTargetLinks). Other strategies never need it.
 func (p *Policy) NeedsLinks(c Counts) bool {
-	return p.cfg.Strategy == Sequential && p.sequentialStatus(c) != Relevant
+	return p.cfg.Strategy == Sequential && (p.sequentialStatus(c) != Relevant || (c.Relevant == 0 && !c.SelfLinks))
 }
 
 // Probe reports whether the home page of a server should be queued after a
@@ -303,14 +305,14 @@ func (p *Policy) NamesTarget(rawURL string) bool {
 		return false
 	}
 	for _, seg := range strings.Split(u.Path, "/") {
-		if c := segLang(seg, lang); c != "" {
+		if c := segLang(seg, lang, false); c != "" {
 			return lang.has(c)
 		}
 	}
 	if u.RawQuery != "" {
 		q := u.Query()
 		for _, k := range []string{"lang", "hl", "locale", "language"} {
-			if c := segLang(q.Get(k), lang); c != "" {
+			if c := segLang(q.Get(k), lang, true); c != "" {
 				return lang.has(c)
 			}
 		}

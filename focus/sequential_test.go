@@ -162,6 +162,34 @@ func statusOfLetter(b byte) Status {
 	return Undecided
 }
 
+// TestNeedsLinksWhileLinksAloneDecide walks a server through pages as the
+// engine does, reading a page's links only when NeedsLinks says so: a
+// server judged relevant on links to other servers still has its links
+// read, so that a link to its own target section, coming after, keeps it
+// past the backstop.
+func TestNeedsLinksWhileLinksAloneDecide(t *testing.T) {
+	p := mustNew(t, Config{Strategy: Sequential, ErrorBound: 0.01, MissBound: 0.01, Tolerance: 5})
+	var c Counts
+	var got string
+	for _, r := range "mmmmmss" {
+		pg := pageOf(r)
+		if !p.NeedsLinks(c) {
+			pg.TargetLinks, pg.SelfTargetLinks = false, false
+		}
+		c = p.Count(c, pg)
+		got += string(map[Status]byte{Relevant: 'R', Undecided: 'U', Irrelevant: 'I'}[p.Status(c)])
+	}
+	if got != "UUUURRR" {
+		t.Errorf("statuses %s, want UUUURRR: the self links after the verdict were not read", got)
+	}
+	if p.NeedsLinks(Counts{Downloaded: 3, Relevant: 1, Evidence: 5000}) {
+		t.Error("links read on a server with a target page judged relevant")
+	}
+	if p.NeedsLinks(Counts{Downloaded: 3, Evidence: 5000, SelfLinks: true}) {
+		t.Error("links read on a server its own target links judged relevant")
+	}
+}
+
 // TestCountOtherStrategies: the paper's strategies count N_a and N_r only.
 func TestCountOtherStrategies(t *testing.T) {
 	for _, s := range append(Strategies(), Evidence) {
@@ -339,9 +367,10 @@ func TestNamesTarget(t *testing.T) {
 	// Norwegian's "no".
 	set := mustNew(t, Config{Strategy: Sequential, Langs: []string{"nb", " NN ", "nb"}})
 	for u, want := range map[string]bool{
-		"http://a.no/nn/1.html":      true,
+		"http://a.no/nn_NO/1.html":   true,
 		"http://a.no/nb-NO/":         true,
-		"http://a.no/no/":            true,
+		"http://a.no/?locale=no":     true,
+		"http://a.no/no/5":           false, // a bare code outside the list is no section
 		"http://a.no/page?lang=nn":   true,
 		"http://a.no/en/nn/1.html":   false,
 		"http://a.no/sv/1.html":      false,

@@ -46,7 +46,10 @@ const minSteeredSweep = 1024
 // delay a host may wait is at most the largest of its steered delay, the
 // Gate's MaxDelay (a busy server's slow-down) and MaxCrawlDelay. The next
 // sweep comes when lastEnd has doubled, so the work stays in proportion
-// to the fetches. Called with s.mu held.
+// to the fetches. (A delay raised after a host was swept counts from the
+// host's next fetch: that one fetch does not wait the raised delay after
+// its previous one, which ended longer ago than the old delay.) Called
+// with s.mu held.
 func (s *Steered) sweepLocked(now time.Time) {
 	cfg := s.Gate.cfg
 	for host, end := range s.lastEnd {

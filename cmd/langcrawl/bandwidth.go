@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -30,6 +31,34 @@ func newBandwidth(cfg *config.Config, q *frontier.Queue) (*bandwidth.Manager, er
 	return m, nil
 }
 
+// cutTrace drops the last line of the trace at path (open as f) when a
+// crash cut it short: a line without its newline is a sample that may have
+// lost digits, which read back would be a wrong figure. Trace lines are
+// short, so the last newline is in the file's last 64 KiB, or the file is
+// one cut line. A failure leaves the file as it is (ReadTrace skips a line
+// it cannot read).
+func cutTrace(f *os.File, path string) {
+	st, err := f.Stat()
+	if err != nil || st.Size() == 0 {
+		return
+	}
+	r, err := os.Open(path)
+	if err != nil {
+		return
+	}
+	defer r.Close()
+	n := min(st.Size(), 64<<10)
+	tail := make([]byte, n)
+	if _, err := r.ReadAt(tail, st.Size()-n); err != nil || tail[n-1] == '\n' {
+		return
+	}
+	i := bytes.LastIndexByte(tail, '\n')
+	if i < 0 && n < st.Size() {
+		return // no newline in 64 KiB: not a trace this wrote
+	}
+	f.Truncate(st.Size() - n + int64(i+1))
+}
+
 // traceBandwidth appends one sample of m a second to logs/bandwidth.csv
 // until the returned function is called. A write error is reported once on
 // stderr; the trace is a record, not part of the crawl's state.
@@ -43,17 +72,7 @@ func traceBandwidth(m *bandwidth.Manager, out string, stderr io.Writer) func() {
 		fmt.Fprintf(stderr, "bandwidth trace %s: %v (no trace)\n", path, err)
 		return func() {}
 	}
-	// A crash may have cut the last line short: the next run's lines
-	// start on a line of their own, and ReadTrace skips the cut one.
-	if st, err := f.Stat(); err == nil && st.Size() > 0 {
-		last := make([]byte, 1)
-		if r, err := os.Open(path); err == nil {
-			if _, err := r.ReadAt(last, st.Size()-1); err == nil && last[0] != '\n' {
-				f.WriteString("\n")
-			}
-			r.Close()
-		}
-	}
+	cutTrace(f, path)
 	tr := bandwidth.NewTrace(f)
 	done, stopped := make(chan struct{}), make(chan struct{})
 	go func() {

@@ -68,6 +68,12 @@ const (
 // the WARC writer checking every error, close LevelDB last.
 func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer) (crawl.Snapshot, error) {
 	var snap crawl.Snapshot
+	// The detector first: a target language it has no profile for (nn, a
+	// typo such as "tn") stops the crawl before anything is written.
+	det, err := detect.New(detect.Options{Targets: cfg.Focus.Languages(), TargetCharsets: cfg.Focus.Charsets})
+	if err != nil {
+		return snap, fmt.Errorf("focus: %w (langcrawl languages lists the languages it knows)", err)
+	}
 	// The lock comes before anything in cfg.Out is written: a second crawl
 	// on the same directory fails here and touches nothing.
 	if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
@@ -192,10 +198,6 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 		return snap, errors.Join(fmt.Errorf("politeness: %w", err), clog.Close(), arc.Close(), q.Close())
 	}
 	gate = politeness.NewSteered(pgate)
-	det, err := detect.New(detect.Options{Targets: cfg.Focus.Languages(), TargetCharsets: cfg.Focus.Charsets})
-	if err != nil {
-		return snap, errors.Join(fmt.Errorf("detect: %w", err), clog.Close(), arc.Close(), q.Close())
-	}
 	var policy *focus.Policy
 	if cfg.Focus.Language != "" {
 		policy, err = focus.New(focus.Config{

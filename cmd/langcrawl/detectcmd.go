@@ -21,6 +21,6 @@ live fetch's would be.`,
 			return detect.RunCLI(cmd.OutOrStdout(), config.SplitLanguages(target), files)
 		},
 	}
-	cmd.Flags().StringVar(&target, "target", "", "target language (ISO 639-1), or several joined by commas (nb,nn); sets relevant in the output")
+	cmd.Flags().StringVar(&target, "target", "", "target language (ISO 639-1), or several joined by commas (fi,sv); sets relevant in the output")
 	return onInterrupt(cmd, "the files given are read to the end", "quitting at once")
 }

@@ -179,7 +179,7 @@ function render(rep) {
   state.className = "badge " + st;
   state.dataset.state = st;
   $("since").textContent = "started " + new Date(d.started).toLocaleString();
-  $("target").textContent = focused ? "target language: " + d.target : "no target language";
+  $("target").textContent = focused ? (d.target.includes(",") ? "target languages: " : "target language: ") + d.target : "no target language";
   setNum("n-pages", c.pages);
   setNum("n-bytes", c.bytes, fmtBytes(c.bytes));
   setNum("n-html", c.html);
