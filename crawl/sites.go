@@ -74,10 +74,10 @@ type SiteReport struct {
 // Sites returns the top n sites by responses this run, the sites by
 // focusing status (under the sequential strategy the engine's own verdict
 // after each site's latest page, else Tamura's rule on this run's counts),
-// and the latest failures. It walks every site the run has answered from
-// under the counters' lock, keeping only the top n (a crawl of a million
-// hosts must not copy and sort them all every second, as the status page
-// asks: BenchmarkSites), so call it about once a second, not per URL.
+// and the latest failures. The counts and the busiest topSites sites are
+// kept as pages complete (siteCounts), so the status page's call once a
+// second costs the same on a crawl of a million sites as on one of ten
+// (BenchmarkSites); a larger n walks every site.
 func (c *Crawler) Sites(n int) SiteReport {
 	tol := -1
 	if c.cfg.Focus != nil {
@@ -85,10 +85,25 @@ func (c *Crawler) Sites(n int) SiteReport {
 	}
 	s := &c.stats
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	var r SiteReport
-	top := make([]SiteCount, 0, max(n, 0)+1)
+	if tol >= 0 {
+		r.Relevant, r.Undecided, r.Irrelevant = s.sites.statuses(tol)
+	}
+	r.Errors = s.errs.latest()
+	if n <= 0 {
+		return r
+	}
+	if n <= len(s.sites.top) || len(s.sites.top) == len(s.hosts) {
+		for _, site := range s.sites.top[:min(n, len(s.sites.top))] {
+			t := s.hosts[site]
+			r.Top = append(r.Top, SiteCount{Site: site, Responses: t.responses, Pages: t.pages, Relevant: t.relevant})
+		}
+		return r
+	}
+	top := make([]SiteCount, 0, n+1)
 	for site, t := range s.hosts {
-		if n > 0 && (len(top) < n || busier(t.responses, site, top[len(top)-1])) {
+		if len(top) < n || busier(t.responses, site, top[len(top)-1]) {
 			// Insert in order; the list is n long at most.
 			sc := SiteCount{Site: site, Responses: t.responses, Pages: t.pages, Relevant: t.relevant}
 			i := sort.Search(len(top), func(i int) bool { return busier(sc.Responses, sc.Site, top[i]) })
@@ -97,25 +112,80 @@ func (c *Crawler) Sites(n int) SiteReport {
 				top = top[:n]
 			}
 		}
-		if tol >= 0 {
-			st := focus.StatusOf(focus.Counts{Downloaded: t.pages, Relevant: t.relevant}, tol)
-			if t.judged {
-				st = t.verdict
-			}
-			switch st {
-			case focus.Relevant:
-				r.Relevant++
-			case focus.Undecided:
-				r.Undecided++
-			default:
-				r.Irrelevant++
-			}
-		}
 	}
-	r.Errors = s.errs.latest()
-	s.mu.Unlock()
 	r.Top = top
 	return r
+}
+
+// topSites is how many of the busiest sites siteCounts keeps in order.
+const topSites = 32
+
+// siteCounts sums the sites of Stats.hosts as Sites reports them, changed
+// with each site's tally (add), so that Sites need not walk them all:
+// sites whose status is a sequential verdict by that verdict, the others
+// by Tamura's rule, which needs the tolerance in force, so those with no
+// relevant page are counted by their pages. And it keeps the topSites
+// busiest sites in order: responses only grow, so a site enters when it
+// passes the last one kept, and the list stays exact.
+type siteCounts struct {
+	judged   [3]int           // by verdict (focus.Status)
+	relevant int              // not judged, with a relevant page
+	byPages  map[int64]int    // not judged, none relevant: by HTML pages
+	top      []string         // the busiest sites, busiest first
+	t        map[string]int64 // responses of the sites in top, as ordered
+}
+
+func newSiteCounts() siteCounts {
+	return siteCounts{byPages: map[int64]int{}, t: map[string]int64{}}
+}
+
+// add adds (d = 1) or removes (d = -1) the tally t.
+func (sc *siteCounts) add(t *siteTally, d int) {
+	switch {
+	case t.judged:
+		sc.judged[t.verdict] += d
+	case t.relevant > 0:
+		sc.relevant += d
+	default:
+		sc.byPages[t.pages] += d
+		if sc.byPages[t.pages] == 0 {
+			delete(sc.byPages, t.pages)
+		}
+	}
+}
+
+// statuses returns the sites relevant, undecided and irrelevant under
+// tolerance tol, as focus.StatusOf and the verdicts give them.
+func (sc *siteCounts) statuses(tol int) (rel, und, irr int) {
+	rel, und, irr = sc.judged[focus.Relevant]+sc.relevant, sc.judged[focus.Undecided], sc.judged[focus.Irrelevant]
+	for pages, n := range sc.byPages {
+		if pages <= int64(tol) {
+			und += n
+		} else {
+			irr += n
+		}
+	}
+	return rel, und, irr
+}
+
+// busier moves site, whose responses t just grew, into its place in top.
+func (sc *siteCounts) busier(site string, t *siteTally) {
+	i := slices.Index(sc.top, site)
+	if i < 0 {
+		if len(sc.top) == topSites && !busier(t.responses, site, SiteCount{Site: sc.top[topSites-1], Responses: sc.t[sc.top[topSites-1]]}) {
+			return
+		}
+		sc.top = append(sc.top, site)
+		i = len(sc.top) - 1
+	}
+	sc.t[site] = t.responses
+	for ; i > 0 && busier(t.responses, site, SiteCount{Site: sc.top[i-1], Responses: sc.t[sc.top[i-1]]}); i-- {
+		sc.top[i], sc.top[i-1] = sc.top[i-1], sc.top[i]
+	}
+	if len(sc.top) > topSites {
+		delete(sc.t, sc.top[topSites])
+		sc.top = sc.top[:topSites]
+	}
 }
 
 // busier reports whether a site with responses comes before b in the top

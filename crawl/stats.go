@@ -40,12 +40,13 @@ type Stats struct {
 	rejects  map[string]int64
 	hosts    map[string]*siteTally // by site: this run's responses, for the status page
 	maxHosts int
-	errs     errorRing // the latest failures, for the status page
+	sites    siteCounts // hosts summed as Sites reports them, kept as they change
+	errs     errorRing  // the latest failures, for the status page
 }
 
 func newStats() Stats {
 	return Stats{status: map[int]int64{}, langs: map[string]int64{}, rejects: map[string]int64{},
-		hosts: map[string]*siteTally{}, maxHosts: 1 << 20}
+		hosts: map[string]*siteTally{}, maxHosts: 1 << 20, sites: newSiteCounts()}
 }
 
 func (s *Stats) record(e frontier.Entry, out outcome) {
@@ -79,8 +80,10 @@ func (s *Stats) record(e frontier.Entry, out outcome) {
 		if t == nil && len(s.hosts) < s.maxHosts {
 			t = &siteTally{}
 			s.hosts[e.Site] = t
+			s.sites.add(t, 1)
 		}
 		if t != nil {
+			s.sites.add(t, -1)
 			t.responses++
 			if out.page {
 				t.pages++
@@ -88,6 +91,8 @@ func (s *Stats) record(e frontier.Entry, out outcome) {
 					t.relevant++
 				}
 			}
+			s.sites.add(t, 1)
+			s.sites.busier(e.Site, t)
 		}
 	}
 	if out.status < 0 && out.status != codeRobots && out.status != codeFocusSkip && out.status != codeSiteBudget ||
@@ -110,8 +115,11 @@ func (s *Stats) judge(site string, st focus.Status) {
 		}
 		t = &siteTally{}
 		s.hosts[site] = t
+		s.sites.add(t, 1)
 	}
+	s.sites.add(t, -1)
 	t.verdict, t.judged = st, true
+	s.sites.add(t, 1)
 }
 
 // rejected counts a link rejection by its reason class (the part before
