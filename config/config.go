@@ -504,6 +504,9 @@ func Load(profile string, fs *pflag.FlagSet) (*Config, error) {
 		if _, err := os.Stat(f); err != nil {
 			errs = append(errs, fmt.Errorf("recrawl.dedup_index: %w", err))
 		}
+		if abs, err := filepath.Abs(f); err == nil {
+			f = abs // as seeds_file: the kept profile names it from anywhere
+		}
 		c.Recrawl.DedupIndex = append(c.Recrawl.DedupIndex, f)
 	}
 	c.Retries.Max = p.integer("retries.max")

@@ -80,8 +80,8 @@ type SiteReport struct {
 // (BenchmarkSites); a larger n walks every site.
 func (c *Crawler) Sites(n int) SiteReport {
 	tol := -1
-	if c.cfg.Focus != nil {
-		tol = c.cfg.Focus.Tolerance()
+	if p := c.policy(); p != nil {
+		tol = p.Tolerance() // in force: it falls as pages are crawled (Decay)
 	}
 	s := &c.stats
 	s.mu.Lock()

@@ -47,6 +47,9 @@ func randomCrawl(c *Crawler, rng *rand.Rand, sites, pages int) {
 	for range pages {
 		i := int(rng.ExpFloat64() * float64(sites) / 8) % sites
 		site := fmt.Sprintf("h%07d.test", i)
+		if i%11 == 0 && rng.IntN(2) == 0 {
+			c.stats.judge(site, focus.Status(rng.IntN(3))) // before any page of it, as the loop may
+		}
 		page := rng.IntN(4) > 0
 		c.stats.record(frontier.Entry{URL: "http://" + site + "/", Site: site},
 			outcome{status: 200, page: page, relevant: page && i%5 == 0 && rng.IntN(3) == 0})
@@ -61,12 +64,15 @@ func randomCrawl(c *Crawler, rng *rand.Rand, sites, pages int) {
 // random crawl, for tolerances below, at and above the pages seen, and
 // for n within and beyond the list kept.
 func TestSitesKeptAsWalked(t *testing.T) {
-	for seed := range uint64(5) {
+	for seed := range uint64(6) {
 		pol, err := focus.New(focus.Config{Strategy: focus.ConservativeServer, Tolerance: 3})
 		if err != nil {
 			t.Fatal(err)
 		}
 		c := &Crawler{stats: newStats(), cfg: Config{Focus: pol}}
+		if seed == 5 {
+			c.stats.maxHosts = 60 // the cap on sites kept: the rest are not counted
+		}
 		rng := rand.New(rand.NewPCG(seed, 7))
 		for step := range 20 {
 			randomCrawl(c, rng, 400, 150)
@@ -92,6 +98,25 @@ func TestSitesKeptAsWalked(t *testing.T) {
 				t.Errorf("seed %d, T = %d: %d/%d/%d, walked %d/%d/%d", seed, tol, rel, und, irr, w.Relevant, w.Undecided, w.Irrelevant)
 			}
 		}
+	}
+}
+
+// TestSitesFallingTolerance: the statuses use the tolerance in force,
+// which falls as pages are crawled (Tamura 5.2), not the starting one.
+func TestSitesFallingTolerance(t *testing.T) {
+	pol, err := focus.New(focus.Config{Strategy: focus.ConservativeServer, Tolerance: 3, Decay: focus.Decay{Every: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &Crawler{stats: newStats(), cfg: Config{Focus: pol}}
+	for range 2 {
+		c.stats.record(frontier.Entry{URL: "http://a.test/", Site: "a.test"}, outcome{status: 200, page: true})
+	}
+	// Two pages crawled: T is 3 - 2 = 1, and a.test, with two pages and
+	// none relevant, is past it.
+	if r := c.Sites(0); r.Irrelevant != 1 || r.Undecided != 0 {
+		t.Errorf("statuses %d undecided, %d irrelevant; want a.test irrelevant under the fallen T = %d",
+			r.Undecided, r.Irrelevant, c.policy().Tolerance())
 	}
 }
 

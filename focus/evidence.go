@@ -157,8 +157,33 @@ var scriptOf = map[string]*unicode.RangeTable{
 	"ka": unicode.Georgian, "hy": unicode.Armenian, "el": unicode.Greek, "he": unicode.Hebrew,
 	"ko": unicode.Hangul, "si": unicode.Sinhala, "ta": unicode.Tamil, "te": unicode.Telugu,
 	"bn": unicode.Bengali, "gu": unicode.Gujarati, "kn": unicode.Kannada, "ml": unicode.Malayalam,
-	"am": unicode.Ethiopic, "bo": unicode.Tibetan, "mn": unicode.Mongolian,
+	"am": unicode.Ethiopic, "bo": unicode.Tibetan,
+	// Not Mongolian: Mongolia writes it in Cyrillic, which it shares
+	// (sharedScripts).
 }
+
+// sharedScripts are the scripts of the non-Latin languages the detector
+// knows that share their script with others (Han, Cyrillic, Arabic,
+// Devanagari...), so a script test cannot tell them. In a set of targets
+// beside one in scriptOf, their letters count neither for nor against
+// (scriptCue); a Latin-script target needs nothing here, since Latin
+// letters never count.
+var sharedScripts = func() map[string][]*unicode.RangeTable {
+	m := map[string][]*unicode.RangeTable{
+		"zh": {unicode.Han}, "ja": {unicode.Han, unicode.Hiragana, unicode.Katakana},
+		"pa": {unicode.Gurmukhi}, "ti": {unicode.Ethiopic}, "mn": {unicode.Cyrillic, unicode.Mongolian},
+	}
+	for _, l := range []string{"be", "bg", "kk", "ky", "mk", "ru", "sr", "tg", "tt", "uk"} {
+		m[l] = []*unicode.RangeTable{unicode.Cyrillic}
+	}
+	for _, l := range []string{"ar", "fa", "ku", "ps", "ug", "ur"} {
+		m[l] = []*unicode.RangeTable{unicode.Arabic}
+	}
+	for _, l := range []string{"hi", "mr", "ne"} {
+		m[l] = []*unicode.RangeTable{unicode.Devanagari}
+	}
+	return m
+}()
 
 // minScriptRunes is how many letters of a script make an anchor "in" it.
 const minScriptRunes = 2
@@ -168,17 +193,15 @@ const minScriptRunes = 2
 // it has at least minScriptRunes letters of a non-Latin script other than
 // the target's and none of the target's, 0 otherwise (no text, Latin
 // letters only, or a target without a script of its own). With a set of
-// targets, the scripts are the targets'; when one of them has no script
-// the test can see (Chinese, Russian, English), letters outside the
-// others' scripts may be its own, so they never count against.
+// targets, the scripts are the targets'; the letters of a target whose
+// script is shared (Chinese, Russian: sharedScripts) count neither way.
 func scriptCue(text string, target targets) int {
-	var tabs []*unicode.RangeTable
-	blind := false // a target the test cannot see: a letter outside tabs may be in it
+	var tabs, neutral []*unicode.RangeTable
 	for _, l := range target {
 		if tab := scriptOf[l]; tab != nil {
 			tabs = append(tabs, tab)
 		} else {
-			blind = true
+			neutral = append(neutral, sharedScripts[l]...)
 		}
 	}
 	if len(tabs) == 0 || text == "" {
@@ -196,6 +219,9 @@ func scriptCue(text string, target targets) int {
 		switch {
 		case unicode.In(r, tabs...):
 			in++
+		case len(neutral) > 0 && unicode.In(r, neutral...):
+			// A set's target written in a shared script: its letters
+			// count neither way.
 		case unicode.IsLetter(r) && !unicode.Is(unicode.Latin, r):
 			other++
 		}
@@ -203,7 +229,7 @@ func scriptCue(text string, target targets) int {
 	switch {
 	case in >= minScriptRunes && in >= other:
 		return 1
-	case other >= minScriptRunes && in == 0 && !blind:
+	case other >= minScriptRunes && in == 0:
 		return -1
 	}
 	return 0

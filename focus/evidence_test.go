@@ -23,6 +23,8 @@ func TestScore(t *testing.T) {
 	nb := evidencePolicy(t, "nb")
 	msid := evidencePolicy(t, "ms", "id")
 	thzh := evidencePolicy(t, "th", "zh")
+	thvi := evidencePolicy(t, "th", "vi")
+	mn := evidencePolicy(t, "mn")
 	tests := []struct {
 		name string
 		p    *Policy
@@ -80,7 +82,10 @@ func TestScore(t *testing.T) {
 		{"nor /no/", no, Link{URL: "http://example.com/no/5"}, 0},
 		{"no is norwegian: for bokmål", nb, Link{URL: "http://example.com/", Hreflang: "no"}, 3},
 		{"no is norwegian: for the set", no, Link{URL: "http://example.com/?hl=no"}, 1},
-		{"mixed set: the script of a target the test cannot see is not against", thzh, Link{URL: "http://example.com/", Anchor: "今日新闻"}, 0},
+		{"mixed set: the shared script of a target is not against", thzh, Link{URL: "http://example.com/", Anchor: "今日新闻"}, 0},
+		{"mixed set: another script still is", thzh, Link{URL: "http://example.com/", Anchor: "Новости дня"}, -2},
+		{"mongolian is written in cyrillic: not against it", mn, Link{URL: "http://example.com/", Anchor: "Өнөөдрийн мэдээ"}, 0},
+		{"a latin target in the set changes nothing", thvi, Link{URL: "http://example.com/", Anchor: "今日新闻"}, -2},
 		{"mixed set: the script it can see still counts", thzh, Link{URL: "http://example.com/", Anchor: "ข่าววันนี้"}, 2},
 		{"nynorsk is not bokmål alone", nb, Link{URL: "http://example.com/", Hreflang: "nn"}, -3},
 		{"a thai page declaring thai: nothing", th, Link{URL: "http://example.com/", PageLang: "th", FromTarget: true}, 0},

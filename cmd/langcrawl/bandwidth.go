@@ -35,8 +35,9 @@ func newBandwidth(cfg *config.Config, q *frontier.Queue) (*bandwidth.Manager, er
 // crash cut it short: a line without its newline is a sample that may have
 // lost digits, which read back would be a wrong figure. Trace lines are
 // short, so the last newline is in the file's last 64 KiB, or the file is
-// one cut line. A failure leaves the file as it is (ReadTrace skips a line
-// it cannot read).
+// one cut line. Where the line cannot be dropped, it is ended, so that the
+// next run's lines start on their own (ReadTrace skips a line it cannot
+// read).
 func cutTrace(f *os.File, path string) {
 	st, err := f.Stat()
 	if err != nil || st.Size() == 0 {
@@ -44,19 +45,23 @@ func cutTrace(f *os.File, path string) {
 	}
 	r, err := os.Open(path)
 	if err != nil {
+		f.WriteString("\n")
 		return
 	}
 	defer r.Close()
 	n := min(st.Size(), 64<<10)
 	tail := make([]byte, n)
-	if _, err := r.ReadAt(tail, st.Size()-n); err != nil || tail[n-1] == '\n' {
+	if _, err := r.ReadAt(tail, st.Size()-n); err != nil {
+		f.WriteString("\n")
+		return
+	}
+	if tail[n-1] == '\n' {
 		return
 	}
 	i := bytes.LastIndexByte(tail, '\n')
-	if i < 0 && n < st.Size() {
-		return // no newline in 64 KiB: not a trace this wrote
+	if (i < 0 && n < st.Size()) || f.Truncate(st.Size()-n+int64(i+1)) != nil {
+		f.WriteString("\n") // no newline in 64 KiB (not a trace this wrote), or no truncating
 	}
-	f.Truncate(st.Size() - n + int64(i+1))
 }
 
 // traceBandwidth appends one sample of m a second to logs/bandwidth.csv

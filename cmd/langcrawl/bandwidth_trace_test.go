@@ -52,3 +52,27 @@ func TestTraceBandwidthAfterCrash(t *testing.T) {
 		t.Fatalf("%d samples read (%v), want the first run's and this run's", len(got), err)
 	}
 }
+
+// TestCutTrace: a cut last line is dropped; a whole file stays as it is; a
+// file whose tail holds no line break at all (not a trace this wrote) is
+// kept, its last line ended so that the next run starts a line of its own.
+func TestCutTrace(t *testing.T) {
+	for _, tc := range []struct{ name, in, want string }{
+		{"cut", "h\n1,2,3\n4,5", "h\n1,2,3\n"},
+		{"whole", "h\n1,2,3\n", "h\n1,2,3\n"},
+		{"only a cut header", "time,pred", ""},
+		{"no line break in 64 KiB", strings.Repeat("x", 70<<10), strings.Repeat("x", 70<<10) + "\n"},
+	} {
+		path := filepath.Join(t.TempDir(), "bandwidth.csv")
+		os.WriteFile(path, []byte(tc.in), 0o644)
+		f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0o644)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cutTrace(f, path)
+		f.Close()
+		if b, _ := os.ReadFile(path); string(b) != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, b[:min(len(b), 40)], tc.want[:min(len(tc.want), 40)])
+		}
+	}
+}

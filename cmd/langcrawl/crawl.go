@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -72,7 +73,10 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 	// typo such as "tn") stops the crawl before anything is written.
 	det, err := detect.New(detect.Options{Targets: cfg.Focus.Languages(), TargetCharsets: cfg.Focus.Charsets})
 	if err != nil {
-		return snap, fmt.Errorf("focus: %w (langcrawl languages lists the languages it knows)", err)
+		if strings.Contains(err.Error(), "no profile for target language") {
+			err = fmt.Errorf("%w (langcrawl languages lists the languages it knows)", err)
+		}
+		return snap, fmt.Errorf("focus: %w", err)
 	}
 	// The lock comes before anything in cfg.Out is written: a second crawl
 	// on the same directory fails here and touches nothing.
