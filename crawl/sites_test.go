@@ -45,7 +45,7 @@ func walkSites(s *Stats, n, tol int) SiteReport {
 // the loop does.
 func randomCrawl(c *Crawler, rng *rand.Rand, sites, pages int) {
 	for range pages {
-		i := int(rng.ExpFloat64() * float64(sites) / 8) % sites
+		i := int(rng.ExpFloat64()*float64(sites)/8) % sites
 		site := fmt.Sprintf("h%07d.test", i)
 		if i%11 == 0 && rng.IntN(2) == 0 {
 			c.stats.judge(site, focus.Status(rng.IntN(3))) // before any page of it, as the loop may
