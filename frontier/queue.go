@@ -394,20 +394,20 @@ func (q *Queue) load() error {
 
 	// Sites with nothing queued are not held in memory (Next forgets them;
 	// their records stay only for their budgets, and commit reads them
-	// back), unless a lease of theirs is put back below.
-	idle := map[string]siteRecord{}
+	// back), unless a lease of theirs is put back below, which reads its
+	// record again: every site that ever answered keeps one, and a long
+	// crawl's million of them must not be held here at every start.
 	it := q.db.NewIterator(util.BytesPrefix([]byte{tSite}), nil)
 	for it.Next() {
-		name := string(it.Key()[1:])
 		r, err := decodeSite(it.Value())
 		if err != nil {
 			it.Release()
-			return fmt.Errorf("read site %s: %w", name, err)
+			return fmt.Errorf("read site %s: %w", it.Key()[1:], err)
 		}
 		if r.pending == 0 {
-			idle[name] = r
 			continue
 		}
+		name := string(it.Key()[1:])
 		s := &site{name: name, pending: r.pending, high: r.high, notBefore: r.notBefore, budget: r.budget, idx: -1}
 		q.sites[name] = s
 		q.queued += s.pending
@@ -437,7 +437,16 @@ func (q *Queue) load() error {
 		b.Put(k, val[keySuffixLen:])
 		s := q.sites[name]
 		if s == nil {
-			r := idle[name]
+			var r siteRecord // an idle site's record, if it has one
+			if v, err := q.db.Get(siteKey(tSite, name), nil); err == nil {
+				if r, err = decodeSite(v); err != nil {
+					it.Release()
+					return fmt.Errorf("read site %s: %w", name, err)
+				}
+			} else if !errors.Is(err, leveldb.ErrNotFound) {
+				it.Release()
+				return fmt.Errorf("read site %s: %w", name, dbErr(err))
+			}
 			s = &site{name: name, notBefore: r.notBefore, budget: r.budget, idx: -1}
 			q.sites[name] = s
 			q.timed.push(s)
