@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"testing"
-
-	"github.com/syndtr/goleveldb/leveldb"
 )
 
 // BenchmarkOpenIdleSites opens a frontier holding 300,000 idle site
@@ -17,19 +15,9 @@ func BenchmarkOpenIdleSites(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	batch := new(leveldb.Batch)
-	for i := range 300_000 {
-		batch.Put(siteKey(tSite, fmt.Sprintf("host%07d.example.fr", i)), encodeSite(siteRecord{budget: int64(1 + i%50)}))
-		if batch.Len() == 10_000 {
-			if err := q.db.Write(batch, nil); err != nil {
-				b.Fatal(err)
-			}
-			batch.Reset()
-		}
-	}
-	if err := q.db.Write(batch, nil); err != nil {
-		b.Fatal(err)
-	}
+	putMany(b, q, 300_000, func(i int) ([]byte, []byte) {
+		return siteKey(tSite, fmt.Sprintf("host%07d.example.fr", i)), encodeSite(siteRecord{budget: int64(1 + i%50)})
+	})
 	q.Close()
 	b.ReportAllocs()
 	b.ResetTimer()
