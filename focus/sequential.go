@@ -231,9 +231,10 @@ func (p *Policy) add(e int64, pg Page) int64 {
 // it), and no page of it was called target (at any confidence: a target
 // verdict on a server that holds none is a detector error). The paper's
 // rule stays as a backstop: a server with no relevant page after more than
-// T pages that links asked for is irrelevant whatever its evidence, so the
-// sequential verdict never costs more than T+1 pages that links asked for,
-// and its probe.
+// T pages that links asked for is irrelevant whatever its evidence, unless
+// one of its pages linked to a target section of its own (Counts.SelfLinks),
+// so a server that only links to target servers never costs more than T+1
+// pages that links asked for, and its probe.
 //
 // The backstop does not count the probe (Counts.Probes): the home page the
 // verdict queued must not take the place of a page a link asked for, or a
