@@ -29,6 +29,11 @@ import (
 // name a file still ".open". Every change is fsynced, directories
 // included.
 //
+// If only the merge fails (a disk too full for a copy of the index), the
+// error wraps ErrIndexNotMerged: the files are recovered and every index
+// line is still in RunsDir, which the next merge takes in, so the caller
+// may go on.
+//
 // Call it before NewWriter on the same directory, never while a Writer
 // writes there.
 func Recover(dir string) ([]string, error) {
@@ -64,8 +69,15 @@ func Recover(dir string) ([]string, error) {
 	if err := errors.Join(errs...); err != nil {
 		return done, err
 	}
-	return done, MergeIndex(dir)
+	if err := MergeIndex(dir); err != nil {
+		return done, fmt.Errorf("%w: %w (its lines stay in %s until a merge succeeds)", ErrIndexNotMerged, err, filepath.Join(dir, RunsDir))
+	}
+	return done, nil
 }
+
+// ErrIndexNotMerged is wrapped by Recover's error when the files were
+// recovered but the index runs could not be merged.
+var ErrIndexNotMerged = errors.New("archive: index not merged")
 
 // recoverFile recovers one .open file; it returns "" when the file held no
 // whole record and was removed.

@@ -3,6 +3,7 @@ package archive
 import (
 	"bytes"
 	"compress/gzip"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -214,5 +215,39 @@ func TestScanForeignGzipRecords(t *testing.T) {
 	n := 0
 	if err := Each(path, 1<<16, func(Record) error { n++; return nil }); err != nil || n != 3 {
 		t.Errorf("Each: %d records, %v; want 3, nil", n, err)
+	}
+}
+
+// TestRecoverIndexNotMerged: when only the merge fails (here a run that
+// cannot be read, as a full disk fails the copy of the index), the files
+// are recovered, the error says so, and the index runs stay for the next
+// merge.
+func TestRecoverIndexNotMerged(t *testing.T) {
+	cfg := testConfig(t)
+	w := newWriter(t, cfg)
+	if _, err := w.WriteExchange(&Exchange{URL: "http://a.th/1", IP: "127.0.0.1", RawRequest: request("http://a.th/1"), RawResponse: response("สวัสดี")}); err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(cfg.Dir, RunsDir, "bad.warc.gz.cdxj")
+	if err := os.MkdirAll(bad, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Recover(cfg.Dir)
+	if !errors.Is(err, ErrIndexNotMerged) {
+		t.Fatalf("Recover error %v, want ErrIndexNotMerged", err)
+	}
+	if len(got) != 1 || strings.HasSuffix(got[0], ".open") {
+		t.Errorf("recovered %v, want the file closed", got)
+	}
+	runs, _ := filepath.Glob(filepath.Join(cfg.Dir, RunsDir, "*.cdxj"))
+	if len(runs) != 2 {
+		t.Errorf("%d index runs left, want the recovered file's beside the bad one", len(runs))
+	}
+	os.RemoveAll(bad)
+	if _, err := Recover(cfg.Dir); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(cfg.Dir, IndexName)); !strings.Contains(string(b), "http://a.th/1") {
+		t.Errorf("the next merge did not take the run in: %q", b)
 	}
 }

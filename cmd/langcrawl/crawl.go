@@ -128,6 +128,13 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 	}
 	// WARC files a crash left open: keep their whole records, close them.
 	recovered, err := archive.Recover(filepath.Join(cfg.Out, warcDir))
+	if errors.Is(err, archive.ErrIndexNotMerged) {
+		// A disk too full for a copy of the index must not keep the crawl
+		// from resuming: no index line is lost, and the stop merges again.
+		fmt.Fprintf(stderr, "warning: %v\n", err)
+		log.Warn("index not merged at start", "err", err)
+		err = nil
+	}
 	if err != nil {
 		return snap, errors.Join(fmt.Errorf("recover WARC files: %w", err), q.Close())
 	}

@@ -629,3 +629,38 @@ func TestUnknownTargetWritesNothing(t *testing.T) {
 		t.Errorf("%d requests sent", n)
 	}
 }
+
+// TestResumeWhenIndexMergeFails: a start whose index merge fails (a disk
+// too full for a copy of the index; here a run that cannot be read) warns
+// and crawls on: no index line is lost, and the stop merges again.
+func TestResumeWhenIndexMergeFails(t *testing.T) {
+	laoOnce.Do(func() { laoGraph, laoErr = webgen.Generate(laoWebParams()) })
+	if laoErr != nil {
+		t.Fatal(laoErr)
+	}
+	w := startGraph(t, laoGraph)
+	out := t.TempDir()
+	bad := filepath.Join(out, warcDir, "index.d", "bad.warc.gz.cdxj")
+	if err := os.MkdirAll(bad, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg := w.focusProfile(t, out, "max_pages: 20\n")
+	var stderr strings.Builder
+	_, err := runCrawl(context.Background(), cfg, io.Discard, &stderr)
+	if !strings.Contains(stderr.String(), "warning: archive: index not merged") {
+		t.Errorf("no warning about the merge on stderr:\n%s", stderr.String())
+	}
+	if n := len(w.srv.Log()); n == 0 {
+		t.Fatalf("nothing fetched (err %v): the failed merge stopped the crawl", err)
+	}
+	// The stop's merge fails too, on the same run; it says so, and every
+	// WARC file's index run is still there for the next one.
+	if err == nil || !strings.Contains(err.Error(), "bad.warc.gz.cdxj") {
+		t.Errorf("err = %v, want the stop's failed merge named", err)
+	}
+	warcs, _ := filepath.Glob(filepath.Join(out, warcDir, "*.warc.gz"))
+	runs, _ := filepath.Glob(filepath.Join(out, warcDir, "index.d", "*.warc.gz.cdxj"))
+	if len(warcs) == 0 || len(runs) != len(warcs)+1 {
+		t.Errorf("%d WARC files, %d index runs; want a run for each beside the bad one", len(warcs), len(runs))
+	}
+}
