@@ -111,7 +111,9 @@
 // `LC_ALL=C sort`), which pywb needs for its binary search; [SortIndex]
 // sorts any file, and [Sorter] any stream of lines, in bounded memory.
 // While a crawl runs, index.cdxj holds the files closed before it started
-// and index.d the files closed since.
+// and index.d the files closed since, and also older ones when the merge
+// at the start failed (ErrIndexNotMerged: a disk with no room for a copy
+// of the index), which the next merge takes in.
 //
 // [IndexFiles] builds the same lines from existing WARC files, reading
 // each record once with its block cut ([Scan]), so that `langcrawl index`

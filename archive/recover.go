@@ -70,14 +70,21 @@ func Recover(dir string) ([]string, error) {
 		return done, err
 	}
 	if err := MergeIndex(dir); err != nil {
-		return done, fmt.Errorf("%w: %w (its lines stay in %s until a merge succeeds)", ErrIndexNotMerged, err, filepath.Join(dir, RunsDir))
+		return done, notMerged(dir, err)
 	}
 	return done, nil
 }
 
-// ErrIndexNotMerged is wrapped by Recover's error when the files were
-// recovered but the index runs could not be merged.
+// ErrIndexNotMerged is wrapped by the error of Recover, and of
+// Writer.Close, when the index runs could not be merged (and by Recover's
+// only then: the files were recovered). No line is lost: the runs stay in
+// RunsDir, and the next merge takes them in.
 var ErrIndexNotMerged = errors.New("archive: index not merged")
+
+// notMerged wraps a failed merge of dir's runs in ErrIndexNotMerged.
+func notMerged(dir string, err error) error {
+	return fmt.Errorf("%w: %w (its lines stay in %s until a merge succeeds)", ErrIndexNotMerged, err, filepath.Join(dir, RunsDir))
+}
 
 // recoverFile recovers one .open file; it returns "" when the file held no
 // whole record and was removed.

@@ -1173,7 +1173,9 @@ func (w *Writer) Close() error {
 	for _, cf := range retry {
 		errs = append(errs, w.publish(cf))
 	}
-	errs = append(errs, MergeIndex(w.cfg.Dir))
+	if err := MergeIndex(w.cfg.Dir); err != nil {
+		errs = append(errs, notMerged(w.cfg.Dir, err))
+	}
 	return errors.Join(errs...)
 }
 

@@ -2,7 +2,9 @@ package frontier
 
 import (
 	"encoding/binary"
+	"strings"
 	"testing"
+	"time"
 )
 
 // TestSiteBudgetSurvives checks that the pages counted against a site's
@@ -114,5 +116,45 @@ func TestBudgetOfRecoveredLease(t *testing.T) {
 	}
 	if l := mustNext(t, q, t0); l.SiteBudget != 1 {
 		t.Fatalf("recovered lease: SiteBudget %d, want 1", l.SiteBudget)
+	}
+}
+
+// TestDelayOfRecoveredLease: a site whose last entry was in flight at a
+// crash keeps its politeness delay when the lease is put back: it is not
+// leased again before the time the previous completion set.
+func TestDelayOfRecoveredLease(t *testing.T) {
+	dir := t.TempDir()
+	q := openDir(t, dir)
+	mustPush(t, q, ent("a.test", "1", 0, Low), ent("a.test", "2", 0, Low))
+	later := t0.Add(time.Hour)
+	if err := q.Complete(mustNext(t, q, t0), Completion{NotBefore: later}); err != nil {
+		t.Fatal(err)
+	}
+	mustNext(t, q, later) // in flight, nothing else queued for a.test
+	if err := q.Close(); err != nil {
+		t.Fatal(err)
+	}
+	q = openDir(t, dir)
+	defer q.Close()
+	if l, _, err := q.Next(later.Add(-time.Minute)); err != nil || l != nil {
+		t.Fatalf("recovered lease handed out a minute before its site's delay ends: %v, %v", l, err)
+	}
+	mustNext(t, q, later)
+}
+
+// TestOpenCorruptSite: a site record that cannot be read is an error naming
+// the site, not a crash.
+func TestOpenCorruptSite(t *testing.T) {
+	dir := t.TempDir()
+	q := openDir(t, dir)
+	if err := q.db.Put(siteKey(tSite, "b.test"), []byte{0x80}, nil); err != nil {
+		t.Fatal(err)
+	}
+	q.Close()
+	if q, err := Open(dir, nil); err == nil || !strings.Contains(err.Error(), "b.test") {
+		if q != nil {
+			q.Close()
+		}
+		t.Fatalf("Open = %v, want an error naming b.test", err)
 	}
 }

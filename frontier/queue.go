@@ -401,8 +401,9 @@ func (q *Queue) load() error {
 	for it.Next() {
 		r, err := decodeSite(it.Value())
 		if err != nil {
+			name := string(it.Key()[1:]) // before Release, which empties Key
 			it.Release()
-			return fmt.Errorf("read site %s: %w", it.Key()[1:], err)
+			return fmt.Errorf("read site %s: %w", name, err)
 		}
 		if r.pending == 0 {
 			continue

@@ -3,6 +3,7 @@ package main
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/url"
@@ -14,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/langcrawl/langcrawl/archive"
 	"github.com/langcrawl/langcrawl/config"
 	"github.com/langcrawl/langcrawl/crawl"
 	"github.com/langcrawl/langcrawl/webgen"
@@ -655,8 +657,8 @@ func TestResumeWhenIndexMergeFails(t *testing.T) {
 	}
 	// The stop's merge fails too, on the same run; it says so, and every
 	// WARC file's index run is still there for the next one.
-	if err == nil || !strings.Contains(err.Error(), "bad.warc.gz.cdxj") {
-		t.Errorf("err = %v, want the stop's failed merge named", err)
+	if !errors.Is(err, archive.ErrIndexNotMerged) || !strings.Contains(err.Error(), "bad.warc.gz.cdxj") || !strings.Contains(err.Error(), "stay in") {
+		t.Errorf("err = %v, want the stop's failed merge named, and where its lines stay", err)
 	}
 	warcs, _ := filepath.Glob(filepath.Join(out, warcDir, "*.warc.gz"))
 	runs, _ := filepath.Glob(filepath.Join(out, warcDir, "index.d", "*.warc.gz.cdxj"))
