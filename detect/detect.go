@@ -33,6 +33,9 @@ var (
 	ErrUnknownCharset = errors.New("detect: unknown charset")
 	ErrBadProfiles    = errors.New("detect: bad profile data")
 	ErrBadOptions     = errors.New("detect: bad options")
+	// ErrNoProfile: a target language the detector has no profile for
+	// (wrapped with ErrBadOptions by New).
+	ErrNoProfile = errors.New("no profile for target language")
 )
 
 // Options configure a Detector. The zero value detects without a target.
@@ -138,7 +141,7 @@ func New(opts Options) (*Detector, error) {
 			found = found || iso(p.Tag) == t
 		}
 		if !found {
-			errs = append(errs, fmt.Errorf("%w: no profile for target language %q", ErrBadOptions, t))
+			errs = append(errs, fmt.Errorf("%w: %w %q", ErrBadOptions, ErrNoProfile, t))
 		}
 	}
 	if len(errs) > 0 {

@@ -154,7 +154,7 @@ func TestNewOptions(t *testing.T) {
 		t.Errorf("unknown target language: err = %v", err)
 	}
 	// Every bad code of a set is named.
-	if _, err := New(Options{Targets: []string{"th", "xx", "qq"}}); !errors.Is(err, ErrBadOptions) ||
+	if _, err := New(Options{Targets: []string{"th", "xx", "qq"}}); !errors.Is(err, ErrBadOptions) || !errors.Is(err, ErrNoProfile) ||
 		!strings.Contains(err.Error(), `"xx"`) || !strings.Contains(err.Error(), `"qq"`) {
 		t.Errorf("unknown target languages in a set: err = %v, want both named", err)
 	}

@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -73,7 +72,7 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 	// typo such as "tn") stops the crawl before anything is written.
 	det, err := detect.New(detect.Options{Targets: cfg.Focus.Languages(), TargetCharsets: cfg.Focus.Charsets})
 	if err != nil {
-		if strings.Contains(err.Error(), "no profile for target language") {
+		if errors.Is(err, detect.ErrNoProfile) {
 			err = fmt.Errorf("%w (langcrawl languages lists the languages it knows)", err)
 		}
 		return snap, fmt.Errorf("focus: %w", err)
