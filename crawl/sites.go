@@ -128,15 +128,14 @@ const topSites = 32
 // busiest sites in order: responses only grow, so a site enters when it
 // passes the last one kept, and the list stays exact.
 type siteCounts struct {
-	judged   [3]int           // by verdict (focus.Status)
-	relevant int              // not judged, with a relevant page
-	byPages  map[int64]int    // not judged, none relevant: by HTML pages
-	top      []string         // the busiest sites, busiest first
-	t        map[string]int64 // responses of the sites in top, as ordered
+	judged   [3]int        // by verdict (focus.Status)
+	relevant int           // not judged, with a relevant page
+	byPages  map[int64]int // not judged, none relevant: by HTML pages
+	top      []string      // the busiest sites, busiest first
 }
 
 func newSiteCounts() siteCounts {
-	return siteCounts{byPages: map[int64]int{}, t: map[string]int64{}}
+	return siteCounts{byPages: map[int64]int{}}
 }
 
 // add adds (d = 1) or removes (d = -1) the tally t.
@@ -168,24 +167,24 @@ func (sc *siteCounts) statuses(tol int) (rel, und, irr int) {
 	return rel, und, irr
 }
 
-// busier moves site, whose responses t just grew, into its place in top.
-func (sc *siteCounts) busier(site string, t *siteTally) {
+// busier moves site, whose responses t just grew, into its place in top;
+// hosts holds every site's tally (Stats.hosts).
+func (sc *siteCounts) busier(site string, t *siteTally, hosts map[string]*siteTally) {
+	above := func(other string) bool { // site before other
+		return busier(t.responses, site, SiteCount{Site: other, Responses: hosts[other].responses})
+	}
 	i := slices.Index(sc.top, site)
 	if i < 0 {
-		if len(sc.top) == topSites && !busier(t.responses, site, SiteCount{Site: sc.top[topSites-1], Responses: sc.t[sc.top[topSites-1]]}) {
+		if len(sc.top) == topSites && !above(sc.top[topSites-1]) {
 			return
 		}
 		sc.top = append(sc.top, site)
 		i = len(sc.top) - 1
 	}
-	sc.t[site] = t.responses
-	for ; i > 0 && busier(t.responses, site, SiteCount{Site: sc.top[i-1], Responses: sc.t[sc.top[i-1]]}); i-- {
+	for ; i > 0 && above(sc.top[i-1]); i-- {
 		sc.top[i], sc.top[i-1] = sc.top[i-1], sc.top[i]
 	}
-	if len(sc.top) > topSites {
-		delete(sc.t, sc.top[topSites])
-		sc.top = sc.top[:topSites]
-	}
+	sc.top = sc.top[:min(len(sc.top), topSites)]
 }
 
 // busier reports whether a site with responses comes before b in the top

@@ -92,7 +92,7 @@ func (s *Stats) record(e frontier.Entry, out outcome) {
 				}
 			}
 			s.sites.add(t, 1)
-			s.sites.busier(e.Site, t)
+			s.sites.busier(e.Site, t, s.hosts)
 		}
 	}
 	if out.status < 0 && out.status != codeRobots && out.status != codeFocusSkip && out.status != codeSiteBudget ||

@@ -139,16 +139,13 @@ const defaultTolerance = 10
 // set given as a list or a comma-separated string, which it writes "nb,
 // nn"; "" when there is none.
 func profileLanguage(n yaml.Node) string {
-	var ls []string
-	switch n.Kind {
-	case yaml.ScalarNode:
-		ls = config.SplitLanguages(n.Value)
-	case yaml.SequenceNode:
-		for _, e := range n.Content {
-			ls = append(ls, config.SplitLanguages(e.Value)...)
+	raw := n.Value // a scalar; a list's items joined as one
+	for _, e := range n.Content {
+		if n.Kind == yaml.SequenceNode {
+			raw += "," + e.Value
 		}
 	}
-	return strings.Join(config.SplitLanguages(strings.Join(ls, ",")), ", ")
+	return strings.Join(config.SplitLanguages(raw), ", ")
 }
 
 func readProfile(path string) (Profile, error) {

@@ -31,27 +31,21 @@ func newBandwidth(cfg *config.Config, q *frontier.Queue) (*bandwidth.Manager, er
 	return m, nil
 }
 
-// cutTrace drops the last line of the trace at path (open as f) when a
+// cutTrace drops the last line of the trace open as f (read and append) when a
 // crash cut it short: a line without its newline is a sample that may have
 // lost digits, which read back would be a wrong figure. Trace lines are
 // short, so the last newline is in the file's last 64 KiB, or the file is
 // one cut line. Where the line cannot be dropped, it is ended, so that the
 // next run's lines start on their own (ReadTrace skips a line it cannot
 // read).
-func cutTrace(f *os.File, path string) {
+func cutTrace(f *os.File) {
 	st, err := f.Stat()
 	if err != nil || st.Size() == 0 {
 		return
 	}
-	r, err := os.Open(path)
-	if err != nil {
-		f.WriteString("\n")
-		return
-	}
-	defer r.Close()
 	n := min(st.Size(), 64<<10)
 	tail := make([]byte, n)
-	if _, err := r.ReadAt(tail, st.Size()-n); err != nil {
+	if _, err := f.ReadAt(tail, st.Size()-n); err != nil {
 		f.WriteString("\n")
 		return
 	}
@@ -72,12 +66,12 @@ func traceBandwidth(m *bandwidth.Manager, out string, stderr io.Writer) func() {
 		return func() {}
 	}
 	path := filepath.Join(out, logDir, bandwidthTrace)
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_RDWR, 0o644) // read: cutTrace
 	if err != nil {
 		fmt.Fprintf(stderr, "bandwidth trace %s: %v (no trace)\n", path, err)
 		return func() {}
 	}
-	cutTrace(f, path)
+	cutTrace(f)
 	tr := bandwidth.NewTrace(f)
 	done, stopped := make(chan struct{}), make(chan struct{})
 	go func() {

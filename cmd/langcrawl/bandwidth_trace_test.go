@@ -65,11 +65,11 @@ func TestCutTrace(t *testing.T) {
 	} {
 		path := filepath.Join(t.TempDir(), "bandwidth.csv")
 		os.WriteFile(path, []byte(tc.in), 0o644)
-		f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0o644)
+		f, err := os.OpenFile(path, os.O_APPEND|os.O_RDWR, 0o644)
 		if err != nil {
 			t.Fatal(err)
 		}
-		cutTrace(f, path)
+		cutTrace(f)
 		f.Close()
 		if b, _ := os.ReadFile(path); string(b) != tc.want {
 			t.Errorf("%s: %q, want %q", tc.name, b[:min(len(b), 40)], tc.want[:min(len(tc.want), 40)])
