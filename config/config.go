@@ -245,17 +245,30 @@ func SplitLanguages(s string) []string {
 }
 
 // joinLanguages is the canonical form of a target set: lower-cased, each
-// code once, in order, joined by commas; "" for none.
+// code once, in order, joined by commas; "" for none. A macrolanguage
+// whose written standards the detector tells apart stands for all of
+// them (macrolanguages).
 func joinLanguages(ls []string) string {
 	var out []string
 	for _, l := range ls {
 		l = strings.ToLower(strings.TrimSpace(l))
-		if l != "" && !slices.Contains(out, l) {
-			out = append(out, l)
+		codes := macrolanguages[l]
+		if codes == nil {
+			codes = []string{l}
+		}
+		for _, c := range codes {
+			if c != "" && !slices.Contains(out, c) {
+				out = append(out, c)
+			}
 		}
 	}
 	return strings.Join(out, ",")
 }
+
+// macrolanguages maps an ISO 639-1 code of a macrolanguage to the codes of
+// its written standards that the detector tells apart: "no" (Norwegian) is
+// Bokmål and Nynorsk.
+var macrolanguages = map[string][]string{"no": {"nb", "nn"}}
 
 // Bandwidth is the fetcher manager's budget (package bandwidth).
 type Bandwidth struct {

@@ -524,6 +524,10 @@ func TestFocusLanguageSet(t *testing.T) {
 		{"language: [nb, nn]", nil, "nb,nn"},
 		{"language: \"nb, nn\"", nil, "nb,nn"},
 		{"language: [fi, sv, fi]", nil, "fi,sv"}, // each once, in order
+		{"language: \"no\"", nil, "nb,nn"},       // Norwegian: both written standards
+		{"language: [no, nb]", nil, "nb,nn"},
+		{"language: no", nil, "nb,nn"},
+		{"language: nb", []string{"--target", "NO,sv"}, "nb,nn,sv"},
 		{"language: th", []string{"--target", "ms,id"}, "ms,id"},
 		{"strategy: bfs", nil, ""},
 	} {

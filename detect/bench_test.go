@@ -45,6 +45,8 @@ func BenchmarkDetect(b *testing.B) {
 		{"ja", "shift_jis"}, {"zh-Hans", "gbk"}, {"de", "windows-1252"},
 		// Close pairs: the word models decide (pairs.go).
 		{"id", "utf-8"}, {"uk", "windows-1251"}, {"da", "windows-1252"},
+		// Bokmål: the variant stage (variant.go) reads it too.
+		{"nb", "windows-1252"}, {"nn", "utf-8"},
 		// Groups added in issue 14's third part (their runner-up may or
 		// may not be in the group).
 		{"cs", "windows-1250"}, {"pt", "windows-1252"}, {"hi", "utf-8"},

@@ -258,6 +258,10 @@ func build(dir string, opts BuildOptions, calPass bool) (*Built, map[string][]st
 		}
 		ms = append(ms, buildWordModel(g, texts, vocab, spell))
 	}
+	for _, v := range variantPairs() {
+		texts := []string{groupText[v[0]], groupText[v[1]]}
+		ms = append(ms, buildWordModelWith(v, texts, nil, nil, variantDistinctive, variantLearnt))
+	}
 	var pb bytes.Buffer
 	if err := writeProfiles(&pb, ps, ms, nil); err != nil {
 		return nil, nil, fmt.Errorf("build: write profiles: %w", err)

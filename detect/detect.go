@@ -89,6 +89,7 @@ type Detector struct {
 	targets   map[string]bool            // Options.Targets
 	targetCS  map[string]bool
 	groups    map[string]*wordModel // language tag -> word model of its close group
+	variants  map[string]*wordModel // base language tag -> word model of it and its variant
 	cal       *calibration          // nil: uncalibrated confidence
 }
 
@@ -127,9 +128,13 @@ func New(opts Options) (*Detector, error) {
 		return nil, errors.Join(errs...)
 	}
 	d := &Detector{opts: o, tables: map[string]*table{}, validByte: map[string]*[256]bool{},
-		csLangs: map[string]map[string]bool{}, targets: targets, targetCS: targetCS, groups: map[string]*wordModel{}, cal: cal}
+		csLangs: map[string]map[string]bool{}, targets: targets, targetCS: targetCS, groups: map[string]*wordModel{}, variants: map[string]*wordModel{}, cal: cal}
 	if !o.noWords {
 		for _, m := range ms {
+			if isVariantModel(m) {
+				d.variants[m.Tags[0]] = m
+				continue
+			}
 			for _, t := range m.Tags {
 				d.groups[t] = m
 			}
@@ -239,6 +244,11 @@ type scored struct {
 	n       int
 	norm    []byte // the normalised text scored (its first n+2 bytes were)
 	table   string // charset of the profiles that scored it (norm's encoding)
+	// When tag is the base of a variant (variant.go) with a profile in
+	// the table: the variant's tag and score, and the base's own score.
+	vTag      string
+	vScore    float64
+	baseScore float64
 }
 
 // maxTrigrams caps the trigrams scored per table.
@@ -268,9 +278,19 @@ func (d *Detector) scoreTablePrior(t *table, norm []byte, limit int, early bool,
 			bi = i
 		}
 	}
+	// A variant and its base are one family here (variant.go): the
+	// second language is never the other standard, and the family goes
+	// on as the base (its score set below).
+	fam := variantBase(t.profs[bi].Tag)
+	vi := -1
+	if b, ok := t.index[fam]; ok && fam != t.profs[bi].Tag {
+		vi, bi = bi, b
+	} else if v, ok := t.index[variantOf(fam)]; ok {
+		vi = v
+	}
 	sec, si := math.Inf(-1), -1
 	for i, s := range scores {
-		if iso(t.profs[i].Tag) != iso(t.profs[bi].Tag) && float64(s) > sec {
+		if iso(variantBase(t.profs[i].Tag)) != iso(fam) && float64(s) > sec {
 			sec, si = float64(s), i
 		}
 	}
@@ -285,6 +305,12 @@ func (d *Detector) scoreTablePrior(t *table, norm []byte, limit int, early bool,
 			lik -= float64(prior[bi])
 		}
 		r.fit = (lik - float64(n)*float64(t.floors[bi])) / float64(n)
+	}
+	if vi >= 0 {
+		r.vTag, r.vScore, r.baseScore = t.profs[vi].Tag, float64(scores[vi]), r.score
+		// Against the other languages the family scores as its best
+		// standard.
+		r.score = max(r.score, r.vScore)
 	}
 	return r
 }
@@ -816,6 +842,13 @@ func (d *Detector) decide(best scored) (decision, bool) {
 	s := decision{tag: best.tag, stage: stageNgram, z: (best.score - best.second) / math.Sqrt(float64(best.n)), n: best.n}
 	if tag, wz, hits, ok := d.secondStage(best); ok {
 		s = decision{tag: tag, stage: stageWords, z: wz, n: hits}
+	}
+	if tag, vz, hits, ok := d.variantStage(best, s.tag); ok {
+		// The weaker of the two word decisions, when both had a say.
+		if s.stage != stageWords || vz < s.z {
+			s.stage, s.z, s.n = stageWords, vz, hits
+		}
+		s.tag = tag
 	}
 	return s, true
 }

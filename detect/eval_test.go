@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -92,6 +93,19 @@ func wrong(cs string) string {
 		return "windows-1252"
 	}
 	return "utf-8"
+}
+
+// withoutTags returns the pages whose true tag is none of tags: the set
+// as it was before a language was added, to hold the languages supported
+// before to their floors like for like.
+func withoutTags(pages []evalPage, tags ...string) []evalPage {
+	var out []evalPage
+	for _, p := range pages {
+		if !slices.Contains(tags, p.tag) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // evalSet builds the evaluation pages deterministically from held-out
@@ -457,7 +471,7 @@ var closeTagPairs = [][2]string{{"zh-Hans", "zh-Hant"}}
 
 // closePairs are the close pairs issue 14 measures both ways.
 var closePairs = [][2]string{
-	{"ms", "id"}, {"da", "nb"}, {"hr", "sl"}, {"hr", "sr"}, {"sr", "mk"}, {"cs", "sk"},
+	{"ms", "id"}, {"da", "nb"}, {"nb", "nn"}, {"da", "nn"}, {"hr", "sl"}, {"hr", "sr"}, {"sr", "mk"}, {"cs", "sk"},
 	{"es", "ca"}, {"es", "gl"}, {"es", "pt"}, {"gl", "pt"}, {"ca", "gl"},
 	{"hi", "ne"}, {"hi", "mr"}, {"ne", "mr"},
 	{"ru", "uk"}, {"ru", "be"}, {"uk", "be"}, {"ru", "bg"}, {"uk", "bg"}, {"bg", "mk"},
@@ -497,7 +511,13 @@ func TestEvaluation(t *testing.T) {
 	// dropped; 0.9963 before those; 0.9891 without
 	// the close-group word models, 0.9840 / 0.9981 before the training
 	// catalogues of issue 3).
-	checkFloors(t, r, 0.996, 0.995, 0.995, 0.99, 90)
+	//
+	// With Nynorsk (variant.go) the set gained 111 Nynorsk pages, of
+	// which 14 short ones go to Bokmål or Swedish: measured 0.9959 over all
+	// pages. The pages of the languages supported before keep the floor
+	// above, like for like: not one of them changed.
+	checkFloors(t, r, 0.995, 0.995, 0.995, 0.99, 90)
+	checkFloors(t, evaluate(t, evalDetector(t), withoutTags(evalSet(t, by, tags), "nn")), 0.996, 0.995, 0.995, 0.99, 90)
 	// Calibration (issue 14): measured 0.0037 (0.0023 with the
 	// uncalibrated 1 - 0.5·e^-z, which is near 1 on nearly every page).
 	checkECE(t, r, 0.01)
@@ -505,6 +525,10 @@ func TestEvaluation(t *testing.T) {
 	// (0.478 without them: 35 of 69 pages went to Malay), Malay, Danish,
 	// Bokmål and Slovenian 1, Macedonian 0.971.
 	checkLangFloors(t, r, map[string]float64{"id": 0.94, "ms": 0.97, "da": 0.97, "nb": 0.97, "sl": 0.97, "mk": 0.94})
+	// Nynorsk measured 0.8739: every paragraph page right, 13 of the 18
+	// short ones to Bokmål and one to Swedish (the variant prior keeps a
+	// short text the words cannot tell apart with Bokmål; variant.go).
+	checkLangFloors(t, r, map[string]float64{"nn": 0.87})
 	// Each close pair both ways (issue 14): the share of a's pages that
 	// did not go to b, at the measured run with the spelling features of
 	// issue 14's third part (docs/detect.md has the run before them).
@@ -512,7 +536,7 @@ func TestEvaluation(t *testing.T) {
 	// one measured precision and recall 1.
 	checkTargetFloors(t, r, nil)
 	checkMeasured(t, r, SetInDomain)
-	checkPairFloors(t, r, map[string]float64{"ms>id": 1, "id>ms": 0.986, "da>nb": 1, "nb>da": 1, "hr>sl": 1, "sl>hr": 1, "hr>sr": 1, "sr>hr": 1, "sr>mk": 1, "mk>sr": 1, "cs>sk": 1, "sk>cs": 1, "es>ca": 1, "ca>es": 1, "es>gl": 0.99, "gl>es": 1, "es>pt": 1, "pt>es": 1, "gl>pt": 1, "pt>gl": 1, "ca>gl": 1, "gl>ca": 1, "hi>ne": 1, "ne>hi": 1, "hi>mr": 1, "mr>hi": 1, "ne>mr": 1, "mr>ne": 1, "ru>uk": 1, "uk>ru": 0.993, "ru>be": 1, "be>ru": 1, "uk>be": 1, "be>uk": 1, "ru>bg": 1, "bg>ru": 1, "uk>bg": 0.986, "bg>uk": 1, "bg>mk": 1, "mk>bg": 1, "zh>ja": 1, "ja>zh": 1, "zh-Hans>zh-Hant": 1, "zh-Hant>zh-Hans": 1})
+	checkPairFloors(t, r, map[string]float64{"ms>id": 1, "id>ms": 0.986, "da>nb": 1, "nb>da": 1, "nb>nn": 1, "nn>nb": 0.882, "da>nn": 1, "nn>da": 1, "hr>sl": 1, "sl>hr": 1, "hr>sr": 1, "sr>hr": 1, "sr>mk": 1, "mk>sr": 1, "cs>sk": 1, "sk>cs": 1, "es>ca": 1, "ca>es": 1, "es>gl": 0.99, "gl>es": 1, "es>pt": 1, "pt>es": 1, "gl>pt": 1, "pt>gl": 1, "ca>gl": 1, "gl>ca": 1, "hi>ne": 1, "ne>hi": 1, "hi>mr": 1, "mr>hi": 1, "ne>mr": 1, "mr>ne": 1, "ru>uk": 1, "uk>ru": 0.993, "ru>be": 1, "be>ru": 1, "uk>be": 1, "be>uk": 1, "ru>bg": 1, "bg>ru": 1, "uk>bg": 0.986, "bg>uk": 1, "bg>mk": 1, "mk>bg": 1, "zh>ja": 1, "ja>zh": 1, "zh-Hans>zh-Hant": 1, "zh-Hant>zh-Hans": 1})
 }
 
 // TestEvaluationCatalogue measures the detector on pages built from the
@@ -533,7 +557,12 @@ func TestEvaluationCatalogue(t *testing.T) {
 	// left out of scoring and page furniture dropped; 0.9610 / 0.9945
 	// before those; 0.9458 / 0.9935 before issue 3); profiles trained on
 	// the UDHR alone fail.
+	//
+	// With Nynorsk: 0.9735 over all pages; on the pages of the languages
+	// supported before, 0.9748 against 0.9750 (one short Faroese page, whose trigrams
+	// came nearest Nynorsk's, went to Bokmål).
 	checkFloors(t, r, 0.970, 0.99, 0.995, 0.99, 85)
+	checkFloors(t, evaluate(t, evalDetector(t), withoutTags(evalSet(t, by, tags), "nn")), 0.970, 0.99, 0.995, 0.99, 85)
 	// Calibration (issue 14): measured 0.0044 (0.0062 uncalibrated; the
 	// goal is 0.03).
 	checkECE(t, r, 0.01)
@@ -552,6 +581,9 @@ func TestEvaluationCatalogue(t *testing.T) {
 	// Danish measured 0.928 (0.913 without the word models; 0.638 before
 	// names were left out of scoring: 20 of 69 pages went to Bokmål).
 	checkLangFloors(t, r, map[string]float64{"da": 0.89, "id": 0.93, "ms": 0.87})
+	// Nynorsk measured 0.8919: every paragraph page right, 10 short ones
+	// to Bokmål and two to Swedish.
+	checkLangFloors(t, r, map[string]float64{"nn": 0.89})
 	// Every language as the target (issue 14), paragraph pages: at the
 	// measured run, {precision, recall}; every language not listed
 	// measured 1 and 1. Before metadata lines were furniture (issue 14's
@@ -564,7 +596,7 @@ func TestEvaluationCatalogue(t *testing.T) {
 	// went from 1 to 0.973 with the spelling features (two 25-character
 	// snippets), while es>pt went from 0.973 to 1, ru>bg from 0.977 to
 	// 0.981 and sr>mk from 0.955 to 0.945 (docs/detect.md).
-	checkPairFloors(t, r, map[string]float64{"ms>id": 0.946, "id>ms": 1, "da>nb": 0.972, "nb>da": 0.99, "hr>sl": 1, "sl>hr": 0.972, "hr>sr": 1, "sr>hr": 1, "sr>mk": 0.945, "mk>sr": 1, "cs>sk": 0.972, "sk>cs": 1, "es>ca": 1, "ca>es": 1, "es>gl": 1, "gl>es": 0.973, "es>pt": 1, "pt>es": 1, "gl>pt": 1, "pt>gl": 0.981, "ca>gl": 1, "gl>ca": 1, "hi>ne": 1, "ne>hi": 1, "hi>mr": 1, "mr>hi": 1, "ne>mr": 1, "mr>ne": 1, "ru>uk": 1, "uk>ru": 1, "ru>be": 0.99, "be>ru": 1, "uk>be": 1, "be>uk": 1, "ru>bg": 0.981, "bg>ru": 1, "uk>bg": 1, "bg>uk": 0.981, "bg>mk": 0.99, "mk>bg": 1, "zh>ja": 1, "ja>zh": 1, "zh-Hans>zh-Hant": 1, "zh-Hant>zh-Hans": 1})
+	checkPairFloors(t, r, map[string]float64{"ms>id": 0.946, "id>ms": 1, "da>nb": 0.972, "nb>da": 0.99, "nb>nn": 1, "nn>nb": 0.909, "da>nn": 1, "nn>da": 1, "hr>sl": 1, "sl>hr": 0.972, "hr>sr": 1, "sr>hr": 1, "sr>mk": 0.945, "mk>sr": 1, "cs>sk": 0.972, "sk>cs": 1, "es>ca": 1, "ca>es": 1, "es>gl": 1, "gl>es": 0.973, "es>pt": 1, "pt>es": 1, "gl>pt": 1, "pt>gl": 0.981, "ca>gl": 1, "gl>ca": 1, "hi>ne": 1, "ne>hi": 1, "hi>mr": 1, "mr>hi": 1, "ne>mr": 1, "mr>ne": 1, "ru>uk": 1, "uk>ru": 1, "ru>be": 0.99, "be>ru": 1, "uk>be": 1, "be>uk": 1, "ru>bg": 0.981, "bg>ru": 1, "uk>bg": 1, "bg>uk": 0.981, "bg>mk": 0.99, "mk>bg": 1, "zh>ja": 1, "ja>zh": 1, "zh-Hans>zh-Hant": 1, "zh-Hant>zh-Hans": 1})
 }
 
 // update rewrites MeasuredFile from the evaluation run.

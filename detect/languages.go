@@ -89,6 +89,7 @@ var languages = []langSpec{
 	{"sv", []string{"swe"}, mac},
 	{"da", []string{"dan"}, mac},
 	{"nb", []string{"nob"}, mac},
+	{"nn", []string{"nno"}, mac},
 	{"fi", []string{"fin"}, []string{"windows-1252", "iso-8859-15", "macintosh"}},
 	{"is", []string{"isl"}, []string{"windows-1252", "iso-8859-10", "macintosh"}},
 	{"fo", []string{"fao"}, []string{"windows-1252", "iso-8859-10"}},

@@ -293,7 +293,23 @@ func TestEvaluationLists(t *testing.T) {
 	// the English-minority check (detect.go): list-template 0.9161, plain
 	// 0.9441, 101 template pages and 6 plain ones to English; before them
 	// 0.4864, 0.9270, 2,865 and 14 (docs/detect.md has each rule alone).
-	for sc, want := range map[string]float64{"list-template": 0.916, "plain": 0.944} {
+	//
+	// With Nynorsk (variant.go) the set gained 72 Nynorsk list pages,
+	// names of places, regions and time zones that the two standards
+	// mostly write alike: 22 right, 48 to Bokmål. Measured 0.9103 / 0.9385
+	// over all pages. On the pages of the languages supported before,
+	// like for like, 0.9160 / 0.9441 against 0.9161 / 0.9441: net one
+	// page of 5,796 lost (two Bokmål template pages of names, "Den
+	// tsjekkoslovakiske sosialistisk republikk, Lusaka, ...", went to
+	// Nynorsk at confidence 0.40 and 0.35; one Icelandic page came
+	// right), which took the first floor from 0.916 to 0.9159.
+	old := evaluate(t, evalDetector(t), withoutTags(pages, "nn"))
+	for sc, want := range map[string]float64{"list-template": 0.9159, "plain": 0.944} {
+		if got := old.byScen[sc]; got < want {
+			t.Errorf("scenario %s, languages before Nynorsk: language accuracy %.4f, below the floor %.4f", sc, got, want)
+		}
+	}
+	for sc, want := range map[string]float64{"list-template": 0.910, "plain": 0.938} {
 		if got := r.byScen[sc]; got < want {
 			t.Errorf("scenario %s: language accuracy %.4f, below the floor %.4f", sc, got, want)
 		}

@@ -6,41 +6,92 @@ import (
 	"testing"
 )
 
-// TestNynorskReadAsBokmal: Norwegian Nynorsk has no profile (docs/detect.md,
-// "What a Nynorsk page gets today"), so each article of the Nynorsk UDHR
-// with 200 characters or more comes out Bokmål, and a crawl targeting nb
-// keeps it. The text is from the corpora (as TestRebuildProfiles reads
-// them); no profile was trained on it.
-func TestNynorskReadAsBokmal(t *testing.T) {
+// TestNynorskAndBokmal: the held-out articles of the Nynorsk and Bokmål
+// UDHR (no profile or word model was trained on them, heldOut) with 200
+// characters or more, each on its own page, come out as their own
+// standard (variant.go). A crawl for nb alone does not keep a Nynorsk
+// page; one for both standards, or for "no" (Options.Targets takes ISO
+// 639-1 codes, so the crawl maps "no" to nb and nn), keeps both.
+func TestNynorskAndBokmal(t *testing.T) {
 	dir := corporaDir()
-	ps, err := udhrParagraphs(filepath.Join(dir, UDHRDir, "nno.html"))
-	if err != nil {
-		t.Fatalf("the Nynorsk UDHR (run detect/corpora/fetch.sh): %v", err)
-	}
-	articles := map[int][]string{}
-	for _, p := range ps {
-		if p.article > 0 {
-			articles[p.article] = append(articles[p.article], p.text)
-		}
-	}
-	d, err := New(Options{Targets: []string{"nb"}})
+	nbOnly, err := New(Options{Targets: []string{"nb"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := 0
-	for a, texts := range articles {
-		text := strings.Join(texts, " ")
-		if len([]rune(text)) < 200 {
-			continue
+	both, err := New(Options{Targets: []string{"nb", "nn"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ file, lang string }{{"nno.html", "nn"}, {"nob.html", "nb"}} {
+		ps, err := udhrParagraphs(filepath.Join(dir, UDHRDir, c.file))
+		if err != nil {
+			t.Fatalf("the UDHR (run detect/corpora/fetch.sh): %v", err)
 		}
-		n++
-		page := "<html><head><meta charset=\"utf-8\"></head><body><p>" + text + "</p></body></html>"
-		if r := d.Detect([]byte(page), ""); r.Lang != "nb" || !r.Relevant {
-			t.Errorf("Nynorsk article %d: %s (confidence %.3f, relevant %v), want nb", a, r.Lang, r.Confidence, r.Relevant)
+		articles := map[int][]string{}
+		for _, p := range ps {
+			if heldOut(p.article) {
+				articles[p.article] = append(articles[p.article], p.text)
+			}
+		}
+		n := 0
+		for a, texts := range articles {
+			text := strings.Join(texts, " ")
+			if len([]rune(text)) < 200 {
+				continue
+			}
+			n++
+			page := []byte("<html><head><meta charset=\"utf-8\"></head><body><p>" + text + "</p></body></html>")
+			r := nbOnly.Detect(page, "")
+			if r.Lang != c.lang || r.Relevant != (c.lang == "nb") {
+				t.Errorf("%s article %d, target nb: %s (confidence %.3f, relevant %v), want %s", c.file, a, r.Lang, r.Confidence, r.Relevant, c.lang)
+			}
+			if r := both.Detect(page, ""); r.Lang != c.lang || !r.Relevant {
+				t.Errorf("%s article %d, targets nb and nn: %s (relevant %v), want %s and relevant", c.file, a, r.Lang, r.Relevant, c.lang)
+			}
+		}
+		t.Logf("%s: %d held-out articles of 200 characters or more", c.file, n)
+		if n < 3 {
+			t.Errorf("%s: only %d held-out articles of 200 characters or more", c.file, n)
 		}
 	}
-	t.Logf("%d Nynorsk articles of 200 characters or more", n)
-	if n < 15 {
-		t.Errorf("only %d Nynorsk articles of 200 characters or more", n)
+}
+
+// TestNynorskSentences: sentences written for this test in each standard
+// (not from any corpus), the kind of paragraph a Norwegian site carries.
+func TestNynorskSentences(t *testing.T) {
+	d, err := New(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ lang, text string }{
+		{"nn", "Kommunen har opna eit nytt bibliotek i sentrum. Det er ope kvar dag frå klokka ti, og du kan låne bøker, spel og filmar utan å betale noko. Vi ønskjer alle velkomne, både store og små."},
+		{"nb", "Kommunen har åpnet et nytt bibliotek i sentrum. Det er åpent hver dag fra klokka ti, og du kan låne bøker, spill og filmer uten å betale noe. Vi ønsker alle velkommen, både store og små."},
+		{"nn", "Eg veit ikkje kva som skjedde, men dei fortalde at bussen ikkje kom før seint på kvelden. Difor måtte mange vente ute i kulda i over ein time."},
+		{"nb", "Jeg vet ikke hva som skjedde, men de fortalte at bussen ikke kom før sent på kvelden. Derfor måtte mange vente ute i kulden i over en time."},
+	} {
+		page := []byte("<html><head><meta charset=\"utf-8\"></head><body><p>" + c.text + "</p></body></html>")
+		if r := d.Detect(page, ""); r.Lang != c.lang {
+			t.Errorf("%q: %s (confidence %.3f, %s), want %s", c.text[:40], r.Lang, r.Confidence, r.Evidence, c.lang)
+		}
+	}
+}
+
+// TestVariantNote: a target set with one Norwegian standard gets a line
+// saying the other is not kept; both, or none, get nothing.
+func TestVariantNote(t *testing.T) {
+	for _, c := range []struct {
+		targets []string
+		want    string // a word the note must hold, "" for no note
+	}{
+		{[]string{"nb"}, "nn"},
+		{[]string{"th", "nn"}, "nb"},
+		{[]string{"nb", "nn"}, ""},
+		{[]string{"th"}, ""},
+		{nil, ""},
+	} {
+		got := VariantNote(c.targets)
+		if (c.want == "") != (got == "") || !strings.Contains(got, c.want) {
+			t.Errorf("VariantNote(%v) = %q, want one naming %q", c.targets, got, c.want)
+		}
 	}
 }

@@ -243,6 +243,14 @@ const wordBigrams = true
 // (wordSuffixes) are counted over the list, once per word, and not over
 // the training text.
 func buildWordModel(tags []string, texts []string, lists, spell []map[string]bool) *wordModel {
+	return buildWordModelWith(tags, texts, lists, spell, distinctive, 1)
+}
+
+// buildWordModelWith is buildWordModel with the distinctive lists (by
+// tag, as distinctive) and the share of a learnt word's evidence kept
+// (learnt; the distinctive words keep theirs in full): the variant
+// models (variant.go) use their own lists and keep a quarter.
+func buildWordModelWith(tags []string, texts []string, lists, spell []map[string]bool, distinct map[string]string, learnt float64) *wordModel {
 	counts := make([]map[string]int, len(tags))
 	totals := make([]int, len(tags))
 	all := map[string]int{}
@@ -286,7 +294,7 @@ func buildWordModel(tags []string, texts []string, lists, spell []map[string]boo
 	// each one speaks for; a word listed for two members is left out.
 	dist := map[string]int{}
 	for i, tag := range tags {
-		for _, w := range distinctiveWords(tag) {
+		for _, w := range distinctiveWords(distinct, tag) {
 			if j, ok := dist[w]; ok && j != i {
 				dist[w] = -1
 				continue
@@ -346,6 +354,9 @@ func buildWordModel(tags []string, texts []string, lists, spell []map[string]boo
 		shrink := 1.0
 		if shared[w] && dist[w] < 0 || shared[w] && !hasDist(dist, w) {
 			shrink = sharedShrink
+		}
+		if j, ok := dist[w]; !ok || j < 0 {
+			shrink *= learnt
 		}
 		m.Words = append(m.Words, w)
 		for i := range tags {
@@ -447,16 +458,9 @@ func (d *Detector) secondStage(s scored) (tag string, z float64, hits int, ok bo
 	if a < 0 || b < 0 {
 		return s.tag, 0, 0, false
 	}
-	norm := s.norm
-	if len(norm) > min(s.n+2, maxWordText) {
-		norm = norm[:min(s.n+2, maxWordText)]
-	}
-	if s.table != "utf-8" {
-		txt, err := Decode(norm, s.table)
-		if err != nil {
-			return s.tag, 0, 0, false
-		}
-		norm = txt
+	norm, ok := wordText(s)
+	if !ok {
+		return s.tag, 0, 0, false
 	}
 	diff, hits := m.score(norm, a, b)
 	if hits == 0 {
@@ -468,6 +472,24 @@ func (d *Detector) secondStage(s scored) (tag string, z float64, hits int, ok bo
 		return s.secTag, z, hits, true
 	}
 	return s.tag, z, hits, true
+}
+
+// wordText returns the text of s the word models read, as UTF-8: what
+// the trigram stage scored, up to maxWordText bytes; false when it cannot
+// be decoded.
+func wordText(s scored) ([]byte, bool) {
+	norm := s.norm
+	if len(norm) > min(s.n+2, maxWordText) {
+		norm = norm[:min(s.n+2, maxWordText)]
+	}
+	if s.table != "utf-8" {
+		txt, err := Decode(norm, s.table)
+		if err != nil {
+			return nil, false
+		}
+		norm = txt
+	}
+	return norm, true
 }
 
 // writeWordModels appends the group models to the profile stream:

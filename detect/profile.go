@@ -246,8 +246,9 @@ type table struct {
 	pProf   []uint16
 	pDelta  []float32
 	shift   uint
-	lang    []int       // language index per profile (same ISO code, same index)
-	high    [][]float32 // per profile: log-probability of each byte >= 0x80 starting a trigram
+	lang    []int          // language index per profile (same ISO code or variant family, same index)
+	index   map[string]int // profile index by tag
+	high    [][]float32    // per profile: log-probability of each byte >= 0x80 starting a trigram
 }
 
 // earlyMargin is the lead (in nats) after which scoring stops early.
@@ -307,11 +308,16 @@ func newTable(charset string, profs []*profile) *table {
 		}
 	}
 	langs := map[string]int{}
-	for _, p := range profs {
-		l, ok := langs[iso(p.Tag)]
+	t.index = make(map[string]int, len(profs))
+	for i, p := range profs {
+		t.index[p.Tag] = i
+		// A variant and its base are one family (variant.go): scoring
+		// does not go on to tell them apart.
+		fam := iso(variantBase(p.Tag))
+		l, ok := langs[fam]
 		if !ok {
 			l = len(langs)
-			langs[iso(p.Tag)] = l
+			langs[fam] = l
 		}
 		t.lang = append(t.lang, l)
 		var mass [128]float64

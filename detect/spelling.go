@@ -53,11 +53,12 @@ var distinctive = map[string]string{
 // distinctive gives its language over each other member of its group.
 const distinctiveNats = 2.5
 
-// distinctiveWords returns the features of tag's distinctive list: its
+// distinctiveWords returns the features of tag's list in lists
+// (distinctive, or variantDistinctive): its
 // words, and its word pairs, written joined by "_" ("kata_laluan") and
 // returned as the word model reads them ("kata laluan").
-func distinctiveWords(tag string) []string {
-	ws := strings.Fields(distinctive[tag])
+func distinctiveWords(lists map[string]string, tag string) []string {
+	ws := strings.Fields(lists[tag])
 	for i, w := range ws {
 		ws[i] = strings.ReplaceAll(w, "_", " ")
 	}

@@ -68,7 +68,7 @@ const (
 // the WARC writer checking every error, close LevelDB last.
 func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer) (crawl.Snapshot, error) {
 	var snap crawl.Snapshot
-	// The detector first: a target language it has no profile for (nn, a
+	// The detector first: a target language it has no profile for (bs, a
 	// typo such as "tn") stops the crawl before anything is written.
 	det, err := detect.New(detect.Options{Targets: cfg.Focus.Languages(), TargetCharsets: cfg.Focus.Charsets})
 	if err != nil {
@@ -76,6 +76,9 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 			err = fmt.Errorf("%w (langcrawl languages lists the languages it knows)", err)
 		}
 		return snap, fmt.Errorf("focus: %w", err)
+	}
+	if note := detect.VariantNote(cfg.Focus.Languages()); note != "" {
+		fmt.Fprintf(stderr, "warning: focus: %s\n", note)
 	}
 	// The lock comes before anything in cfg.Out is written: a second crawl
 	// on the same directory fails here and touches nothing.

@@ -610,7 +610,7 @@ func TestFocusedCrawlSequential(t *testing.T) {
 }
 
 // TestUnknownTargetWritesNothing: a target language the detector has no
-// profile for (Nynorsk today, or a typo), alone or in a set, stops the
+// profile for (Bosnian, or a typo), alone or in a set, stops the
 // crawl with an error naming it before anything is written.
 func TestUnknownTargetWritesNothing(t *testing.T) {
 	laoOnce.Do(func() { laoGraph, laoErr = webgen.Generate(laoWebParams()) })
@@ -619,10 +619,10 @@ func TestUnknownTargetWritesNothing(t *testing.T) {
 	}
 	w := startGraph(t, laoGraph)
 	out := filepath.Join(t.TempDir(), "crawl")
-	cfg := w.focusProfile(t, out, "focus:\n  language: [lo, nn]\n")
+	cfg := w.focusProfile(t, out, "focus:\n  language: [lo, bs]\n")
 	_, err := runCrawl(context.Background(), cfg, io.Discard, io.Discard)
-	if err == nil || !strings.Contains(err.Error(), `"nn"`) || !strings.Contains(err.Error(), "langcrawl languages") {
-		t.Errorf("err = %v, want one naming \"nn\" and langcrawl languages", err)
+	if err == nil || !strings.Contains(err.Error(), `"bs"`) || !strings.Contains(err.Error(), "langcrawl languages") {
+		t.Errorf("err = %v, want one naming \"bs\" and langcrawl languages", err)
 	}
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
 		t.Errorf("the output directory was made (%v)", err)
