@@ -17,6 +17,7 @@ import (
 	"github.com/langcrawl/langcrawl/bandwidth"
 	"github.com/langcrawl/langcrawl/fetch"
 	"github.com/langcrawl/langcrawl/frontier"
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/syndtr/goleveldb/leveldb/storage"
 )
 
@@ -48,6 +49,35 @@ func TestBandwidthManagerDrivesLeases(t *testing.T) {
 	}
 	if got := fmt.Sprint(mgr.Predicted()); got != "0" {
 		t.Errorf("CB after the crawl = %s, want 0", got)
+	}
+	// /metrics carries the manager's figures (langcrawl_bandwidth_*).
+	reg := prometheus.NewRegistry()
+	if err := RegisterMetrics(reg, c, Leaves{Bandwidth: mgr.Stats}); err != nil {
+		t.Fatal(err)
+	}
+	mfs, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]float64{}
+	for _, mf := range mfs {
+		for _, m := range mf.GetMetric() {
+			switch {
+			case m.GetCounter() != nil:
+				got[mf.GetName()] = m.GetCounter().GetValue()
+			case m.GetGauge() != nil:
+				got[mf.GetName()] = m.GetGauge().GetValue()
+			}
+		}
+	}
+	for name, want := range map[string]float64{
+		"langcrawl_bandwidth_admitted_total": float64(st.Admitted),
+		"langcrawl_bandwidth_measured_total": float64(st.Measured),
+		"langcrawl_bandwidth_inflight":       0,
+	} {
+		if v, ok := got[name]; !ok || v != want {
+			t.Errorf("%s = %v (scraped: %v), want %v", name, v, ok, want)
+		}
 	}
 }
 

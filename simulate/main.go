@@ -31,7 +31,7 @@ func Run(ctx context.Context, g *webgen.Graph, opts Options) (*Results, error) {
 // flags onto it.
 type Config struct {
 	// Params generate the web; the zero Params means
-	// webgen.SimulatorDefaults() (100,000 servers, about 2.2 million pages,
+	// webgen.SimulatorDefaults() (100,000 servers, about 2.3 million pages,
 	// link statistics of Tamura Tables 4 and 5). The command's --servers,
 	// --pages-per-server and --seed flags override Servers,
 	// MeanPagesPerServer and Seed.

@@ -39,3 +39,26 @@ func TestCrawlBadProfileExits2(t *testing.T) {
 		t.Errorf("a crawl with a bad profile created %s (%v)", out, err)
 	}
 }
+
+// TestVersion: `langcrawl version` and `langcrawl --version` print the
+// build's version (README, "Commands") and exit 0; it is the same string
+// the WARC's warcinfo record names (software).
+func TestVersion(t *testing.T) {
+	for _, args := range []string{"version", "--version"} {
+		var stdout, stderr bytes.Buffer
+		child := exec.Command(os.Args[0], "-test.run=^TestHelperLangcrawl$")
+		child.Env = append(os.Environ(), "E2E_CHILD_ARGS="+args)
+		child.Stdout, child.Stderr = &stdout, &stderr
+		if err := child.Run(); err != nil {
+			t.Fatalf("langcrawl %s: %v\n%s", args, err, stderr.String())
+		}
+		want := "langcrawl " + buildVersion()
+		if got := strings.TrimSpace(stdout.String()); !strings.HasPrefix(got, want) {
+			t.Errorf("langcrawl %s printed %q, want %q", args, got, want)
+		}
+		t.Logf("langcrawl %s: %s", args, strings.TrimSpace(stdout.String()))
+		if software() != "langcrawl/"+buildVersion() {
+			t.Errorf("software() = %q", software())
+		}
+	}
+}

@@ -27,7 +27,7 @@ func simulateCmd() *cobra.Command {
 		Use:   "simulate [--out DIR] [--servers N] [--strategies LIST] ...",
 		Short: "Compare the focus strategies on a synthetic web in memory (Tamura et al. 2007, section 5)",
 		Long: `Generate a synthetic web in memory (package webgen; by default 100,000
-servers and about 2.2 million pages whose link statistics follow Tamura et
+servers and about 2.3 million pages whose link statistics follow Tamura et
 al. 2007, Tables 4 and 5) and crawl it once per strategy with the crawl
 engine itself (its loop, frontier, focus and link code), answering fetches
 from memory instead of HTTP. For every strategy it measures the
