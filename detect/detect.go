@@ -54,7 +54,8 @@ type Options struct {
 	// profiles replaces the embedded profile data (tests).
 	profiles []byte
 	// noWords turns the close-group word models off (tests, to measure
-	// the trigram stage alone).
+	// the trigram stage alone), and with them the variant stage: a
+	// Nynorsk text then comes out Bokmål.
 	noWords bool
 }
 
@@ -272,45 +273,46 @@ func (d *Detector) scoreTablePrior(t *table, norm []byte, limit int, early bool,
 	for i, p := range prior {
 		scores[i] += p
 	}
-	bi := 0
+	top := 0
 	for i, s := range scores {
-		if s > scores[bi] {
-			bi = i
+		if s > scores[top] {
+			top = i
 		}
 	}
-	// A variant and its base are one family here (variant.go): the
-	// second language is never the other standard, and the family goes
-	// on as the base (its score set below).
-	fam := variantBase(t.profs[bi].Tag)
-	vi := -1
-	if b, ok := t.index[fam]; ok && fam != t.profs[bi].Tag {
-		vi, bi = bi, b
-	} else if v, ok := t.index[variantOf(fam)]; ok {
-		vi = v
-	}
+	// A variant and its base are one family here (variant.go): against
+	// the other languages the family goes on as the base, scoring as the
+	// better of the two, and the second language is never the other
+	// standard; the runner-up, too, is named by its family's base.
+	bi := t.base(top)
+	fam := iso(t.profs[bi].Tag)
 	sec, si := math.Inf(-1), -1
 	for i, s := range scores {
-		if iso(variantBase(t.profs[i].Tag)) != iso(fam) && float64(s) > sec {
+		if iso(variantBase(t.profs[i].Tag)) != fam && float64(s) > sec {
 			sec, si = float64(s), i
 		}
 	}
-	r := scored{charset: t.charset, tag: t.profs[bi].Tag, score: float64(scores[bi]), second: sec, n: n, norm: norm, table: t.charset}
+	r := scored{charset: t.charset, tag: t.profs[bi].Tag, score: float64(scores[top]), second: sec, n: n, norm: norm, table: t.charset}
 	if si >= 0 {
-		r.secTag = t.profs[si].Tag
+		r.secTag = t.profs[t.base(si)].Tag
 	}
 	if n > 0 {
-		// The fit is the text's own: the prior is taken back out.
+		// The fit is the text's own (its family's best profile): the
+		// prior is taken back out.
 		lik := r.score
 		if prior != nil {
-			lik -= float64(prior[bi])
+			lik -= float64(prior[top])
 		}
-		r.fit = (lik - float64(n)*float64(t.floors[bi])) / float64(n)
+		r.fit = (lik - float64(n)*float64(t.floors[top])) / float64(n)
 	}
-	if vi >= 0 {
-		r.vTag, r.vScore, r.baseScore = t.profs[vi].Tag, float64(scores[vi]), r.score
-		// Against the other languages the family scores as its best
-		// standard.
-		r.score = max(r.score, r.vScore)
+	// The scores of a base and its variant, for the variant stage, which
+	// runs when the first two stages settle on the base (the best family
+	// or, after a close group's words, the runner-up).
+	si2, secOK := t.index[r.secTag]
+	for _, pv := range t.variants {
+		if pv[0] == bi || secOK && pv[0] == si2 {
+			r.vTag, r.vScore, r.baseScore = t.profs[pv[1]].Tag, float64(scores[pv[1]]), float64(scores[pv[0]])
+			break
+		}
 	}
 	return r
 }

@@ -478,9 +478,15 @@ func (d *Detector) secondStage(s scored) (tag string, z float64, hits int, ok bo
 // the trigram stage scored, up to maxWordText bytes; false when it cannot
 // be decoded.
 func wordText(s scored) ([]byte, bool) {
+	return wordTextUpTo(s, min(s.n+2, maxWordText))
+}
+
+// wordTextUpTo is wordText reading up to limit bytes of the text, however
+// much of it the trigram stage scored.
+func wordTextUpTo(s scored, limit int) ([]byte, bool) {
 	norm := s.norm
-	if len(norm) > min(s.n+2, maxWordText) {
-		norm = norm[:min(s.n+2, maxWordText)]
+	if len(norm) > limit {
+		norm = norm[:limit]
 	}
 	if s.table != "utf-8" {
 		txt, err := Decode(norm, s.table)

@@ -248,7 +248,19 @@ type table struct {
 	shift   uint
 	lang    []int          // language index per profile (same ISO code or variant family, same index)
 	index   map[string]int // profile index by tag
+	// variants holds the profile indexes of each base and variant
+	// (variant.go) that both have a profile in the table.
+	variants [][2]int
 	high    [][]float32    // per profile: log-probability of each byte >= 0x80 starting a trigram
+}
+
+// base returns the index of the profile of i's family base (variant.go):
+// i itself unless i is a variant whose base has a profile in t.
+func (t *table) base(i int) int {
+	if b, ok := t.index[variantBase(t.profs[i].Tag)]; ok {
+		return b
+	}
+	return i
 }
 
 // earlyMargin is the lead (in nats) after which scoring stops early.
@@ -334,6 +346,11 @@ func newTable(charset string, profs []*profile) *table {
 			h[b] = float32(math.Log((mass[b] + 1e-4) / (total + 128e-4)))
 		}
 		t.high = append(t.high, h)
+	}
+	for i := range profs {
+		if b := t.base(i); b != i {
+			t.variants = append(t.variants, [2]int{b, i})
+		}
 	}
 	sort.Slice(grams, func(i, j int) bool { return grams[i] < grams[j] })
 	size := 1

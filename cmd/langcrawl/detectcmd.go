@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+
 	"github.com/spf13/cobra"
 
 	"github.com/langcrawl/langcrawl/config"
@@ -18,9 +20,13 @@ response headers as received, and its Content-Type charset is used as a
 live fetch's would be.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, files []string) error {
-			return detect.RunCLI(cmd.OutOrStdout(), config.SplitLanguages(target), files)
+			targets := config.SplitLanguages(target)
+			if note := detect.VariantNote(targets); note != "" {
+				fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s\n", note)
+			}
+			return detect.RunCLI(cmd.OutOrStdout(), targets, files)
 		},
 	}
-	cmd.Flags().StringVar(&target, "target", "", "target language (ISO 639-1), or several joined by commas (fi,sv); sets relevant in the output")
+	cmd.Flags().StringVar(&target, "target", "", "target language (ISO 639-1), or several joined by commas (fi,sv; no for both nb and nn); sets relevant in the output")
 	return onInterrupt(cmd, "the files given are read to the end", "quitting at once")
 }

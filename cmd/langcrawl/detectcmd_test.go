@@ -58,3 +58,41 @@ func TestDetectCommandTargetSet(t *testing.T) {
 		t.Errorf("unknown target: err = %v, want one naming qq", err)
 	}
 }
+
+// TestDetectCommandVariantNote: --target nb warns that Nynorsk pages are
+// not relevant; --target no (both standards) does not, and a Nynorsk
+// paragraph is then relevant.
+func TestDetectCommandVariantNote(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "nn.html")
+	page := "<html><body><p>Eg veit ikkje kva som skjedde, men dei fortalde at bussen ikkje kom før seint på kvelden. Difor måtte mange vente ute i kulda i over ein time.</p></body></html>"
+	if err := os.WriteFile(p, []byte(page), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		target   string
+		warn     bool
+		relevant bool
+	}{{"nb", true, false}, {"no", false, true}, {"nb,nn", false, true}} {
+		cmd := detectCmd()
+		var out, errOut bytes.Buffer
+		cmd.SetOut(&out)
+		cmd.SetErr(&errOut)
+		cmd.SetArgs([]string{"--target", c.target, p})
+		if err := cmd.Execute(); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(errOut.String(), "warning:") && strings.Contains(errOut.String(), "nn"); got != c.warn {
+			t.Errorf("--target %s: stderr %q, want a warning naming nn: %v", c.target, errOut.String(), c.warn)
+		}
+		var r struct {
+			Lang     string `json:"lang"`
+			Relevant bool   `json:"relevant"`
+		}
+		if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+			t.Fatalf("--target %s: %v: %s", c.target, err, out.String())
+		}
+		if r.Lang != "nn" || r.Relevant != c.relevant {
+			t.Errorf("--target %s: %+v, want nn relevant %v", c.target, r, c.relevant)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"errors"
@@ -629,6 +630,35 @@ func TestUnknownTargetWritesNothing(t *testing.T) {
 	}
 	if n := len(w.srv.Log()); n != 0 {
 		t.Errorf("%d requests sent", n)
+	}
+}
+
+// TestCrawlWarnsOneNorwegianStandard: a crawl for Bokmål alone warns at
+// its start, on stderr, that Nynorsk pages are not kept (README, "A set of
+// target languages"); one for no, both standards, does not. The crawls are
+// stopped before they fetch anything.
+func TestCrawlWarnsOneNorwegianStandard(t *testing.T) {
+	laoOnce.Do(func() { laoGraph, laoErr = webgen.Generate(laoWebParams()) })
+	if laoErr != nil {
+		t.Fatal(laoErr)
+	}
+	w := startGraph(t, laoGraph)
+	for _, c := range []struct {
+		language string
+		warn     bool
+	}{{"nb", true}, {"no", false}} {
+		out := filepath.Join(t.TempDir(), "crawl")
+		cfg := w.focusProfile(t, out, "focus:\n  language: "+c.language+"\n")
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		var stderr bytes.Buffer
+		if _, err := runCrawl(ctx, cfg, io.Discard, &stderr); err != nil && !errors.Is(err, context.Canceled) {
+			t.Fatalf("language %s: %v", c.language, err)
+		}
+		got := strings.Contains(stderr.String(), "warning: focus: target nb without nn")
+		if got != c.warn {
+			t.Errorf("language %s: stderr %q, want the warning: %v", c.language, stderr.String(), c.warn)
+		}
 	}
 }
 

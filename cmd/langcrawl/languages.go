@@ -65,6 +65,7 @@ with a paragraph of text (pages: how many are in the language); short-P and
 short-R: the same on its 25- and 50-character texts. * the in-domain set
 (held-out UDHR articles): no held-out catalogue text in the language (%d).
 goal: precision >= %.1f%% and recall >= %g%% on paragraph pages, met by %d.
+Norwegian: target no for both written standards (nb and nn).
 How they were measured: docs/detect.md.
 `, len(langs), inDomain, 100*detect.GoalPrecision, 100*detect.GoalRecall, met)
 			return nil
