@@ -227,6 +227,54 @@ func TestGiveUpAfterLastTry(t *testing.T) {
 	if n := strings.Count(log, "site-gave-up:"); n != 2 {
 		t.Errorf("%d crawl.log lines annotated site-gave-up, want 2:\n%s", n, log)
 	}
+	// The head URL's lines carry the annotations README documents:
+	// retry:N/M and at:TIME (RFC 3339, UTC: when the next try may start)
+	// on each deferred try, gave-up:N-tries and last:CODE on the -8 line.
+	var head [][]string
+	for _, line := range strings.Split(log, "\n") {
+		if f := strings.Fields(line); len(f) == 12 && f[3] == "http://dead.test/" {
+			head = append(head, f)
+		}
+	}
+	if len(head) != fastRetries.Max {
+		t.Fatalf("%d crawl.log lines for http://dead.test/, want %d:\n%s", len(head), fastRetries.Max, log)
+	}
+	for i, f := range head {
+		annot := strings.Split(f[11], ",")
+		if i == len(head)-1 {
+			for _, want := range []string{fmt.Sprintf("gave-up:%d-tries", fastRetries.Max), "last:-2"} {
+				if f[1] != "-8" || !slices.Contains(annot, want) {
+					t.Errorf("last line: status %s, annotations %s; want -8 and %s", f[1], f[11], want)
+				}
+			}
+			continue
+		}
+		if want := fmt.Sprintf("retry:%d/%d", i+1, fastRetries.Max); f[1] != "-2" || !slices.Contains(annot, want) {
+			t.Errorf("try %d: status %s, annotations %s; want -2 and %s", i+1, f[1], f[11], want)
+		}
+		if slices.ContainsFunc(annot, func(a string) bool { return strings.HasPrefix(a, "gave-up:") }) {
+			t.Errorf("try %d: gave-up on a deferred try: %s", i+1, f[11])
+		}
+		logged, err := time.Parse("2006-01-02T15:04:05.000Z", f[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		k := slices.IndexFunc(annot, func(a string) bool { return strings.HasPrefix(a, "at:") })
+		if k < 0 {
+			t.Errorf("try %d: no at:TIME in %s", i+1, f[11])
+			continue
+		}
+		at, err := time.Parse(time.RFC3339, strings.TrimPrefix(annot[k], "at:"))
+		switch {
+		case err != nil:
+			t.Errorf("try %d: %s: %v", i+1, annot[k], err)
+		case at.Location() != time.UTC:
+			t.Errorf("try %d: %s is not in UTC", i+1, annot[k])
+		case at.Before(logged.Truncate(time.Second)) || at.After(logged.Add(fastRetries.MaxDelay)):
+			// at is to the second: it is within MaxDelay after the line.
+			t.Errorf("try %d: %s, logged at %s: not the time of the next try", i+1, annot[k], f[0])
+		}
+	}
 	if st := r.q.Stats(); st.Queued != 0 || st.InFlight != 0 {
 		t.Errorf("frontier not empty: %+v", st)
 	}

@@ -150,9 +150,11 @@ var hostileChecks = map[string]hostileCheck{
 		}
 		return p
 	}},
-	"header-flood":     {},
-	"header-10mb-line": {},
-	"header-bad-line":  {},
+	// Heads past the limits (256 lines, 1 MiB) and a header line that is
+	// not one are refused at once: -3, not retried, nothing archived.
+	"header-flood":     {check: refused},
+	"header-10mb-line": {check: refused},
+	"header-bad-line":  {check: refused},
 	"links-100k": {archived: []string{"/"}, check: func(r *hostileRun, c hostile.Case) []string {
 		var p []string
 		if !r.annotated(c.URL("/"), "links-truncated") {
@@ -194,9 +196,10 @@ var hostileChecks = map[string]hostileCheck{
 		}
 		return p
 	}},
-	"status-letters": {},
-	"status-range":   {},
-	"status-mangled": {},
+	// A status line that is not HTTP/1.x fails as malformed (-3), at once.
+	"status-letters": {check: refused},
+	"status-range":   {check: refused},
+	"status-mangled": {check: refused},
 	"interim-1xx": {archived: []string{"/"}, check: func(r *hostileRun, c hostile.Case) []string {
 		var p []string
 		for _, rec := range r.resp[c.URL("/")] {
@@ -207,9 +210,43 @@ var hostileChecks = map[string]hostileCheck{
 		}
 		return p
 	}},
-	"interim-flood":    {},
-	"invalid-chunking": {},
-	"reset-mid-body":   {},
+	"interim-flood": {check: refused},
+	// A chunk size that is not hex: the response is archived once, cut
+	// (WARC-Truncated: unspecified), with the bytes read up to and
+	// including the bad size line (TestMalformedChunk).
+	"invalid-chunking": {archived: []string{"/"}, check: func(r *hostileRun, c hostile.Case) []string {
+		u := c.URL("/")
+		p := r.truncated(u, "unspecified")
+		for _, rec := range r.resp[u] {
+			if !bytes.Contains(rec.Block, []byte("\r\n\r\nf\r\n<html><body><p>\r\nzz")) {
+				p = append(p, fmt.Sprintf("response record does not hold the bytes read up to the break: %q", tail(string(rec.Block), 200)))
+			}
+		}
+		p = append(p, r.statuses(u, "200")...)
+		if !r.annotated(u, "truncated:unspecified") {
+			p = append(p, "crawl.log line for / has no truncated:unspecified note")
+		}
+		return p
+	}},
+	// A body cut by a reset is tried once more (-3, retry:1/2), then
+	// archived cut: 200, WARC-Truncated: disconnect.
+	"reset-mid-body": {archived: []string{"/"}, check: func(r *hostileRun, c hostile.Case) []string {
+		u := c.URL("/")
+		p := r.truncated(u, "disconnect")
+		p = append(p, r.statuses(u, "-3", "200")...)
+		if ls := r.log[u]; len(ls) == 2 {
+			if a := annots(ls[0]); !slices.Contains(a, "retry:1/2") || !slices.Contains(a, "truncated:disconnect") {
+				p = append(p, "first crawl.log line of / is not noted retry:1/2 and truncated:disconnect: "+ls[0].annot)
+			}
+			if !slices.Contains(annots(ls[1]), "truncated:disconnect") {
+				p = append(p, "last crawl.log line of / is not noted truncated:disconnect: "+ls[1].annot)
+			}
+		}
+		if n := r.hitCount(c, "/"); n != 2 {
+			p = append(p, fmt.Sprintf("/ requested %d times, want 2 (once more after the cut)", n))
+		}
+		return p
+	}},
 	// A reset in the middle of the body is tried again (TestCutBodyIsRetried):
 	// the whole page is archived, once, and the link only it holds is
 	// followed.
@@ -222,10 +259,44 @@ var hostileChecks = map[string]hostileCheck{
 		}
 		return p
 	}},
-	"garbage":              {},
-	"http-0.9":             {},
-	"never-answers":        {},
-	"never-answers-robots": {logged: []string{"/robots.txt"}},
+	// Not HTTP/1.x: malformed (-3), at once.
+	"garbage":  {check: refused},
+	"http-0.9": {check: refused},
+	// A server that never answers: each try times out (-4, retry:1/2,
+	// at:TIME), and after retries.max (2) tries the URL fails: -8,
+	// gave-up:2-tries, last:-4. Nothing archived.
+	"never-answers": {check: func(r *hostileRun, c hostile.Case) []string {
+		u := c.URL("/")
+		p := r.gaveUp(u, "-4", 2)
+		if n := len(r.resp[u]); n != 0 {
+			p = append(p, fmt.Sprintf("/ archived %d times, want none", n))
+		}
+		if n := r.hitCount(c, "/"); n != 2 {
+			p = append(p, fmt.Sprintf("/ requested %d times, want 2 (retries.max)", n))
+		}
+		return p
+	}},
+	// Its robots.txt never answers either: each robots.txt try times out
+	// (-4), the seed is deferred (-61) and then fails, -8 gave-up:2-tries
+	// last:-61, never requested, nothing archived.
+	"never-answers-robots": {logged: []string{"/robots.txt"}, check: func(r *hostileRun, c hostile.Case) []string {
+		u := c.URL("/")
+		p := r.gaveUp(u, "-61", 2)
+		for _, l := range r.log[c.URL("/robots.txt")] {
+			if l.status != "-4" {
+				p = append(p, fmt.Sprintf("robots.txt logged %s, want -4 (timeout): %s", l.status, l.annot))
+			}
+		}
+		for _, path := range []string{"/", "/robots.txt"} {
+			if n := len(r.resp[c.URL(path)]); n != 0 {
+				p = append(p, fmt.Sprintf("%s archived %d times, want none", path, n))
+			}
+		}
+		if n := r.hitCount(c, "/"); n != 0 {
+			p = append(p, fmt.Sprintf("/ requested %d times behind a robots.txt that never answered", n))
+		}
+		return p
+	}},
 	"huge-robots": {archived: []string{"/", "/robots.txt"}, logged: []string{"/private/secret.html"}, check: func(r *hostileRun, c hostile.Case) []string {
 		p := r.truncated(c.URL("/robots.txt"), "length")
 		if r.requested(c, "/private/") > 0 {
@@ -553,6 +624,86 @@ func (r *hostileRun) metaOf(u string) (archive.Record, bool) {
 	}
 	m, ok := r.meta[rs[0].ID]
 	return m, ok
+}
+
+// refused checks a case whose answer cannot be taken (README: "What no
+// retry can mend fails at once"): its seed has one crawl.log line, -3,
+// with no retry, was requested once, and nothing of it is archived.
+func refused(r *hostileRun, c hostile.Case) []string {
+	u := c.URL("/")
+	p := r.statuses(u, "-3")
+	if r.annotated(u, "retry:") {
+		p = append(p, "crawl.log notes a retry of a response no retry can mend: "+r.logSummary(u))
+	}
+	if n := len(r.resp[u]); n != 0 {
+		p = append(p, fmt.Sprintf("/ archived %d times, want none", n))
+	}
+	if n := r.hitCount(c, "/"); n != 1 {
+		p = append(p, fmt.Sprintf("/ requested %d times, want 1", n))
+	}
+	return p
+}
+
+// statuses checks that u's crawl.log lines have these status codes, in
+// this order.
+func (r *hostileRun) statuses(u string, want ...string) []string {
+	var got []string
+	for _, l := range r.log[u] {
+		got = append(got, l.status)
+	}
+	if !slices.Equal(got, want) {
+		return []string{fmt.Sprintf("crawl.log status of %s %v, want %v (crawl.log: %s)", u, got, want, r.logSummary(u))}
+	}
+	return nil
+}
+
+// gaveUp checks the crawl.log lines of a URL that failed every one of its
+// tries with the code last: a line per deferred try with that code,
+// retry:N/tries and at:TIME (RFC 3339), then a -8 line with
+// gave-up:TRIES-tries and last:CODE.
+func (r *hostileRun) gaveUp(u, last string, tries int) []string {
+	var want []string
+	for range tries - 1 {
+		want = append(want, last)
+	}
+	p := r.statuses(u, append(want, "-8")...)
+	if len(p) > 0 {
+		return p
+	}
+	ls := r.log[u]
+	for i, l := range ls[:tries-1] {
+		a := annots(l)
+		if !slices.Contains(a, fmt.Sprintf("retry:%d/%d", i+1, tries)) {
+			p = append(p, fmt.Sprintf("deferred try %d of %s not noted retry:%d/%d: %s", i+1, u, i+1, tries, l.annot))
+		}
+		at := slices.IndexFunc(a, func(s string) bool { return strings.HasPrefix(s, "at:") })
+		if at < 0 {
+			p = append(p, fmt.Sprintf("deferred try %d of %s has no at:TIME: %s", i+1, u, l.annot))
+		} else if _, err := time.Parse(time.RFC3339, strings.TrimPrefix(a[at], "at:")); err != nil {
+			p = append(p, fmt.Sprintf("deferred try %d of %s: %s: %v", i+1, u, a[at], err))
+		}
+	}
+	a := annots(ls[tries-1])
+	for _, note := range []string{fmt.Sprintf("gave-up:%d-tries", tries), "last:" + last} {
+		if !slices.Contains(a, note) {
+			p = append(p, fmt.Sprintf("-8 line of %s not noted %s: %s", u, note, ls[tries-1].annot))
+		}
+	}
+	return p
+}
+
+// annots splits a crawl.log line's annotations.
+func annots(l crawlLogLine) []string { return strings.Split(l.annot, ",") }
+
+// hitCount counts the requests to c's host for exactly path.
+func (r *hostileRun) hitCount(c hostile.Case, path string) int {
+	n := 0
+	for _, h := range r.hits {
+		if h.Host == c.Host && h.Path == path {
+			n++
+		}
+	}
+	return n
 }
 
 // requested counts the requests to c's host whose path starts with prefix.
