@@ -115,3 +115,35 @@ func BenchmarkEnglishMinority(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkVariantStage measures the variant stage's own cost
+// (variant.go) on typical Norwegian pages: the same detector with and
+// without the Bokmål/Nynorsk model, interleaved in one process.
+func BenchmarkVariantStage(b *testing.B) {
+	with, err := New(Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	without, err := New(Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	without.variants = nil
+	for _, c := range []struct{ tag, cs string }{{"nb", "windows-1252"}, {"nn", "utf-8"}} {
+		page := typicalPage(b, c.tag, c.cs)
+		for _, v := range []struct {
+			name string
+			d    *Detector
+		}{{"with", with}, {"without", without}} {
+			b.Run(c.tag+"/"+c.cs+"/"+v.name, func(b *testing.B) {
+				c0 := cpuTime(b)
+				for b.Loop() {
+					v.d.Detect(page, "")
+				}
+				if c0 >= 0 {
+					b.ReportMetric(float64(cpuTime(b)-c0)/float64(b.N), "cpu-ns/op")
+				}
+			})
+		}
+	}
+}
