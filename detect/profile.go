@@ -251,7 +251,7 @@ type table struct {
 	// variants holds the profile indexes of each base and variant
 	// (variant.go) that both have a profile in the table.
 	variants [][2]int
-	high    [][]float32    // per profile: log-probability of each byte >= 0x80 starting a trigram
+	high     [][]float32 // per profile: log-probability of each byte >= 0x80 starting a trigram
 }
 
 // base returns the index of the profile of i's family base (variant.go):
