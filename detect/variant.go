@@ -47,16 +47,6 @@ func variantBase(tag string) string {
 	return tag
 }
 
-// variantOf returns the variant whose base is tag, or "".
-func variantOf(tag string) string {
-	for v, b := range variants {
-		if b == tag {
-			return v
-		}
-	}
-	return ""
-}
-
 // variantPrior is how many nats a variant must win its base by: the
 // log-odds of the two standards in writing. About 12% of Norwegian pupils
 // have Nynorsk as their main written standard (Statistics Norway, school
