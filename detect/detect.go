@@ -245,8 +245,9 @@ type scored struct {
 	n       int
 	norm    []byte // the normalised text scored (its first n+2 bytes were)
 	table   string // charset of the profiles that scored it (norm's encoding)
-	// When tag is the base of a variant (variant.go) with a profile in
-	// the table: the variant's tag and score, and the base's own score.
+	// When tag or secTag is the base of a variant (variant.go) that has
+	// a profile in the table: the variant's tag and score, and the base's
+	// own score.
 	vTag      string
 	vScore    float64
 	baseScore float64

@@ -427,12 +427,21 @@ func suffixFeatures(m *wordModel, spell []map[string]bool) {
 // score returns, for members a and b, the log-likelihood of norm's words
 // under b minus that under a, and how many words of the model it holds.
 func (m *wordModel) score(norm []byte, a, b int) (diff float64, hits int) {
+	return m.scoreWords(norm, a, b, false)
+}
+
+// scoreWords is score; with evidenceOnly, a word whose weights for a and
+// b are equal is not counted among the hits.
+func (m *wordModel) scoreWords(norm []byte, a, b int, evidenceOnly bool) (diff float64, hits int) {
 	k := len(m.Tags)
 	var s int
 	forFeatures(norm, m.suffixes, func(w []byte) {
 		if i, ok := m.index[string(w)]; ok {
-			s += int(m.Delta[int(i)*k+b]) - int(m.Delta[int(i)*k+a])
-			hits++
+			d := int(m.Delta[int(i)*k+b]) - int(m.Delta[int(i)*k+a])
+			if d != 0 || !evidenceOnly {
+				s += d
+				hits++
+			}
 		}
 	})
 	return float64(s) / wordScale, hits
