@@ -1051,11 +1051,17 @@ func EachSeedLine(path string, fn func(line int, raw, seed string) error) error 
 // scheme is left as it is.
 func NormalizeSeed(s string) string {
 	s = strings.TrimSpace(s)
-	if s == "" || strings.Contains(s, "://") {
+	if s == "" || strings.Contains(s, "://") || otherScheme.MatchString(s) {
 		return s
 	}
 	return "http://" + s
 }
+
+// otherScheme matches a URL with a scheme and no "//" (mailto:,
+// javascript:, urn:): it is left as given, for the seed check to refuse,
+// not read as a host with a user name. A host and port (example.org:8080)
+// does not match: a port is digits.
+var otherScheme = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:([^0-9]|$)`)
 
 // contactRE is Heritrix's rule: the User-Agent must name a contact URL
 // after a plus sign inside parentheses.

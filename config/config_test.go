@@ -328,7 +328,11 @@ func TestMetricsListen(t *testing.T) {
 
 func TestBareHostSeed(t *testing.T) {
 	for in, want := range map[string]string{"thai-news.test": "http://thai-news.test", "a.test/x?y": "http://a.test/x?y",
-		"https://b.test/": "https://b.test/", " c.test ": "http://c.test"} {
+		"https://b.test/": "https://b.test/", " c.test ": "http://c.test",
+		// A port is not a scheme; a scheme without // is left for the
+		// seed check to refuse, not read as a user name on a host.
+		"d.test:8080/x": "http://d.test:8080/x", "localhost:80": "http://localhost:80",
+		"mailto:someone@e.test": "mailto:someone@e.test", "javascript:void(0)": "javascript:void(0)"} {
 		if got := NormalizeSeed(in); got != want {
 			t.Errorf("NormalizeSeed(%q) = %q, want %q", in, got, want)
 		}

@@ -364,4 +364,8 @@ func (c *Crawler) elapsed() time.Duration {
 }
 
 // Stats returns a snapshot of the crawl's counters.
-func (c *Crawler) Stats() Snapshot { return c.stats.snapshot(c.p.Queue.Stats()) }
+func (c *Crawler) Stats() Snapshot {
+	s := c.stats.snapshot(c.p.Queue.Stats())
+	s.PauseReason, s.Paused = c.Paused()
+	return s
+}

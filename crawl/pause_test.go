@@ -2,8 +2,10 @@ package crawl
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"testing/synctest"
+	"time"
 )
 
 // TestPauseHoldsWorkers checks that a paused worker waits until Resume,
@@ -65,4 +67,17 @@ func TestPauseHoldsWorkers(t *testing.T) {
 		c.Resume()
 		c.Resume() // does nothing
 	})
+}
+
+// TestProgressLineSaysPaused: a paused crawl fetches nothing, and its
+// progress line says so, with the reason, instead of looking hung.
+func TestProgressLineSaysPaused(t *testing.T) {
+	s := Snapshot{Paused: true, PauseReason: "lunch"}
+	if line := s.ProgressLine(time.Minute); !strings.HasSuffix(line, "PAUSED (lunch)") {
+		t.Errorf("paused: %q", line)
+	}
+	s = Snapshot{}
+	if line := s.ProgressLine(time.Minute); strings.Contains(line, "PAUSED") {
+		t.Errorf("not paused: %q", line)
+	}
 }

@@ -145,6 +145,9 @@ type Snapshot struct {
 	// page counts as relevant and no harvest rate is reported. The caller
 	// sets it (the engine's counters do not know).
 	Focused bool
+	// Paused says the crawl is paused (Crawler.Pause), and PauseReason why.
+	Paused      bool
+	PauseReason string
 }
 
 func (s *Stats) snapshot(f frontier.Stats) Snapshot {
@@ -188,9 +191,17 @@ func (s Snapshot) ProgressLine(elapsed time.Duration) string {
 	if s.Focused {
 		harvest = fmt.Sprintf("  harvest %.0f%%", 100*s.HarvestRate())
 	}
-	return fmt.Sprintf("pages %d  %.1f MB  queue %d  sites %d (%d ready)  %.1f pages/s%s  retries %d  %s",
+	paused := ""
+	if s.Paused {
+		// A paused crawl fetches nothing: say so, or it looks hung.
+		paused = "  PAUSED"
+		if s.PauseReason != "" {
+			paused += " (" + s.PauseReason + ")"
+		}
+	}
+	return fmt.Sprintf("pages %d  %.1f MB  queue %d  sites %d (%d ready)  %.1f pages/s%s  retries %d  %s%s",
 		s.Pages, float64(s.Bytes)/1e6, s.Frontier.Queued+s.Frontier.InFlight, s.Sites, s.Frontier.Ready, rate,
-		harvest, s.Deferred, elapsed.Truncate(time.Second))
+		harvest, s.Deferred, elapsed.Truncate(time.Second), paused)
 }
 
 // WriteSummary prints the end-of-crawl summary.

@@ -104,7 +104,7 @@ func New(opts Options) (*Detector, error) {
 	targets := map[string]bool{}
 	for _, t := range opts.Targets {
 		if len(t) < 2 || len(t) > 3 || strings.ToLower(t) != t {
-			errs = append(errs, fmt.Errorf("%w: Targets: %q is not an ISO 639-1 code", ErrBadOptions, t))
+			errs = append(errs, fmt.Errorf("%w: target %q is not an ISO 639-1 code", ErrBadOptions, t))
 		}
 		targets[t] = true
 	}
@@ -112,7 +112,7 @@ func New(opts Options) (*Detector, error) {
 	for _, c := range o.TargetCharsets {
 		n := canonical(c)
 		if n == "" {
-			errs = append(errs, fmt.Errorf("%w: TargetCharsets: %w: %q", ErrBadOptions, ErrUnknownCharset, c))
+			errs = append(errs, fmt.Errorf("%w: target charset: %w: %q", ErrBadOptions, ErrUnknownCharset, c))
 			continue
 		}
 		targetCS[n] = true

@@ -18,6 +18,10 @@ func configCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			// The target languages as the crawl checks them.
+			if _, err := focusDetector(cfg, cmd.ErrOrStderr()); err != nil {
+				return err
+			}
 			_, err = fmt.Fprint(cmd.OutOrStdout(), cfg.YAML())
 			return err
 		},

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -21,6 +22,7 @@ import (
 	"github.com/langcrawl/langcrawl/focus"
 	"github.com/langcrawl/langcrawl/frontier"
 	"github.com/langcrawl/langcrawl/politeness"
+	"github.com/langcrawl/langcrawl/report"
 	"github.com/langcrawl/langcrawl/scope"
 )
 
@@ -63,6 +65,62 @@ const (
 	tmpDir = "tmp"
 )
 
+// lockName is the lock file in --out that a running crawl holds.
+const lockName = ".lock"
+
+// checkOutDir refuses an output directory that holds files but is no
+// crawl's: a crawl's has frontier/ (or at least the lock a start takes
+// first). A new or empty directory is fine, and so is one that holds only
+// what langcrawl itself writes there (outNames: demo writes its profile
+// first). A start empties tmp/, so a folder of someone else's must not be
+// taken for a crawl's.
+func checkOutDir(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("output directory: %w", err)
+	}
+	for _, name := range []string{frontierDir, lockName} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			return nil
+		}
+	}
+	for _, e := range entries {
+		if !outNames[e.Name()] {
+			return fmt.Errorf("output directory %s holds %s, and is not a langcrawl crawl (it has no %s/): give a new or empty directory as --out", dir, e.Name(), frontierDir)
+		}
+	}
+	return nil
+}
+
+// outNames are the names langcrawl writes at the top of an output
+// directory, but tmp/.
+var outNames = map[string]bool{frontierDir: true, lockName: true, warcDir: true, logDir: true, profilesDir: true,
+	"profile.yaml": true, demoProfileName: true, controlFile: true, actionDir: true, report.Dir: true}
+
+// focusDetector builds the detector for cfg's target languages and
+// charsets. A target it has no profile for is the operator's to fix
+// (exit 2), named with its key; a set naming one Norwegian standard alone
+// gets a warning on stderr.
+func focusDetector(cfg *config.Config, stderr io.Writer) (*detect.Detector, error) {
+	det, err := detect.New(detect.Options{Targets: cfg.Focus.Languages(), TargetCharsets: cfg.Focus.Charsets})
+	if errors.Is(err, detect.ErrNoProfile) {
+		return nil, fmt.Errorf("%w: focus.language (--target): %w (langcrawl languages lists the languages it knows)", errUsage, err)
+	}
+	if errors.Is(err, detect.ErrBadOptions) {
+		return nil, fmt.Errorf("%w: focus: %w", errUsage, err)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("focus: %w", err)
+	}
+	if note := detect.VariantNote(cfg.Focus.Languages()); note != "" {
+		fmt.Fprintf(stderr, "warning: focus: %s\n", note)
+	}
+	return det, nil
+}
+
 // runCrawl wires the leaves together, runs the crawl and shuts down in the
 // order STYLE.md gives: stop taking work, finish in-flight leases, close
 // the WARC writer checking every error, close LevelDB last.
@@ -70,15 +128,20 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 	var snap crawl.Snapshot
 	// The detector first: a target language it has no profile for (bs, a
 	// typo such as "tn") stops the crawl before anything is written.
-	det, err := detect.New(detect.Options{Targets: cfg.Focus.Languages(), TargetCharsets: cfg.Focus.Charsets})
+	det, err := focusDetector(cfg, stderr)
 	if err != nil {
-		if errors.Is(err, detect.ErrNoProfile) {
-			err = fmt.Errorf("%w (langcrawl languages lists the languages it knows)", err)
-		}
-		return snap, fmt.Errorf("focus: %w", err)
+		return snap, err
 	}
-	if note := detect.VariantNote(cfg.Focus.Languages()); note != "" {
-		fmt.Fprintf(stderr, "warning: focus: %s\n", note)
+	// A bad line in the seeds file is named before anything is made.
+	if cfg.SeedsFile != "" && !cfg.SkipBadSeeds {
+		if err := checkSeedsFile(cfg.SeedsFile); err != nil {
+			return snap, fmt.Errorf("%w: %w", errUsage, err)
+		}
+	}
+	// A directory that holds other files is not taken over: the start
+	// empties tmp/ and writes beside whatever is there.
+	if err := checkOutDir(cfg.Out); err != nil {
+		return snap, fmt.Errorf("%w: %w", errUsage, err)
 	}
 	// The lock comes before anything in cfg.Out is written: a second crawl
 	// on the same directory fails here and touches nothing.
@@ -264,6 +327,13 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 	fs := q.Stats()
 	if fs.Completed > 0 || fs.Recovered > 0 || fs.Queued > int64(seeded) {
 		fmt.Fprintf(stderr, "resuming crawl in %s: %d queued, %d in flight at the last stop put back\n", cfg.Out, fs.Queued, fs.Recovered)
+	}
+	if reason, paused := c.Paused(); paused {
+		if reason != "" {
+			reason = " (" + reason + ")"
+		}
+		fmt.Fprintf(stderr, "paused since an earlier run%s: nothing is fetched until it is resumed (a file saying resume in %s, or the status page)\n",
+			reason, filepath.Join(cfg.Out, actionDir))
 	}
 	log.Info("crawl started", "seeds", len(cfg.Seeds), "new", seeded, "out", cfg.Out, "generation", gen)
 

@@ -17,6 +17,9 @@ import (
 	"github.com/langcrawl/langcrawl/webgen"
 )
 
+// demoProfileName is the profile demo writes into its --out.
+const demoProfileName = "demo-profile.yaml"
+
 func demoCmd() *cobra.Command {
 	var out, listen string
 	var workers int
@@ -102,11 +105,14 @@ func runDemo(ctx context.Context, out string, workers int, cmd *cobra.Command) e
 	go srv.Serve(ln)
 	defer srv.Close()
 
+	if err := checkOutDir(out); err != nil {
+		return fmt.Errorf("%w: %w", errUsage, err)
+	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return fmt.Errorf("--out: %w", err)
 	}
 	abs, _ := filepath.Abs(out)
-	profile := filepath.Join(out, "demo-profile.yaml")
+	profile := filepath.Join(out, demoProfileName)
 	header := fmt.Sprintf(`# The profile langcrawl demo crawled with. Every host was served by the
 # demo's own server on %s, which stopped when the demo ended: crawling
 # with this profile again needs that server. Run

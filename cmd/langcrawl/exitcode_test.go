@@ -62,3 +62,42 @@ func TestVersion(t *testing.T) {
 		}
 	}
 }
+
+// TestCrawlRefusesForeignOutDir: an --out that holds files but is no
+// crawl's (here a folder with its own tmp/) is refused with exit 2 before
+// anything in it is touched; a start empties tmp/ in a crawl's directory
+// only.
+func TestCrawlRefusesForeignOutDir(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "mine")
+	keep := filepath.Join(out, "tmp", "important.txt")
+	if err := os.MkdirAll(filepath.Dir(keep), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(keep, []byte("precious"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	profile := filepath.Join(t.TempDir(), "p.yaml")
+	text := "seeds: [\"http://a.test/\"]\nout: " + out + "\nuser_agent: \"t/1 (+https://example.org/t)\"\n"
+	if err := os.WriteFile(profile, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	child := exec.Command(os.Args[0], "-test.run=^TestHelperLangcrawl$")
+	child.Env = append(os.Environ(), "E2E_CHILD_ARGS=crawl --profile "+profile)
+	child.Stderr = &stderr
+	err := child.Run()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 2 {
+		t.Fatalf("foreign --out: exit %v, want status 2\n%s", err, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), out) || !strings.Contains(stderr.String(), "holds tmp") || !strings.Contains(stderr.String(), "not a langcrawl crawl") {
+		t.Errorf("stderr does not name the directory and why:\n%s", stderr.String())
+	}
+	if b, err := os.ReadFile(keep); err != nil || string(b) != "precious" {
+		t.Errorf("%s after the refused start: %q, %v", keep, b, err)
+	}
+	entries, _ := os.ReadDir(out)
+	if len(entries) != 1 {
+		t.Errorf("the refused start wrote into %s: %d entries", out, len(entries))
+	}
+}

@@ -622,8 +622,17 @@ func TestUnknownTargetWritesNothing(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "crawl")
 	cfg := w.focusProfile(t, out, "focus:\n  language: [lo, bs]\n")
 	_, err := runCrawl(context.Background(), cfg, io.Discard, io.Discard)
-	if err == nil || !strings.Contains(err.Error(), `"bs"`) || !strings.Contains(err.Error(), "langcrawl languages") {
-		t.Errorf("err = %v, want one naming \"bs\" and langcrawl languages", err)
+	if err == nil || !strings.Contains(err.Error(), `"bs"`) || !strings.Contains(err.Error(), "langcrawl languages") ||
+		!strings.Contains(err.Error(), "focus.language") || !errors.Is(err, errUsage) {
+		t.Errorf("err = %v, want a usage error (exit 2) naming focus.language, \"bs\" and langcrawl languages", err)
+	}
+	// langcrawl config checks the targets as the crawl does.
+	cmd := configCmd()
+	cmd.SetOut(io.Discard)
+	cmd.SetErr(io.Discard)
+	cmd.SetArgs([]string{"--profile", cfg.ProfilePath, "--target", "xx"})
+	if err := cmd.Execute(); err == nil || !errors.Is(err, errUsage) || !strings.Contains(err.Error(), `"xx"`) {
+		t.Errorf("config --target xx: %v, want a usage error naming \"xx\"", err)
 	}
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
 		t.Errorf("the output directory was made (%v)", err)

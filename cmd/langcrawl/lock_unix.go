@@ -10,9 +10,6 @@ import (
 	"syscall"
 )
 
-// lockName is the lock file in --out that a running crawl holds.
-const lockName = ".lock"
-
 // lockOut takes an exclusive lock on dir/.lock (flock), without waiting,
 // before anything in dir is written: a second crawl on the same directory
 // fails at once, naming it, and changes nothing there. The lock goes with

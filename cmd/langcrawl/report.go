@@ -36,6 +36,10 @@ from their queue), for a curator to add as seeds.
 (DIR/report/report.json holds the same either way).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			whatIf := cmd.Flags().Changed("tolerance")
+			if whatIf && tolerance < 0 {
+				return fmt.Errorf("%w: --tolerance %d is negative", errUsage, tolerance)
+			}
 			// The files are listed twice (here for the meter, and by
 			// Build); a file that appears between the two is read but
 			// not counted on the progress line.
@@ -49,13 +53,13 @@ from their queue), for a curator to add as seeds.
 			if err != nil {
 				return err
 			}
-			if cmd.Flags().Changed("tolerance") {
-				if tolerance < 0 {
-					return fmt.Errorf("%w: --tolerance %d is negative", errUsage, tolerance)
-				}
-				r.SetTolerance(tolerance)
-			}
 			dir := filepath.Join(out, report.Dir)
+			if whatIf {
+				// Another T is a what-if beside the crawl's own report,
+				// not in its place.
+				r.SetTolerance(tolerance)
+				dir = filepath.Join(dir, fmt.Sprintf("tolerance-%d", tolerance))
+			}
 			if err := r.WriteFiles(dir); err != nil {
 				return err
 			}

@@ -101,14 +101,20 @@ network:
 func TestSeedFlagAndSkipBadSeeds(t *testing.T) {
 	w := startHostWeb(t, nil)
 	seeds := filepath.Join(t.TempDir(), "seeds.txt")
-	os.WriteFile(seeds, []byte("# seeds\nc.test\nhttp://[bad\nftp://d.test/\nhttp://e.test/\n"), 0o644)
+	os.WriteFile(seeds, []byte("# seeds\nc.test\nhttp://[bad\nftp://d.test/\nmailto:someone@e.test\nhttp://e.test/\n"), 0o644)
 
-	// Without --skip-bad-seeds: nothing is crawled, every bad line named.
-	_, err := w.crawlWith(t, "", "--seed", "a.test", "--seeds", seeds)
+	// Without --skip-bad-seeds: nothing is crawled, every bad line named
+	// (a mailto: seed too, not read as a user name on e.test), and
+	// nothing is made in --out.
+	out := filepath.Join(t.TempDir(), "out")
+	_, err := w.crawlWith(t, "", "--seed", "a.test", "--seeds", seeds, "--out", out)
 	if err == nil || !errors.Is(err, errUsage) {
 		t.Fatalf("crawl with bad seed lines: %v, want a usage error", err)
 	}
-	for _, want := range []string{seeds + ":3:", seeds + ":4:", "--skip-bad-seeds"} {
+	if _, serr := os.Stat(out); !os.IsNotExist(serr) {
+		t.Errorf("a start refused for bad seed lines made %s (%v)", out, serr)
+	}
+	for _, want := range []string{seeds + ":3:", seeds + ":4:", seeds + ":5:", "--skip-bad-seeds"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error does not name %q:\n%v", want, err)
 		}
@@ -125,7 +131,7 @@ func TestSeedFlagAndSkipBadSeeds(t *testing.T) {
 	if got, want := strings.Join(w.fetched(), " "), "a.test/ b.test/ c.test/ e.test/"; got != want {
 		t.Errorf("fetched %s, want %s", got, want)
 	}
-	for _, want := range []string{"skipping bad seed: " + seeds + ":3:", "skipping bad seed: " + seeds + ":4:"} {
+	for _, want := range []string{"skipping bad seed: " + seeds + ":3:", "skipping bad seed: " + seeds + ":4:", "skipping bad seed: " + seeds + ":5:"} {
 		if strings.Count(stderr, want) != 1 {
 			t.Errorf("stderr reports %q %d times, want once:\n%s", want, strings.Count(stderr, want), stderr)
 		}

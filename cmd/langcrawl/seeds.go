@@ -97,8 +97,18 @@ func (s *seeder) seedListed() (int, error) {
 
 // seedFile checks every line of the seeds file, then queues them.
 func (s *seeder) seedFile() (int, error) {
-	path := s.cfg.SeedsFile
-	// First pass: check every line, naming the bad ones.
+	if err := checkSeedsFile(s.cfg.SeedsFile); err != nil {
+		return 0, err
+	}
+	return s.queueFile(func(int, string, string) bool { return true })
+}
+
+// checkSeedsFile reads the seeds file at path once and returns every bad
+// line (up to maxSeedErrors), each named FILE:LINE. runCrawl calls it
+// before anything in --out is made, so a typo there leaves nothing
+// behind; seedFile calls it again before queueing, as the file may have
+// changed in between.
+func checkSeedsFile(path string) error {
 	var errs []error
 	err := config.EachSeedLine(path, func(line int, raw, u string) error {
 		if _, err := scope.Canonicalize(u); err != nil {
@@ -112,11 +122,7 @@ func (s *seeder) seedFile() (int, error) {
 	if len(errs) > 0 {
 		errs = append(errs, fmt.Errorf("%s: fix the lines above, or give --skip-bad-seeds to crawl without them", path))
 	}
-	if err := errors.Join(append(errs, err)...); err != nil {
-		return 0, err
-	}
-	// Second pass: queue them.
-	return s.queueFile(func(int, string, string) bool { return true })
+	return errors.Join(append(errs, err)...)
 }
 
 // seedFileSkipping queues the good lines of the seeds file in one pass,

@@ -473,6 +473,8 @@ func TestMetricsAgreeWithSummary(t *testing.T) {
 	r = startCrawl(t, cfg)
 	if rep := r.report(t); !rep.Details.Paused {
 		t.Fatal("the crawl run again does not start paused")
+	} else if !strings.Contains(r.stderr.String(), "paused since an earlier run") {
+		t.Errorf("the crawl run again does not say on stderr that it is paused:\n%s", r.stderr)
 	} else if !slices.Contains(rep.Details.Excludes, rule) || rep.Details.Delays[host] != delay {
 		t.Errorf("the crawl run again has exclusions %q and delays %v; want %s kept, and %s for %s", rep.Details.Excludes, rep.Details.Delays, rule, delay, host)
 	}
