@@ -20,6 +20,7 @@ import (
 	"github.com/langcrawl/langcrawl/frontier"
 	"github.com/langcrawl/langcrawl/internal/hostmatch"
 	"github.com/langcrawl/langcrawl/links"
+	"github.com/langcrawl/langcrawl/politeness"
 	"github.com/langcrawl/langcrawl/scope"
 )
 
@@ -125,6 +126,11 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 	// until the gate fetches it again (section 2.3.1.4); it never
 	// disallows it.
 	dec, err := c.p.Gate.Check(ctx, u, now)
+	if errors.Is(err, politeness.ErrLocal) {
+		// robots.txt could not be archived or logged: a disk failure
+		// stops the crawl as a page's would, the lease left in flight.
+		return err
+	}
 	if err != nil {
 		return c.finish(l, worker, outcome{status: codeRobotsError, failed: true, annot: []string{"robots:" + err.Error()}}, frontier.Completion{})
 	}

@@ -369,6 +369,37 @@ func TestRobotsUnavailableDefers(t *testing.T) {
 	}
 }
 
+// A robots.txt response that cannot be archived (a full or read-only
+// disk) is this side's failure, not the server's: the crawl stops as on
+// a page it cannot archive, with no -61 line and no try charged, and the
+// URL's lease stays in flight, for a resume to fetch it again (as
+// TestQueryClaimCommitsWithPage resumes after a failing archive).
+func TestRobotsArchiveFailureStops(t *testing.T) {
+	web := fakeWeb{"http://a.test/": page("th", "/1"), "http://a.test/1": page("th")}
+	r := newRetryRig(t, web, nil)
+	robots := func(_ context.Context, u string) (int, []byte, error) {
+		return 0, nil, fmt.Errorf("archive %s: %w: write warcs/x.warc.gz.open: read-only file system", u, politeness.ErrLocal)
+	}
+	gate, err := politeness.New(politeness.Config{UserAgent: "langcrawl/test", RetryAfterError: time.Millisecond,
+		MaxRetryDelay: 5 * time.Millisecond}, robots)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := r.crawler(t, Config{}, gate, "http://a.test/")
+	if _, err := c.Run(context.Background()); !errors.Is(err, politeness.ErrLocal) {
+		t.Fatalf("Run = %v, want the local failure", err)
+	}
+	if log := r.lines(t); strings.Contains(log, " -61 ") || strings.Contains(log, "retry:") {
+		t.Errorf("a local failure logged as the server's:\n%s", log)
+	}
+	if s := c.Stats(); s.Failed != 0 || s.Deferred != 0 {
+		t.Errorf("failed %d, deferred %d: a try was charged for a local failure", s.Failed, s.Deferred)
+	}
+	if fs := r.q.Stats(); fs.InFlight != 1 {
+		t.Errorf("%d leases in flight after the stop, want the seed's 1 kept for the resume", fs.InFlight)
+	}
+}
+
 // max_pages is exact with many workers, and counts across runs on the same
 // frontier; robots-blocked URLs count against neither it nor the per-site
 // budget, since they never reach the server.

@@ -39,7 +39,10 @@ func RobotsFetcher(f Fetcher, a Archive, slot Slot, log *CrawlLog) politeness.Ro
 		if log == nil {
 			return nil
 		}
-		return log.Write(time.Now(), 0, frontier.Entry{URL: target, Hops: "P"}, out)
+		if err := log.Write(time.Now(), 0, frontier.Entry{URL: target, Hops: "P"}, out); err != nil {
+			return fmt.Errorf("%w: %w", politeness.ErrLocal, err)
+		}
+		return nil
 	}
 	return func(ctx context.Context, robotsURL string) (int, []byte, error) {
 		target := robotsURL
@@ -77,7 +80,7 @@ func RobotsFetcher(f Fetcher, a Archive, slot Slot, log *CrawlLog) politeness.Ro
 				RawRequest: res.RawRequest, RawResponse: res.RawResponse, Tail: tail, TailSize: tailN,
 				BodyOffset: res.BodyOffset, Chunked: res.Chunked, Truncated: res.Truncated})
 			if err != nil {
-				return 0, nil, fmt.Errorf("archive %s: %w", target, err)
+				return 0, nil, fmt.Errorf("archive %s: %w: %w", target, politeness.ErrLocal, err)
 			}
 			out := outcome{status: res.Status, bytes: res.Size(), dur: res.Duration, started: res.Started,
 				mime: mediaType(res.Header.Get("Content-Type")), digest: ref.PayloadDigest}

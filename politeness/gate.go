@@ -34,6 +34,14 @@ import (
 //     URL, possibly from many goroutines for different URLs.
 type RobotsFetcher func(ctx context.Context, robotsURL string) (status int, body []byte, err error)
 
+// ErrLocal marks a RobotsFetcher error on this side, not the server's (the
+// robots.txt response could not be archived or logged: a full or
+// read-only disk). The gate does not take it for robots.txt being
+// unavailable: it caches nothing, and Check returns the error, so the
+// crawl stops instead of deferring the site's URLs as if the server were
+// down.
+var ErrLocal = errors.New("local failure, not the server's")
+
 // ErrUnsupportedURL is returned by Check for a URL that is nil, not http or
 // https, or has no host.
 var ErrUnsupportedURL = errors.New("politeness: unsupported URL")
@@ -255,6 +263,11 @@ func (g *Gate) entry(ctx context.Context, robotsURL string, now time.Time) (*ent
 		defer cancel()
 		g.fetches.Add(1)
 		status, body, err := g.fetch(fctx, robotsURL)
+		if errors.Is(err, ErrLocal) {
+			// Not the server's failure: nothing is cached or stored,
+			// and the caller stops (Check returns it).
+			return nil, err
+		}
 		e = g.newEntry(robotsURL, status, body, err, now, prev)
 		g.mu.Lock()
 		g.robots.put(robotsURL, e)
@@ -272,6 +285,9 @@ func (g *Gate) entry(ctx context.Context, robotsURL string, now time.Time) (*ent
 	})
 	select {
 	case res := <-ch:
+		if res.Err != nil {
+			return nil, res.Err
+		}
 		return res.Val.(*entry), nil
 	case <-ctx.Done():
 		return nil, fmt.Errorf("wait for %s: %w", robotsURL, context.Cause(ctx))

@@ -729,3 +729,24 @@ func TestStoreSurvivesRestart(t *testing.T) {
 		t.Errorf("third failure across restarts waits %v, want 4m", d.RetryAt.Sub(now))
 	}
 }
+
+// TestLocalFailureNotCached: a fetcher error marked ErrLocal (the response
+// could not be archived) is returned by Check and not taken for robots.txt
+// being unavailable: nothing is cached, and the next Check fetches again.
+func TestLocalFailureNotCached(t *testing.T) {
+	calls := 0
+	g := newGate(t, Config{}, func(_ context.Context, u string) (int, []byte, error) {
+		calls++
+		if calls == 1 {
+			return 0, nil, fmt.Errorf("archive %s: %w: no space left on device", u, ErrLocal)
+		}
+		return 200, []byte("User-agent: *\nDisallow: /private\n"), nil
+	})
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	if _, err := g.Check(context.Background(), mustURL(t, "http://a.test/x"), now); !errors.Is(err, ErrLocal) {
+		t.Fatalf("Check with a local failure: %v, want ErrLocal", err)
+	}
+	if d := check(t, g, "http://a.test/private/1", now); d.Allowed || d.Unavailable || calls != 2 {
+		t.Errorf("after a local failure: %+v, %d fetches; want the rules fetched again and obeyed", d, calls)
+	}
+}
