@@ -1051,7 +1051,9 @@ func EachSeedLine(path string, fn func(line int, raw, seed string) error) error 
 // scheme is left as it is.
 func NormalizeSeed(s string) string {
 	s = strings.TrimSpace(s)
-	if s == "" || strings.Contains(s, "://") || otherScheme.MatchString(s) {
+	if s == "" || strings.Contains(s, "://") || otherScheme.MatchString(s) || strings.ContainsAny(s, " \t") {
+		// A seed with a scheme, or one that is no host name at all ("not
+		// a url"), is left as given, for the seed check to name.
 		return s
 	}
 	return "http://" + s

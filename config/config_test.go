@@ -332,7 +332,8 @@ func TestBareHostSeed(t *testing.T) {
 		// A port is not a scheme; a scheme without // is left for the
 		// seed check to refuse, not read as a user name on a host.
 		"d.test:8080/x": "http://d.test:8080/x", "localhost:80": "http://localhost:80",
-		"mailto:someone@e.test": "mailto:someone@e.test", "javascript:void(0)": "javascript:void(0)"} {
+		"mailto:someone@e.test": "mailto:someone@e.test", "javascript:void(0)": "javascript:void(0)",
+		"not a url at all": "not a url at all"} {
 		if got := NormalizeSeed(in); got != want {
 			t.Errorf("NormalizeSeed(%q) = %q, want %q", in, got, want)
 		}

@@ -101,3 +101,13 @@ func TestCrawlRefusesForeignOutDir(t *testing.T) {
 		t.Errorf("the refused start wrote into %s: %d entries", out, len(entries))
 	}
 }
+
+// TestBadFlagExits2: a flag value that does not parse is a usage error,
+// exit 2, as a bad profile value is.
+func TestBadFlagExits2(t *testing.T) {
+	for _, args := range [][]string{{"crawl", "--delay", "5"}, {"report", "--tolerance", "many"}, {"crawl", "--no-such-flag"}} {
+		if code := run(args); code != 2 {
+			t.Errorf("langcrawl %s: exit %d, want 2", strings.Join(args, " "), code)
+		}
+	}
+}

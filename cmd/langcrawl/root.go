@@ -31,6 +31,11 @@ func run(args []string) int {
 		Version:       buildVersion(), // --version
 	}
 	root.SetVersionTemplate("langcrawl {{.Version}}\n")
+	// A flag that does not parse (--delay 5) is the operator's to fix, as
+	// a bad profile value is: exit 2, naming the command.
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return fmt.Errorf("%w: %s: %w", errUsage, c.CommandPath(), err)
+	})
 	root.AddCommand(crawlCmd(), demoCmd(), configCmd(), detectCmd(), versionCmd())
 	for _, c := range extraCommands {
 		root.AddCommand(c())
