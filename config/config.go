@@ -1051,19 +1051,47 @@ func EachSeedLine(path string, fn func(line int, raw, seed string) error) error 
 // scheme is left as it is.
 func NormalizeSeed(s string) string {
 	s = strings.TrimSpace(s)
-	if s == "" || strings.Contains(s, "://") || otherScheme.MatchString(s) || strings.ContainsAny(s, " \t") {
-		// A seed with a scheme, or one that is no host name at all ("not
-		// a url"), is left as given, for the seed check to name.
+	if s == "" || strings.Contains(s, "://") || hasOtherScheme(s) {
+		return s
+	}
+	host := s
+	if i := strings.IndexAny(s, "/?#"); i >= 0 {
+		host = s[:i]
+	}
+	if strings.ContainsAny(host, " \t") {
+		// No host name at all ("not a url"): left as given, for the seed
+		// check to name. A space in the path is the path's.
 		return s
 	}
 	return "http://" + s
 }
 
-// otherScheme matches a URL with a scheme and no "//" (mailto:,
-// javascript:, urn:): it is left as given, for the seed check to refuse,
-// not read as a host with a user name. A host and port (example.org:8080)
-// does not match: a port is digits.
-var otherScheme = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:([^0-9]|$)`)
+// hasOtherScheme reports whether s starts with a scheme and no "//"
+// (mailto:, javascript:, urn:): such a seed is left as given, for the seed
+// check to refuse, not read as a host with a user name. A host and port
+// (example.org:8080) has none, a port being digits, and neither has
+// user:password@host, unless the scheme is one without a host
+// (opaqueSchemes: mailto:someone@example.org).
+func hasOtherScheme(s string) bool {
+	m := otherScheme.FindStringSubmatch(s)
+	if m == nil {
+		return false
+	}
+	if opaqueSchemes[strings.ToLower(m[1])] {
+		return true
+	}
+	rest := s[len(m[1])+1:]
+	at, slash := strings.IndexByte(rest, '@'), strings.IndexAny(rest, "/?#")
+	return at < 0 || slash >= 0 && slash < at
+}
+
+// opaqueSchemes are schemes whose URLs name no host: a seed in one is
+// refused even with an @ in it.
+var opaqueSchemes = map[string]bool{"mailto": true, "javascript": true, "tel": true, "data": true, "urn": true, "news": true, "sms": true}
+
+// otherScheme matches what may be a scheme without "//" (hasOtherScheme):
+// a name and a colon not followed by a digit, as a port would be.
+var otherScheme = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9+.-]*):([^0-9]|$)`)
 
 // contactRE is Heritrix's rule: the User-Agent must name a contact URL
 // after a plus sign inside parentheses.

@@ -333,7 +333,9 @@ func TestBareHostSeed(t *testing.T) {
 		// seed check to refuse, not read as a user name on a host.
 		"d.test:8080/x": "http://d.test:8080/x", "localhost:80": "http://localhost:80",
 		"mailto:someone@e.test": "mailto:someone@e.test", "javascript:void(0)": "javascript:void(0)",
-		"not a url at all": "not a url at all"} {
+		"not a url at all": "not a url at all", "f.test/some path": "http://f.test/some path",
+		"user:pw@g.test/": "http://user:pw@g.test/", "[::1]:8080": "http://[::1]:8080", "mailto:x@h.test": "mailto:x@h.test",
+		"news:comp.lang": "news:comp.lang"} {
 		if got := NormalizeSeed(in); got != want {
 			t.Errorf("NormalizeSeed(%q) = %q, want %q", in, got, want)
 		}

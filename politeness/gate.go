@@ -147,8 +147,8 @@ func (g *Gate) Config() Config { return g.cfg }
 //
 // A robots.txt that cannot be fetched is an outcome, not an error: the
 // Decision disallows and says why. Check returns an error only for a URL it
-// cannot judge (ErrUnsupportedURL) and when ctx ends while it waits for
-// robots.txt. Check records the Crawl-delay it finds for u.Host, which Delay
+// cannot judge (ErrUnsupportedURL), when ctx ends while it waits for
+// robots.txt, and for a fetch that failed on this side (ErrLocal). Check records the Crawl-delay it finds for u.Host, which Delay
 // and Acquire then use.
 func (g *Gate) Check(ctx context.Context, u *url.URL, now time.Time) (Decision, error) {
 	robotsURL, err := robotsURLOf(u)

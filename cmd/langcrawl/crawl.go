@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -22,7 +23,6 @@ import (
 	"github.com/langcrawl/langcrawl/focus"
 	"github.com/langcrawl/langcrawl/frontier"
 	"github.com/langcrawl/langcrawl/politeness"
-	"github.com/langcrawl/langcrawl/report"
 	"github.com/langcrawl/langcrawl/scope"
 )
 
@@ -69,11 +69,12 @@ const (
 const lockName = ".lock"
 
 // checkOutDir refuses an output directory that holds files but is no
-// crawl's: a crawl's has frontier/ (or at least the lock a start takes
-// first). A new or empty directory is fine, and so is one that holds only
-// what langcrawl itself writes there (outNames: demo writes its profile
-// first). A start empties tmp/, so a folder of someone else's must not be
-// taken for a crawl's.
+// crawl's: a crawl's has frontier/. A new or empty directory is fine, and
+// so is one that holds only what can be there before a first start made
+// frontier/ (outNames: the lock, demo's profile, action files, a start
+// killed early), besides dot files and lost+found (a mounted volume). A
+// start empties tmp/ and writes profile.yaml, so a folder of someone
+// else's must not be taken for a crawl's.
 func checkOutDir(dir string) error {
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -82,23 +83,23 @@ func checkOutDir(dir string) error {
 	if err != nil {
 		return fmt.Errorf("output directory: %w", err)
 	}
-	for _, name := range []string{frontierDir, lockName} {
-		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
-			return nil
-		}
+	if fi, err := os.Stat(filepath.Join(dir, frontierDir)); err == nil && fi.IsDir() {
+		return nil
 	}
 	for _, e := range entries {
-		if !outNames[e.Name()] {
-			return fmt.Errorf("output directory %s holds %s, and is not a langcrawl crawl (it has no %s/): give a new or empty directory as --out", dir, e.Name(), frontierDir)
+		name := e.Name()
+		if outNames[name] || strings.HasPrefix(name, ".") || name == "lost+found" {
+			continue
 		}
+		return fmt.Errorf("output directory %s holds %s, and is not a langcrawl crawl (it has no %s/): give a new or empty directory as --out", dir, name, frontierDir)
 	}
 	return nil
 }
 
-// outNames are the names langcrawl writes at the top of an output
-// directory, but tmp/.
-var outNames = map[string]bool{frontierDir: true, lockName: true, warcDir: true, logDir: true, profilesDir: true,
-	"profile.yaml": true, demoProfileName: true, controlFile: true, actionDir: true, report.Dir: true}
+// outNames are what an output directory may hold before a first start
+// has made frontier/: the lock, demo's profile, files dropped into
+// action/, and what a start killed before frontier/ had made.
+var outNames = map[string]bool{lockName: true, warcDir: true, logDir: true, demoProfileName: true, actionDir: true}
 
 // focusDetector builds the detector for cfg's target languages and
 // charsets. A target it has no profile for is the operator's to fix
@@ -315,7 +316,7 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 	if err != nil {
 		return snap, errors.Join(err, clog.Close(), arc.Close(), q.Close())
 	}
-	seeded, err := (&seeder{c: c, cfg: cfg, stderr: stderr, log: log}).run()
+	seeded, err := (&seeder{c: c, cfg: cfg, stderr: stderr, log: log, checked: cfg.SeedsFile != "" && !cfg.SkipBadSeeds}).run()
 	if err != nil {
 		return snap, errors.Join(fmt.Errorf("%w: %w", errUsage, err), clog.Close(), arc.Close(), q.Close())
 	}

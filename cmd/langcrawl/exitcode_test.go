@@ -111,3 +111,42 @@ func TestBadFlagExits2(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckOutDir: what an --out may hold before a crawl has made its
+// frontier/. Someone's own files (a tmp/ a start would empty, a
+// profile.yaml it would overwrite) are refused; a mounted volume's
+// lost+found, dot files and what langcrawl itself writes first are not.
+func TestCheckOutDir(t *testing.T) {
+	for _, c := range []struct {
+		entries []string // a trailing / makes a directory
+		ok      bool
+	}{
+		{nil, true},
+		{[]string{"tmp/"}, false},
+		{[]string{"profile.yaml"}, false},
+		{[]string{"notes.txt", "frontier/"}, true},
+		{[]string{"lost+found/", ".DS_Store", ".gitkeep"}, true},
+		{[]string{lockName, warcDir + "/", logDir + "/", demoProfileName, actionDir + "/"}, true},
+		{[]string{lockName, "mine.warc.gz"}, false}, // a .lock (wacz takes one) is no crawl's proof
+	} {
+		dir := t.TempDir()
+		for _, e := range c.entries {
+			p := filepath.Join(dir, e)
+			var err error
+			if strings.HasSuffix(e, "/") {
+				err = os.MkdirAll(p, 0o755)
+			} else {
+				err = os.WriteFile(p, nil, 0o644)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := checkOutDir(dir); (err == nil) != c.ok {
+			t.Errorf("%v: checkOutDir = %v, want ok %v", c.entries, err, c.ok)
+		}
+	}
+	if err := checkOutDir(filepath.Join(t.TempDir(), "new")); err != nil {
+		t.Errorf("a directory not made yet: %v", err)
+	}
+}

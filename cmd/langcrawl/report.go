@@ -33,7 +33,9 @@ their evidence (anchor texts, referring pages, link counts, URLs dropped
 from their queue), for a curator to add as seeds.
 
 --json prints the whole report as one JSON object instead of markdown
-(DIR/report/report.json holds the same either way).`,
+(DIR/report/report.json holds the same either way). With --tolerance T
+the report is a what-if, written into DIR/report/tolerance-T/ beside the
+crawl's own.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			whatIf := cmd.Flags().Changed("tolerance")
@@ -76,6 +78,6 @@ from their queue), for a curator to add as seeds.
 	}
 	cmd.Flags().StringVar(&out, "out", "./crawl", "the crawl's output directory")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON instead of markdown")
-	cmd.Flags().IntVar(&tolerance, "tolerance", 0, "judge servers with this tolerance T instead of the crawl's focus.tolerance (not for focus.strategy sequential, whose own verdicts are shown)")
+	cmd.Flags().IntVar(&tolerance, "tolerance", 0, "judge servers with this tolerance T instead of the crawl's focus.tolerance, into DIR/report/tolerance-T/ (not for focus.strategy sequential, whose own verdicts are shown)")
 	return onInterrupt(cmd, readStopping, readQuitting)
 }

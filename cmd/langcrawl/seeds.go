@@ -44,6 +44,10 @@ type seeder struct {
 	// log gets the skipped seeds; nil: nothing.
 	log *slog.Logger
 
+	// checked: runCrawl has checked the seeds file already (checkSeedsFile),
+	// so seedFile only queues it.
+	checked bool
+
 	bare      int    // seeds that got http://
 	firstBare string // the first of them, with its FILE:LINE if any
 	skipped   int
@@ -97,8 +101,10 @@ func (s *seeder) seedListed() (int, error) {
 
 // seedFile checks every line of the seeds file, then queues them.
 func (s *seeder) seedFile() (int, error) {
-	if err := checkSeedsFile(s.cfg.SeedsFile); err != nil {
-		return 0, err
+	if !s.checked {
+		if err := checkSeedsFile(s.cfg.SeedsFile); err != nil {
+			return 0, err
+		}
 	}
 	return s.queueFile(func(int, string, string) bool { return true })
 }
@@ -106,8 +112,8 @@ func (s *seeder) seedFile() (int, error) {
 // checkSeedsFile reads the seeds file at path once and returns every bad
 // line (up to maxSeedErrors), each named FILE:LINE. runCrawl calls it
 // before anything in --out is made, so a typo there leaves nothing
-// behind; seedFile calls it again before queueing, as the file may have
-// changed in between.
+// behind; seedFile then only queues (a line spoilt in between stops the
+// queueing with an error naming its URL).
 func checkSeedsFile(path string) error {
 	var errs []error
 	err := config.EachSeedLine(path, func(line int, raw, u string) error {
