@@ -226,7 +226,7 @@ func (s Snapshot) WriteSummary(w io.Writer, elapsed time.Duration, reason string
 	}
 	fmt.Fprintf(w, "frontier: %d queued, %d seen\n", s.Frontier.Queued+s.Frontier.InFlight, s.Frontier.Seen)
 	u := s.Frontier.Usage
-	fmt.Fprintf(w, "job totals over all runs: %d requests, %.1f MB, %s\n", u.Fetches, float64(u.Bytes)/1e6, u.Elapsed.Truncate(time.Second))
+	fmt.Fprintf(w, "job totals over all runs of this generation: %d requests, %.1f MB, %s\n", u.Fetches, float64(u.Bytes)/1e6, u.Elapsed.Truncate(time.Second))
 	fmt.Fprintf(w, "status:%s\n", joinCounts(s.Status))
 	if len(s.Langs) > 0 {
 		fmt.Fprintf(w, "languages:%s\n", joinCounts(s.Langs))

@@ -83,7 +83,7 @@ func TestBudgetAcrossKill(t *testing.T) {
 	if !strings.Contains(sum, "stopped: max_pages reached") {
 		t.Errorf("the resumed run did not stop at the budget:\n%s", sum)
 	}
-	m := regexp.MustCompile(`job totals over all runs: (\d+) requests`).FindStringSubmatch(sum)
+	m := regexp.MustCompile(`job totals over all runs of this generation: (\d+) requests`).FindStringSubmatch(sum)
 	if m == nil || m[1] != strconv.Itoa(budget) {
 		t.Errorf("job totals %v, want exactly %d requests:\n%s", m, budget, sum)
 	}

@@ -312,7 +312,7 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 	if err != nil {
 		return snap, errors.Join(err, clog.Close(), arc.Close(), q.Close())
 	}
-	gen, err := startGeneration(c, q, cfg, stderr, log)
+	gen, newGen, err := startGeneration(c, q, cfg, stderr, log)
 	if err != nil {
 		return snap, errors.Join(err, clog.Close(), arc.Close(), q.Close())
 	}
@@ -326,7 +326,8 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 		return snap, errors.Join(err, clog.Close(), arc.Close(), q.Close())
 	}
 	fs := q.Stats()
-	if fs.Completed > 0 || fs.Recovered > 0 || fs.Queued > int64(seeded) {
+	if !newGen && (fs.Completed > 0 || fs.Recovered > 0 || fs.Queued > int64(seeded)) {
+		// A new generation has said what it queued (startGeneration).
 		fmt.Fprintf(stderr, "resuming crawl in %s: %d queued, %d in flight at the last stop put back\n", cfg.Out, fs.Queued, fs.Recovered)
 	}
 	if reason, paused := c.Paused(); paused {

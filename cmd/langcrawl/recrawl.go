@@ -20,12 +20,12 @@ import (
 // of the crawl in DIR into a new output directory; then, if the frontier
 // holds a finished crawl, or a new generation that a crash cut short, it
 // starts the next generation, queueing the known URLs that are due. It
-// returns the generation the run crawls.
-func startGeneration(c *crawl.Crawler, q *frontier.Queue, cfg *config.Config, stderr io.Writer, log *slog.Logger) (int64, error) {
+// returns the generation the run crawls, and whether this run started it.
+func startGeneration(c *crawl.Crawler, q *frontier.Queue, cfg *config.Config, stderr io.Writer, log *slog.Logger) (gen int64, started bool, err error) {
 	if prev := cfg.Recrawl.Previous; prev != "" {
 		n, err := importHistory(q, prev)
 		if err != nil {
-			return 0, err
+			return 0, false, err
 		}
 		if n > 0 {
 			fmt.Fprintf(stderr, "re-crawl from %s: %d captures known\n", prev, n)
@@ -36,7 +36,7 @@ func startGeneration(c *crawl.Crawler, q *frontier.Queue, cfg *config.Config, st
 		n, again, err := importOnce(q, f, func(path string) (int, error) { return importDedupIndex(c, path) })
 		switch {
 		case err != nil:
-			return 0, err
+			return 0, false, err
 		case again:
 			log.Info("dedup index already imported, unchanged", "file", f)
 		case n > 0:
@@ -47,19 +47,19 @@ func startGeneration(c *crawl.Crawler, q *frontier.Queue, cfg *config.Config, st
 	st := q.Stats()
 	finished, err := q.Finished()
 	if err != nil {
-		return 0, err
+		return 0, false, err
 	}
 	if !finished && !st.GenerationPending {
-		return st.Generation, nil
+		return st.Generation, false, nil
 	}
 	gen, n, err := c.Recrawl(cfg.Recrawl.Interval, recrawlIntervals(cfg.Hosts), time.Now())
 	if err != nil {
-		return 0, err
+		return 0, false, err
 	}
 	fmt.Fprintf(stderr, "generation %d of the crawl in %s: %d known URLs due again (recrawl.interval %s)\n",
 		gen, cfg.Out, n, cfg.Recrawl.Interval)
 	log.Info("new generation", "generation", gen, "due", n)
-	return gen, nil
+	return gen, true, nil
 }
 
 // importHistory copies the fetch history of the crawl in dir into q, once:

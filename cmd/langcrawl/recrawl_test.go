@@ -32,6 +32,9 @@ func TestRecrawlDemo(t *testing.T) {
 	if !strings.Contains(stderr.String(), "generation 2") || snap.Frontier.Generation != 2 {
 		t.Fatalf("the second run did not start generation 2:\n%s", stderr.String())
 	}
+	if strings.Contains(stderr.String(), "resuming crawl") {
+		t.Errorf("a new generation is not a resumed crawl, and says so once:\n%s", stderr.String())
+	}
 	recs := warcRecords(t, filepath.Join(out, warcDir)) // strict: every record and digest
 	byID := map[string]bool{}
 	for _, rs := range first {
