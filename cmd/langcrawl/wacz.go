@@ -58,6 +58,11 @@ func packageCrawl(ctx context.Context, dir, out, title string, stdout, stderr io
 		}
 		out = abs + ".wacz"
 	}
+	// Before hours of reading: the folder the WACZ goes into must be
+	// there (else the error would name the temporary file beside it).
+	if fi, err := os.Stat(filepath.Dir(out)); err != nil || !fi.IsDir() {
+		return fmt.Errorf("%w: -o %s: the folder %s does not exist", errUsage, out, filepath.Dir(out))
+	}
 	var st wacz.Stats
 	meter := newFileMeter(ctx, stderr, "wacz", files)
 	err = writeOutAtomic(out, func(w io.Writer) error {

@@ -109,6 +109,11 @@ func TestIndexAndWACZCommands(t *testing.T) {
 	if left, _ := os.ReadDir(empty); len(left) != 0 {
 		t.Errorf("interrupted wacz and index left %v", left)
 	}
+	// A -o in a folder that is not there is named before anything is read.
+	missing := filepath.Join(empty, "no-such-folder", "c.wacz")
+	if err := packageCrawl(context.Background(), out, missing, "", io.Discard, io.Discard); !errors.Is(err, errUsage) || !strings.Contains(err.Error(), filepath.Dir(missing)) {
+		t.Errorf("wacz -o %s: %v, want a usage error naming the folder", missing, err)
+	}
 
 	// langcrawl wacz.
 	waczPath := filepath.Join(t.TempDir(), "c.wacz")
