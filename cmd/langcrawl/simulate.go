@@ -69,6 +69,11 @@ parameter, family-PARAM-coverage.svg, -harvest.svg and -servers.svg.`,
 			p.Servers, p.MeanPagesPerServer, p.Seed = servers, ppsrv, seed
 			cfg.Params = p
 			o := &cfg.Options
+			// Strategies named are the ones run: the improvement comes
+			// with them only when asked for.
+			if cmd.Flags().Changed("strategies") && !cmd.Flags().Changed("improvements") {
+				o.Improvements = false
+			}
 			switch {
 			case servers < 1:
 				return fmt.Errorf("%w: --servers %d must be at least 1", errUsage, servers)
@@ -101,7 +106,7 @@ parameter, family-PARAM-coverage.svg, -harvest.svg and -servers.svg.`,
 		"strategies to run, comma-separated: perfect, bfs, hard-focused, soft-focused, aggressive-server, conservative-server, conservative-directory (default all of these, the paper's); also evidence and sequential, when named")
 	f.IntSliceVar(&cfg.Options.Tolerances, "tolerances", nil, "values of the tolerance T, comma-separated; each server-based strategy runs once per value (default 10)")
 	f.BoolVar(&cfg.Options.Improvements, "improvements", true,
-		"also run the improvement on the paper beside conservative filtering: a tolerance falling to 5 (+decay); --improvements=false runs the paper's strategies only")
+		"also run the improvement on the paper beside conservative filtering: a tolerance falling to 5 (+decay); --improvements=false runs the paper's strategies only (off by default when --strategies names the strategies)")
 	f.Int64Var(&cfg.Options.SampleEvery, "sample-every", 0, "pages crawled between two points of the curves (default: pages in the web / 500, at least 100)")
 	f.Int64Var(&cfg.Options.MaxPages, "max-pages", 0, "stop each strategy after this many pages (default 0: until its frontier is empty)")
 	f.IntVar(&cfg.Options.Parallel, "parallel", 0, "strategies simulated at once, each with its own in-memory frontier (default: the number of CPUs)")

@@ -43,3 +43,28 @@ func TestSimulateFamily(t *testing.T) {
 		t.Errorf("--family-servers 0: exit %d, want 2", code)
 	}
 }
+
+// TestSimulateNamedStrategies: --strategies runs the strategies named and
+// no others; the improvement (+decay) comes only with --improvements.
+func TestSimulateNamedStrategies(t *testing.T) {
+	for _, c := range []struct {
+		args  []string
+		decay bool
+	}{{nil, false}, {[]string{"--improvements"}, true}} {
+		out := filepath.Join(t.TempDir(), "sim")
+		args := append([]string{"simulate", "--servers", "60", "--strategies", "bfs,conservative-server", "--parallel", "1", "--out", out}, c.args...)
+		if code := run(args); code != 0 {
+			t.Fatalf("%v: exit %d", args, code)
+		}
+		summary, err := os.ReadFile(filepath.Join(out, "summary.csv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(string(summary), "+decay"); got != c.decay {
+			t.Errorf("%v: +decay in summary.csv %v, want %v:\n%s", args, got, c.decay, summary)
+		}
+		if !strings.Contains(string(summary), "bfs") || strings.Contains(string(summary), "hard-focused") {
+			t.Errorf("%v: summary.csv does not hold just the strategies named:\n%s", args, summary)
+		}
+	}
+}
