@@ -39,6 +39,7 @@ type observer struct {
 	perfect bool
 	stop    context.CancelFunc // ends the run at Options.MaxPages
 	report  func()             // a progress line
+	last    time.Time          // when the last progress line was written
 
 	crawled  []bool // per page
 	accessed []bool // per server
@@ -46,7 +47,7 @@ type observer struct {
 }
 
 func newObserver(w *web, r *RunResult, q *frontier.Queue, opts Options, perfect bool, stop context.CancelFunc, report func()) *observer {
-	return &observer{w: w, r: r, q: q, opts: opts, perfect: perfect, stop: stop, report: report,
+	return &observer{w: w, r: r, q: q, opts: opts, perfect: perfect, stop: stop, report: report, last: time.Now(),
 		crawled: make([]bool, w.numPages), accessed: make([]bool, len(w.host))}
 }
 
@@ -182,12 +183,21 @@ func (q *observedQueue) Complete(l *frontier.Lease, c frontier.Completion) error
 		if o.r.Pages%o.opts.SampleEvery == 0 {
 			o.sample()
 		}
-		if o.opts.Progress != nil && o.r.Pages%o.opts.ProgressEvery == 0 {
+		// A line every ProgressEvery pages, and at least every
+		// progressInterval on a slow run (the clock read every 1,000
+		// pages only).
+		if o.opts.Progress != nil && (o.r.Pages%o.opts.ProgressEvery == 0 ||
+			o.r.Pages%1000 == 0 && time.Since(o.last) >= progressInterval) {
 			o.report()
+			o.last = time.Now()
 		}
 	}
 	return nil
 }
+
+// progressInterval is the longest a run goes without a progress line
+// while it crawls (Options.Progress).
+const progressInterval = 20 * time.Second
 
 // openGate is a politeness gate that allows everything at once: no
 // robots.txt, no delay, no connection limit.

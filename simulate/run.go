@@ -140,7 +140,8 @@ type Options struct {
 	// finishes (one call at a time), e.g. to save partial results.
 	Done func(*RunResult)
 	// Progress, when non-nil, receives a progress line per run every
-	// ProgressEvery pages and at its end.
+	// ProgressEvery pages, at least every 20 seconds while it crawls, and
+	// at its end.
 	Progress io.Writer
 	// ProgressEvery defaults to 250,000 pages.
 	ProgressEvery int64
