@@ -1382,7 +1382,39 @@ func (c *Config) YAML() string {
 	if r, ok := m["robots"].(map[string]any); ok {
 		r["max_crawl_delay"] = c.Robots.MaxCrawlDelay.String()
 	}
-	m["durability"] = map[string]any{"sync_interval": c.Durability.SyncInterval.String(), "min_free_space": c.Durability.MinFreeSpace}
+	size := func(n int64) any { // 0 stays a number
+		if n == 0 {
+			return 0
+		}
+		return FormatSize(n)
+	}
+	m["durability"] = map[string]any{"sync_interval": c.Durability.SyncInterval.String(), "min_free_space": size(c.Durability.MinFreeSpace)}
+	m["recrawl"].(map[string]any)["dedup_min_size"] = size(c.Recrawl.DedupMinSize)
+	m["max_bytes"], m["max_body_size"] = size(c.MaxBytes), size(c.MaxBodySize)
+	if w, ok := m["warc"].(map[string]any); ok {
+		w["max_size"] = size(c.WARC.MaxSize)
+	}
+	if bw, ok := m["bandwidth"].(map[string]any); ok {
+		bw["limit"], bw["default_rate"], bw["receive_buffer"] = size(c.Bandwidth.Limit), size(c.Bandwidth.DefaultRate), size(c.Bandwidth.ReceiveBuffer)
+	}
 	b, _ = yaml.Marshal(m)
 	return string(b)
+}
+
+// FormatSize writes n as ParseSize reads it back exactly: in the largest
+// binary or decimal unit that divides it (1GiB, 100MiB, 1GB), else in
+// bytes; 0 as "0".
+func FormatSize(n int64) string {
+	if n == 0 {
+		return "0"
+	}
+	for _, u := range []struct {
+		name string
+		size int64
+	}{{"TiB", 1 << 40}, {"TB", 1e12}, {"GiB", 1 << 30}, {"GB", 1e9}, {"MiB", 1 << 20}, {"MB", 1e6}, {"KiB", 1 << 10}, {"KB", 1e3}} {
+		if n%u.size == 0 {
+			return strconv.FormatInt(n/u.size, 10) + u.name
+		}
+	}
+	return strconv.FormatInt(n, 10)
 }

@@ -558,3 +558,31 @@ func TestFocusLanguageSet(t *testing.T) {
 		t.Errorf("SplitLanguages(\"\") = %q, want none", got)
 	}
 }
+
+// TestFormatSize: sizes print as the profile writes them (1GiB, 100MiB)
+// and read back exactly; langcrawl config shows the defaults so.
+func TestFormatSize(t *testing.T) {
+	for _, n := range []int64{1, 999, 1000, 1024, 1536, 300_000, 1 << 20, 100 << 20, 1e9, 1 << 30, 20 << 30, 123456789, 5 << 40} {
+		s := FormatSize(n)
+		if back, err := ParseSize(s); err != nil || back != n {
+			t.Errorf("FormatSize(%d) = %q, read back as %d, %v", n, s, back, err)
+		}
+	}
+	for n, want := range map[int64]string{1 << 30: "1GiB", 100 << 20: "100MiB", 1e9: "1GB", 1536: "1536", 300_000: "300KB"} {
+		if got := FormatSize(n); got != want {
+			t.Errorf("FormatSize(%d) = %q, want %q", n, got, want)
+		}
+	}
+	dir := t.TempDir()
+	p := filepath.Join(dir, "p.yaml")
+	os.WriteFile(p, []byte("seeds: [http://a.test/]\nuser_agent: \"x/1 (+https://lib.example/c)\"\n"), 0o644)
+	c, err := Load(p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"max_body_size: 100MiB", "min_free_space: 1GiB", "max_bytes: 0"} {
+		if !strings.Contains(c.YAML(), want) {
+			t.Errorf("YAML() lacks %q:\n%s", want, c.YAML())
+		}
+	}
+}
