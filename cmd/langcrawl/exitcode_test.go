@@ -15,9 +15,27 @@ import (
 // writes nothing into --out.
 func TestCrawlBadProfileExits2(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "out")
+	stderr, code := crawlChild(t, out, "workers: -1\ndelay: soon\nwrkers: 3\n")
+	if code != 2 {
+		t.Fatalf("bad profile: exit %d, want status 2\n%s", code, stderr)
+	}
+	for _, key := range []string{"workers", "delay", "wrkers"} {
+		if !strings.Contains(stderr, key) {
+			t.Errorf("stderr does not name %s:\n%s", key, stderr)
+		}
+	}
+	if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a crawl with a bad profile created %s (%v)", out, err)
+	}
+}
+
+// crawlChild runs `langcrawl crawl --profile` on a profile with text
+// (seeds, user_agent and out added), in a child process as an operator
+// would, and returns its stderr and exit status.
+func crawlChild(t *testing.T, out, text string) (string, int) {
+	t.Helper()
 	profile := filepath.Join(t.TempDir(), "p.yaml")
-	text := "seeds: [\"http://a.test/\"]\nout: " + out + "\nuser_agent: \"t/1 (+https://example.org/t)\"\n" +
-		"workers: -1\ndelay: soon\nwrkers: 3\n"
+	text = "seeds: [\"http://a.test/\"]\nout: " + out + "\nuser_agent: \"t/1 (+https://example.org/t)\"\n" + text
 	if err := os.WriteFile(profile, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -27,17 +45,13 @@ func TestCrawlBadProfileExits2(t *testing.T) {
 	child.Stderr = &stderr
 	err := child.Run()
 	var exit *exec.ExitError
-	if !errors.As(err, &exit) || exit.ExitCode() != 2 {
-		t.Fatalf("bad profile: exit %v, want status 2\n%s", err, stderr.String())
+	if errors.As(err, &exit) {
+		return stderr.String(), exit.ExitCode()
 	}
-	for _, key := range []string{"workers", "delay", "wrkers"} {
-		if !strings.Contains(stderr.String(), key) {
-			t.Errorf("stderr does not name %s:\n%s", key, stderr.String())
-		}
+	if err != nil {
+		t.Fatal(err)
 	}
-	if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("a crawl with a bad profile created %s (%v)", out, err)
-	}
+	return stderr.String(), 0
 }
 
 // TestVersion: `langcrawl version` and `langcrawl --version` print the
@@ -76,22 +90,12 @@ func TestCrawlRefusesForeignOutDir(t *testing.T) {
 	if err := os.WriteFile(keep, []byte("precious"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	profile := filepath.Join(t.TempDir(), "p.yaml")
-	text := "seeds: [\"http://a.test/\"]\nout: " + out + "\nuser_agent: \"t/1 (+https://example.org/t)\"\n"
-	if err := os.WriteFile(profile, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
+	stderr, code := crawlChild(t, out, "")
+	if code != 2 {
+		t.Fatalf("foreign --out: exit %d, want status 2\n%s", code, stderr)
 	}
-	var stderr bytes.Buffer
-	child := exec.Command(os.Args[0], "-test.run=^TestHelperLangcrawl$")
-	child.Env = append(os.Environ(), "E2E_CHILD_ARGS=crawl --profile "+profile)
-	child.Stderr = &stderr
-	err := child.Run()
-	var exit *exec.ExitError
-	if !errors.As(err, &exit) || exit.ExitCode() != 2 {
-		t.Fatalf("foreign --out: exit %v, want status 2\n%s", err, stderr.String())
-	}
-	if !strings.Contains(stderr.String(), out) || !strings.Contains(stderr.String(), "holds tmp") || !strings.Contains(stderr.String(), "not a langcrawl crawl") {
-		t.Errorf("stderr does not name the directory and why:\n%s", stderr.String())
+	if !strings.Contains(stderr, out) || !strings.Contains(stderr, "holds tmp") || !strings.Contains(stderr, "not a langcrawl crawl") {
+		t.Errorf("stderr does not name the directory and why:\n%s", stderr)
 	}
 	if b, err := os.ReadFile(keep); err != nil || string(b) != "precious" {
 		t.Errorf("%s after the refused start: %q, %v", keep, b, err)
