@@ -672,7 +672,11 @@ func unknownKeys(profile string) []error {
 		for _, n := range names {
 			full := strings.ToLower(prefix + n)
 			if !known[full] {
-				errs = append(errs, fmt.Errorf("%s: unknown key in profile %s", full, profile))
+				hint := ""
+				if k := nearestKey(full, known); k != "" {
+					hint = fmt.Sprintf(" (did you mean %s?)", k)
+				}
+				errs = append(errs, fmt.Errorf("%s: unknown key in profile %s%s", full, profile, hint))
 				continue
 			}
 			if full == "network.connect_to" || full == "hosts" {
@@ -1083,6 +1087,50 @@ func hasOtherScheme(s string) bool {
 	rest := s[len(m[1])+1:]
 	at, slash := strings.IndexByte(rest, '@'), strings.IndexAny(rest, "/?#")
 	return at < 0 || slash >= 0 && slash < at
+}
+
+// nearestKey returns the known key nearest to key, when a typo away: at
+// most two letters added, dropped, changed or swapped, under the same
+// parent ("wrkers" -> workers, "focus.langauge" -> focus.language); ""
+// when none is.
+func nearestKey(key string, known map[string]bool) string {
+	parent := key[:strings.LastIndexByte(key, '.')+1]
+	best, bestD := "", 3
+	for k := range known {
+		if !strings.HasPrefix(k, parent) || strings.Contains(k[len(parent):], ".") {
+			continue
+		}
+		if d := editDistance(key[len(parent):], k[len(parent):]); d < bestD || d == bestD && k < best {
+			best, bestD = k, d
+		}
+	}
+	return best
+}
+
+// editDistance is the optimal string alignment distance between a and b:
+// insertions, deletions, substitutions and swaps of neighbours, each 1.
+func editDistance(a, b string) int {
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(a)][len(b)]
 }
 
 // opaqueSchemes are schemes whose URLs name no host: a seed in one is

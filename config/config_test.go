@@ -586,3 +586,22 @@ func TestFormatSize(t *testing.T) {
 		}
 	}
 }
+
+// TestUnknownKeySuggests: an unknown key a typo away from a known one is
+// named with it; one far from every key is named alone.
+func TestUnknownKeySuggests(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "p.yaml")
+	os.WriteFile(p, []byte("seeds: [http://a.test/]\nuser_agent: \"x/1 (+https://lib.example/c)\"\nwrkers: 4\nfocus: {langauge: th}\nzzzzzz: 1\n"), 0o644)
+	_, err := Load(p, nil)
+	if err == nil {
+		t.Fatal("no error")
+	}
+	for _, want := range []string{"wrkers: unknown key in profile " + p + " (did you mean workers?)",
+		"focus.langauge: unknown key in profile " + p + " (did you mean focus.language?)",
+		"zzzzzz: unknown key in profile " + p + "\n"} {
+		if !strings.Contains(err.Error()+"\n", want) {
+			t.Errorf("error lacks %q:\n%v", want, err)
+		}
+	}
+}
