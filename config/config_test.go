@@ -188,19 +188,27 @@ func TestYAMLRoundTrip(t *testing.T) {
 	}
 }
 
+// loadText writes text, after a seed and a user agent, as a profile in a
+// temporary directory and loads it; it returns the profile's path too.
+func loadText(t *testing.T, text string) (*Config, string, error) {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "p.yaml")
+	if err := os.WriteFile(p, []byte("seeds: [http://a.test/]\nuser_agent: \"x/1 (+https://lib.example/c)\"\n"+text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Load(p, nil)
+	return c, p, err
+}
+
 func TestDefaultFloorFollowsSmallTolerance(t *testing.T) {
-	dir := t.TempDir()
-	prof := filepath.Join(dir, "p.yaml")
-	os.WriteFile(prof, []byte("seeds: [http://a.test/]\nuser_agent: \"x/1 (+https://lib.example/c)\"\nfocus: {language: th, tolerance: 3}\n"), 0o644)
-	c, err := Load(prof, nil)
+	c, _, err := loadText(t, "focus: {language: th, tolerance: 3}\n")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if c.Focus.Floor != 3 {
 		t.Errorf("focus.tolerance_floor = %d, want the default 5 capped at T = 3", c.Focus.Floor)
 	}
-	os.WriteFile(prof, []byte("seeds: [http://a.test/]\nuser_agent: \"x/1 (+https://lib.example/c)\"\nfocus: {language: th, tolerance: 3, tolerance_floor: 4}\n"), 0o644)
-	if _, err := Load(prof, nil); err == nil || !strings.Contains(err.Error(), "focus.tolerance_floor") {
+	if _, _, err := loadText(t, "focus: {language: th, tolerance: 3, tolerance_floor: 4}\n"); err == nil || !strings.Contains(err.Error(), "focus.tolerance_floor") {
 		t.Errorf("an explicit floor above T was accepted: %v", err)
 	}
 }
@@ -573,10 +581,7 @@ func TestFormatSize(t *testing.T) {
 			t.Errorf("FormatSize(%d) = %q, want %q", n, got, want)
 		}
 	}
-	dir := t.TempDir()
-	p := filepath.Join(dir, "p.yaml")
-	os.WriteFile(p, []byte("seeds: [http://a.test/]\nuser_agent: \"x/1 (+https://lib.example/c)\"\n"), 0o644)
-	c, err := Load(p, nil)
+	c, _, err := loadText(t, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -590,10 +595,7 @@ func TestFormatSize(t *testing.T) {
 // TestUnknownKeySuggests: an unknown key a typo away from a known one is
 // named with it; one far from every key is named alone.
 func TestUnknownKeySuggests(t *testing.T) {
-	dir := t.TempDir()
-	p := filepath.Join(dir, "p.yaml")
-	os.WriteFile(p, []byte("seeds: [http://a.test/]\nuser_agent: \"x/1 (+https://lib.example/c)\"\nwrkers: 4\nfocus: {langauge: th}\nzzzzzz: 1\n"), 0o644)
-	_, err := Load(p, nil)
+	_, p, err := loadText(t, "wrkers: 4\nfocus: {langauge: th}\nzzzzzz: 1\n")
 	if err == nil {
 		t.Fatal("no error")
 	}
