@@ -94,6 +94,10 @@ type Config struct {
 
 	// ProfilePath is the profile file Load read, "" when none.
 	ProfilePath string `yaml:"-"`
+	// Warnings are what Load found wrong but not fatal: a LANGCRAWL_*
+	// environment variable that sets no key (UnknownEnv). The commands
+	// print them on stderr.
+	Warnings []string `yaml:"-"`
 }
 
 // Recrawl configures incremental re-crawls.
@@ -479,7 +483,7 @@ func Load(profile string, fs *pflag.FlagSet) (*Config, error) {
 		}
 	}
 
-	c := &Config{ProfilePath: profile}
+	c := &Config{ProfilePath: profile, Warnings: UnknownEnv(os.Environ())}
 	p := parser{v: v}
 	c.SeedsFile = p.str("seeds_file")
 	c.Seeds, c.SeedScopes = p.seeds("seeds")
@@ -639,7 +643,7 @@ func Load(profile string, fs *pflag.FlagSet) (*Config, error) {
 // explicit reports whether the operator set key in the profile or the
 // environment, rather than leaving it to its default.
 func explicit(v *viper.Viper, key string) bool {
-	_, env := os.LookupEnv("LANGCRAWL_" + strings.ToUpper(strings.ReplaceAll(key, ".", "_")))
+	_, env := os.LookupEnv(envName(key))
 	return env || v.InConfig(internal(key))
 }
 
@@ -689,6 +693,47 @@ func unknownKeys(profile string) []error {
 	}
 	walk("", doc)
 	return errs
+}
+
+// envPrefix is what the environment variables of keys start with.
+const envPrefix = "LANGCRAWL_"
+
+// envName is the environment variable that sets key: LANGCRAWL_ and the
+// key in capitals, dots as underscores (warc.max_size ->
+// LANGCRAWL_WARC_MAX_SIZE).
+func envName(key string) string {
+	return envPrefix + strings.ToUpper(strings.ReplaceAll(key, ".", "_"))
+}
+
+// UnknownEnv names each LANGCRAWL_* variable of environ (os.Environ's
+// form) that sets no key, with the variable a typo away when there is one
+// ("LANGCRAWL_WORKRES sets no profile key (did you mean
+// LANGCRAWL_WORKERS?); it is ignored"). Such a variable is a warning, not
+// an error: the environment is the shell's, and may hold another
+// version's settings.
+func UnknownEnv(environ []string) []string {
+	known := map[string]bool{}
+	for _, k := range Keys {
+		known[strings.ToLower(strings.TrimPrefix(envName(k.name), envPrefix))] = true
+	}
+	var out []string
+	for _, kv := range environ {
+		name, _, _ := strings.Cut(kv, "=")
+		if !strings.HasPrefix(name, envPrefix) {
+			continue
+		}
+		rest := strings.ToLower(name[len(envPrefix):])
+		if known[rest] {
+			continue
+		}
+		hint := ""
+		if k := nearestKey(rest, known); k != "" {
+			hint = fmt.Sprintf(" (did you mean %s?)", envPrefix+strings.ToUpper(k))
+		}
+		out = append(out, fmt.Sprintf("%s sets no profile key%s; it is ignored", name, hint))
+	}
+	sort.Strings(out)
+	return out
 }
 
 // parser reads typed values from viper and collects one error per bad key.

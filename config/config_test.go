@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -605,5 +606,30 @@ func TestUnknownKeySuggests(t *testing.T) {
 		if !strings.Contains(err.Error()+"\n", want) {
 			t.Errorf("error lacks %q:\n%v", want, err)
 		}
+	}
+}
+
+// TestUnknownEnv: a LANGCRAWL_* variable that sets no key is named, with
+// the one a typo away; a variable of a key, in any case of its section
+// names, is not, and neither is the environment of other programs.
+func TestUnknownEnv(t *testing.T) {
+	got := UnknownEnv([]string{"LANGCRAWL_WORKRES=4", "LANGCRAWL_WORKERS=4", "LANGCRAWL_WARC_MAX_SIZE=1GB",
+		"LANGCRAWL_FOCUS_LANGUAGE=th", "LANGCRAWL_ZZZZZZ=1", "HOME=/root", "LANGCRAWLX=1"})
+	want := []string{"LANGCRAWL_WORKRES sets no profile key (did you mean LANGCRAWL_WORKERS?); it is ignored",
+		"LANGCRAWL_ZZZZZZ sets no profile key; it is ignored"}
+	if !slices.Equal(got, want) {
+		t.Errorf("UnknownEnv = %q, want %q", got, want)
+	}
+	t.Setenv("LANGCRAWL_DELAYY", "3s")
+	c, _, err := loadText(t, "workers: 4\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Other LANGCRAWL_* variables of the test's own environment
+	// (LANGCRAWL_CORPORA) may be named too.
+	if !slices.ContainsFunc(c.Warnings, func(w string) bool {
+		return strings.Contains(w, "LANGCRAWL_DELAYY sets no profile key (did you mean LANGCRAWL_DELAY?)")
+	}) {
+		t.Errorf("Load's warnings: %q", c.Warnings)
 	}
 }

@@ -52,7 +52,16 @@ func loadConfig(cmd *cobra.Command) (*config.Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", errUsage, err)
 	}
+	warnConfig(cfg, cmd.ErrOrStderr())
 	return cfg, nil
+}
+
+// warnConfig prints what Load found wrong but not fatal, one warning a
+// line.
+func warnConfig(cfg *config.Config, stderr io.Writer) {
+	for _, w := range cfg.Warnings {
+		fmt.Fprintf(stderr, "warning: %s\n", w)
+	}
 }
 
 // Output layout under cfg.Out.

@@ -126,6 +126,7 @@ func runDemo(ctx context.Context, out string, workers int, cmd *cobra.Command) e
 	if err != nil {
 		return err
 	}
+	warnConfig(cfg, cmd.ErrOrStderr())
 	fmt.Fprintf(cmd.ErrOrStderr(), "demo: serving %d pages on %d hosts at %s; crawling for Thai into %s\n",
 		g.NumPages(), g.NumServers(), ln.Addr(), abs)
 	_, err = runCrawl(ctx, cfg, cmd.OutOrStdout(), cmd.ErrOrStderr())

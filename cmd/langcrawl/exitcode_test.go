@@ -154,3 +154,28 @@ func TestCheckOutDir(t *testing.T) {
 		t.Errorf("a directory not made yet: %v", err)
 	}
 }
+
+// TestConfigWarnsUnknownEnv: langcrawl config (and every command that
+// loads a profile) names a LANGCRAWL_* variable that sets no key on
+// stderr, and goes on.
+func TestConfigWarnsUnknownEnv(t *testing.T) {
+	t.Setenv("LANGCRAWL_WORKRES", "4")
+	p := filepath.Join(t.TempDir(), "p.yaml")
+	if err := os.WriteFile(p, []byte("seeds: [http://a.example/]\nuser_agent: \"test/1 (+http://library.example/)\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := configCmd()
+	var stdout, stderr strings.Builder
+	cmd.SetOut(&stdout)
+	cmd.SetErr(&stderr)
+	cmd.SetArgs([]string{"--profile", p})
+	if err := cmd.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	if want := "warning: LANGCRAWL_WORKRES sets no profile key (did you mean LANGCRAWL_WORKERS?); it is ignored\n"; !strings.Contains(stderr.String(), want) {
+		t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "workers: 16") {
+		t.Errorf("config did not print the profile:\n%s", stdout.String())
+	}
+}
