@@ -46,6 +46,9 @@ type Config struct {
 
 	WARC WARC `yaml:"warc"`
 
+	// CrawlLog configures logs/crawl.log.
+	CrawlLog CrawlLogConfig `yaml:"crawl_log"`
+
 	// UserAgent is sent with every request. It must hold a contact URL.
 	UserAgent string `yaml:"user_agent"`
 	// Operator names the institution running the crawl (warcinfo).
@@ -147,6 +150,13 @@ type WARC struct {
 	Prefix   string `yaml:"prefix"`
 	MaxSize  int64  `yaml:"max_size"`
 	Compress bool   `yaml:"compress"`
+}
+
+// CrawlLogConfig configures logs/crawl.log.
+type CrawlLogConfig struct {
+	// MaxSize rotates crawl.log once it holds this many bytes: the full
+	// file becomes crawl.log.<UTC time> and a new one begins (0: never).
+	MaxSize int64 `yaml:"max_size"`
 }
 
 // Timeouts bound each exchange.
@@ -337,6 +347,7 @@ var Keys = []key{
 	{"warc.prefix", "langcrawl", "WARC file name prefix"},
 	{"warc.max_size", "1GB", "rotate WARC files at this size (bytes, or KB/MB/GB/KiB/MiB/GiB)"},
 	{"warc.compress", true, "gzip each record (.warc.gz)"},
+	{"crawl_log.max_size", "1GiB", "start a new logs/crawl.log once it holds this much; the full one is renamed crawl.log.<UTC time>, and report reads them all (bytes, or KB/MB/GB/KiB/MiB/GiB; 0: never)"},
 	{"user_agent", "", "User-Agent; must contain an operator contact URL, e.g. \"langcrawl/0.1 (+https://library.example/crawl)\""},
 	{"operator", "", "who runs the crawl, written into warcinfo"},
 	{"collection", "", "the collection or job the crawl belongs to, written into warcinfo as isPartOf (empty: the base name of out)"},
@@ -491,6 +502,7 @@ func Load(profile string, fs *pflag.FlagSet) (*Config, error) {
 	c.WARC.Prefix = p.str("warc.prefix")
 	c.WARC.MaxSize = p.size("warc.max_size")
 	c.WARC.Compress = p.boolean("warc.compress")
+	c.CrawlLog.MaxSize = p.size("crawl_log.max_size")
 	c.UserAgent = p.str("user_agent")
 	c.Operator = p.str("operator")
 	c.Collection = p.str("collection")
@@ -1248,6 +1260,9 @@ func (c *Config) Validate() error {
 	if c.WARC.MaxSize < 1<<20 {
 		bad("warc.max_size", "%d bytes is below the 1 MiB minimum", c.WARC.MaxSize)
 	}
+	if c.CrawlLog.MaxSize != 0 && c.CrawlLog.MaxSize < 4<<10 {
+		bad("crawl_log.max_size", "%d bytes is below the 4 KiB minimum (0: never rotate)", c.CrawlLog.MaxSize)
+	}
 	if c.UserAgent == "" {
 		bad("user_agent", `missing; set one with an operator contact URL, e.g. "langcrawl/0.1 (+https://library.example/crawl)"`)
 	} else if !contactRE.MatchString(c.UserAgent) {
@@ -1487,6 +1502,7 @@ func (c *Config) YAML() string {
 	if w, ok := m["warc"].(map[string]any); ok {
 		w["max_size"] = size(c.WARC.MaxSize)
 	}
+	m["crawl_log"] = map[string]any{"max_size": size(c.CrawlLog.MaxSize)}
 	if bw, ok := m["bandwidth"].(map[string]any); ok {
 		bw["limit"], bw["default_rate"], bw["receive_buffer"] = size(c.Bandwidth.Limit), size(c.Bandwidth.DefaultRate), size(c.Bandwidth.ReceiveBuffer)
 	}

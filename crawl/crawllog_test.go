@@ -2,14 +2,17 @@ package crawl
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/langcrawl/langcrawl/frontier"
+	"github.com/langcrawl/langcrawl/internal/logfiles"
 )
 
 var logT0 = time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
@@ -149,5 +152,111 @@ func TestCrawlLogAdmittedBy(t *testing.T) {
 		if len(cols) != 12 || cols[11] != want {
 			t.Errorf("line %d: %d columns, annotations %q; want 12 and %q:\n%s", i, len(cols), cols[len(cols)-1], want, lines[i])
 		}
+	}
+}
+
+// TestCrawlLogRotates: with RotateAt, the log begins a new file once the
+// live one holds that much, at a line's end. Every line is kept, once, in
+// the order written, across the segments logfiles.Segments lists; a
+// rotated segment is no smaller than the size and no line larger.
+func TestCrawlLogRotates(t *testing.T) {
+	const max = 1000
+	path := filepath.Join(t.TempDir(), "crawl.log")
+	l, err := OpenCrawlLog(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.RotateAt(max)
+	var want []string
+	for i := range 100 {
+		u := fmt.Sprintf("http://a.th/%d", i)
+		logLine(t, l, u)
+		want = append(want, u)
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.RotateErr(); err != nil {
+		t.Fatal(err)
+	}
+	segs, err := logfiles.Segments(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(segs) < 5 || segs[len(segs)-1] != path {
+		t.Fatalf("segments: %q", segs)
+	}
+	var got []string
+	for i, s := range segs {
+		lines := readLines(t, s)
+		fi, _ := os.Stat(s)
+		if i < len(segs)-1 && (fi.Size() < max || fi.Size() >= max+int64(len(lines[0]))+1) {
+			t.Errorf("%s: %d bytes, want %d up to a line more", s, fi.Size(), max)
+		}
+		for _, line := range lines {
+			if f := strings.Fields(line); len(f) == 12 {
+				got = append(got, f[3])
+			} else {
+				t.Errorf("%s: line %q", s, line)
+			}
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("lines across the segments:\n%q\nwant\n%q", got, want)
+	}
+}
+
+// TestCrawlLogRotateFails: a rotation that cannot rename the full file
+// loses no line: the log goes on in the same file, rotates no more, and
+// says why.
+func TestCrawlLogRotateFails(t *testing.T) {
+	renameFile = func(string, string) error { return syscall.EACCES }
+	t.Cleanup(func() { renameFile = os.Rename })
+	path := filepath.Join(t.TempDir(), "crawl.log")
+	l, err := OpenCrawlLog(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.RotateAt(500)
+	for i := range 20 {
+		logLine(t, l, fmt.Sprintf("http://a.th/%d", i))
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.RotateErr(); !errors.Is(err, syscall.EACCES) {
+		t.Errorf("RotateErr = %v", err)
+	}
+	if lines := readLines(t, path); len(lines) != 20 {
+		t.Errorf("%d lines in %s, want 20", len(lines), path)
+	}
+}
+
+// TestURLsSinceAcrossSegments: Mend's look back reads on through the
+// rotated segments until it meets a line older than asked, so a URL whose
+// line went into the segment before is not written again.
+func TestURLsSinceAcrossSegments(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "crawl.log")
+	l, err := OpenCrawlLog(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	l.RotateAt(300)
+	for i := range 12 {
+		at := logT0.Add(time.Duration(i) * time.Minute)
+		if err := l.Write(at, 1, frontier.Entry{URL: fmt.Sprintf("http://a.th/%d", i), Hops: "L"}, outcome{status: 200}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if segs, _ := logfiles.Segments(path); len(segs) < 3 {
+		t.Fatalf("segments: %q", segs)
+	}
+	urls, err := l.urlsSince(logT0.Add(2 * time.Minute))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(urls) != 10 || urls["http://a.th/1"] || !urls["http://a.th/2"] || !urls["http://a.th/11"] {
+		t.Errorf("urlsSince = %v", urls)
 	}
 }

@@ -3,12 +3,15 @@ package crawl
 import (
 	"bytes"
 	"fmt"
+	"io"
+	"os"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/langcrawl/langcrawl/archive"
 	"github.com/langcrawl/langcrawl/frontier"
+	"github.com/langcrawl/langcrawl/internal/logfiles"
 )
 
 // Mend appends a crawl.log line for every response or revisit record in
@@ -99,18 +102,63 @@ func (l *CrawlLog) Mend(files []string) (int, error) {
 }
 
 // urlsSince returns the URLs of the log lines stamped at or after since,
-// reading the log backwards from its end.
+// reading the log backwards from its end, through the segments rotated
+// before the live file (logfiles) as far as since reaches.
 func (l *CrawlLog) urlsSince(since time.Time) (map[string]bool, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	urls := map[string]bool{}
-	end := l.size
+	old, err := linesSince(l.f, l.size, since, urls)
+	if err != nil || old {
+		return urls, wrapLogErr(l.f.Name(), err)
+	}
+	segs, err := logfiles.Segments(l.name)
+	if err != nil {
+		return nil, err
+	}
+	for i := len(segs) - 1; i >= 0 && !old; i-- {
+		if segs[i] == l.name {
+			continue // the live file, read above
+		}
+		if strings.HasSuffix(segs[i], ".gz") {
+			// Compressed by the operator, so long done: at worst a
+			// URL of it gets a second line.
+			break
+		}
+		f, err := os.Open(segs[i])
+		if err != nil {
+			return nil, fmt.Errorf("crawl.log: %w", err)
+		}
+		size, err := wholeLines(f)
+		if err == nil {
+			old, err = linesSince(f, size, since, urls)
+		}
+		f.Close()
+		if err != nil {
+			return nil, wrapLogErr(segs[i], err)
+		}
+	}
+	return urls, nil
+}
+
+func wrapLogErr(name string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("crawl.log %s: %w", name, err)
+}
+
+// linesSince adds to urls the URL of each line of the first size bytes of
+// r stamped at or after since, reading backwards from the end; old says
+// that it met an older line, so that nothing before r is wanted.
+func linesSince(r io.ReaderAt, size int64, since time.Time, urls map[string]bool) (old bool, err error) {
+	end := size
 	var carry []byte // the start of a line whose beginning is in the next chunk back
 	buf := make([]byte, 64<<10)
 	for end > 0 {
 		n := min(int64(len(buf)), end)
-		if _, err := l.f.ReadAt(buf[:n], end-n); err != nil {
-			return nil, fmt.Errorf("crawl.log %s: %w", l.name, err)
+		if _, err := r.ReadAt(buf[:n], end-n); err != nil {
+			return false, err
 		}
 		chunk := append(append([]byte(nil), buf[:n]...), carry...)
 		end -= n
@@ -121,23 +169,18 @@ func (l *CrawlLog) urlsSince(since time.Time) (map[string]bool, error) {
 		} else {
 			lines = lines[1:]
 		}
-		old := false
 		for i := len(lines) - 1; i >= 0; i-- {
 			f := strings.Fields(string(lines[i]))
 			if len(f) < 4 {
 				continue
 			}
 			if ts, err := time.Parse("2006-01-02T15:04:05.000Z", f[0]); err == nil && ts.Before(since) {
-				old = true
-				break
+				return true, nil
 			}
 			urls[f[3]] = true
 		}
-		if old {
-			break
-		}
 	}
-	return urls, nil
+	return false, nil
 }
 
 // httpHead reads the status and media type of a raw HTTP response.

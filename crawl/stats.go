@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/langcrawl/langcrawl/focus"
 	"github.com/langcrawl/langcrawl/frontier"
+	"github.com/langcrawl/langcrawl/internal/logfiles"
 )
 
 // Stats are the engine's running counters. Safe for concurrent use.
@@ -262,6 +264,11 @@ func joinCounts[K int | string](m map[K]int64) string {
 // failures. A failed write (a full disk) is returned, and returned again by
 // every later Write, after the cut line is removed when the log is a file.
 //
+// A log opened from a file may rotate (RotateAt): once the live file holds
+// the size given, it is fsynced and renamed with the time
+// (crawl.log.20261126170412, package logfiles), and a new live file is
+// begun. Readers take the segments in logfiles.Segments' order.
+//
 // Safe for concurrent use. Call Close when done.
 type CrawlLog struct {
 	mu   sync.Mutex
@@ -271,6 +278,9 @@ type CrawlLog struct {
 	name string
 	size int64 // bytes of whole lines in f
 	err  error // the first failed write
+
+	rotateAt  int64 // rotate once size reaches this; 0: never
+	rotateErr error // why rotation stopped, if it did
 }
 
 // NewCrawlLog writes to wc, which Close closes.
@@ -296,6 +306,67 @@ func OpenCrawlLog(path string) (*CrawlLog, error) {
 	}
 	return &CrawlLog{w: f, c: f, f: f, name: path, size: size}, nil
 }
+
+// RotateAt makes a log opened with OpenCrawlLog begin a new file once the
+// live one holds max bytes, at the end of a line (0: never, the default).
+func (l *CrawlLog) RotateAt(max int64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.f != nil {
+		l.rotateAt = max
+	}
+}
+
+// RotateErr returns why the log stopped rotating, nil while it has not.
+// A rotation that fails loses no line: the log goes on in the file it was
+// writing, which may by then carry its rotated name, and rotates no more
+// until it is opened again.
+func (l *CrawlLog) RotateErr() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.rotateErr
+}
+
+// rotate renames the full live file with the time, now, and begins a new
+// one.
+// l.mu is held and the file ends with a whole line.
+func (l *CrawlLog) rotate(now time.Time) {
+	fail := func(err error) {
+		l.rotateAt, l.rotateErr = 0, fmt.Errorf("crawl.log %s: rotate: %w", l.name, err)
+	}
+	// The old file is whole on disk before its name says it is done.
+	if err := l.f.Sync(); err != nil {
+		fail(err)
+		return
+	}
+	name := logfiles.Rotated(l.name, now, func(p string) bool {
+		_, err := os.Lstat(p)
+		return err == nil
+	})
+	if err := renameFile(l.name, name); err != nil {
+		fail(err)
+		return
+	}
+	f, err := os.OpenFile(l.name, os.O_CREATE|os.O_RDWR|os.O_APPEND, 0o644)
+	if err != nil {
+		fail(err) // lines go on into the file now named name
+		return
+	}
+	// The renaming and the new file survive a power failure with the
+	// lines written to it next.
+	if d, err := os.Open(filepath.Dir(l.name)); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	old := l.f
+	l.f, l.w, l.c, l.size = f, f, f, 0
+	if err := old.Close(); err != nil {
+		l.rotateErr = fmt.Errorf("crawl.log %s: close: %w", name, err)
+	}
+}
+
+// renameFile is os.Rename; tests make it fail.
+var renameFile = os.Rename
 
 // wholeLines returns the size of f up to and including its last newline.
 func wholeLines(f *os.File) (int64, error) {
@@ -370,6 +441,9 @@ func (l *CrawlLog) Write(now time.Time, worker int, e frontier.Entry, out outcom
 		return l.err
 	}
 	l.size += int64(n)
+	if l.rotateAt > 0 && l.size >= l.rotateAt {
+		l.rotate(time.Now()) // not now: Mend writes lines of the past
+	}
 	return nil
 }
 

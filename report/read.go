@@ -16,6 +16,7 @@ import (
 
 	"github.com/langcrawl/langcrawl/archive"
 	"github.com/langcrawl/langcrawl/config"
+	"github.com/langcrawl/langcrawl/internal/logfiles"
 )
 
 // Field is one name: value line of a warc-fields block.
@@ -306,7 +307,7 @@ func startsAnnotation(s string) bool {
 // readLog calls visit for each line of crawl.log it can parse and returns
 // how many it could not.
 func readLog(path string, visit func(LogLine)) (bad int, err error) {
-	f, err := os.Open(path)
+	f, err := logfiles.Open(path) // a rotated segment may be compressed
 	if err != nil {
 		return 0, err
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/langcrawl/langcrawl/bandwidth"
 	"github.com/langcrawl/langcrawl/focus"
+	"github.com/langcrawl/langcrawl/internal/logfiles"
 	"github.com/langcrawl/langcrawl/scope"
 )
 
@@ -196,6 +197,7 @@ type Report struct {
 	SiteTrees    int
 	TreeDepths   []TreeDepth // by MaxDepth, 0 to the deepest
 
+	LogFiles    int           // crawl.log and the segments rotated before it
 	LogLines    int           // crawl.log lines read
 	BadLogLines int           // crawl.log lines that could not be parsed
 	Statuses    []StatusCount // by code
@@ -337,11 +339,22 @@ func BuildProgress(out string, done func(path string) error) (*Report, error) {
 	r.WARCFiles = len(files)
 	a.finish()
 
-	bad, err := readLog(filepath.Join(out, LogFile), a.addLog)
-	r.BadLogLines = bad
+	// crawl.log and the segments rotated before it, oldest first.
+	logs, err := logfiles.Segments(filepath.Join(out, LogFile))
+	if err == nil && len(logs) == 0 {
+		_, err = os.Stat(filepath.Join(out, LogFile)) // names the missing file
+	}
 	if err != nil {
 		r.warn("crawl.log: %v", err)
 	}
+	for _, f := range logs {
+		bad, err := readLog(f, a.addLog)
+		r.BadLogLines += bad
+		if err != nil {
+			r.warn("%s: %v", filepath.Base(f), err)
+		}
+	}
+	r.LogFiles = len(logs)
 	a.finishLog()
 	a.finishSeeds()
 

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"cmp"
+	"compress/gzip"
 	"encoding/csv"
 	"encoding/xml"
 	"errors"
@@ -704,5 +705,43 @@ func TestProfileLanguageSet(t *testing.T) {
 		if !strings.Contains(md.String(), "Target languages (collected together): **nb, nn**") {
 			t.Errorf("language: %s: the report does not name the set:\n%s", lang, md.String())
 		}
+	}
+}
+
+// TestBuildReadsRotatedLog: a crawl.log rotated into segments, one of
+// them compressed by the operator, reads as the one file did.
+func TestBuildReadsRotatedLog(t *testing.T) {
+	out := buildCrawlDir(t, thaiProfile)
+	whole, err := Build(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(crawlLog, "\n")
+	live := filepath.Join(out, LogFile)
+	var gz bytes.Buffer
+	z := gzip.NewWriter(&gz)
+	z.Write([]byte(strings.Join(lines[:3], "")))
+	z.Close()
+	for name, data := range map[string][]byte{
+		live + ".20260101000000.gz": gz.Bytes(),
+		live + ".20260101000100":    []byte(strings.Join(lines[3:5], "")),
+		live:                        []byte(strings.Join(lines[5:], "")),
+	} {
+		if err := os.WriteFile(name, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, err := Build(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.LogFiles != 3 || whole.LogFiles != 1 {
+		t.Errorf("LogFiles %d and %d, want 3 and 1", r.LogFiles, whole.LogFiles)
+	}
+	if r.LogLines != whole.LogLines || r.BadLogLines != whole.BadLogLines || !reflect.DeepEqual(r.Statuses, whole.Statuses) ||
+		!reflect.DeepEqual(r.Annotations, whole.Annotations) || !reflect.DeepEqual(r.MIMETypes, whole.MIMETypes) ||
+		!reflect.DeepEqual(r.Seeds, whole.Seeds) || len(r.Warnings) != len(whole.Warnings) {
+		t.Errorf("rotated log read as %d lines (%d bad), %v, warnings %q; one file: %d (%d), %v, %q",
+			r.LogLines, r.BadLogLines, r.Statuses, r.Warnings, whole.LogLines, whole.BadLogLines, whole.Statuses, whole.Warnings)
 	}
 }

@@ -141,7 +141,11 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	p("| site trees | %d |\n", r.SiteTrees)
 	p("| distinct external URLs | %d |\n", r.ExternalURLs)
 	p("| URLs archived more than once | %d |\n", r.DuplicateURLs)
-	p("| crawl.log lines | %d |\n", r.LogLines)
+	if r.LogFiles > 1 {
+		p("| crawl.log lines | %d (in %d files, crawl.log and %d rotated) |\n", r.LogLines, r.LogFiles, r.LogFiles-1)
+	} else {
+		p("| crawl.log lines | %d |\n", r.LogLines)
+	}
 	if len(r.Warnings) > 0 {
 		p("\nWarnings:\n\n")
 		for _, w := range r.Warnings {

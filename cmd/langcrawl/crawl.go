@@ -249,6 +249,7 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 	if err != nil {
 		return snap, errors.Join(err, arc.Close(), q.Close())
 	}
+	clog.RotateAt(cfg.CrawlLog.MaxSize)
 	if len(recovered) > 0 || q.Stats().Recovered > 0 {
 		// A kill may have come between a URL's completion and its line.
 		n, err := clog.Mend(newestWARCs(filepath.Join(cfg.Out, warcDir), 2))
@@ -401,6 +402,11 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 	// Shut down: the WARC writer first, checking every error, then the
 	// logs, then LevelDB last.
 	closeErr := errors.Join(runErr, arc.Close(), clog.Close(), q.Close())
+	if err := clog.RotateErr(); err != nil {
+		// No line was lost; the log grew on in one file.
+		log.Warn("crawl.log stopped rotating", "err", err)
+		fmt.Fprintf(stderr, "warning: %v; crawl.log grew on in one file from then\n", err)
+	}
 	snap = steer.snapshot()
 	snap.WriteSummary(stdout, time.Since(start), reason)
 	fmt.Fprintf(stdout, "WARC files: %s\n", filepath.Join(cfg.Out, warcDir))
