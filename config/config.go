@@ -525,6 +525,22 @@ func Load(profile string, fs *pflag.FlagSet) (*Config, error) {
 	c.Hosts = p.hostRules("hosts")
 	c.Recrawl.Interval = p.duration("recrawl.interval")
 	c.Recrawl.Previous = p.str("recrawl.previous")
+	if prev := c.Recrawl.Previous; prev != "" {
+		// Relative to the profile, as seeds_file is, unless --previous
+		// gave it; made absolute, so that profile.yaml and the warcinfo
+		// records name the earlier crawl wherever they are read.
+		fromFlag := fs != nil && fs.Lookup("previous") != nil && fs.Lookup("previous").Changed
+		if !fromFlag && profile != "" && !filepath.IsAbs(prev) {
+			prev = filepath.Join(filepath.Dir(profile), prev)
+		}
+		if abs, err := filepath.Abs(prev); err == nil {
+			prev = abs
+		}
+		c.Recrawl.Previous = prev
+		if fi, err := os.Stat(filepath.Join(prev, "frontier")); err != nil || !fi.IsDir() {
+			errs = append(errs, fmt.Errorf("recrawl.previous: %s is not the output directory of a langcrawl crawl (it has no frontier/)", prev))
+		}
+	}
 	c.Recrawl.DedupMinSize = p.size("recrawl.dedup_min_size")
 	for _, f := range p.strs("recrawl.dedup_index") {
 		if baseDir != "" && !filepath.IsAbs(f) {

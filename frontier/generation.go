@@ -3,8 +3,12 @@ package frontier
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
+	"syscall"
 
 	"github.com/syndtr/goleveldb/leveldb"
+	"github.com/syndtr/goleveldb/leveldb/opt"
 	"github.com/syndtr/goleveldb/leveldb/util"
 )
 
@@ -168,6 +172,41 @@ func (q *Queue) EachHistory(fn func(History) error) error {
 	}
 	defer snap.Release()
 	it := snap.NewIterator(util.BytesPrefix([]byte{tHistory}), nil)
+	defer it.Release()
+	for it.Next() {
+		h, err := decodeHistory(it.Value())
+		if err != nil || h.URL == "" {
+			continue
+		}
+		if err := fn(h); err != nil {
+			return err
+		}
+	}
+	return dbErr(it.Error())
+}
+
+// ErrNoFrontier: ReadHistory found no frontier database at the path given.
+var ErrNoFrontier = errors.New("frontier: no frontier database")
+
+// ReadHistory calls fn with every fetch history of the frontier database
+// in dir, as EachHistory does, without opening it as a Queue: the
+// database is opened read-only, must exist, and is left byte for byte as
+// it was (no lease put back, no journal replayed into its tables), so an
+// earlier crawl on read-only or fixity-checked storage can be read. A
+// database that a running crawl holds is an error naming that.
+func ReadHistory(dir string, fn func(History) error) error {
+	if fi, err := os.Stat(filepath.Join(dir, "CURRENT")); err != nil || fi.IsDir() {
+		return fmt.Errorf("%w in %s", ErrNoFrontier, dir)
+	}
+	db, err := leveldb.OpenFile(dir, &opt.Options{ReadOnly: true, ErrorIfMissing: true})
+	if err != nil {
+		if errors.Is(err, syscall.EAGAIN) || errors.Is(err, syscall.EWOULDBLOCK) {
+			return fmt.Errorf("frontier %s is held by a running crawl: stop it first: %w", dir, err)
+		}
+		return fmt.Errorf("frontier: open %s read-only: %w", dir, err)
+	}
+	defer db.Close()
+	it := db.NewIterator(util.BytesPrefix([]byte{tHistory}), nil)
 	defer it.Release()
 	for it.Next() {
 		h, err := decodeHistory(it.Value())

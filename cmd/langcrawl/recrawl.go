@@ -2,6 +2,7 @@ package main
 
 import (
 	"compress/gzip"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -23,11 +24,11 @@ import (
 // returns the generation the run crawls, and whether this run started it.
 func startGeneration(c *crawl.Crawler, q *frontier.Queue, cfg *config.Config, stderr io.Writer, log *slog.Logger) (gen int64, started bool, err error) {
 	if prev := cfg.Recrawl.Previous; prev != "" {
-		n, err := importHistory(q, prev)
+		n, done, err := importHistory(q, prev)
 		if err != nil {
 			return 0, false, err
 		}
-		if n > 0 {
+		if !done {
 			fmt.Fprintf(stderr, "re-crawl from %s: %d captures known\n", prev, n)
 			log.Info("history imported", "from", prev, "urls", n)
 		}
@@ -62,31 +63,37 @@ func startGeneration(c *crawl.Crawler, q *frontier.Queue, cfg *config.Config, st
 	return gen, true, nil
 }
 
-// importHistory copies the fetch history of the crawl in dir into q, once:
-// a frontier that has history of its own already (a resumed re-crawl) is
-// left alone. It returns how many captures it copied.
-func importHistory(q *frontier.Queue, dir string) (int, error) {
-	has := false
-	if err := q.EachHistory(func(frontier.History) error { has = true; return errStop }); err != nil && err != errStop {
-		return 0, err
-	}
-	if has {
-		return 0, nil
-	}
-	prev, err := frontier.Open(filepath.Join(dir, frontierDir), nil)
+// importHistory copies the fetch history of the crawl in dir into q, once,
+// reading dir's frontier read-only (frontier.ReadHistory: an earlier
+// crawl is left as it was). The import is marked done in q when it is
+// whole; until then each start takes it up again, so a kill part way
+// loses none of it. A URL q knows already (copied before the kill, or
+// crawled since in a frontier of an older version, which marked nothing)
+// keeps its own history. It returns how many captures it copied and
+// whether an earlier start had copied them all.
+func importHistory(q *frontier.Queue, dir string) (n int, done bool, err error) {
+	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return 0, fmt.Errorf("recrawl.previous %s: %w", dir, err)
+		return 0, false, fmt.Errorf("recrawl.previous: %w", err)
 	}
-	defer prev.Close()
-	n := 0
-	err = prev.EachHistory(func(h frontier.History) error {
+	mark := "previous " + abs
+	if done, err := q.Imported(mark); err != nil || done {
+		return 0, done, err
+	}
+	err = frontier.ReadHistory(filepath.Join(abs, frontierDir), func(h frontier.History) error {
+		if _, known, err := q.History(h.URL); err != nil || known {
+			return err
+		}
 		n++
 		return q.SetHistory(h.URL, h)
 	})
-	if err != nil {
-		return n, fmt.Errorf("recrawl.previous %s: %w", dir, err)
+	if errors.Is(err, frontier.ErrNoFrontier) {
+		return 0, false, fmt.Errorf("%w: recrawl.previous (--previous) %s: not a langcrawl crawl (no %s/ in it)", errUsage, dir, frontierDir)
 	}
-	return n, nil
+	if err != nil {
+		return n, false, fmt.Errorf("recrawl.previous %s: %w", dir, err)
+	}
+	return n, false, q.MarkImported(mark)
 }
 
 var errStop = fmt.Errorf("stop")

@@ -1,0 +1,162 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/langcrawl/langcrawl/frontier"
+)
+
+// dirSums returns the SHA-256 of every file under dir, by relative path.
+func dirSums(t *testing.T, dir string) map[string][32]byte {
+	t.Helper()
+	sums := map[string][32]byte{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(dir, p)
+		sums[rel] = sha256.Sum256(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sums
+}
+
+// TestPreviousRecrawl: --previous (recrawl.previous) starts a new output
+// directory from the fetch history of a finished crawl. The unchanged
+// pages become revisits naming the earlier crawl's records; the earlier
+// crawl's directory is left byte for byte as it was (it may sit on
+// read-only, fixity-checked storage); and the new crawl's profile names
+// the earlier one by its absolute path.
+func TestPreviousRecrawl(t *testing.T) {
+	w := startWeb(t)
+	prev := t.TempDir()
+	if _, err := runCrawl(context.Background(), w.profile(t, prev, ""), io.Discard, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	first := responses(warcRecords(t, filepath.Join(prev, warcDir)))
+	before := dirSums(t, prev)
+
+	out := t.TempDir()
+	cfg := w.profile(t, out, fmt.Sprintf("recrawl:\n  previous: %s\n", prev))
+	var stderr bytes.Buffer
+	if _, err := runCrawl(context.Background(), cfg, io.Discard, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stderr.String(), "re-crawl from "+prev+": ") {
+		t.Errorf("stderr does not name the import:\n%s", stderr.String())
+	}
+	after := dirSums(t, prev)
+	for name, sum := range before {
+		if after[name] != sum {
+			t.Errorf("%s of the earlier crawl changed", name)
+		}
+	}
+	if len(after) != len(before) {
+		t.Errorf("the earlier crawl's directory held %d files, now %d", len(before), len(after))
+	}
+	byID := map[string]bool{}
+	for _, rs := range first {
+		for _, r := range rs {
+			byID[r.ID] = true
+		}
+	}
+	revisits := 0
+	for _, r := range warcRecords(t, filepath.Join(out, warcDir)) {
+		if r.Type == "revisit" {
+			revisits++
+			if !byID[r.RefersTo] {
+				t.Errorf("revisit of %s names no record of the earlier crawl: %q", r.TargetURI, r.RefersTo)
+			}
+		}
+	}
+	if revisits < 100 {
+		t.Errorf("%d revisits of the earlier crawl's pages, want the unchanged pages (100 or more)", revisits)
+	}
+	profile, _ := os.ReadFile(filepath.Join(out, "profile.yaml"))
+	if !strings.Contains(string(profile), "previous: "+prev+"\n") {
+		t.Errorf("profile.yaml does not name the earlier crawl as %s:\n%s", prev, profile)
+	}
+}
+
+// TestPreviousNotACrawl: --previous naming a folder that holds no crawl
+// is refused before anything is made, naming the key; it used to make an
+// empty frontier there and crawl from nothing.
+func TestPreviousNotACrawl(t *testing.T) {
+	typo := filepath.Join(t.TempDir(), "A_gen1_typo")
+	p := filepath.Join(t.TempDir(), "p.yaml")
+	os.WriteFile(p, []byte("seeds: [http://a.example/]\nuser_agent: \"test/1 (+http://library.example/)\"\n"), 0o644)
+	code := run([]string{"crawl", "--profile", p, "--out", filepath.Join(t.TempDir(), "new"), "--previous", typo})
+	if code != 2 {
+		t.Errorf("exit %d, want 2", code)
+	}
+	if _, err := os.Stat(typo); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the refused start made %s: %v", typo, err)
+	}
+}
+
+// TestImportHistoryResumes: an import that a kill cut short is taken up
+// again at the next start, and copies what it had not; a URL the new
+// frontier knows keeps its own history; once whole, the import is not
+// done again.
+func TestImportHistoryResumes(t *testing.T) {
+	prev := t.TempDir()
+	old, err := frontier.Open(filepath.Join(prev, frontierDir), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	hist := func(i int, status int) frontier.History {
+		return frontier.History{URL: fmt.Sprintf("http://a.example/%d", i), Fetched: at, Status: status, Digest: "sha1:X"}
+	}
+	for i := range 50 {
+		if err := old.SetHistory(hist(i, 200).URL, hist(i, 200)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := old.Close(); err != nil {
+		t.Fatal(err)
+	}
+	q, err := frontier.Open(filepath.Join(t.TempDir(), frontierDir), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer q.Close()
+	// What a kill left: ten copied, and one URL crawled anew since.
+	for i := range 10 {
+		q.SetHistory(hist(i, 200).URL, hist(i, 200))
+	}
+	q.SetHistory(hist(49, 404).URL, hist(49, 404))
+	n, done, err := importHistory(q, prev)
+	if err != nil || done || n != 39 {
+		t.Fatalf("importHistory after a kill = %d, %v, %v; want 39 copied", n, done, err)
+	}
+	count := 0
+	q.EachHistory(func(h frontier.History) error {
+		count++
+		if h.URL == hist(49, 0).URL && h.Status != 404 {
+			t.Errorf("%s: its own history was overwritten by the earlier crawl's", h.URL)
+		}
+		return nil
+	})
+	if count != 50 {
+		t.Errorf("%d URLs with history, want 50", count)
+	}
+	if n, done, err := importHistory(q, prev); err != nil || !done || n != 0 {
+		t.Errorf("importHistory again = %d, %v, %v; want it done before", n, done, err)
+	}
+}
