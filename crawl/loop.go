@@ -165,7 +165,7 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 		release(time.Time{})
 		return fmt.Errorf("frontier history %s: %w", e.URL, err)
 	}
-	conditional(hdr, prev, known)
+	asked := conditional(hdr, prev, known)
 	res, ferr := c.p.Fetcher.Do(ctx, http.MethodGet, e.URL, hdr)
 	end := c.cfg.Now()
 	release(end)
@@ -221,9 +221,12 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 	}
 	out := outcome{status: res.Status, bytes: res.Size(), dur: res.Duration, started: res.Started,
 		mime: mediaType(res.Header.Get("Content-Type")), failed: gaveUp}
-	if res.Status == http.StatusNotModified && known {
+	if res.Status == http.StatusNotModified && asked {
 		// The capture of an earlier visit still stands: a revisit record
-		// that refers to it, and no body to parse.
+		// that refers to it, and no body to parse. A 304 to a request that
+		// was not conditional (no capture of the URL to stand on: its
+		// earlier answer was a 404 or a redirect, or a revisit) is the
+		// server's own, archived as it came.
 		return c.notModified(l, worker, res, prev, out, done)
 	}
 	if known && prev.Status >= 200 && prev.Status < 300 && (res.Status == http.StatusNotFound || res.Status == http.StatusGone) {

@@ -25,9 +25,9 @@ import (
 
 // conditional adds If-None-Match and If-Modified-Since for an earlier
 // capture that carried validators.
-func conditional(hdr http.Header, prev frontier.History, known bool) {
+func conditional(hdr http.Header, prev frontier.History, known bool) (asked bool) {
 	if !known || prev.Status < 200 || prev.Status > 299 || prev.RecordID == "" {
-		return // no capture to refer a revisit to
+		return false // no capture to refer a revisit to
 	}
 	if prev.ETag != "" {
 		hdr.Set("If-None-Match", prev.ETag)
@@ -35,6 +35,7 @@ func conditional(hdr http.Header, prev frontier.History, known bool) {
 	if prev.LastModified != "" {
 		hdr.Set("If-Modified-Since", prev.LastModified)
 	}
+	return prev.ETag != "" || prev.LastModified != ""
 }
 
 // notModified archives a 304 as a revisit record with the

@@ -148,6 +148,71 @@ func TestRecrawlGeneration(t *testing.T) {
 
 }
 
+// TestUnaskedNotModified: a 304 answers a conditional request only. To a
+// request that was not conditional (the URL's earlier answer was a 404,
+// or a page served without validators) a 304 is the server's own: it is
+// archived as it came, not made into a revisit of a capture that is no
+// page (it was made into one of the 404 before).
+func TestUnaskedNotModified(t *testing.T) {
+	web := fakeWeb{
+		"http://a.test/":      page("th", "/gone", "/noval", "/etag"),
+		"http://a.test/gone":  "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n",
+		"http://a.test/noval": page("th"),
+		"http://a.test/etag":  page("th"),
+	}
+	st := storage.NewMemStorage()
+	q, err := frontier.Open("", &frontier.Options{Storage: st, PollInterval: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer q.Close()
+	w := &etagWeb{fakeFetcher: &fakeFetcher{web: web}, etag: map[string]string{"http://a.test/etag": `"v1"`}, hdrs: map[string]http.Header{}}
+	a := &fakeArchive{}
+	c, err := New(Config{Workers: 1, Retries: fastRetries}, Parts{Queue: q, Archive: a, Fetcher: w, Gate: fakeGate{}, Detector: fakeDetector{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Seed([]string{"http://a.test/"})
+	if _, err := c.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	// Now the server answers 304 to anything but the seed.
+	for _, u := range []string{"http://a.test/gone", "http://a.test/noval"} {
+		web[u] = "HTTP/1.1 304 Not Modified\r\n\r\n"
+	}
+	c2, err := New(Config{Workers: 1, Retries: fastRetries}, Parts{Queue: q, Archive: a, Fetcher: w, Gate: fakeGate{}, Detector: fakeDetector{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := c2.Recrawl(0, nil, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	before := a.responses
+	if _, err := c2.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for _, rv := range a.revisits {
+		if rv.URL == "http://a.test/gone" || rv.URL == "http://a.test/noval" {
+			t.Errorf("a 304 to a request that was not conditional became a revisit: %+v", rv)
+		}
+	}
+	if h := w.hdrs["http://a.test/noval"]; h.Get("If-None-Match") != "" || h.Get("If-Modified-Since") != "" {
+		t.Errorf("a request for a page without validators was conditional: %v", h)
+	}
+	// The two 304s, and the seed page archived again (fakeFetcher's pages
+	// carry no validators, and its payload is unchanged: a revisit).
+	if got := a.responses - before; got != 2 {
+		t.Errorf("%d responses archived in the second generation, want the two 304s", got)
+	}
+	var etag bool
+	for _, rv := range a.revisits {
+		etag = etag || rv.URL == "http://a.test/etag" && rv.Profile == archive.ProfileServerNotModified
+	}
+	if !etag {
+		t.Error("the 304 to a conditional request is no server-not-modified revisit")
+	}
+}
+
 // The same payload at two URLs: the second is written as a revisit that
 // refers to the first capture by record ID, URL and date, when it is at
 // least DedupMinSize bytes; smaller ones are archived again.
