@@ -127,8 +127,11 @@ func (c *Crawler) Recrawl(interval time.Duration, intervals map[string]time.Dura
 }
 
 // duplicate reports whether a 2xx response of at least DedupMinSize bytes
-// carries a payload that an earlier capture of another URL archived, and
-// returns that capture and the digest. The digest is taken as the archive
+// carries a payload that an earlier capture archived, and returns that
+// capture and the digest. The capture may be of the same URL: one a
+// recrawl.dedup_index names (an earlier crawl, whose history this one
+// does not hold), or an older one of this crawl's (a page changed and
+// changed back); a revisit of the URL's own last capture is sameCapture's. The digest is taken as the archive
 // takes it (see sameCapture). A response that spilled to disk is archived
 // in full rather than digested twice.
 func (c *Crawler) duplicate(res *fetch.Result, url string) (frontier.Capture, string, bool, error) {
@@ -141,7 +144,7 @@ func (c *Crawler) duplicate(res *fetch.Result, url string) (frontier.Capture, st
 	if err != nil {
 		return frontier.Capture{}, "", false, fmt.Errorf("frontier capture %s: %w", url, err)
 	}
-	if !ok || orig.URL == url {
+	if !ok {
 		return frontier.Capture{}, "", false, nil
 	}
 	return orig, d, true, nil

@@ -2,6 +2,7 @@ package crawl
 
 import (
 	"context"
+	"slices"
 
 	"net/http"
 	"strconv"
@@ -261,15 +262,20 @@ func TestImportDedupIndex(t *testing.T) {
 	resp := "HTTP/1.1 200 OK\r\nContent-Type: application/pdf\r\nContent-Length: " + strconv.Itoa(len(big)) + "\r\n\r\n" + big
 	i := strings.Index(resp, "\r\n\r\n") + 4
 	d := archive.PayloadDigest([]byte(resp), i, false, true)
-	web := fakeWeb{"http://a.test/": page("th", "/doc.pdf"), "http://a.test/doc.pdf": resp}
+	resp2 := strings.Replace(resp, "ภาษาไทย", "ภาษาลาว", 1)
+	d2 := archive.PayloadDigest([]byte(resp2), i, false, true)
+	web := fakeWeb{"http://a.test/": page("th", "/doc.pdf", "/same.pdf"), "http://a.test/doc.pdf": resp, "http://a.test/same.pdf": resp2}
 	r := newRetryRig(t, web, nil)
 	c := r.crawler(t, Config{DedupMinSize: 1024}, nil, "http://a.test/")
 	cdxj := "!meta 0 {}\n" +
 		`test,old)/doc.pdf 20250102030405 {"url": "http://old.test/doc.pdf", "mime": "application/pdf", "status": "200", "digest": "` + strings.TrimPrefix(d, "sha1:") + `", "length": "9", "offset": "0", "filename": "x.warc.gz"}` + "\n" +
-		`test,old)/r 20250102030405 {"url": "http://old.test/r", "mime": "warc/revisit", "status": "-", "digest": "OTHER"}` + "\n"
+		`test,old)/r 20250102030405 {"url": "http://old.test/r", "mime": "warc/revisit", "status": "-", "digest": "OTHER"}` + "\n" +
+		// The usual re-crawl case: the same URL, captured by an earlier
+		// crawl whose history this one does not hold.
+		`test,a)/same.pdf 20250102030405 {"url": "http://a.test/same.pdf", "mime": "application/pdf", "status": "200", "digest": "` + strings.TrimPrefix(d2, "sha1:") + `"}` + "\n"
 	n, err := c.ImportDedupIndex(strings.NewReader(cdxj), "old.cdxj")
-	if err != nil || n != 1 {
-		t.Fatalf("ImportDedupIndex = %d, %v; want 1 digest", n, err)
+	if err != nil || n != 2 {
+		t.Fatalf("ImportDedupIndex = %d, %v; want 2 digests", n, err)
 	}
 	if _, err := c.ImportDedupIndex(strings.NewReader("not cdxj\n"), "bad.cdxj"); err == nil || !strings.Contains(err.Error(), "bad.cdxj:1") {
 		t.Errorf("a bad line: %v, want an error naming bad.cdxj:1", err)
@@ -277,8 +283,12 @@ func TestImportDedupIndex(t *testing.T) {
 	if _, err := c.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if len(r.a.revisits) != 1 {
-		t.Fatalf("%d revisits, want the PDF as one", len(r.a.revisits))
+	if len(r.a.revisits) != 2 {
+		t.Fatalf("%d revisits, want the two PDFs as revisits", len(r.a.revisits))
+	}
+	slices.SortFunc(r.a.revisits, func(a, b archive.Revisit) int { return strings.Compare(a.URL, b.URL) })
+	if rv := r.a.revisits[1]; rv.URL != "http://a.test/same.pdf" || rv.RefersToTargetURI != rv.URL || rv.PayloadDigest != d2 {
+		t.Errorf("the same URL in the index: revisit %+v", rv)
 	}
 	rv := r.a.revisits[0]
 	if rv.URL != "http://a.test/doc.pdf" || rv.RefersToTargetURI != "http://old.test/doc.pdf" || rv.RefersTo != "" ||
