@@ -2,16 +2,20 @@ package crawl
 
 import (
 	"context"
+	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 )
 
-// pauseState is a Crawler's pause switch.
+// pauseState is a Crawler's pause switch: the crawl is paused while any
+// source holds it (the operator, the free-space watch), each with its own
+// reason, so that one source's resume does not undo another's pause.
 type pauseState struct {
 	on      atomic.Bool // fast path for the workers
 	mu      sync.Mutex
-	reason  string
-	resumed chan struct{} // closed by Resume; nil when not paused
+	reasons map[string]string // source -> reason
+	resumed chan struct{}     // closed when the last source lets go; nil when not paused
 }
 
 // pauseState returns the Crawler's pause switch. (It was kept in a
@@ -21,43 +25,73 @@ type pauseState struct {
 // TestCrawlerFreed.)
 func (c *Crawler) pauseState() *pauseState { return &c.pause }
 
+// PauseOperator is the source of Pause and Resume: the operator's own
+// pause.
+const PauseOperator = "operator"
+
 // Pause makes the workers stop taking new URLs: each finishes the URL it
-// holds, then waits until Resume (or until Run is told to stop). The
-// reason is for Paused; a second Pause replaces it. Pausing is for
+// holds, then waits until Resume (or until Run is told to stop). It is the
+// operator's pause, PauseFor(PauseOperator, reason). Safe to call from any
+// goroutine, before or during Run.
+func (c *Crawler) Pause(reason string) { c.PauseFor(PauseOperator, reason) }
+
+// Resume lifts the operator's pause, ResumeFor(PauseOperator). The crawl
+// goes on unless another source still holds it paused.
+func (c *Crawler) Resume() { c.ResumeFor(PauseOperator) }
+
+// PauseFor pauses the crawl on behalf of source, with reason for Paused; a
+// second PauseFor of one source replaces its reason. Pausing is for
 // conditions outside the crawl that will pass, such as a disk running out
-// of space. Safe to call from any goroutine, before or during Run.
-func (c *Crawler) Pause(reason string) {
+// of space (source "disk") or an operator's hold.
+func (c *Crawler) PauseFor(source, reason string) {
 	p := c.pauseState()
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.reason = reason
+	if p.reasons == nil {
+		p.reasons = map[string]string{}
+	}
+	p.reasons[source] = reason
 	if p.resumed == nil {
 		p.resumed = make(chan struct{})
 	}
 	p.on.Store(true)
 }
 
-// Resume lets paused workers take URLs again. It does nothing when the
-// crawl is not paused.
-func (c *Crawler) Resume() {
+// ResumeFor lets go of source's pause. The workers take URLs again once
+// no source holds the crawl paused. It does nothing when source does not.
+func (c *Crawler) ResumeFor(source string) {
 	p := c.pauseState()
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.resumed == nil {
+	if _, ok := p.reasons[source]; !ok {
+		return
+	}
+	delete(p.reasons, source)
+	if len(p.reasons) > 0 {
 		return
 	}
 	close(p.resumed)
 	p.resumed = nil
-	p.reason = ""
 	p.on.Store(false)
 }
 
-// Paused reports whether the crawl is paused, and why.
+// Paused reports whether the crawl is paused, and why: the reasons of
+// every source that holds it, in the order of their sources' names,
+// joined by "; ".
 func (c *Crawler) Paused() (reason string, paused bool) {
 	p := c.pauseState()
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.reason, p.resumed != nil
+	sources := make([]string, 0, len(p.reasons))
+	for s := range p.reasons {
+		sources = append(sources, s)
+	}
+	sort.Strings(sources)
+	why := make([]string, len(sources))
+	for i, s := range sources {
+		why[i] = p.reasons[s]
+	}
+	return strings.Join(why, "; "), p.resumed != nil
 }
 
 // waitUnpaused returns at once when the crawl is not paused; otherwise it

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"regexp"
 	"strings"
 	"time"
 )
@@ -41,7 +42,7 @@ func (c Command) String() string {
 // ParseCommands parses text, one command a line:
 //
 //	# a comment; blank lines are ignored
-//	pause reading room busy hours
+//	pause reading room busy hours  # after white space, '#' starts a comment
 //	resume
 //	seed http://example.org/ https://example.net/news/
 //	http://example.com/          (a line that is only a URL is a seed)
@@ -52,7 +53,8 @@ func (c Command) String() string {
 //	stop
 //
 // Every bad line is reported, with its number, each error wrapping
-// ErrCommand; on any error no command is returned.
+// ErrCommand; on any error no command is returned. A rule of exclude or
+// unexclude that is no RE2 expression is a bad line.
 func ParseCommands(text string) ([]Command, error) {
 	var cmds []Command
 	var errs []error
@@ -61,8 +63,8 @@ func ParseCommands(text string) ([]Command, error) {
 	n := 0
 	for sc.Scan() {
 		n++
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
+		line := uncomment(sc.Text())
+		if line == "" {
 			continue
 		}
 		c, err := parseLine(line)
@@ -80,6 +82,20 @@ func ParseCommands(text string) ([]Command, error) {
 		return nil, err
 	}
 	return cmds, nil
+}
+
+// uncomment returns line without its comment, and trimmed: a '#' that
+// starts the line or follows white space starts a comment, which runs to
+// the end of the line. A '#' inside a word stays (a URL's fragment); a
+// rule that needs one after a space writes it \x23.
+func uncomment(line string) string {
+	for i := 0; i < len(line); i++ {
+		if line[i] == '#' && (i == 0 || line[i-1] == ' ' || line[i-1] == '\t') {
+			line = line[:i]
+			break
+		}
+	}
+	return strings.TrimSpace(line)
 }
 
 func parseLine(line string) (Command, error) {
@@ -122,6 +138,11 @@ func parseLine(line string) (Command, error) {
 	case Exclude, Unexclude:
 		if rest == "" {
 			return c, fmt.Errorf("%s wants a rule", c.Verb)
+		}
+		// Checked here, so that a file with a bad rule is applied not at
+		// all, rather than up to the rule.
+		if _, err := regexp.Compile(rest); err != nil {
+			return c, fmt.Errorf("%s: %w", c.Verb, err)
 		}
 		c.Args = []string{rest}
 	default:

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -29,6 +30,13 @@ func TestParseCommands(t *testing.T) {
 		{"pause\nfrobnicate", "error: line 2"},
 		{"resume now", "error: takes nothing"},
 		{"unexclude", "error: wants a rule"},
+		// Comments after white space, as README's example writes them.
+		{"https://a.test/            # a line that is just a URL", "seed https://a.test/"},
+		{"delay a.test 10s\t# slow", "delay a.test 10s"},
+		{"exclude ^https?://c\\.test/   # the calendar", "exclude ^https?://c\\.test/"},
+		{"pause ticket 12 # legal", "pause ticket 12"},
+		{"seed http://a.test/#top", "seed http://a.test/#top"},
+		{"exclude ^https?://(c\\.test/", "error: missing closing )"},
 	} {
 		cmds, err := ParseCommands(c.in)
 		if want, ok := strings.CutPrefix(c.want, "error: "); ok {
@@ -123,5 +131,28 @@ func TestServer(t *testing.T) {
 	}
 	if got := strings.Join(ctl.got, "|"); got != "page: pause lunch|page: resume|page: stop" {
 		t.Errorf("applied %q", got)
+	}
+}
+
+// TestReadmeActionExample: the action file README.md shows parses as it
+// stands, comments and all, into its nine commands.
+func TestReadmeActionExample(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, ok := strings.Cut(string(readme), "under a name starting with `.` and rename it when complete. One command per\nline:\n\n")
+	if !ok {
+		t.Fatal("README.md has no action file example where this test looks")
+	}
+	block, _, _ := strings.Cut(after, "\n\n")
+	cmds, err := ParseCommands(block)
+	if err != nil || len(cmds) != 9 {
+		t.Fatalf("README's example: %d commands, %v", len(cmds), err)
+	}
+	for _, c := range cmds {
+		if strings.Contains(c.String(), "#") {
+			t.Errorf("line %d kept its comment: %q", c.Line, c.String())
+		}
 	}
 }

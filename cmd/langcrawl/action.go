@@ -22,28 +22,35 @@ const actionDir = "action"
 // actionPoll is how often the action directory is read.
 const actionPoll = time.Second
 
-// watchActions processes the files dropped in dir until ctx is done; it
-// reads dir at once, then every actionPoll.
+// actionSettle is how long a file must have gone unchanged before it is
+// read: a file still being written (a slow copy, an editor's save) is
+// left for a later poll rather than applied cut short. Writing under a
+// dot-name and renaming is still the sure way.
+const actionSettle = 3 * time.Second
+
+// watchActions processes the files dropped in dir every actionPoll until
+// ctx is done (startActions has read dir once before the crawl began).
 func watchActions(ctx context.Context, dir string, s *steering) {
 	t := time.NewTicker(actionPoll)
 	defer t.Stop()
 	for {
-		processActions(ctx, dir, s)
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
 		}
+		processActions(ctx, dir, s, time.Now())
 	}
 }
 
-// processActions applies every action file in dir, oldest first (by
-// modification time, then name), and moves each to dir/done/ under a
-// name that starts with the time it was processed. A file that does not
+// processActions applies every action file in dir that has not changed
+// for actionSettle before now, oldest first (by modification time, then
+// name), and moves each to dir/done/ under a name that starts with the
+// time it was processed. A file that does not
 // parse is applied not at all; its errors are logged and written beside
 // it in done/, as NAME.err. Problems with the directory itself are
 // logged, and the next poll tries again.
-func processActions(ctx context.Context, dir string, s *steering) {
+func processActions(ctx context.Context, dir string, s *steering, now time.Time) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		if !os.IsNotExist(err) {
@@ -63,6 +70,11 @@ func processActions(ctx context.Context, dir string, s *steering) {
 		info, err := e.Info()
 		if err != nil {
 			continue // gone meanwhile
+		}
+		// Still being written, perhaps; a time far in the future is
+		// another clock's (a copy that kept it), not a write.
+		if age := now.Sub(info.ModTime()); age < actionSettle && age > -time.Hour {
+			continue
 		}
 		files = append(files, file{e.Name(), info.ModTime()})
 	}
@@ -115,6 +127,9 @@ func startActions(out string, s *steering) (func(), error) {
 		return nil, fmt.Errorf("action directory: %w", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
+	// Once before the crawl's workers start: a pause waiting in the
+	// directory holds them before their first fetch.
+	processActions(ctx, dir, s, time.Now())
 	stopped := make(chan struct{})
 	go func() { defer close(stopped); watchActions(ctx, dir, s) }()
 	return func() { cancel(); <-stopped }, nil

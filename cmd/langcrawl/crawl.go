@@ -382,11 +382,25 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 	}()
 	watchCtx, stopWatch := context.WithCancel(runCtx)
 	watched := make(chan struct{})
-	go func() {
-		defer close(watched)
-		(&spaceWatch{dir: cfg.Out, min: cfg.Durability.MinFreeSpace, interval: time.Second, free: freeSpace,
-			crawl: c, stderr: stderr, log: log}).run(watchCtx)
-	}()
+	watch := &spaceWatch{dir: cfg.Out, min: cfg.Durability.MinFreeSpace, interval: time.Second, free: freeSpace,
+		crawl: c, stderr: stderr, log: log}
+	// Once before the workers start: a crawl started on a full disk
+	// fetches nothing (the watch used to start beside the workers).
+	if watch.check() {
+		go func() {
+			defer close(watched)
+			t := time.NewTimer(watch.interval)
+			defer t.Stop()
+			select {
+			case <-watchCtx.Done():
+				return
+			case <-t.C:
+			}
+			watch.run(watchCtx)
+		}()
+	} else {
+		close(watched)
+	}
 	reason, runErr := c.Run(runCtx)
 	stopActions() // no command once the crawl has stopped
 	stopStatus()

@@ -13,11 +13,16 @@ import (
 	"time"
 )
 
-// pauser is what the free-space watch needs of the crawl.
+// pauser is what the free-space watch needs of the crawl: a pause of its
+// own, which the operator's resume does not lift, nor its resume the
+// operator's pause.
 type pauser interface {
-	Pause(reason string)
-	Resume()
+	PauseFor(source, reason string)
+	ResumeFor(source string)
 }
+
+// pauseDisk is the free-space watch's pause source.
+const pauseDisk = "disk"
 
 // spaceWatch keeps a crawl off a full disk: every interval it reads the
 // free space of dir, pauses the crawl when it is below min and resumes it
@@ -31,42 +36,53 @@ type spaceWatch struct {
 	crawl    pauser
 	stderr   io.Writer
 	log      *slog.Logger
+	paused   bool // the watch holds the crawl paused
 }
 
-// run watches until ctx is done.
+// run watches until ctx is done. The first reading is taken at once; a
+// caller that wants it before the crawl starts calls check first.
 func (w *spaceWatch) run(ctx context.Context) {
 	if w.min <= 0 {
 		return
 	}
 	t := time.NewTicker(w.interval)
 	defer t.Stop()
-	paused := false
-	for {
-		n, err := w.free(w.dir)
-		switch {
-		case errors.Is(err, errors.ErrUnsupported):
-			return
-		case err != nil:
-			w.log.Warn("free space unknown", "err", err)
-		case n < w.min && !paused:
-			paused = true
-			msg := fmt.Sprintf("%s has %s free, below durability.min_free_space (%s): crawl paused until space is freed",
-				w.dir, bytesText(n), bytesText(w.min))
-			w.crawl.Pause(msg)
-			fmt.Fprintln(w.stderr, "paused:", msg)
-			w.log.Warn("crawl paused: disk nearly full", "dir", w.dir, "bytes", n, "min", w.min)
-		case n >= w.min && paused:
-			paused = false
-			w.crawl.Resume()
-			fmt.Fprintf(w.stderr, "resumed: %s has %s free again\n", w.dir, bytesText(n))
-			w.log.Info("crawl resumed: disk space back", "dir", w.dir, "bytes", n)
-		}
+	for w.check() {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
 		}
 	}
+}
+
+// check reads the free space once, pausing the crawl when it is below the
+// minimum and resuming it when it is back. It returns false when the
+// watch is off, or free space cannot be read on this system.
+func (w *spaceWatch) check() bool {
+	if w.min <= 0 {
+		return false
+	}
+	n, err := w.free(w.dir)
+	switch {
+	case errors.Is(err, errors.ErrUnsupported):
+		return false
+	case err != nil:
+		w.log.Warn("free space unknown", "err", err)
+	case n < w.min && !w.paused:
+		w.paused = true
+		msg := fmt.Sprintf("%s has %s free, below durability.min_free_space (%s): crawl paused until space is freed",
+			w.dir, bytesText(n), bytesText(w.min))
+		w.crawl.PauseFor(pauseDisk, msg)
+		fmt.Fprintln(w.stderr, "paused:", msg)
+		w.log.Warn("crawl paused: disk nearly full", "dir", w.dir, "bytes", n, "min", w.min)
+	case n >= w.min && w.paused:
+		w.paused = false
+		w.crawl.ResumeFor(pauseDisk)
+		fmt.Fprintf(w.stderr, "resumed: %s has %s free again\n", w.dir, bytesText(n))
+		w.log.Info("crawl resumed: disk space back", "dir", w.dir, "bytes", n)
+	}
+	return true
 }
 
 func bytesText(n int64) string {

@@ -21,18 +21,18 @@ type fakePauser struct {
 	events []string
 }
 
-func (p *fakePauser) Pause(reason string) {
+func (p *fakePauser) PauseFor(source, reason string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.paused = true
-	p.events = append(p.events, "pause: "+reason)
+	p.events = append(p.events, "pause "+source+": "+reason)
 }
 
-func (p *fakePauser) Resume() {
+func (p *fakePauser) ResumeFor(source string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.paused = false
-	p.events = append(p.events, "resume")
+	p.events = append(p.events, "resume "+source)
 }
 
 // TestSpaceWatch plays a disk that fills and is freed again.
@@ -68,7 +68,7 @@ func TestSpaceWatch(t *testing.T) {
 		}
 		cancel()
 		<-done
-		want := []string{"pause: /crawl/out has 300.0 MiB free, below durability.min_free_space (1.0 GiB): crawl paused until space is freed", "resume"}
+		want := []string{"pause disk: /crawl/out has 300.0 MiB free, below durability.min_free_space (1.0 GiB): crawl paused until space is freed", "resume disk"}
 		if fmt.Sprint(p.events) != fmt.Sprint(want) {
 			t.Errorf("events %q, want %q", p.events, want)
 		}

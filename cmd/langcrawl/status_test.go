@@ -5,7 +5,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
@@ -490,5 +492,36 @@ func TestMetricsAgreeWithSummary(t *testing.T) {
 	}
 	if len(w.srv.Log()) == before {
 		t.Error("nothing fetched after the resume")
+	}
+}
+
+// TestActionFileSettles: an action file that changed less than
+// actionSettle ago may still be being written (a slow copy: the helper
+// that found this wrote half a file, waited, and wrote the rest), so it
+// is left for a later poll; once it has settled it is applied whole.
+func TestActionFileSettles(t *testing.T) {
+	out := t.TempDir()
+	dir := filepath.Join(out, actionDir)
+	os.MkdirAll(dir, 0o755)
+	c := &crawl.Crawler{}
+	s := newSteering(out, c, nil, nil, nil, "", slog.New(slog.DiscardHandler))
+	f := filepath.Join(dir, "hold")
+	if err := os.WriteFile(f, []byte("pause legal review  # ticket\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fi, _ := os.Stat(f)
+	processActions(context.Background(), dir, s, fi.ModTime().Add(actionSettle/2))
+	if _, err := os.Stat(f); err != nil {
+		t.Fatalf("a file changed %v ago was taken: %v", actionSettle/2, err)
+	}
+	if _, paused := c.Paused(); paused {
+		t.Fatal("applied before it settled")
+	}
+	processActions(context.Background(), dir, s, fi.ModTime().Add(actionSettle))
+	if why, paused := c.Paused(); !paused || why != "legal review" {
+		t.Errorf("after it settled: Paused() = %q, %v; want the pause, its comment left out", why, paused)
+	}
+	if _, err := os.Stat(f); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the applied file is still in action/: %v", err)
 	}
 }
