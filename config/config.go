@@ -19,6 +19,7 @@ import (
 	"github.com/spf13/viper"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/langcrawl/langcrawl/internal/hostmatch"
 	"github.com/langcrawl/langcrawl/scope"
 )
 
@@ -985,9 +986,11 @@ func (p *parser) hostRules(name string) map[string]HostRules {
 	out := make(map[string]HostRules, len(m))
 	for h, raw := range m {
 		key := name + "." + h
-		host := strings.ToLower(strings.TrimSpace(h))
-		if strings.Trim(host, ".") == "" || strings.ContainsAny(host, "/: ") {
-			p.fail(key, h, "a host name or .domain")
+		// As crawled URLs carry it: an internationalised name in
+		// punycode, so that "ทดสอบ.th" applies.
+		host, err := hostmatch.Key(h)
+		if err != nil {
+			p.fail(key, h, "a host name or .domain, without a port")
 			continue
 		}
 		set, ok := raw.(map[string]any)

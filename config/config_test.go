@@ -260,10 +260,20 @@ adaptive_delay: {factor: 5}
 hosts:
   slow.example.org: {delay: 10s, recrawl_interval: 720h}
   .gov.th: {max_pages_per_site: 0, robots: ignore}
+  ทดสอบ.test: {delay: 3s}
+  Slow.Example.COM: {delay: 4s}
 `), 0o644)
 	c, err := Load(prof, nil)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// Kept as crawled URLs carry the host: punycode, lower-case (a Thai
+	// name was never matched before).
+	if d := c.Hosts["xn--l3cfk7dp.test"].Delay; d == nil || *d != 3*time.Second {
+		t.Errorf("ทดสอบ.test delay = %v (hosts %v)", d, c.Hosts)
+	}
+	if d := c.Hosts["slow.example.com"].Delay; d == nil || *d != 4*time.Second {
+		t.Errorf("Slow.Example.COM delay = %v", d)
 	}
 	if d := c.Hosts["slow.example.org"].Delay; d == nil || *d != 10*time.Second {
 		t.Errorf("slow.example.org delay = %v", d)

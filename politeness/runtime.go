@@ -98,6 +98,9 @@ func (s *Steered) ClearHostDelay(host string) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if _, ok := s.delays[key]; !ok {
+		return fmt.Errorf("politeness: no delay is set for %s (%s), so there is none to clear", host, key)
+	}
 	delete(s.delays, key)
 	for h := range s.lastEnd {
 		if _, ok := hostmatch.Lookup(s.delays, h); !ok {
@@ -115,9 +118,9 @@ func (s *Steered) HostDelays() map[string]time.Duration {
 }
 
 func hostKey(host string) (string, error) {
-	key := strings.ToLower(strings.TrimSpace(host))
-	if key == "" || key == "." || strings.ContainsAny(key, "/ \t") {
-		return "", fmt.Errorf("politeness: bad host %q: want a host name, or .domain", host)
+	key, err := hostmatch.Key(host)
+	if err != nil {
+		return "", fmt.Errorf("politeness: bad host: %w", err)
 	}
 	return key, nil
 }

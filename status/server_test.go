@@ -141,7 +141,7 @@ func TestReadmeActionExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, after, ok := strings.Cut(string(readme), "under a name starting with `.` and rename it when complete. One command per\nline:\n\n")
+	_, after, ok := strings.Cut(string(readme), "\n\n    # the reading room's busy hours\n")
 	if !ok {
 		t.Fatal("README.md has no action file example where this test looks")
 	}

@@ -24,6 +24,7 @@ import (
 
 	"github.com/langcrawl/langcrawl/bandwidth"
 	"github.com/langcrawl/langcrawl/crawl"
+	"github.com/langcrawl/langcrawl/internal/hostmatch"
 	"github.com/langcrawl/langcrawl/politeness"
 	"github.com/langcrawl/langcrawl/scope"
 	"github.com/langcrawl/langcrawl/status"
@@ -92,15 +93,23 @@ func (s *steering) restore() error {
 		st.Delays = map[string]string{}
 	}
 	var errs []error
+	delays := make(map[string]string, len(st.Delays))
 	for h, v := range st.Delays {
 		d, err := time.ParseDuration(v)
+		var key string
 		if err == nil {
-			err = s.gate.SetHostDelay(h, d)
+			key, err = hostmatch.Key(h) // a file of an older version kept the name as given
+		}
+		if err == nil {
+			err = s.gate.SetHostDelay(key, d)
 		}
 		if err != nil {
 			errs = append(errs, fmt.Errorf("control state %s: delay %s %s: %w", s.path, h, v, err))
+			continue
 		}
+		delays[key] = v
 	}
+	st.Delays = delays
 	for _, r := range st.Excludes {
 		if err := s.filter.AddExclude(r); err != nil {
 			errs = append(errs, fmt.Errorf("control state %s: %w", s.path, err))
@@ -187,7 +196,13 @@ func (s *steering) applyLocked(cmd status.Command) error {
 		s.log.Info("seeds added", "new", n)
 		s.state.Seeds = append(s.state.Seeds, cmd.Args...)
 	case status.Delay:
-		host := cmd.Args[0]
+		// Kept under the key the gate matches by (lower-case,
+		// punycode), so that TH.example and th.example are one entry in
+		// control.json, and "default" clears what was set.
+		host, err := hostmatch.Key(cmd.Args[0])
+		if err != nil {
+			return err
+		}
 		if d, ok := status.ParseDelay(cmd); ok {
 			if err := s.gate.SetHostDelay(host, d); err != nil {
 				return err

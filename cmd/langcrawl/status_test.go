@@ -23,6 +23,7 @@ import (
 
 	"github.com/langcrawl/langcrawl/config"
 	"github.com/langcrawl/langcrawl/crawl"
+	"github.com/langcrawl/langcrawl/politeness"
 	"github.com/langcrawl/langcrawl/status"
 	"github.com/langcrawl/langcrawl/webgen"
 )
@@ -523,5 +524,47 @@ func TestActionFileSettles(t *testing.T) {
 	}
 	if _, err := os.Stat(f); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the applied file is still in action/: %v", err)
+	}
+}
+
+// TestDelayKeysNormalised: a delay is kept in control.json under the key
+// the gate matches hosts by, so that "delay TH-Travel.test 10s" and
+// "delay th-travel.test default" name one entry (the first used to come
+// back at the next start), and a Thai host name is kept in punycode, as
+// crawled URLs carry it (it used to match nothing). Clearing a delay
+// that is not set says so.
+func TestDelayKeysNormalised(t *testing.T) {
+	out := t.TempDir()
+	g, err := politeness.New(politeness.Config{Policy: politeness.Ignore, Delay: time.Second}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gate := politeness.NewSteered(g)
+	s := newSteering(out, &crawl.Crawler{}, gate, nil, nil, "", slog.New(slog.DiscardHandler))
+	apply := func(line string) error {
+		cmds, err := status.ParseCommands(line)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s.Apply(context.Background(), "test", cmds)
+	}
+	for _, line := range []string{"delay TH-Travel.test 10s", "delay th-travel.test default", "delay ทดสอบ.test 3s"} {
+		if err := apply(line); err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+	}
+	if err := apply("delay a.test default"); err == nil || !strings.Contains(err.Error(), "no delay is set for a.test") {
+		t.Errorf("clearing a delay never set: %v", err)
+	}
+	var st controlState
+	data, _ := os.ReadFile(filepath.Join(out, controlFile))
+	if err := json.Unmarshal(data, &st); err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Delays) != 1 || st.Delays["xn--l3cfk7dp.test"] != "3s" {
+		t.Errorf("control.json delays = %v, want only xn--l3cfk7dp.test: 3s", st.Delays)
+	}
+	if d := gate.Delay("xn--l3cfk7dp.test"); d != 3*time.Second {
+		t.Errorf("the Thai host's delay is %v, want 3s", d)
 	}
 }

@@ -5,7 +5,12 @@
 // key wins: the host itself, then its nearest enclosing domain.
 package hostmatch
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+
+	"golang.org/x/net/idna"
+)
 
 // Lookup returns the value for host in m and whether one applies. host may
 // carry a port, which is ignored; it is compared case-insensitively. The
@@ -34,4 +39,27 @@ func Lookup[T any](m map[string]T, host string) (T, bool) {
 		d = d[i+1:]
 	}
 	return zero, false
+}
+
+// Key returns the key a setting for name is kept under, the form Lookup
+// compares hosts in: lower-case, an internationalised name in its ASCII
+// (punycode) form as crawled URLs carry it (ทดสอบ.test -> xn--...), no
+// trailing dot; a leading dot (a domain) kept. A name with a port, a path
+// or white space is an error: a setting applies to a host on every port.
+func Key(name string) (string, error) {
+	s := strings.TrimSpace(name)
+	dot := strings.HasPrefix(s, ".")
+	h := strings.TrimSuffix(strings.TrimPrefix(s, "."), ".")
+	if h == "" || strings.ContainsAny(h, "/: \t\\@") {
+		return "", fmt.Errorf("%q is not a host name, or .domain (no port, path or scheme)", name)
+	}
+	a, err := idna.Lookup.ToASCII(h)
+	if err != nil {
+		return "", fmt.Errorf("%q is not a host name: %v", name, err)
+	}
+	a = strings.ToLower(a)
+	if dot {
+		a = "." + a
+	}
+	return a, nil
 }
