@@ -220,10 +220,10 @@ func (s Snapshot) WriteSummary(w io.Writer, elapsed time.Duration, reason string
 	fmt.Fprintf(w, "failed: %d given up on after their last retry (crawl.log -8 or an error status); %d tries deferred for a retry\n",
 		s.Failed, s.Deferred)
 	if s.Deduplicated > 0 {
-		fmt.Fprintf(w, "deduplicated: %d payloads already archived at another URL, written as revisits\n", s.Deduplicated)
+		fmt.Fprintf(w, "deduplicated: %d payloads already archived at another URL, written as revisits in this run\n", s.Deduplicated)
 	}
 	if s.Frontier.Generation > 1 || s.Revisits > 0 {
-		fmt.Fprintf(w, "re-crawl: generation %d; %d revisits (not modified, or the same payload); %d gone (404, 410); %d changed language\n",
+		fmt.Fprintf(w, "re-crawl: generation %d; this run: %d revisits (not modified, or the same payload), %d gone (404, 410), %d changed language (crawl.log has the generation's)\n",
 			s.Frontier.Generation, s.Revisits, s.Gone, s.LangChanged)
 	}
 	fmt.Fprintf(w, "frontier: %d queued, %d seen\n", s.Frontier.Queued+s.Frontier.InFlight, s.Frontier.Seen)

@@ -195,6 +195,11 @@ func (s *steering) applyLocked(cmd status.Command) error {
 		}
 		s.log.Info("seeds added", "new", n)
 		s.state.Seeds = append(s.state.Seeds, cmd.Args...)
+		if n < len(cmd.Args) {
+			// Said, not done quietly: a URL the crawl has seen (queued,
+			// fetched, or skipped by an exclusion) is not queued again.
+			return fmt.Errorf("%d of %d seeds queued; the others were seen before in this crawl (queued, fetched, or skipped: crawl.log has them) and are not queued again", n, len(cmd.Args))
+		}
 	case status.Delay:
 		// Kept under the key the gate matches by (lower-case,
 		// punycode), so that TH.example and th.example are one entry in
@@ -232,11 +237,10 @@ func (s *steering) applyLocked(cmd status.Command) error {
 		if err := s.filter.RemoveExclude(r); err != nil {
 			return err
 		}
-		if slices.Contains(s.state.Excludes, r) {
-			s.state.Excludes = slices.DeleteFunc(s.state.Excludes, func(x string) bool { return x == r })
-		} else {
-			s.state.Unexcluded = appendNew(s.state.Unexcluded, r)
-		}
+		// Out of the operator's rules, and kept as removed: the profile
+		// may hold the same rule, which the next start would put back.
+		s.state.Excludes = slices.DeleteFunc(s.state.Excludes, func(x string) bool { return x == r })
+		s.state.Unexcluded = appendNew(s.state.Unexcluded, r)
 	default:
 		return fmt.Errorf("unknown command %q", cmd.Verb)
 	}

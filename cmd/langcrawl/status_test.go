@@ -24,6 +24,7 @@ import (
 	"github.com/langcrawl/langcrawl/config"
 	"github.com/langcrawl/langcrawl/crawl"
 	"github.com/langcrawl/langcrawl/politeness"
+	"github.com/langcrawl/langcrawl/scope"
 	"github.com/langcrawl/langcrawl/status"
 	"github.com/langcrawl/langcrawl/webgen"
 )
@@ -339,9 +340,14 @@ func TestActionDirectory(t *testing.T) {
 	r.drop(t, "4-urls.seeds", "# a seeds file: bare URLs\n"+seed+"\n")
 	r.processed(t, "2-steer")
 	bad := r.processed(t, "3-bad")
-	r.processed(t, "4-urls.seeds")
+	again := r.processed(t, "4-urls.seeds")
 	if msg, err := os.ReadFile(bad + ".err"); err != nil || !strings.Contains(string(msg), "line 2") {
 		t.Errorf("the bad file's errors: %q, %v; want the line of frobnicate", msg, err)
+	}
+	// The seed 2-steer queued, given again, is not queued twice, and the
+	// operator is told (it used to pass in silence).
+	if msg, err := os.ReadFile(again + ".err"); err != nil || !strings.Contains(string(msg), "0 of 1 seeds queued; the others were seen before") {
+		t.Errorf("a seed seen before: %q, %v; want it said", msg, err)
 	}
 	var st controlState
 	data, err := os.ReadFile(filepath.Join(out, controlFile))
@@ -566,5 +572,39 @@ func TestDelayKeysNormalised(t *testing.T) {
 	}
 	if d := gate.Delay("xn--l3cfk7dp.test"); d != 3*time.Second {
 		t.Errorf("the Thai host's delay is %v, want 3s", d)
+	}
+}
+
+// TestUnexcludeOutlivesProfileRule: a rule the profile holds, excluded
+// again by the operator and then removed, stays removed at the next
+// start (the removal was dropped from control.json when the operator had
+// also added the rule, and the profile's copy came back).
+func TestUnexcludeOutlivesProfileRule(t *testing.T) {
+	out := t.TempDir()
+	const rule = `^https?://cal\.example/`
+	start := func() (*scope.Filter, *steering) {
+		f := &scope.Filter{}
+		if err := f.AddExclude(rule); err != nil { // the profile's
+			t.Fatal(err)
+		}
+		s := newSteering(out, &crawl.Crawler{}, nil, f, nil, "", slog.New(slog.DiscardHandler))
+		if err := s.restore(); err != nil {
+			t.Fatal(err)
+		}
+		return f, s
+	}
+	_, s := start()
+	for _, line := range []string{"exclude " + rule, "unexclude " + rule} {
+		cmds, err := status.ParseCommands(line)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Apply(context.Background(), "test", cmds); err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+	}
+	f, _ := start()
+	if slices.Contains(f.Excludes(), rule) {
+		t.Errorf("after a restart the removed rule is back: %q", f.Excludes())
 	}
 }
