@@ -514,6 +514,7 @@ func NewCollector(c *Crawler) *Collector {
 		"inflight":  d("frontier_inflight", "URLs being fetched."),
 		"seen":      d("frontier_seen", "URLs in the seen set."),
 		"status":    d("status_total", "Fetch outcomes by status code class.", "class"),
+		"paused":    d("paused", "1 while the crawl is paused (by the operator, or for a disk below durability.min_free_space), else 0."),
 	}}
 }
 
@@ -543,6 +544,11 @@ func (col *Collector) Collect(ch chan<- prometheus.Metric) {
 	gauge("queued", s.Frontier.Queued)
 	gauge("inflight", s.Frontier.InFlight)
 	gauge("seen", s.Frontier.Seen)
+	paused := int64(0)
+	if _, ok := col.c.Paused(); ok {
+		paused = 1
+	}
+	gauge("paused", paused)
 	classes := map[string]int64{}
 	for code, n := range s.Status {
 		class := "error"

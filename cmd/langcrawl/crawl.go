@@ -336,9 +336,16 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 		return snap, errors.Join(err, clog.Close(), arc.Close(), q.Close())
 	}
 	fs := q.Stats()
-	if !newGen && (fs.Completed > 0 || fs.Recovered > 0 || fs.Queued > int64(seeded)) {
+	switch {
+	case newGen:
 		// A new generation has said what it queued (startGeneration).
+	case fs.Completed > 0 || fs.Recovered > 0 || fs.Queued > int64(seeded):
 		fmt.Fprintf(stderr, "resuming crawl in %s: %d queued, %d in flight at the last stop put back\n", cfg.Out, fs.Queued, fs.Recovered)
+	default:
+		// Said too, by its absolute path: out is relative to the working
+		// directory, and a profile run from another one starts afresh.
+		abs, _ := filepath.Abs(cfg.Out)
+		fmt.Fprintf(stderr, "new crawl in %s: %d seeds queued\n", abs, seeded)
 	}
 	if reason, paused := c.Paused(); paused {
 		if reason != "" {

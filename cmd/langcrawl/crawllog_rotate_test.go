@@ -22,8 +22,13 @@ func TestCrawlLogRotatesInACrawl(t *testing.T) {
 	w := startWeb(t)
 	out := t.TempDir()
 	cfg := w.profile(t, out, "crawl_log:\n  max_size: 4KiB\n")
-	if _, err := runCrawl(context.Background(), cfg, io.Discard, io.Discard); err != nil {
+	var stderr bytes.Buffer
+	if _, err := runCrawl(context.Background(), cfg, io.Discard, &stderr); err != nil {
 		t.Fatal(err)
+	}
+	// A first start says where it crawls (it said nothing before).
+	if want := "new crawl in " + out + ": "; !strings.Contains(stderr.String(), want) {
+		t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
 	}
 	segs, err := logfiles.Segments(filepath.Join(out, logDir, "crawl.log"))
 	if err != nil {

@@ -460,6 +460,7 @@ func TestMetricsAgreeWithSummary(t *testing.T) {
 		{"langcrawl_frontier_seen", summaryCount(t, sum, `frontier: \d+ queued, (\d+) seen`)},
 		{"langcrawl_frontier_queued", summaryCount(t, sum, `frontier: (\d+) queued`)},
 		{"langcrawl_frontier_inflight", 0},
+		{"langcrawl_paused", 1}, // scraped while paused: an alert can watch for it
 		// Every response is archived: the engine's count, the fetcher's
 		// and the WARC writer's agree with the records read back, the
 		// robots.txt fetches included in all but the engine's.
