@@ -773,7 +773,11 @@ type parser struct {
 }
 
 func (p *parser) fail(name string, val any, want string) {
-	p.errs = append(p.errs, fmt.Errorf("%s: %v is not %s", name, val, want))
+	from := ""
+	if v, ok := os.LookupEnv(envName(name)); ok && fmt.Sprint(val) == strings.TrimSpace(v) {
+		from = " (from " + envName(name) + ", which overrides the profile)"
+	}
+	p.errs = append(p.errs, fmt.Errorf("%s: %v is not %s%s", name, val, want, from))
 	if p.failed == nil {
 		p.failed = map[string]bool{}
 	}

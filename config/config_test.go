@@ -643,3 +643,13 @@ func TestUnknownEnv(t *testing.T) {
 		t.Errorf("Load's warnings: %q", c.Warnings)
 	}
 }
+
+// TestBadEnvValueNamed: a bad value that came from the environment names
+// the variable, not only the key the profile may set otherwise.
+func TestBadEnvValueNamed(t *testing.T) {
+	t.Setenv("LANGCRAWL_WORKERS", "abc")
+	_, _, err := loadText(t, "workers: 2\n")
+	if err == nil || !strings.Contains(err.Error(), "workers: abc is not") || !strings.Contains(err.Error(), "(from LANGCRAWL_WORKERS, which overrides the profile)") {
+		t.Errorf("error %v does not name LANGCRAWL_WORKERS", err)
+	}
+}
