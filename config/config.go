@@ -357,7 +357,7 @@ var Keys = []key{
 	{"depth", 8, "depth limit per site tree (Nakahira: 8)"},
 	{"max_pages_per_site", 10000, "stop taking pages from one site after this many (counted across restarts)"},
 	{"max_pages", 0, "job budget: stop after this many requests got a response (pages, requisites, redirects; not robots.txt), counted over every run of the crawl (0: no limit)"},
-	{"max_time", "0s", "job budget: stop after the crawl has run this long, over every run (0: no limit)"},
+	{"max_time", "0s", "job budget: stop after the crawl has run this long, over every run, time paused left out (0: no limit)"},
 	{"max_bytes", "0", "job budget: stop taking work once this many response bytes were received, over every run (bytes, or KB/MB/GB/KiB/MiB/GiB; 0: no limit)"},
 	{"adaptive_delay.factor", 0.0, "Heritrix's politeness rule: wait this many times the last fetch's duration between requests to a site, instead of delay (0: off; Heritrix uses 5)"},
 	{"adaptive_delay.min", "3s", "the adaptive delay is at least this"},

@@ -37,6 +37,7 @@ type Queue interface {
 	StartGeneration(due func(frontier.History) (frontier.Entry, bool)) (int64, int, error)
 	Capture(digest string) (frontier.Capture, bool, error)
 	AddCapture(digest string, c frontier.Capture) (bool, error)
+	AddUsage(u frontier.Usage) error
 	Stats() frontier.Stats
 }
 
@@ -148,6 +149,9 @@ type Crawler struct {
 	dead deadSites // sites given up on after their last retry
 
 	pause pauseState // Pause and Resume (pause.go)
+	// pausedBefore is pausedFor when Run began: the pause time before the
+	// run, which elapsed does not take off the run's time.
+	pausedBefore time.Duration
 }
 
 // New checks the configuration and returns a Crawler. It starts nothing.
@@ -224,14 +228,35 @@ func (c *Crawler) Run(ctx context.Context) (string, error) {
 	work, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
 	c.started = time.Now()
+	c.pausedBefore = c.pausedFor()
 	if c.cfg.MaxTime > 0 {
 		// The time budget is for the whole job: earlier runs used part.
-		left := c.cfg.MaxTime - c.before.Elapsed
-		if left <= 0 {
+		// Time paused does not count (Heritrix's rule too), so the timer
+		// looks again when it fires and waits out what is left.
+		if c.elapsed() >= c.cfg.MaxTime {
 			return StopTime, nil
 		}
-		t := time.AfterFunc(left, func() { stop(errors.New(StopTime)) })
-		defer t.Stop()
+		timeUp := make(chan struct{})
+		defer close(timeUp)
+		go func() {
+			t := time.NewTimer(c.cfg.MaxTime - c.elapsed())
+			defer t.Stop()
+			for {
+				select {
+				case <-timeUp:
+					return
+				case <-work.Done():
+					return
+				case <-t.C:
+				}
+				left := c.cfg.MaxTime - c.elapsed()
+				if left <= 0 {
+					stop(errors.New(StopTime))
+					return
+				}
+				t.Reset(left)
+			}
+		}()
 	}
 	inflight := context.WithoutCancel(ctx)
 
@@ -241,6 +266,11 @@ func (c *Crawler) Run(ctx context.Context) (string, error) {
 		g.Go(func() error { return c.worker(gctx, inflight, id, stop) })
 	}
 	err := g.Wait()
+	// The run's time is kept even when no URL completed since the last
+	// one that carried it (a crawl paused or waiting until stopped).
+	if uerr := c.p.Queue.AddUsage(frontier.Usage{Elapsed: c.elapsed()}); uerr != nil && err == nil {
+		err = fmt.Errorf("frontier usage: %w", uerr)
+	}
 	reason := StopDone
 	if cause := context.Cause(work); cause != nil && !errors.Is(cause, context.Canceled) {
 		reason = cause.Error()
@@ -355,12 +385,13 @@ func (c *Crawler) reserveRequest() bool {
 
 func (c *Crawler) unreserve() { c.reserved.Add(-1) }
 
-// elapsed is the job's running time over all runs.
+// elapsed is the job's running time over all runs, the time paused left
+// out.
 func (c *Crawler) elapsed() time.Duration {
 	if c.started.IsZero() {
 		return c.before.Elapsed
 	}
-	return c.before.Elapsed + time.Since(c.started)
+	return c.before.Elapsed + time.Since(c.started) - (c.pausedFor() - c.pausedBefore)
 }
 
 // Stats returns a snapshot of the crawl's counters.

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // pauseState is a Crawler's pause switch: the crawl is paused while any
@@ -16,6 +17,8 @@ type pauseState struct {
 	mu      sync.Mutex
 	reasons map[string]string // source -> reason
 	resumed chan struct{}     // closed when the last source lets go; nil when not paused
+	since   time.Time         // when the pause in force began
+	total   time.Duration     // the pauses over, added up
 }
 
 // pauseState returns the Crawler's pause switch. (It was kept in a
@@ -53,6 +56,7 @@ func (c *Crawler) PauseFor(source, reason string) {
 	p.reasons[source] = reason
 	if p.resumed == nil {
 		p.resumed = make(chan struct{})
+		p.since = time.Now()
 	}
 	p.on.Store(true)
 }
@@ -72,7 +76,21 @@ func (c *Crawler) ResumeFor(source string) {
 	}
 	close(p.resumed)
 	p.resumed = nil
+	p.total += time.Since(p.since)
 	p.on.Store(false)
+}
+
+// pausedFor is how long the crawl has been paused since the Crawler was
+// made, the pause in force included.
+func (c *Crawler) pausedFor() time.Duration {
+	p := c.pauseState()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	d := p.total
+	if p.resumed != nil {
+		d += time.Since(p.since)
+	}
+	return d
 }
 
 // Paused reports whether the crawl is paused, and why: the reasons of

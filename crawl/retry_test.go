@@ -844,3 +844,59 @@ func TestOddLocationsFollowed(t *testing.T) {
 		t.Errorf("metadata of r4 does not refuse its ftp: target: %v", r.a.meta["http://a.test/r4"])
 	}
 }
+
+// TestMaxTimeLeavesOutPauses: the job's time budget counts the time the
+// crawl runs, not the time it is paused, and the time of a run that
+// completed nothing (waiting, here on a site's delay) is kept for the
+// next: before, a pause used up the budget within a run, and a run that
+// completed nothing left no time on record.
+func TestMaxTimeLeavesOutPauses(t *testing.T) {
+	const budget = 100 * time.Millisecond
+	r := newRetryRig(t, fakeWeb{"http://a.test/": page("th")}, nil)
+	c := r.crawler(t, Config{MaxTime: budget}, nil, "http://a.test/")
+	c.Pause("legal review")
+	done := make(chan string, 1)
+	start := time.Now()
+	go func() {
+		reason, err := c.Run(context.Background())
+		if err != nil {
+			t.Error(err)
+		}
+		done <- reason
+	}()
+	for time.Since(start) < 4*budget { // paused past the budget
+		select {
+		case reason := <-done:
+			t.Fatalf("the crawl stopped (%s) while paused, after %v of a %v budget", reason, time.Since(start), budget)
+		case <-time.After(budget / 4):
+		}
+	}
+	c.Resume()
+	if reason := <-done; reason != StopDone || len(r.f.got) != 1 {
+		t.Errorf("after the pause: stopped %q with %d fetched; want the page fetched and the frontier empty", reason, len(r.f.got))
+	}
+	if e := r.q.Stats().Usage.Elapsed; e >= 3*budget {
+		t.Errorf("the job's time on record is %v, the pause counted", e)
+	}
+
+	// A run that completes nothing: its one site waits out a delay.
+	r2 := newRetryRig(t, fakeWeb{"http://b.test/": page("th")}, nil)
+	r2.q.PushMany([]frontier.Entry{{URL: "http://b.test/x", Site: "b.test", Priority: frontier.High}})
+	l, _, err := r2.q.Next(time.Now())
+	if err != nil || l == nil {
+		t.Fatal(l, err)
+	}
+	if err := r2.q.Complete(l, frontier.Completion{NotBefore: time.Now().Add(time.Hour),
+		Links: []frontier.Entry{{URL: "http://b.test/", Site: "b.test", Priority: frontier.High}}}); err != nil {
+		t.Fatal(err)
+	}
+	c2 := r2.crawler(t, Config{}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), budget)
+	defer cancel()
+	if _, err := c2.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if e := r2.q.Stats().Usage.Elapsed; e < budget {
+		t.Errorf("a run of %v that completed nothing left %v on record", budget, e)
+	}
+}

@@ -956,3 +956,22 @@ func unixNano(t time.Time) int64 {
 	}
 	return t.UnixNano()
 }
+
+// AddUsage adds u to the job's totals (Stats.Usage) outside a completion:
+// the running time of a run that ends with no URL completed since its
+// last one (a crawl paused or waiting until it was stopped), which would
+// otherwise not be kept.
+func (q *Queue) AddUsage(u Usage) error {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.db == nil {
+		return ErrClosed
+	}
+	t := q.begin()
+	t.meta.usage.add(u)
+	t.dirty = true
+	if err := t.commit(); err != nil {
+		return fmt.Errorf("frontier: usage: %w", err)
+	}
+	return nil
+}
