@@ -90,6 +90,13 @@ type Config struct {
 	// already archived is written as an identical-payload-digest revisit
 	// that refers to it. 0 turns deduplication across URLs off.
 	DedupMinSize int64
+	// RecrawlInterval and RecrawlIntervals (per host or .domain) are the
+	// re-crawl's interval, as Recrawl takes them: in a generation after
+	// the first, a link to a known URL whose last visit is more recent is
+	// not followed (rejected:recrawl:not-due), as Recrawl did not queue
+	// it. 0 and none: every known URL is due.
+	RecrawlInterval  time.Duration
+	RecrawlIntervals map[string]time.Duration
 	// Bandwidth, when not nil, is the fetcher manager of the bandwidth
 	// paper: a URL is leased only while its server's expected rate fits
 	// under the limit beside the downloads in flight, searching the top
@@ -152,6 +159,8 @@ type Crawler struct {
 	// pausedBefore is pausedFor when Run began: the pause time before the
 	// run, which elapsed does not take off the run's time.
 	pausedBefore time.Duration
+	// generation is the frontier's, read when Run or Recrawl begins.
+	generation atomic.Int64
 }
 
 // New checks the configuration and returns a Crawler. It starts nothing.
@@ -229,6 +238,7 @@ func (c *Crawler) Run(ctx context.Context) (string, error) {
 	defer stop(nil)
 	c.started = time.Now()
 	c.pausedBefore = c.pausedFor()
+	c.generation.Store(c.p.Queue.Stats().Generation)
 	if c.cfg.MaxTime > 0 {
 		// The time budget is for the whole job: earlier runs used part.
 		// Time paused does not count (Heritrix's rule too), so the timer

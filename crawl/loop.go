@@ -544,6 +544,15 @@ func (c *Crawler) decideLink(pol *focus.Policy, e frontier.Entry, src focus.Coun
 	if d.Reject != "" {
 		return frontier.Entry{}, "scope:" + d.Reject, nil
 	}
+	// A re-crawl with an interval visits a known URL once it is due, by
+	// links as by the start of the generation.
+	if ln.Kind != redirectKind {
+		if skip, err := c.notDue(d.URL, now); err != nil {
+			return frontier.Entry{}, "", fmt.Errorf("frontier history %s: %w", d.URL, err)
+		} else if skip {
+			return frontier.Entry{}, "recrawl:not-due", nil
+		}
+	}
 	entry := frontier.Entry{
 		URL: d.URL.String(), Site: scope.SiteKey(d.URL), Tree: d.Tree, Depth: d.Depth,
 		Priority: prio, Requisite: ln.Kind == links.Requisite, Via: e.URL, Hops: e.Hops + hop, Discovered: now,

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -98,15 +99,7 @@ func (c *Crawler) Recrawl(interval time.Duration, intervals map[string]time.Dura
 		if err != nil {
 			return frontier.Entry{}, false
 		}
-		iv := interval
-		if v, ok := hostmatch.Lookup(intervals, u.Host); ok {
-			iv = v
-		}
-		last := h.Fetched
-		if h.Checked.After(last) {
-			last = h.Checked
-		}
-		if iv > 0 && now.Sub(last) < iv {
+		if !isDue(h, u.Host, interval, intervals, now) {
 			return frontier.Entry{}, false
 		}
 		e := frontier.Entry{URL: u.String(), Site: scope.SiteKey(u), Tree: h.Tree, Depth: h.Depth,
@@ -123,7 +116,38 @@ func (c *Crawler) Recrawl(interval time.Duration, intervals map[string]time.Dura
 		return 0, n, fmt.Errorf("crawl: new generation: %w", err)
 	}
 	c.pagesBefore, c.before = 0, frontier.Usage{}
+	c.generation.Store(gen)
 	return gen, n, nil
+}
+
+// isDue reports whether the known URL of h, on host, is due for a visit at
+// now under interval and the per-host intervals: its last visit (the
+// capture, or a later check that found it unchanged) is at least that old.
+func isDue(h frontier.History, host string, interval time.Duration, intervals map[string]time.Duration, now time.Time) bool {
+	iv := interval
+	if v, ok := hostmatch.Lookup(intervals, host); ok {
+		iv = v
+	}
+	last := h.Fetched
+	if h.Checked.After(last) {
+		last = h.Checked
+	}
+	return iv <= 0 || now.Sub(last) >= iv
+}
+
+// notDue reports whether a link to u leads to a known URL that a
+// re-crawl with an interval is not to visit yet: a generation after the
+// first, the URL with a history, its last visit more recent than the
+// interval. It reads the URL's history only when an interval is set.
+func (c *Crawler) notDue(u *url.URL, now time.Time) (bool, error) {
+	if c.generation.Load() < 2 || c.cfg.RecrawlInterval <= 0 && len(c.cfg.RecrawlIntervals) == 0 {
+		return false, nil
+	}
+	h, known, err := c.p.Queue.History(u.String())
+	if err != nil || !known {
+		return false, err
+	}
+	return !isDue(h, u.Host, c.cfg.RecrawlInterval, c.cfg.RecrawlIntervals, now), nil
 }
 
 // duplicate reports whether a 2xx response of at least DedupMinSize bytes

@@ -296,3 +296,54 @@ func TestImportDedupIndex(t *testing.T) {
 		t.Errorf("revisit %+v", rv)
 	}
 }
+
+// TestRecrawlIntervalHoldsForLinks: in a re-crawl with an interval, a link
+// to a known URL that is not due is not followed (rejected:recrawl:not-due),
+// as the start of the generation did not queue it; a new URL is followed.
+// Before, every known URL a due page linked to was fetched again.
+func TestRecrawlIntervalHoldsForLinks(t *testing.T) {
+	web := fakeWeb{
+		"http://a.test/":  page("th", "http://b.test/x"),
+		"http://b.test/x": page("th"),
+	}
+	st := storage.NewMemStorage()
+	q, err := frontier.Open("", &frontier.Options{Storage: st, PollInterval: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer q.Close()
+	f := &fakeFetcher{web: web}
+	a := &fakeArchive{}
+	cfg := Config{Workers: 1, Retries: fastRetries, RecrawlInterval: time.Hour, RecrawlIntervals: map[string]time.Duration{"a.test": 0}}
+	c, err := New(cfg, Parts{Queue: q, Archive: a, Fetcher: f, Gate: fakeGate{}, Detector: fakeDetector{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Seed([]string{"http://a.test/"})
+	if _, err := c.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	web["http://a.test/"] = page("th", "http://b.test/x", "http://b.test/new")
+	web["http://b.test/new"] = page("th")
+	c2, err := New(cfg, Parts{Queue: q, Archive: a, Fetcher: f, Gate: fakeGate{}, Detector: fakeDetector{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, n, err := c2.Recrawl(cfg.RecrawlInterval, cfg.RecrawlIntervals, time.Now()); err != nil || n != 1 {
+		t.Fatalf("Recrawl queued %d (%v), want a.test's page alone", n, err)
+	}
+	before := len(f.got)
+	if _, err := c2.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(f.got[before:], " ")
+	if strings.Contains(got+" ", "http://b.test/x ") {
+		t.Errorf("a known URL not due was fetched by a link: %s", got)
+	}
+	if !strings.Contains(got, "http://b.test/new") || !strings.Contains(got, "http://a.test/") {
+		t.Errorf("fetched %s; want the due page and the new link", got)
+	}
+	if n := c2.Stats().Rejects["recrawl:not-due"]; n != 1 {
+		t.Errorf("rejected as not due: %d, want 1 (%v)", n, c2.Stats().Rejects)
+	}
+}

@@ -307,9 +307,10 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 	}
 	c, err := crawl.New(crawl.Config{
 		Workers: cfg.Workers, MaxPages: cfg.MaxPages, MaxTime: cfg.MaxTime, MaxBytes: cfg.MaxBytes, MaxPagesPerSite: cfg.MaxPagesPerSite,
-		Retries:      crawl.Retries{Max: cfg.Retries.Max, Delay: cfg.Retries.Delay, MaxDelay: cfg.Retries.MaxDelay},
-		DedupMinSize: cfg.Recrawl.DedupMinSize,
-		Requisites:   cfg.Scope.Requisites, Focus: policy, Bandwidth: bw, SiteBudgets: siteBudgets,
+		Retries:         crawl.Retries{Max: cfg.Retries.Max, Delay: cfg.Retries.Delay, MaxDelay: cfg.Retries.MaxDelay},
+		DedupMinSize:    cfg.Recrawl.DedupMinSize,
+		RecrawlInterval: cfg.Recrawl.Interval, RecrawlIntervals: recrawlIntervals(cfg.Hosts),
+		Requisites: cfg.Scope.Requisites, Focus: policy, Bandwidth: bw, SiteBudgets: siteBudgets,
 		Scope: scope.Decider{
 			MaxDepth:  cfg.Depth,
 			QueryRule: cfg.Scope.OneQueryPerScript,
