@@ -388,7 +388,7 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 	}
 	hist := &frontier.History{URL: e.URL, Fetched: res.Started, Status: res.Status,
 		ETag: res.Header.Get("ETag"), LastModified: res.Header.Get("Last-Modified"),
-		Tree: e.Tree, Depth: e.Depth, Priority: e.Priority, Requisite: e.Requisite}
+		Tree: e.Tree, Depth: e.Depth, Priority: e.Priority, Requisite: e.Requisite, Hops: e.Hops, Via: e.Via}
 	if out.det != nil {
 		hist.Lang = out.det.Lang
 	}

@@ -62,7 +62,7 @@ func (c *Crawler) notModified(l *frontier.Lease, worker int, res *fetch.Result, 
 	}
 	h := prev
 	h.Checked, h.Changed = res.Started, false
-	h.Tree, h.Depth, h.Priority, h.Requisite = e.Tree, e.Depth, e.Priority, e.Requisite
+	h.Tree, h.Depth, h.Priority, h.Requisite, h.Hops, h.Via = e.Tree, e.Depth, e.Priority, e.Requisite, e.Hops, e.Via
 	done.History = &h
 	out.digest = prev.Digest
 	out.annot = append(out.annot, "revisit:not-modified")
@@ -103,7 +103,7 @@ func (c *Crawler) Recrawl(interval time.Duration, intervals map[string]time.Dura
 			return frontier.Entry{}, false
 		}
 		e := frontier.Entry{URL: u.String(), Site: scope.SiteKey(u), Tree: h.Tree, Depth: h.Depth,
-			Priority: h.Priority, Requisite: h.Requisite, Discovered: now}
+			Priority: h.Priority, Requisite: h.Requisite, Discovered: now, Hops: h.Hops, Via: h.Via}
 		if e.Tree == "" {
 			e.Tree = scope.RegisteredDomain(u.Hostname())
 		}

@@ -273,7 +273,7 @@ func decodeCounts(b []byte) (Counts, error) {
 
 func encodeHistory(h *History) []byte {
 	b := make([]byte, 0, 128+len(h.URL))
-	b = append(b, 2) // version
+	b = append(b, 3) // version
 	b = appendTime(b, h.Fetched)
 	b = binary.AppendVarint(b, int64(h.Status))
 	b = appendString(b, h.Digest)
@@ -295,13 +295,16 @@ func encodeHistory(h *History) []byte {
 	b = append(b, flags, byte(h.Priority))
 	b = appendString(b, h.Lang)
 	b = appendString(b, h.Tree)
-	return binary.AppendUvarint(b, uint64(h.Depth))
+	b = binary.AppendUvarint(b, uint64(h.Depth))
+	// Version 3 on.
+	b = appendString(b, h.Hops)
+	return appendString(b, h.Via)
 }
 
 func decodeHistory(b []byte) (History, error) {
 	d := decoder{b: b}
 	v := d.byte()
-	if v != 1 && v != 2 && d.err == nil {
+	if (v < 1 || v > 3) && d.err == nil {
 		return History{}, fmt.Errorf("%w: history version %d", ErrCorrupt, v)
 	}
 	var h History
@@ -322,6 +325,10 @@ func decodeHistory(b []byte) (History, error) {
 		h.Lang = d.string()
 		h.Tree = d.string()
 		h.Depth = int(d.uvarint())
+	}
+	if v >= 3 {
+		h.Hops = d.string()
+		h.Via = d.string()
 	}
 	return h, d.err
 }

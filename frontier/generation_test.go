@@ -96,10 +96,18 @@ func TestStartGenerationFinishesAfterCrash(t *testing.T) {
 func TestHistoryRoundTrip(t *testing.T) {
 	h := History{URL: "http://a.test/", Fetched: t0, Status: 200, Digest: "sha1:A", ETag: `"e"`, LastModified: "x",
 		RecordID: "<urn:uuid:1>", File: "f.warc.gz", Offset: 1234, Checked: t0.Add(time.Hour), Changed: true,
-		Lang: "th", Tree: "a.test", Depth: 3, Priority: Low, Requisite: true}
+		Lang: "th", Tree: "a.test", Depth: 3, Priority: Low, Requisite: true, Hops: "LLE", Via: "http://a.test/x"}
 	got, err := decodeHistory(encodeHistory(&h))
 	if err != nil || got != h {
 		t.Fatalf("round trip: %+v, %v; want %+v", got, err, h)
+	}
+	// A version 2 record (before hops and via were kept) still reads,
+	// with neither.
+	v2 := encodeHistory(&h)
+	v2[0] = 2
+	v2 = v2[:len(v2)-len(appendString(appendString(nil, h.Hops), h.Via))]
+	if got, err := decodeHistory(v2); err != nil || got.Hops != "" || got.Via != "" || got.Depth != 3 || got.Tree != "a.test" {
+		t.Fatalf("version 2: %+v, %v", got, err)
 	}
 	// A version 1 record (before URLs were kept) still reads.
 	v1 := []byte{1}

@@ -216,6 +216,10 @@ type History struct {
 	Depth     int      // its depth in that tree
 	Priority  Priority // its priority in its site
 	Requisite bool     // a page requisite
+	// Hops and Via are how the crawl first reached the URL (Entry.Hops,
+	// Entry.Via), so that a re-crawl's visit says so too rather than
+	// look like a seed; "" in records written before they were kept.
+	Hops, Via string
 }
 
 // Stats is a snapshot of the queue for metrics. Queued, InFlight, Sites and

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/langcrawl/langcrawl/report"
 )
 
 // TestRecrawlDemo: running the crawl again on the finished crawl of the
@@ -71,4 +73,15 @@ func TestRecrawlDemo(t *testing.T) {
 		t.Errorf("%d revisits for %d unchanged pages", snap.Revisits, pages)
 	}
 	t.Logf("generation 2: %d revisits of %d pages", snap.Revisits, pages)
+
+	// The URLs queued again keep how the crawl first reached them, so
+	// crawl.log and the report count the seeds as seeds (every re-crawled
+	// URL used to be logged with no hop path, and counted as one).
+	r, err := report.Build(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := len(w.g.Seeds()); len(r.Seeds) != want {
+		t.Errorf("the report lists %d seeds after a re-crawl, want the profile's %d", len(r.Seeds), want)
+	}
 }
