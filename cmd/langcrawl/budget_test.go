@@ -77,7 +77,7 @@ func TestBudgetAcrossKill(t *testing.T) {
 		if err := c.Run(); err != nil {
 			t.Fatalf("resume: %v\n%s\n%s", err, stdout.String(), stderr.String())
 		}
-		return stdout.String()
+		return stdout.String() + stderr.String()
 	}
 	sum := run()
 	if !strings.Contains(sum, "stopped: max_pages reached") {
@@ -96,7 +96,9 @@ func TestBudgetAcrossKill(t *testing.T) {
 
 	// Run 3: the budget is spent; nothing is requested, robots.txt included.
 	before := len(w.srv.Log())
-	if sum := run(); !strings.Contains(sum, "stopped: max_pages reached") {
+	// It says why, and what to do (it said nothing before).
+	if sum := run(); !strings.Contains(sum, "stopped: max_pages reached") ||
+		!strings.Contains(sum, "nothing fetched: the job budget max_pages (60) was spent by earlier runs") {
 		t.Errorf("third run:\n%s", sum)
 	}
 	if after := len(w.srv.Log()); after != before {

@@ -434,7 +434,33 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 	fmt.Fprintf(stdout, "WARC files: %s\n", filepath.Join(cfg.Out, warcDir))
 	fmt.Fprintf(stdout, "crawl log:  %s\n", filepath.Join(cfg.Out, logDir, "crawl.log"))
 	log.Info("crawl stopped", "reason", reason, "pages", snap.Pages, "err", closeErr)
+	if hint := spentHint(reason, snap.Pages, cfg); hint != "" {
+		fmt.Fprintln(stderr, hint)
+	}
 	return snap, closeErr
+}
+
+// spentHint says what to do when a run stopped at once on a job budget
+// that earlier runs had spent (a crawl that ended on max_time, run again
+// months later to re-crawl it, does only that), "" otherwise.
+func spentHint(reason string, pages int64, cfg *config.Config) string {
+	var budget string
+	switch reason {
+	case crawl.StopPages:
+		budget = fmt.Sprintf("max_pages (%d)", cfg.MaxPages)
+	case crawl.StopBytes:
+		budget = fmt.Sprintf("max_bytes (%s)", config.FormatSize(cfg.MaxBytes))
+	case crawl.StopTime:
+		budget = fmt.Sprintf("max_time (%s)", cfg.MaxTime)
+	default:
+		return ""
+	}
+	if pages > 0 {
+		return ""
+	}
+	return fmt.Sprintf("nothing fetched: the job budget %s was spent by earlier runs of the crawl in %s. Raise it to crawl on; "+
+		"to re-crawl what it archived instead (a crawl starts a new generation only once its queue is empty), run with --previous %s and a new --out.",
+		budget, cfg.Out, cfg.Out)
 }
 
 // fetchConfig is the HTTP client's configuration for cfg; bw, the
