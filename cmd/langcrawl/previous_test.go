@@ -91,6 +91,14 @@ func TestPreviousRecrawl(t *testing.T) {
 	if !strings.Contains(string(profile), "previous: "+prev+"\n") {
 		t.Errorf("profile.yaml does not name the earlier crawl as %s:\n%s", prev, profile)
 	}
+	// Its WACZ alone cannot replay those revisits, and wacz says so.
+	var wstderr bytes.Buffer
+	if err := packageCrawl(context.Background(), out, filepath.Join(t.TempDir(), "b.wacz"), "", io.Discard, &wstderr); err != nil {
+		t.Fatal(err)
+	}
+	if want := "deduplicated against captures outside it (" + prev + ")"; !strings.Contains(wstderr.String(), want) {
+		t.Errorf("wacz's stderr lacks %q:\n%s", want, wstderr.String())
+	}
 }
 
 // TestPreviousNotACrawl: --previous naming a folder that holds no crawl

@@ -6,8 +6,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/langcrawl/langcrawl/wacz"
 )
@@ -76,5 +79,46 @@ func packageCrawl(ctx context.Context, dir, out, title string, stdout, stderr io
 	}
 	fmt.Fprintf(stdout, "%s: %d WARC files (%d bytes), %d captures indexed, %d pages, %d bytes\n",
 		out, st.WARCs, st.WARCBytes, st.Captures, st.Pages, st.TotalBytes)
+	if others := earlierCollections(dir); len(others) > 0 {
+		fmt.Fprintf(stderr, "warning: the crawl in %s deduplicated against captures outside it (%s): its revisits of those captures "+
+			"replay only beside them, so package or load those collections with this one\n", dir, strings.Join(others, ", "))
+	}
 	return nil
+}
+
+// earlierCollections names what the crawl in dir deduplicated against
+// outside its own WARC files, from the profile of each of its runs
+// (OUT/profiles/, and OUT/profile.yaml): recrawl.previous, an earlier
+// crawl, and recrawl.dedup_index, other collections' indexes. Revisits
+// written against them refer to records that are not in this crawl's
+// WARC files, which a WACZ of this crawl alone cannot replay. A profile
+// that does not read is passed over: this is a warning, not a check.
+func earlierCollections(dir string) []string {
+	files, _ := filepath.Glob(filepath.Join(dir, profilesDir, "*.yaml"))
+	files = append(files, filepath.Join(dir, "profile.yaml"))
+	var out []string
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		var p struct {
+			Recrawl struct {
+				Previous   string   `yaml:"previous"`
+				DedupIndex []string `yaml:"dedup_index"`
+			} `yaml:"recrawl"`
+		}
+		if yaml.Unmarshal(b, &p) != nil {
+			continue
+		}
+		if p.Recrawl.Previous != "" && !slices.Contains(out, p.Recrawl.Previous) {
+			out = append(out, p.Recrawl.Previous)
+		}
+		for _, d := range p.Recrawl.DedupIndex {
+			if !slices.Contains(out, d) {
+				out = append(out, d)
+			}
+		}
+	}
+	return out
 }
