@@ -67,8 +67,10 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 
 	// 0. A scope exclusion added while the crawl runs (the status page,
 	// the action directory) applies to URLs queued before it, too.
+	// The URL leaves the seen set: once the operator lifts the rule, a
+	// link or a seed may queue it again (crawl.log lists it, -5004).
 	if why := c.cfg.Scope.Excluded(u); why != "" {
-		return c.finish(l, worker, outcome{status: codeExcluded, annot: []string{"scope:" + why}}, frontier.Completion{})
+		return c.finish(l, worker, outcome{status: codeExcluded, annot: []string{"scope:" + why}}, frontier.Completion{Unsee: true})
 	}
 
 	// 1. Focus: skip a URL whose server turned irrelevant after it was

@@ -2,6 +2,7 @@ package crawl
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -131,5 +132,20 @@ func TestRuntimeExclusionSkipsQueued(t *testing.T) {
 	}
 	if log := r.lines(t); strings.Count(log, " -5004 ") != 2 {
 		t.Errorf("want two -5004 lines:\n%s", log)
+	}
+	// The operator lifts the rule: the skipped URLs can be queued again,
+	// as seeds here (they stayed in the seen set before, and a seed of
+	// one was passed over: lost for the crawl).
+	if err := f.RemoveExclude("/calendar/"); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := c.Seed([]string{"http://a.test/calendar/1", "http://a.test/keep"}); err != nil || n != 1 {
+		t.Fatalf("Seed after the rule was lifted = %d, %v; want the skipped URL queued, the fetched one not", n, err)
+	}
+	if _, err := c.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(r.f.got, "http://a.test/calendar/1") {
+		t.Errorf("the skipped URL was not fetched once seeded again: %v", r.f.got)
 	}
 }

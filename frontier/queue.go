@@ -140,6 +140,10 @@ type Completion struct {
 	// Usage is added to the job's totals (Stats.Usage), which survive
 	// restarts so that job budgets hold across resumes.
 	Usage Usage
+	// Unsee takes the lease's URL out of the seen set, so that a later
+	// link or seed may queue it again: a URL skipped by an operator's
+	// exclusion, which the operator may lift.
+	Unsee bool
 }
 
 // Usage is what a job has spent, kept across restarts. Fetches and Bytes
@@ -747,8 +751,23 @@ func (q *Queue) Complete(l *Lease, c Completion) error {
 			}
 		}
 	}
+	var unseen urlHash
+	if c.Unsee {
+		unseen = hashURL(l.Entry.URL)
+		k := hashKey(tSeen, unseen)
+		if in, err := q.db.Has(k, nil); err != nil {
+			return fmt.Errorf("frontier: complete %s: %w", l.Entry.URL, dbErr(err))
+		} else if in {
+			t.b.Delete(k)
+			t.meta.seen--
+			t.dirty = true
+		}
+	}
 	if err := t.commit(); err != nil {
 		return fmt.Errorf("frontier: complete %s: %w", l.Entry.URL, err)
+	}
+	if c.Unsee {
+		q.recent.remove(unseen)
 	}
 	delete(q.leases, l.site)
 	q.stats.Completed++

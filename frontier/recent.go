@@ -5,9 +5,10 @@ import "github.com/langcrawl/langcrawl/internal/twogen"
 // recentSeen remembers URL hashes known to be in the seen set, so that the
 // links a crawl finds again and again (a site's navigation on every page)
 // are answered without a LevelDB lookup. It holds at most 2*half hashes in
-// two generations (package twogen). Entries are only ever true: the seen
-// set never loses a URL. Not safe for concurrent use: has needs q.mu held
-// at least for reading, add q.mu held.
+// two generations (package twogen). Entries are only ever true: a URL
+// leaves the seen set only through Completion.Unsee, which removes it
+// here too. Not safe for concurrent use: has needs q.mu held at least for
+// reading, add and remove q.mu held.
 type recentSeen struct {
 	m *twogen.Map[urlHash, struct{}]
 }
@@ -26,3 +27,5 @@ func (r *recentSeen) has(h urlHash) bool {
 }
 
 func (r *recentSeen) add(h urlHash) { r.m.Put(h, struct{}{}) }
+
+func (r *recentSeen) remove(h urlHash) { r.m.Delete(h) }

@@ -196,9 +196,10 @@ func (s *steering) applyLocked(cmd status.Command) error {
 		s.log.Info("seeds added", "new", n)
 		s.state.Seeds = append(s.state.Seeds, cmd.Args...)
 		if n < len(cmd.Args) {
-			// Said, not done quietly: a URL the crawl has seen (queued,
-			// fetched, or skipped by an exclusion) is not queued again.
-			return fmt.Errorf("%d of %d seeds queued; the others were seen before in this crawl (queued, fetched, or skipped: crawl.log has them) and are not queued again", n, len(cmd.Args))
+			// Said, not done quietly: a URL the crawl has queued or
+			// fetched is not queued again (one an exclusion skipped is,
+			// once the rule is lifted).
+			return fmt.Errorf("%d of %d seeds queued; the others were queued or fetched before in this crawl and are not queued again", n, len(cmd.Args))
 		}
 	case status.Delay:
 		// Kept under the key the gate matches by (lower-case,

@@ -56,5 +56,11 @@ func (m *Map[K, V]) Put(k K, v V) {
 	m.cur[k] = v
 }
 
+// Delete removes k from both generations.
+func (m *Map[K, V]) Delete(k K) {
+	delete(m.cur, k)
+	delete(m.old, k)
+}
+
 // Len returns the number of entries held, in both generations.
 func (m *Map[K, V]) Len() int { return len(m.cur) + len(m.old) }
