@@ -3,6 +3,7 @@ package frontier
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -174,5 +175,34 @@ func TestForgetManyChunks(t *testing.T) {
 	}
 	if v, err := q.db.Get([]byte{tHistory, 'x'}, nil); err != nil || string(v) != "kept" {
 		t.Errorf("history record: %q, %v; want it kept", v, err)
+	}
+}
+
+// TestReadHistory: an earlier crawl's history is read without a Queue,
+// read-only; a folder with no frontier and one a running crawl holds are
+// errors that say which.
+func TestReadHistory(t *testing.T) {
+	dir := t.TempDir()
+	q, err := Open(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := History{URL: "http://a.test/", Fetched: t0, Status: 200}
+	if err := q.SetHistory(h.URL, h); err != nil {
+		t.Fatal(err)
+	}
+	err = ReadHistory(dir, func(History) error { return nil })
+	if err == nil || !strings.Contains(err.Error(), "held by a running crawl") {
+		t.Errorf("ReadHistory of a frontier in use: %v", err)
+	}
+	if err := q.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var got []History
+	if err := ReadHistory(dir, func(h History) error { got = append(got, h); return nil }); err != nil || len(got) != 1 || got[0].URL != h.URL {
+		t.Errorf("ReadHistory = %v, %v", got, err)
+	}
+	if err := ReadHistory(t.TempDir(), func(History) error { return nil }); !errors.Is(err, ErrNoFrontier) {
+		t.Errorf("ReadHistory of an empty folder: %v", err)
 	}
 }
