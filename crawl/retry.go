@@ -107,6 +107,10 @@ func retryAfter(v string, now time.Time) time.Duration {
 			return 0
 		}
 		return time.Duration(min(n, int64(365*24*3600))) * time.Second
+	} else if strings.Trim(v, "0123456789") == "" {
+		// All digits, too many for an int64: as long as can be (the
+		// caller caps it at retries.max_delay), not none.
+		return 365 * 24 * time.Hour
 	}
 	if t, err := http.ParseTime(v); err == nil && t.After(now) {
 		return t.Sub(now)

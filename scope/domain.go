@@ -49,6 +49,8 @@ func Internal(treeDomain, host string) bool {
 
 // SiteKey is the key of the politeness queue for u: the lowercase host, with the port
 // only when it is not the scheme's default ("example.com", "example.com:8080", "[::1]:81").
+// A host's trailing dot is left out: "example.com." is the same server, and
+// must not be a second site with a politeness queue of its own.
 func SiteKey(u *url.URL) string {
 	h := strings.ToLower(u.Host)
 	port := u.Port()
@@ -58,7 +60,10 @@ func SiteKey(u *url.URL) string {
 	case port != "" && port == defaultPort(u.Scheme):
 		h = h[:len(h)-len(port)-1]
 	}
-	return h
+	if port != "" && strings.HasSuffix(h, ":"+port) {
+		return strings.TrimSuffix(h[:len(h)-len(port)-1], ".") + ":" + port
+	}
+	return strings.TrimSuffix(h, ".")
 }
 
 // DirKey is the directory granularity of Tamura et al. (2007), section 4.3: SiteKey plus

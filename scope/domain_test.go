@@ -87,6 +87,10 @@ func TestKeys(t *testing.T) {
 		{"http://www.xsp.com:8080/a/b", "www.xsp.com:8080", "www.xsp.com:8080/a/", ""},
 		{"https://www.xsp.com:80/a/b", "www.xsp.com:80", "www.xsp.com:80/a/", ""},
 		{"http://[::1]:80/", "[::1]", "[::1]/", ""},
+		// A trailing dot is the same host: one site (it was a second one).
+		{"http://Dot.test./a/b", "dot.test", "dot.test/a/", ""},
+		{"http://dot.test.:8080/", "dot.test:8080", "dot.test:8080/", ""},
+		{"http://dot.test.:80/", "dot.test", "dot.test/", ""},
 		{"http://[::1]:81/%E0%B8%81/x", "[::1]:81", "[::1]:81/%E0%B8%81/", ""},
 		// Nakahira et al. 2008, section 2.2.
 		{"http://www.xsp.com/index.php?id=2", "www.xsp.com", "www.xsp.com/", "http://www.xsp.com/index.php"},
