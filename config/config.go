@@ -308,6 +308,9 @@ type Scheduling struct {
 	// (frontier.Options.SeenCache): a link found again is answered from
 	// there instead of from the frontier's database.
 	SeenCache int `yaml:"seen_cache"`
+	// DomainConnections is the most fetches at once to the hosts of one
+	// registered domain (crawl.Config.DomainConnections).
+	DomainConnections int `yaml:"domain_connections"`
 }
 
 // Durability sets what a power failure or a full disk may cost.
@@ -404,6 +407,7 @@ var Keys = []key{
 	{"bandwidth.receive_buffer", "0", "socket receive buffer of each connection under the limit (0: L/256, 2KiB to 64KiB); a connection carries about this much per round trip, so raise it for large files over long round trips"},
 	{"scheduling.order", "length", "site order: length (most pages pending first), breadth (breadth-first over sites) or random"},
 	{"scheduling.pages_per_connection", 100, "k: requests over one kept-alive connection before it is closed (Castillo et al.; Apache's default 100)"},
+	{"scheduling.domain_connections", 2, "most fetches at once to the hosts of one registered domain (a.example.org, b.example.org, …), so that a server answering many host names (a subdomain trap) is not hit by every worker at once; each host keeps its own delay too (0: no limit)"},
 	{"scheduling.seen_cache", 131072, "seen-URL hashes kept in memory (about 40 bytes each at most), so that a link found again is not looked up in the frontier's database; raise it for crawls of millions of URLs when memory allows"},
 	{"metrics.listen", "", "host:port for the Prometheus /metrics endpoint (empty: off); a missing host means 127.0.0.1"},
 	{"metrics.all_interfaces", false, "allow metrics.listen on every interface (0.0.0.0 or ::), reachable from the network"},
@@ -605,6 +609,7 @@ func Load(profile string, fs *pflag.FlagSet) (*Config, error) {
 	c.Scheduling.Order = p.str("scheduling.order")
 	c.Scheduling.PagesPerConnection = p.integer("scheduling.pages_per_connection")
 	c.Scheduling.SeenCache = p.integer("scheduling.seen_cache")
+	c.Scheduling.DomainConnections = p.integer("scheduling.domain_connections")
 	errs = append(errs, p.errs...)
 
 	if fs != nil {
@@ -1440,6 +1445,9 @@ func (c *Config) Validate() error {
 	}
 	if k := c.Scheduling.PagesPerConnection; k < 0 || k > 100000 { // 0: the fetch default
 		bad("scheduling.pages_per_connection", "%d must be between 1 and 100000", k)
+	}
+	if n := c.Scheduling.DomainConnections; n < 0 {
+		bad("scheduling.domain_connections", "%d must not be negative (0: no limit)", n)
 	}
 	if k := c.Scheduling.SeenCache; k < 0 || k > 1<<30 { // 0: the frontier's default
 		bad("scheduling.seen_cache", "%d must be between 1 and 1073741824", k)

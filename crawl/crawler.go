@@ -90,6 +90,10 @@ type Config struct {
 	// already archived is written as an identical-payload-digest revisit
 	// that refers to it. 0 turns deduplication across URLs off.
 	DedupMinSize int64
+	// DomainConnections is the most fetches under way at once to the
+	// hosts of one registered domain (domainSlots); 0: no limit beyond
+	// Workers and one per site.
+	DomainConnections int
 	// RecrawlInterval and RecrawlIntervals (per host or .domain) are the
 	// re-crawl's interval, as Recrawl takes them: in a generation after
 	// the first, a link to a known URL whose last visit is more recent is
@@ -161,6 +165,8 @@ type Crawler struct {
 	pausedBefore time.Duration
 	// generation is the frontier's, read when Run or Recrawl begins.
 	generation atomic.Int64
+	// domains holds the registered domains' fetches under way.
+	domains domainSlots
 }
 
 // New checks the configuration and returns a Crawler. It starts nothing.
@@ -191,7 +197,7 @@ func New(cfg Config, p Parts) (*Crawler, error) {
 	}
 	fs := p.Queue.Stats()
 	return &Crawler{cfg: cfg, p: p, pagesBefore: fs.Pages, before: fs.Usage, stats: newStats(),
-		dead: deadSites{until: map[string]time.Time{}}}, nil
+		dead: deadSites{until: map[string]time.Time{}}, domains: domainSlots{max: cfg.DomainConnections}}, nil
 }
 
 // Seed canonicalises the seed URLs and queues each as the start of its own
@@ -322,6 +328,7 @@ func (c *Crawler) worker(work, inflight context.Context, id int, stop context.Ca
 		if reason := c.budgetSpent(); reason != "" {
 			// The job's budget is spent: hand the URL back for a later run.
 			ticket.Cancel()
+			c.domains.release(lease.Entry.Site)
 			if err := c.p.Queue.Return(lease, time.Time{}); err != nil {
 				return fmt.Errorf("frontier return %s: %w", lease.Entry.URL, err)
 			}
@@ -329,6 +336,7 @@ func (c *Crawler) worker(work, inflight context.Context, id int, stop context.Ca
 			return nil
 		}
 		err = c.process(inflight, id, lease, ticket)
+		c.domains.release(lease.Entry.Site)
 		ticket.Cancel() // a URL that was not fetched frees its bandwidth; no-op after Done
 		if errors.Is(err, errPagesSpent) {
 			stop(errors.New(StopPages))
@@ -348,15 +356,29 @@ func (c *Crawler) next() (*frontier.Lease, *bandwidth.Ticket, <-chan struct{}, t
 	now := c.cfg.Now()
 	mgr := c.cfg.Bandwidth
 	if mgr == nil {
-		lease, wait, err := c.p.Queue.Next(now)
+		var lease *frontier.Lease
+		var wait time.Duration
+		var err error
+		if c.domains.max > 0 {
+			// Past the sites whose domain has its fetches under way.
+			lease, wait, err = c.p.Queue.NextFit(now, domainSearchDepth, c.domains.free)
+		} else {
+			lease, wait, err = c.p.Queue.Next(now)
+		}
+		if lease != nil {
+			c.domains.take(lease.Entry.Site)
+		}
 		return lease, nil, nil, wait, err
 	}
 	changed := mgr.Changed()
 	pick := mgr.Pick(now)
-	lease, wait, err := c.p.Queue.NextFit(now, mgr.SearchDepth(), pick.Fits)
+	lease, wait, err := c.p.Queue.NextFit(now, mgr.SearchDepth(), func(site string) bool {
+		return c.domains.free(site) && pick.Fits(site)
+	})
 	site := ""
 	if lease != nil {
 		site = lease.Entry.Site
+		c.domains.take(site)
 	}
 	ticket, berr := pick.Take(site)
 	if err == nil && berr != nil {
@@ -364,6 +386,11 @@ func (c *Crawler) next() (*frontier.Lease, *bandwidth.Ticket, <-chan struct{}, t
 	}
 	return lease, ticket, changed, wait, err
 }
+
+// domainSearchDepth is how far down the ready sites next looks for one
+// whose registered domain has a free connection (Config.DomainConnections):
+// deep enough to pass the many one-page sites of a subdomain trap.
+const domainSearchDepth = 64
 
 // errPagesSpent is returned by process when MaxPages left no request for
 // its lease, which it handed back.
