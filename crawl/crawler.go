@@ -388,9 +388,11 @@ func (c *Crawler) next() (*frontier.Lease, *bandwidth.Ticket, <-chan struct{}, t
 }
 
 // domainSearchDepth is how far down the ready sites next looks for one
-// whose registered domain has a free connection (Config.DomainConnections):
-// deep enough to pass the many one-page sites of a subdomain trap.
-const domainSearchDepth = 64
+// whose registered domain has a free connection (Config.DomainConnections).
+// The trap sites it must pass hold a page or two each, so under the
+// default order (most pending first) they sit below the sites with work;
+// the search costs about its square in comparisons per lease (topReady).
+const domainSearchDepth = 16
 
 // errPagesSpent is returned by process when MaxPages left no request for
 // its lease, which it handed back.
