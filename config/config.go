@@ -541,10 +541,7 @@ func Load(profile string, fs *pflag.FlagSet) (*Config, error) {
 		if abs, err := filepath.Abs(prev); err == nil {
 			prev = abs
 		}
-		c.Recrawl.Previous = prev
-		if fi, err := os.Stat(filepath.Join(prev, "frontier")); err != nil || !fi.IsDir() {
-			errs = append(errs, fmt.Errorf("recrawl.previous: %s is not the output directory of a langcrawl crawl (it has no frontier/)", prev))
-		}
+		c.Recrawl.Previous = prev // checked by the crawl's first start, which reads it
 	}
 	c.Recrawl.DedupMinSize = p.size("recrawl.dedup_min_size")
 	for _, f := range p.strs("recrawl.dedup_index") {
@@ -753,12 +750,12 @@ func UnknownEnv(environ []string) []string {
 	var out []string
 	for _, kv := range environ {
 		name, _, _ := strings.Cut(kv, "=")
-		if !strings.HasPrefix(name, envPrefix) {
+		if !strings.HasPrefix(strings.ToUpper(name), envPrefix) {
 			continue
 		}
 		rest := strings.ToLower(name[len(envPrefix):])
-		if known[rest] {
-			continue
+		if known[rest] && name == envPrefix+strings.ToUpper(rest) {
+			continue // only the name in capitals is read
 		}
 		hint := ""
 		if k := nearestKey(rest, known); k != "" {

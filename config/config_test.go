@@ -620,13 +620,17 @@ func TestUnknownKeySuggests(t *testing.T) {
 }
 
 // TestUnknownEnv: a LANGCRAWL_* variable that sets no key is named, with
-// the one a typo away; a variable of a key, in any case of its section
-// names, is not, and neither is the environment of other programs.
+// the one a typo away; so is a key's name not in capitals, which is not
+// read; the variable of a key is not, and neither is the environment of
+// other programs.
 func TestUnknownEnv(t *testing.T) {
 	got := UnknownEnv([]string{"LANGCRAWL_WORKRES=4", "LANGCRAWL_WORKERS=4", "LANGCRAWL_WARC_MAX_SIZE=1GB",
-		"LANGCRAWL_FOCUS_LANGUAGE=th", "LANGCRAWL_ZZZZZZ=1", "HOME=/root", "LANGCRAWLX=1"})
+		"LANGCRAWL_FOCUS_LANGUAGE=th", "LANGCRAWL_ZZZZZZ=1", "HOME=/root", "LANGCRAWLX=1", "LANGCRAWL_workers=3"})
+	// Only the name in capitals is read: LANGCRAWL_workers would be
+	// ignored, so it is named too.
 	want := []string{"LANGCRAWL_WORKRES sets no profile key (did you mean LANGCRAWL_WORKERS?); it is ignored",
-		"LANGCRAWL_ZZZZZZ sets no profile key; it is ignored"}
+		"LANGCRAWL_ZZZZZZ sets no profile key; it is ignored",
+		"LANGCRAWL_workers sets no profile key (did you mean LANGCRAWL_WORKERS?); it is ignored"}
 	if !slices.Equal(got, want) {
 		t.Errorf("UnknownEnv = %q, want %q", got, want)
 	}

@@ -95,6 +95,7 @@ func (c *Crawler) sameCapture(res *fetch.Result, prev frontier.History, known bo
 // URLs it queued.
 func (c *Crawler) Recrawl(interval time.Duration, intervals map[string]time.Duration, now time.Time) (int64, int, error) {
 	gen, n, err := c.p.Queue.StartGeneration(func(h frontier.History) (frontier.Entry, bool) {
+		h.LegacyHops()
 		u, err := scope.Canonicalize(h.URL)
 		if err != nil {
 			return frontier.Entry{}, false
@@ -137,11 +138,18 @@ func isDue(h frontier.History, host string, interval time.Duration, intervals ma
 
 // notDue reports whether a link to u leads to a known URL that a
 // re-crawl with an interval is not to visit yet: a generation after the
-// first, the URL with a history, its last visit more recent than the
-// interval. It reads the URL's history only when an interval is set.
+// first, the URL not seen in this generation but with a history, its last
+// visit more recent than the interval. It reads the URL's history only
+// when an interval is set.
 func (c *Crawler) notDue(u *url.URL, now time.Time) (bool, error) {
 	if c.generation.Load() < 2 || c.cfg.RecrawlInterval <= 0 && len(c.cfg.RecrawlIntervals) == 0 {
 		return false, nil
+	}
+	// A URL this generation has queued or fetched is a duplicate link,
+	// as in any crawl, not one held back: the seen set (its cache first)
+	// says so, and spares the history read.
+	if seen, err := c.p.Queue.Seen(u.String()); err != nil || seen {
+		return false, err
 	}
 	h, known, err := c.p.Queue.History(u.String())
 	if err != nil || !known {

@@ -323,8 +323,11 @@ func TestRecrawlIntervalHoldsForLinks(t *testing.T) {
 	if _, err := c.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
+	// new2 links back to new, fetched earlier in the same generation on
+	// a host not due: a duplicate link, not a URL held back as not due.
 	web["http://a.test/"] = page("th", "http://b.test/x", "http://b.test/new")
-	web["http://b.test/new"] = page("th")
+	web["http://b.test/new"] = page("th", "http://b.test/new2")
+	web["http://b.test/new2"] = page("th", "http://b.test/new")
 	c2, err := New(cfg, Parts{Queue: q, Archive: a, Fetcher: f, Gate: fakeGate{}, Detector: fakeDetector{}})
 	if err != nil {
 		t.Fatal(err)

@@ -329,6 +329,8 @@ func decodeHistory(b []byte) (History, error) {
 	if v >= 3 {
 		h.Hops = d.string()
 		h.Via = d.string()
+	} else {
+		h.Legacy = true
 	}
 	return h, d.err
 }

@@ -8,6 +8,7 @@ import (
 	"syscall"
 
 	"github.com/syndtr/goleveldb/leveldb"
+	"github.com/syndtr/goleveldb/leveldb/iterator"
 	"github.com/syndtr/goleveldb/leveldb/opt"
 	"github.com/syndtr/goleveldb/leveldb/util"
 )
@@ -171,7 +172,12 @@ func (q *Queue) EachHistory(fn func(History) error) error {
 		return dbErr(err)
 	}
 	defer snap.Release()
-	it := snap.NewIterator(util.BytesPrefix([]byte{tHistory}), nil)
+	return eachHistory(snap.NewIterator(util.BytesPrefix([]byte{tHistory}), nil), fn)
+}
+
+// eachHistory calls fn with each history record it iterates over, passing
+// over records that do not decode or have no URL, and releases it.
+func eachHistory(it iterator.Iterator, fn func(History) error) error {
 	defer it.Release()
 	for it.Next() {
 		h, err := decodeHistory(it.Value())
@@ -206,16 +212,5 @@ func ReadHistory(dir string, fn func(History) error) error {
 		return fmt.Errorf("frontier: open %s read-only: %w", dir, err)
 	}
 	defer db.Close()
-	it := db.NewIterator(util.BytesPrefix([]byte{tHistory}), nil)
-	defer it.Release()
-	for it.Next() {
-		h, err := decodeHistory(it.Value())
-		if err != nil || h.URL == "" {
-			continue
-		}
-		if err := fn(h); err != nil {
-			return err
-		}
-	}
-	return dbErr(it.Error())
+	return eachHistory(db.NewIterator(util.BytesPrefix([]byte{tHistory}), nil), fn)
 }

@@ -107,7 +107,7 @@ func TestHistoryRoundTrip(t *testing.T) {
 	v2 := encodeHistory(&h)
 	v2[0] = 2
 	v2 = v2[:len(v2)-len(appendString(appendString(nil, h.Hops), h.Via))]
-	if got, err := decodeHistory(v2); err != nil || got.Hops != "" || got.Via != "" || got.Depth != 3 || got.Tree != "a.test" {
+	if got, err := decodeHistory(v2); err != nil || got.Hops != "" || got.Via != "" || !got.Legacy || got.Depth != 3 || got.Tree != "a.test" {
 		t.Fatalf("version 2: %+v, %v", got, err)
 	}
 	// A version 1 record (before URLs were kept) still reads.
@@ -204,5 +204,36 @@ func TestReadHistory(t *testing.T) {
 	}
 	if err := ReadHistory(t.TempDir(), func(History) error { return nil }); !errors.Is(err, ErrNoFrontier) {
 		t.Errorf("ReadHistory of an empty folder: %v", err)
+	}
+}
+
+// TestLegacyHops: a history record from before hop paths were kept reads
+// back as Legacy, and LegacyHops gives it one hop (E for a requisite), so
+// that a re-crawl of an older crawl does not log every URL as a seed; a
+// record of this version keeps its own, a seed's empty path included.
+func TestLegacyHops(t *testing.T) {
+	q := openMem(t)
+	page := History{URL: "http://a.test/p", Fetched: t0, Status: 200, Depth: 2}
+	img := History{URL: "http://a.test/i.png", Fetched: t0, Status: 200, Requisite: true}
+	for _, h := range []History{page, img} {
+		v2 := encodeHistory(&h)
+		v2[0] = 2
+		v2 = v2[:len(v2)-2] // two empty strings: hops and via
+		if err := q.db.Put(hashKey(tHistory, hashURL(h.URL)), v2, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	seed := History{URL: "http://a.test/", Fetched: t0, Status: 200}
+	if err := q.SetHistory(seed.URL, seed); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	q.EachHistory(func(h History) error {
+		h.LegacyHops()
+		got[h.URL] = h.Hops
+		return nil
+	})
+	if got[page.URL] != "L" || got[img.URL] != "E" || got[seed.URL] != "" || len(got) != 3 {
+		t.Errorf("hops after LegacyHops: %q; want L for the page, E for the image, none for the seed", got)
 	}
 }

@@ -224,6 +224,24 @@ type History struct {
 	// Entry.Via), so that a re-crawl's visit says so too rather than
 	// look like a seed; "" in records written before they were kept.
 	Hops, Via string
+	// Legacy is set on a record read back from before Hops and Via were
+	// kept (history version 1 or 2), whose empty Hops says nothing. It is
+	// not stored.
+	Legacy bool
+}
+
+// LegacyHops gives a Legacy record's empty Hops one hop, L or E for a
+// requisite, standing for the lost path: the URL was reached, not seeded
+// as far as anyone can tell, and a re-crawl must not log every such URL as
+// a seed. Other records are left as they are.
+func (h *History) LegacyHops() {
+	if !h.Legacy || h.Hops != "" {
+		return
+	}
+	h.Hops = "L"
+	if h.Requisite {
+		h.Hops = "E"
+	}
 }
 
 // Stats is a snapshot of the queue for metrics. Queued, InFlight, Sites and

@@ -22,15 +22,28 @@ const actionDir = "action"
 // actionPoll is how often the action directory is read.
 const actionPoll = time.Second
 
-// actionSettle is how long a file must have gone unchanged before it is
-// read: a file still being written (a slow copy, an editor's save) is
-// left for a later poll rather than applied cut short. Writing under a
-// dot-name and renaming is still the sure way.
+// actionSettle is how long a file must have gone unchanged, by the
+// crawler's own clock, before it is read: a file still being written (a
+// slow copy, an editor's save) is left for a later poll rather than
+// applied cut short. Writing under a dot-name and renaming is still the
+// sure way.
 const actionSettle = 3 * time.Second
+
+// actionFiles remembers, between polls, each action file's size and
+// modification time and since when the crawler has seen them unchanged:
+// the file's own time is the writer's clock, which may be another
+// machine's.
+type actionFiles map[string]actionFile
+
+type actionFile struct {
+	size  int64
+	mod   time.Time
+	since time.Time // first poll that saw this size and time
+}
 
 // watchActions processes the files dropped in dir every actionPoll until
 // ctx is done (startActions has read dir once before the crawl began).
-func watchActions(ctx context.Context, dir string, s *steering) {
+func watchActions(ctx context.Context, dir string, s *steering, seen actionFiles) {
 	t := time.NewTicker(actionPoll)
 	defer t.Stop()
 	for {
@@ -39,18 +52,21 @@ func watchActions(ctx context.Context, dir string, s *steering) {
 			return
 		case <-t.C:
 		}
-		processActions(ctx, dir, s, time.Now())
+		processActions(ctx, dir, s, time.Now(), seen, false)
 	}
 }
 
-// processActions applies every action file in dir that has not changed
-// for actionSettle before now, oldest first (by modification time, then
-// name), and moves each to dir/done/ under a name that starts with the
-// time it was processed. A file that does not
-// parse is applied not at all; its errors are logged and written beside
-// it in done/, as NAME.err. Problems with the directory itself are
-// logged, and the next poll tries again.
-func processActions(ctx context.Context, dir string, s *steering, now time.Time) {
+// processActions applies every action file in dir that has settled,
+// oldest first (by modification time, then name), and moves each to
+// dir/done/ under a name that starts with the time it was processed. A
+// file has settled when seen has held its size and time unchanged for
+// actionSettle by now; at start (the crawl's first look, before any
+// fetch) also when its own time is that old and not ahead of now, so that
+// a pause waiting there holds the first fetch. A file that does not parse
+// is applied not at all; its errors are logged and written beside it in
+// done/, as NAME.err. Problems with the directory itself are logged, and
+// the next poll tries again.
+func processActions(ctx context.Context, dir string, s *steering, now time.Time, seen actionFiles, start bool) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		if !os.IsNotExist(err) {
@@ -63,6 +79,7 @@ func processActions(ctx context.Context, dir string, s *steering, now time.Time)
 		mod  time.Time
 	}
 	var files []file
+	present := map[string]bool{}
 	for _, e := range entries {
 		if !e.Type().IsRegular() || strings.HasPrefix(e.Name(), ".") {
 			continue
@@ -71,12 +88,23 @@ func processActions(ctx context.Context, dir string, s *steering, now time.Time)
 		if err != nil {
 			continue // gone meanwhile
 		}
-		// Still being written, perhaps; a time far in the future is
-		// another clock's (a copy that kept it), not a write.
-		if age := now.Sub(info.ModTime()); age < actionSettle && age > -time.Hour {
-			continue
+		name, mod, size := e.Name(), info.ModTime(), info.Size()
+		present[name] = true
+		was, ok := seen[name]
+		if !ok || was.size != size || !was.mod.Equal(mod) {
+			was = actionFile{size: size, mod: mod, since: now}
+			seen[name] = was
 		}
-		files = append(files, file{e.Name(), info.ModTime()})
+		age := now.Sub(mod)
+		if now.Sub(was.since) < actionSettle && !(start && age >= actionSettle) {
+			continue // still being written, perhaps
+		}
+		files = append(files, file{name, mod})
+	}
+	for name := range seen {
+		if !present[name] {
+			delete(seen, name)
+		}
 	}
 	sort.Slice(files, func(i, j int) bool {
 		if !files[i].mod.Equal(files[j].mod) {
@@ -107,15 +135,19 @@ func processActions(ctx context.Context, dir string, s *steering, now time.Time)
 			perr = s.Apply(ctx, from, cmds) // logs each command
 		}
 		dest := filepath.Join(done, time.Now().UTC().Format("20060102T150405.000Z")+"-"+f.name)
-		if err := os.Rename(path, dest); err != nil {
-			s.log.Error("action file not moved to done/: it will be applied again", "file", path, "err", err)
-			continue
-		}
+		// The errors first, so that the file in done/ never stands
+		// there without them.
 		if perr != nil {
 			if err := os.WriteFile(dest+".err", []byte(perr.Error()+"\n"), 0o644); err != nil {
 				s.log.Error("action file", "file", dest+".err", "err", err)
 			}
 		}
+		if err := os.Rename(path, dest); err != nil {
+			s.log.Error("action file not moved to done/: it will be applied again", "file", path, "err", err)
+			os.Remove(dest + ".err")
+			continue
+		}
+		delete(seen, f.name)
 	}
 }
 
@@ -129,8 +161,9 @@ func startActions(out string, s *steering) (func(), error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	// Once before the crawl's workers start: a pause waiting in the
 	// directory holds them before their first fetch.
-	processActions(ctx, dir, s, time.Now())
+	seen := actionFiles{}
+	processActions(ctx, dir, s, time.Now(), seen, true)
 	stopped := make(chan struct{})
-	go func() { defer close(stopped); watchActions(ctx, dir, s) }()
+	go func() { defer close(stopped); watchActions(ctx, dir, s, seen) }()
 	return func() { cancel(); <-stopped }, nil
 }

@@ -153,6 +153,16 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 	if err := checkOutDir(cfg.Out); err != nil {
 		return snap, fmt.Errorf("%w: %w", errUsage, err)
 	}
+	// The earlier crawl a first start imports must be one, named before
+	// anything is made. A later start need not reach it: the import was
+	// done (or is taken up again, and says so if it cannot).
+	if prev := cfg.Recrawl.Previous; prev != "" {
+		if _, err := os.Stat(filepath.Join(cfg.Out, frontierDir)); errors.Is(err, fs.ErrNotExist) {
+			if _, err := os.Stat(filepath.Join(prev, frontierDir, "CURRENT")); err != nil {
+				return snap, fmt.Errorf("%w: recrawl.previous (--previous): %s is not the output directory of a langcrawl crawl (it has no %s/ database)", errUsage, prev, frontierDir)
+			}
+		}
+	}
 	// The lock comes before anything in cfg.Out is written: a second crawl
 	// on the same directory fails here and touches nothing.
 	if err := os.MkdirAll(cfg.Out, 0o755); err != nil {

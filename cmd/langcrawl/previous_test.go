@@ -96,7 +96,7 @@ func TestPreviousRecrawl(t *testing.T) {
 	if err := packageCrawl(context.Background(), out, filepath.Join(t.TempDir(), "b.wacz"), "", io.Discard, &wstderr); err != nil {
 		t.Fatal(err)
 	}
-	if want := "deduplicated against captures outside it (" + prev + ")"; !strings.Contains(wstderr.String(), want) {
+	if want := "was set to deduplicate against captures outside it (" + prev + ")"; !strings.Contains(wstderr.String(), want) {
 		t.Errorf("wacz's stderr lacks %q:\n%s", want, wstderr.String())
 	}
 }

@@ -85,6 +85,7 @@ func importHistory(q *frontier.Queue, dir string) (n int, done bool, err error) 
 			return err
 		}
 		n++
+		h.LegacyHops() // stored anew, the record would say nothing of that
 		return q.SetHistory(h.URL, h)
 	})
 	if errors.Is(err, frontier.ErrNoFrontier) {

@@ -503,34 +503,65 @@ func TestMetricsAgreeWithSummary(t *testing.T) {
 	}
 }
 
-// TestActionFileSettles: an action file that changed less than
-// actionSettle ago may still be being written (a slow copy: the helper
-// that found this wrote half a file, waited, and wrote the rest), so it
-// is left for a later poll; once it has settled it is applied whole.
+// TestActionFileSettles: an action file is applied once the crawler has
+// seen it unchanged (size and time) for actionSettle by its own clock: a
+// file still being written (a slow copy: the helper that found this wrote
+// half a file, waited, and wrote the rest) is left for a later poll, and
+// neither a writer's clock ahead (a file stamped ten minutes on) nor one
+// behind (stamped ten seconds ago while still being written) changes
+// that. Only the crawl's first look, before any fetch, takes a file whose
+// own time is old enough.
 func TestActionFileSettles(t *testing.T) {
 	out := t.TempDir()
 	dir := filepath.Join(out, actionDir)
 	os.MkdirAll(dir, 0o755)
 	c := &crawl.Crawler{}
 	s := newSteering(out, c, nil, nil, nil, "", slog.New(slog.DiscardHandler))
-	f := filepath.Join(dir, "hold")
-	if err := os.WriteFile(f, []byte("pause legal review  # ticket\n"), 0o644); err != nil {
-		t.Fatal(err)
+	now := time.Now()
+	drop := func(name, text string, stamp time.Time) string {
+		f := filepath.Join(dir, name)
+		if err := os.WriteFile(f, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(f, stamp, stamp); err != nil {
+			t.Fatal(err)
+		}
+		return f
 	}
-	fi, _ := os.Stat(f)
-	processActions(context.Background(), dir, s, fi.ModTime().Add(actionSettle/2))
-	if _, err := os.Stat(f); err != nil {
-		t.Fatalf("a file changed %v ago was taken: %v", actionSettle/2, err)
+	seen := actionFiles{}
+	ahead := drop("ahead", "pause legal review  # ticket\n", now.Add(10*time.Minute))
+	behind := drop("behind", "seed http://a.exa", now.Add(-10*time.Second)) // half written
+	processActions(context.Background(), dir, s, now, seen, false)
+	processActions(context.Background(), dir, s, now.Add(actionSettle/2), seen, false)
+	for _, f := range []string{ahead, behind} {
+		if _, err := os.Stat(f); err != nil {
+			t.Fatalf("%s was taken before it settled: %v", filepath.Base(f), err)
+		}
 	}
 	if _, paused := c.Paused(); paused {
 		t.Fatal("applied before it settled")
 	}
-	processActions(context.Background(), dir, s, fi.ModTime().Add(actionSettle))
+	// The writer finishes the second file: it starts settling afresh.
+	drop("behind", "resume\n", now.Add(-9*time.Second))
+	processActions(context.Background(), dir, s, now.Add(actionSettle), seen, false)
 	if why, paused := c.Paused(); !paused || why != "legal review" {
 		t.Errorf("after it settled: Paused() = %q, %v; want the pause, its comment left out", why, paused)
 	}
-	if _, err := os.Stat(f); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(ahead); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the applied file is still in action/: %v", err)
+	}
+	if _, err := os.Stat(behind); err != nil {
+		t.Errorf("the file finished a moment ago was taken: %v", err)
+	}
+	processActions(context.Background(), dir, s, now.Add(actionSettle*3), seen, false)
+	if _, paused := c.Paused(); paused {
+		t.Error("the finished file, once settled, did not resume the crawl")
+	}
+	// The first look of a crawl takes a file its writer left long ago.
+	old := drop("old", "pause\n", now.Add(-time.Hour))
+	processActions(context.Background(), dir, s, now, actionFiles{}, true)
+	if _, err := os.Stat(old); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the start did not take a file an hour old: %v", err)
 	}
 }
 

@@ -80,8 +80,8 @@ func packageCrawl(ctx context.Context, dir, out, title string, stdout, stderr io
 	fmt.Fprintf(stdout, "%s: %d WARC files (%d bytes), %d captures indexed, %d pages, %d bytes\n",
 		out, st.WARCs, st.WARCBytes, st.Captures, st.Pages, st.TotalBytes)
 	if others := earlierCollections(dir); len(others) > 0 {
-		fmt.Fprintf(stderr, "warning: the crawl in %s deduplicated against captures outside it (%s): its revisits of those captures "+
-			"replay only beside them, so package or load those collections with this one\n", dir, strings.Join(others, ", "))
+		fmt.Fprintf(stderr, "warning: the crawl in %s was set to deduplicate against captures outside it (%s): any revisit of those "+
+			"captures replays only beside them, so package or load those collections with this one\n", dir, strings.Join(others, ", "))
 	}
 	return nil
 }

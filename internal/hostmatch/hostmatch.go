@@ -7,6 +7,7 @@ package hostmatch
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"golang.org/x/net/idna"
@@ -44,22 +45,31 @@ func Lookup[T any](m map[string]T, host string) (T, bool) {
 // Key returns the key a setting for name is kept under, the form Lookup
 // compares hosts in: lower-case, an internationalised name in its ASCII
 // (punycode) form as crawled URLs carry it (ทดสอบ.test -> xn--...), no
-// trailing dot; a leading dot (a domain) kept. A name with a port, a path
-// or white space is an error: a setting applies to a host on every port.
+// trailing dot; a leading dot (a domain) kept. Only a name with non-ASCII
+// letters goes through IDNA, as the fetcher's does: an ASCII name keeps
+// what URLs may hold and strict host-name rules refuse (my_host.example,
+// r3---sn-abc.example). A name with a port, a path, white space or an
+// empty label is an error: a setting applies to a host on every port.
 func Key(name string) (string, error) {
 	s := strings.TrimSpace(name)
 	dot := strings.HasPrefix(s, ".")
 	h := strings.TrimSuffix(strings.TrimPrefix(s, "."), ".")
-	if h == "" || strings.ContainsAny(h, "/: \t\\@") {
-		return "", fmt.Errorf("%q is not a host name, or .domain (no port, path or scheme)", name)
+	if h == "" || strings.ContainsAny(h, "/: \t\\@") || slices.Contains(strings.Split(h, "."), "") {
+		return "", fmt.Errorf("%q is not a host name, or .domain (no port, path, scheme or empty label)", name)
 	}
-	a, err := idna.Lookup.ToASCII(h)
-	if err != nil {
-		return "", fmt.Errorf("%q is not a host name: %v", name, err)
+	for i := 0; i < len(h); i++ {
+		if h[i] >= 0x80 {
+			a, err := idna.Lookup.ToASCII(h)
+			if err != nil {
+				return "", fmt.Errorf("%q is not a host name: %v", name, err)
+			}
+			h = a
+			break
+		}
 	}
-	a = strings.ToLower(a)
+	h = strings.ToLower(h)
 	if dot {
-		a = "." + a
+		h = "." + h
 	}
-	return a, nil
+	return h, nil
 }

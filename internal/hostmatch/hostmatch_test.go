@@ -34,16 +34,21 @@ func TestLookup(t *testing.T) {
 // port, a path or a scheme is refused (a setting with one never matched).
 func TestKey(t *testing.T) {
 	for in, want := range map[string]string{
-		"TH-Travel25.test": "th-travel25.test",
-		" a.example.org. ": "a.example.org",
-		".Example.ORG":     ".example.org",
-		"ทดสอบ.test":       "xn--l3cfk7dp.test",
-		".ตัวอย่าง.ไทย":    ".xn--72c1a1bt4awk9o.xn--o3cw4h",
-		"a.test:8080":      "",
-		"http://a.test/":   "",
-		"a.test/x":         "",
-		"":                 "",
-		".":                "",
+		"TH-Travel25.test":    "th-travel25.test",
+		" a.example.org. ":    "a.example.org",
+		".Example.ORG":        ".example.org",
+		"ทดสอบ.test":          "xn--l3cfk7dp.test",
+		".ตัวอย่าง.ไทย":       ".xn--72c1a1bt4awk9o.xn--o3cw4h",
+		"my_host.example":     "my_host.example",
+		"r3---sn-abc.Example": "r3---sn-abc.example",
+		"a.test..":            "",
+		"..a.test":            "",
+		"a..b.example":        "",
+		"a.test:8080":         "",
+		"http://a.test/":      "",
+		"a.test/x":            "",
+		"":                    "",
+		".":                   "",
 	} {
 		got, err := Key(in)
 		if got != want || (err != nil) != (want == "") {

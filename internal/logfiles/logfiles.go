@@ -32,7 +32,9 @@ const stamp = "20060102150405"
 func Rotated(path string, t time.Time, exists func(string) bool) string {
 	base := path + "." + t.UTC().Format(stamp)
 	name := base
-	for n := 1; exists(name); n++ {
+	// A compressed segment holds its name too: a plain file beside it
+	// would be taken for gzip at work, and the .gz passed over.
+	for n := 1; exists(name) || exists(name+".gz"); n++ {
 		name = base + "-" + strconv.Itoa(n)
 	}
 	return name

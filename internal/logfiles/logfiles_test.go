@@ -42,10 +42,10 @@ func TestSegments(t *testing.T) {
 }
 
 // TestRotated: the UTC time of the rotation, with a number when the name
-// is taken.
+// is taken, by a segment or by its compressed form.
 func TestRotated(t *testing.T) {
 	at := time.Date(2026, 11, 26, 18, 4, 12, 0, time.FixedZone("x", 3600))
-	taken := map[string]bool{"l.20261126170412": true, "l.20261126170412-1": true}
+	taken := map[string]bool{"l.20261126170412": true, "l.20261126170412-1.gz": true}
 	if got := Rotated("l", at, func(p string) bool { return taken[p] }); got != "l.20261126170412-2" {
 		t.Errorf("Rotated = %q", got)
 	}
