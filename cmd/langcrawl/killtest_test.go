@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/langcrawl/langcrawl/internal/logfiles"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -41,7 +42,10 @@ func TestKillNine(t *testing.T) {
 	// Small files: rotation every megabyte (the smallest warc.max_size).
 	// Retries quick, so that the failing pages of the web settle in
 	// seconds; four tries get past th-robots503.test's two 503s.
-	cfg := w.profile(t, out, "warc: {max_size: 1MiB}\n"+
+	// crawl.log rotated every 64 KiB, some five times a crawl, so that
+	// kills fall around rotations and the lines rebuilt after one are
+	// checked across segments.
+	cfg := w.profile(t, out, "warc: {max_size: 1MiB}\ncrawl_log: {max_size: 64KiB}\n"+
 		"durability: {sync_interval: 200ms, min_free_space: 1MiB}\n"+
 		"retries: {max: 4, delay: 20ms, max_delay: 100ms}\n")
 	profile := filepath.Join(t.TempDir(), "p.yaml")
@@ -143,8 +147,13 @@ func TestKillNine(t *testing.T) {
 				t.Errorf("%s archived but not in crawl.log", u)
 			}
 		}
-		data, _ := os.ReadFile(filepath.Join(out, logDir, "crawl.log"))
-		t.Logf("%d crawl.log lines rebuilt from the WARC files after a kill", strings.Count(string(data), "recovered-from-warc"))
+		segs, _ := logfiles.Segments(filepath.Join(out, logDir, "crawl.log"))
+		rebuilt := 0
+		for _, seg := range segs {
+			data, _ := os.ReadFile(seg)
+			rebuilt += strings.Count(string(data), "recovered-from-warc")
+		}
+		t.Logf("%d crawl.log lines rebuilt from the WARC files after a kill, in %d segments", rebuilt, len(segs))
 	})
 
 	t.Run("index matches the records", func(t *testing.T) {
@@ -165,24 +174,34 @@ func TestKillNine(t *testing.T) {
 	})
 }
 
-// crawlLogURLs reads crawl.log, failing on a line that is not whole.
+// crawlLogURLs reads crawl.log and the segments rotated before it,
+// failing on a line that is not whole.
 func crawlLogURLs(t *testing.T, path string) map[string]bool {
 	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(data) > 0 && data[len(data)-1] != '\n' {
-		t.Errorf("crawl.log ends in a cut line")
+	segs, err := logfiles.Segments(path)
+	if err != nil || len(segs) == 0 {
+		t.Fatalf("crawl.log segments of %s: %q, %v", path, segs, err)
 	}
 	urls := map[string]bool{}
-	for _, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
-		f := strings.Fields(line)
-		if len(f) < 12 {
-			t.Errorf("crawl.log line is not whole: %q", line)
-			continue
+	for _, seg := range segs {
+		data, err := os.ReadFile(seg)
+		if err != nil {
+			t.Fatal(err)
 		}
-		urls[f[3]] = true
+		if len(data) == 0 {
+			continue // a live file just begun by a rotation
+		}
+		if data[len(data)-1] != '\n' {
+			t.Errorf("%s ends in a cut line", seg)
+		}
+		for _, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+			f := strings.Fields(line)
+			if len(f) < 12 {
+				t.Errorf("%s line is not whole: %q", seg, line)
+				continue
+			}
+			urls[f[3]] = true
+		}
 	}
 	return urls
 }
