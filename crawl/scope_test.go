@@ -133,6 +133,11 @@ func TestRuntimeExclusionSkipsQueued(t *testing.T) {
 	if log := r.lines(t); strings.Count(log, " -5004 ") != 2 {
 		t.Errorf("want two -5004 lines:\n%s", log)
 	}
+	// Skipped by choice, not failed: the status page's latest errors
+	// stay for what went wrong.
+	if errs := c.Sites(0).Errors; len(errs) != 0 {
+		t.Errorf("the exclusion's skips are listed as errors: %+v", errs)
+	}
 	// The operator lifts the rule: the skipped URLs can be queued again,
 	// as seeds here (they stayed in the seen set before, and a seed of
 	// one was passed over: lost for the crawl).

@@ -97,8 +97,11 @@ func (s *Stats) record(e frontier.Entry, out outcome) {
 			s.sites.busier(e.Site, t, s.hosts)
 		}
 	}
-	if out.status < 0 && out.status != codeRobots && out.status != codeFocusSkip && out.status != codeSiteBudget ||
-		out.status >= 400 || out.failed {
+	// Errors are what went wrong; what the crawl chose not to fetch
+	// (robots.txt, focusing, a site's budget, an operator's exclusion)
+	// would crowd them out of the status page's list.
+	if out.status < 0 && out.status != codeRobots && out.status != codeFocusSkip && out.status != codeSiteBudget &&
+		out.status != codeExcluded || out.status >= 400 || out.failed {
 		s.errs.add(FailedURL{URL: e.URL, Status: out.status, Note: strings.Join(out.annot, ",")})
 	}
 	s.mu.Unlock()
