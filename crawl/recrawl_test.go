@@ -46,6 +46,57 @@ func (w *etagWeb) Do(ctx context.Context, m, u string, h http.Header) (*fetch.Re
 	return res, err
 }
 
+// genRig is a frontier in memory and a fake web with ETags, which several
+// crawlers, one per generation, crawl in turn.
+type genRig struct {
+	q *frontier.Queue
+	w *etagWeb
+	a *fakeArchive
+}
+
+func newGenRig(t *testing.T, web fakeWeb, etags map[string]string) *genRig {
+	t.Helper()
+	q, err := frontier.Open("", &frontier.Options{Storage: storage.NewMemStorage(), PollInterval: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { q.Close() })
+	if etags == nil {
+		etags = map[string]string{}
+	}
+	return &genRig{q: q, w: &etagWeb{fakeFetcher: &fakeFetcher{web: web}, etag: etags, hdrs: map[string]http.Header{}}, a: &fakeArchive{}}
+}
+
+// crawler makes a Crawler of cfg (one worker and fast retries unless
+// set) over the rig's frontier, web and archive.
+func (g *genRig) crawler(t *testing.T, cfg Config) *Crawler {
+	t.Helper()
+	if cfg.Workers == 0 {
+		cfg.Workers = 1
+	}
+	if cfg.Retries == (Retries{}) {
+		cfg.Retries = fastRetries
+	}
+	c, err := New(cfg, Parts{Queue: g.q, Archive: g.a, Fetcher: g.w, Gate: fakeGate{}, Detector: fakeDetector{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// firstGeneration crawls the web from seeds to its end.
+func (g *genRig) firstGeneration(t *testing.T, cfg Config, seeds ...string) *Crawler {
+	t.Helper()
+	c := g.crawler(t, cfg)
+	if _, err := c.Seed(seeds); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
 // A second generation of a finished crawl: the known URLs are fetched
 // again with conditional requests; a 304 and an unchanged payload become
 // revisit records that name the first capture (record ID, URL and date,
@@ -59,22 +110,9 @@ func TestRecrawlGeneration(t *testing.T) {
 		"http://a.test/gone":    page("th"),
 		"http://a.test/etag":    page("th"),
 	}
-	st := storage.NewMemStorage()
-	q, err := frontier.Open("", &frontier.Options{Storage: st, PollInterval: time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer q.Close()
-	w := &etagWeb{fakeFetcher: &fakeFetcher{web: web}, etag: map[string]string{"http://a.test/etag": `"v1"`}, hdrs: map[string]http.Header{}}
-	a := &fakeArchive{}
-	c, err := New(Config{Workers: 1, Retries: fastRetries}, Parts{Queue: q, Archive: a, Fetcher: w, Gate: fakeGate{}, Detector: fakeDetector{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.Seed([]string{"http://a.test/"})
-	if _, err := c.Run(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	g := newGenRig(t, web, map[string]string{"http://a.test/etag": `"v1"`})
+	q, w, a := g.q, g.w, g.a
+	g.firstGeneration(t, Config{}, "http://a.test/")
 	first, _, _ := q.History("http://a.test/etag")
 	if first.RecordID == "" || first.URL != "http://a.test/etag" {
 		t.Fatalf("history after the first crawl: %+v", first)
@@ -85,10 +123,7 @@ func TestRecrawlGeneration(t *testing.T) {
 	web["http://a.test/new"] = page("th")
 	web["http://a.test/gone"] = "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n"
 
-	c2, err := New(Config{Workers: 1, Retries: fastRetries}, Parts{Queue: q, Archive: a, Fetcher: w, Gate: fakeGate{}, Detector: fakeDetector{}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c2 := g.crawler(t, Config{})
 	gen, n, err := c2.Recrawl(0, nil, time.Now())
 	if err != nil || gen != 2 || n != 5 {
 		t.Fatalf("Recrawl = %d, %d, %v; want generation 2 with the 5 known URLs", gen, n, err)
@@ -139,7 +174,7 @@ func TestRecrawlGeneration(t *testing.T) {
 	}
 	// A third run on a finished generation with an interval not yet
 	// reached queues nothing again.
-	c3, _ := New(Config{Workers: 1}, Parts{Queue: q, Archive: a, Fetcher: w, Gate: fakeGate{}, Detector: fakeDetector{}})
+	c3 := g.crawler(t, Config{})
 	if _, n, err := c3.Recrawl(time.Hour, nil, time.Now()); err != nil || n != 0 {
 		t.Errorf("Recrawl with a 1h interval right after a crawl queued %d (%v), want 0", n, err)
 	}
@@ -161,30 +196,14 @@ func TestUnaskedNotModified(t *testing.T) {
 		"http://a.test/noval": page("th"),
 		"http://a.test/etag":  page("th"),
 	}
-	st := storage.NewMemStorage()
-	q, err := frontier.Open("", &frontier.Options{Storage: st, PollInterval: time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer q.Close()
-	w := &etagWeb{fakeFetcher: &fakeFetcher{web: web}, etag: map[string]string{"http://a.test/etag": `"v1"`}, hdrs: map[string]http.Header{}}
-	a := &fakeArchive{}
-	c, err := New(Config{Workers: 1, Retries: fastRetries}, Parts{Queue: q, Archive: a, Fetcher: w, Gate: fakeGate{}, Detector: fakeDetector{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.Seed([]string{"http://a.test/"})
-	if _, err := c.Run(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	g := newGenRig(t, web, map[string]string{"http://a.test/etag": `"v1"`})
+	w, a := g.w, g.a
+	g.firstGeneration(t, Config{}, "http://a.test/")
 	// Now the server answers 304 to anything but the seed.
 	for _, u := range []string{"http://a.test/gone", "http://a.test/noval"} {
 		web[u] = "HTTP/1.1 304 Not Modified\r\n\r\n"
 	}
-	c2, err := New(Config{Workers: 1, Retries: fastRetries}, Parts{Queue: q, Archive: a, Fetcher: w, Gate: fakeGate{}, Detector: fakeDetector{}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c2 := g.crawler(t, Config{})
 	if _, _, err := c2.Recrawl(0, nil, time.Now()); err != nil {
 		t.Fatal(err)
 	}
@@ -306,32 +325,16 @@ func TestRecrawlIntervalHoldsForLinks(t *testing.T) {
 		"http://a.test/":  page("th", "http://b.test/x"),
 		"http://b.test/x": page("th"),
 	}
-	st := storage.NewMemStorage()
-	q, err := frontier.Open("", &frontier.Options{Storage: st, PollInterval: time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer q.Close()
-	f := &fakeFetcher{web: web}
-	a := &fakeArchive{}
-	cfg := Config{Workers: 1, Retries: fastRetries, RecrawlInterval: time.Hour, RecrawlIntervals: map[string]time.Duration{"a.test": 0}}
-	c, err := New(cfg, Parts{Queue: q, Archive: a, Fetcher: f, Gate: fakeGate{}, Detector: fakeDetector{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.Seed([]string{"http://a.test/"})
-	if _, err := c.Run(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	g := newGenRig(t, web, nil)
+	f := g.w
+	cfg := Config{RecrawlInterval: time.Hour, RecrawlIntervals: map[string]time.Duration{"a.test": 0}}
+	g.firstGeneration(t, cfg, "http://a.test/")
 	// new2 links back to new, fetched earlier in the same generation on
 	// a host not due: a duplicate link, not a URL held back as not due.
 	web["http://a.test/"] = page("th", "http://b.test/x", "http://b.test/new")
 	web["http://b.test/new"] = page("th", "http://b.test/new2")
 	web["http://b.test/new2"] = page("th", "http://b.test/new")
-	c2, err := New(cfg, Parts{Queue: q, Archive: a, Fetcher: f, Gate: fakeGate{}, Detector: fakeDetector{}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c2 := g.crawler(t, cfg)
 	if _, n, err := c2.Recrawl(cfg.RecrawlInterval, cfg.RecrawlIntervals, time.Now()); err != nil || n != 1 {
 		t.Fatalf("Recrawl queued %d (%v), want a.test's page alone", n, err)
 	}
