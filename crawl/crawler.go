@@ -38,6 +38,7 @@ type Queue interface {
 	Capture(digest string) (frontier.Capture, bool, error)
 	AddCapture(digest string, c frontier.Capture) (bool, error)
 	AddUsage(u frontier.Usage) error
+	Postpone(sites []string, until time.Time)
 	Stats() frontier.Stats
 }
 
@@ -355,30 +356,57 @@ func (c *Crawler) worker(work, inflight context.Context, id int, stop context.Ca
 func (c *Crawler) next() (*frontier.Lease, *bandwidth.Ticket, <-chan struct{}, time.Duration, error) {
 	now := c.cfg.Now()
 	mgr := c.cfg.Bandwidth
-	if mgr == nil {
-		var lease *frontier.Lease
-		var wait time.Duration
-		var err error
-		if c.domains.max > 0 {
-			// Past the sites whose domain has its fetches under way.
-			lease, wait, err = c.p.Queue.NextFit(now, domainSearchDepth, c.domains.free)
-		} else {
-			lease, wait, err = c.p.Queue.Next(now)
+	// The domain slot is taken as the site is chosen (tryTake), inside
+	// the search. NextFit may choose again when a chosen site turns out
+	// empty, so the slot of an earlier choice is given back first, and
+	// that of the last one when no lease comes of it. When no lease comes
+	// of a search, the sites refused for their domain are postponed a
+	// little, so the next search looks past them rather than at them again.
+	var took string
+	var full []string
+	choose := func(site string, fits func(string) bool) bool {
+		if took != "" {
+			c.domains.release(took)
+			took = ""
 		}
+		if !c.domains.tryTake(site) {
+			full = append(full, site)
+			return false
+		}
+		if fits != nil && !fits(site) {
+			c.domains.release(site)
+			return false
+		}
+		took = site
+		return true
+	}
+	finish := func(lease *frontier.Lease) {
 		if lease != nil {
-			c.domains.take(lease.Entry.Site)
+			return
 		}
+		if took != "" {
+			c.domains.release(took)
+		}
+		// Nothing in reach: the sites refused for their domain hid
+		// the rest.
+		c.p.Queue.Postpone(full, now.Add(domainWait))
+	}
+	if mgr == nil {
+		if c.domains.max <= 0 {
+			lease, wait, err := c.p.Queue.Next(now)
+			return lease, nil, nil, wait, err
+		}
+		lease, wait, err := c.p.Queue.NextFit(now, domainSearchDepth, func(site string) bool { return choose(site, nil) })
+		finish(lease)
 		return lease, nil, nil, wait, err
 	}
 	changed := mgr.Changed()
 	pick := mgr.Pick(now)
-	lease, wait, err := c.p.Queue.NextFit(now, mgr.SearchDepth(), func(site string) bool {
-		return c.domains.free(site) && pick.Fits(site)
-	})
+	lease, wait, err := c.p.Queue.NextFit(now, mgr.SearchDepth(), func(site string) bool { return choose(site, pick.Fits) })
+	finish(lease)
 	site := ""
 	if lease != nil {
 		site = lease.Entry.Site
-		c.domains.take(site)
 	}
 	ticket, berr := pick.Take(site)
 	if err == nil && berr != nil {
@@ -387,11 +415,16 @@ func (c *Crawler) next() (*frontier.Lease, *bandwidth.Ticket, <-chan struct{}, t
 	return lease, ticket, changed, wait, err
 }
 
+// domainWait is how long a site refused for its domain's bound is passed
+// over before it is looked at again: short, since a slot of its domain may
+// free meanwhile and stand idle until it is back.
+const domainWait = 50 * time.Millisecond
+
 // domainSearchDepth is how far down the ready sites next looks for one
 // whose registered domain has a free connection (Config.DomainConnections).
-// The trap sites it must pass hold a page or two each, so under the
-// default order (most pending first) they sit below the sites with work;
-// the search costs about its square in comparisons per lease (topReady).
+// The search costs about its square in comparisons per lease (topReady);
+// sites it refuses are postponed (domainWait), so the next search sees the
+// ones below them.
 const domainSearchDepth = 16
 
 // errPagesSpent is returned by process when MaxPages left no request for

@@ -32,32 +32,29 @@ func siteDomain(site string) string {
 	return scope.RegisteredDomain(host)
 }
 
-// free reports whether a lease of site may start now.
-func (d *domainSlots) free(site string) bool {
+// tryTake counts a lease of site as under way and reports true, unless
+// its registered domain has max under way already. Check and count are
+// one step, under the lock, so that workers searching at once cannot all
+// pass the check (they did, to six at once under a bound of two, when the
+// count came after the search).
+func (d *domainSlots) tryTake(site string) bool {
 	if d.max <= 0 {
 		return true
 	}
 	k := siteDomain(site)
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return d.busy[k] < d.max
-}
-
-// take counts a lease of site as under way.
-func (d *domainSlots) take(site string) {
-	if d.max <= 0 {
-		return
+	if d.busy[k] >= d.max {
+		return false
 	}
-	k := siteDomain(site)
-	d.mu.Lock()
-	defer d.mu.Unlock()
 	if d.busy == nil {
 		d.busy = map[string]int{}
 	}
 	d.busy[k]++
+	return true
 }
 
-// release ends a lease of site taken with take.
+// release ends a lease of site taken with tryTake.
 func (d *domainSlots) release(site string) {
 	if d.max <= 0 {
 		return

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -95,5 +96,61 @@ func TestSiteDomain(t *testing.T) {
 		if got := siteDomain(site); got != want {
 			t.Errorf("siteDomain(%q) = %q, want %q", site, got, want)
 		}
+	}
+}
+
+// TestDomainBoundPassesOver: sites held back by their domain's bound do
+// not hold back the sites below them. Twenty trap hosts with three pages
+// queued each sort above five one-page sites (most pending first); with two
+// fetches at once allowed to the trap, the other workers fetch the five
+// early on, long before the trap is done. Before, the search looked at the
+// same sixteen trap sites again and again and left the workers idle.
+func TestDomainBoundPassesOver(t *testing.T) {
+	web := fakeWeb{}
+	var seeds []string
+	for i := range 20 {
+		h := fmt.Sprintf("http://h%d.trap.test/", i)
+		// All three queued from the start: each trap site holds three
+		// pending pages, the others one.
+		seeds = append(seeds, h, h+"a", h+"b")
+		web[h], web[h+"a"], web[h+"b"] = page("th"), page("th"), page("th")
+	}
+	var others []string
+	for i := range 5 {
+		o := fmt.Sprintf("http://other%d.test/", i)
+		others = append(others, o)
+		web[o] = page("th")
+	}
+	q, err := frontier.Open("", &frontier.Options{Storage: storage.NewMemStorage(), PollInterval: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer q.Close()
+	f := &overlapFetcher{fakeFetcher: &fakeFetcher{web: web}, hold: 5 * time.Millisecond, now: map[string]int{}, most: map[string]int{}}
+	c, err := New(Config{Workers: 6, Retries: fastRetries, DomainConnections: 2},
+		Parts{Queue: q, Archive: &fakeArchive{}, Fetcher: f, Gate: fakeGate{}, Detector: fakeDetector{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Seed(append(seeds, others...)); err != nil {
+		t.Fatal(err)
+	}
+	if reason, err := c.Run(context.Background()); err != nil || reason != StopDone {
+		t.Fatalf("Run = %q, %v", reason, err)
+	}
+	if len(f.got) != 65 {
+		t.Fatalf("%d pages fetched, want 65", len(f.got))
+	}
+	last := 0
+	for i, u := range f.got {
+		if slices.Contains(others, u) {
+			last = i
+		}
+	}
+	if last >= len(f.got)/2 {
+		t.Errorf("the last of the five other sites was fetch %d of %d: held back behind the trap\n%v", last+1, len(f.got), f.got)
+	}
+	if m := f.most["trap.test"]; m > 2 {
+		t.Errorf("%d fetches at once to trap.test, want at most 2", m)
 	}
 }

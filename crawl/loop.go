@@ -207,14 +207,6 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 			return c.retry(l, worker, f)
 		}
 		gaveUp = true
-		if f.site {
-			// A server busy through every try (429, 503) is given up
-			// on as a dead one is (retry): its other URLs fail at once,
-			// until MaxDelay has passed, rather than each spending the
-			// whole schedule of tries on it.
-			now := c.cfg.Now()
-			c.dead.add(e.Site, now, now.Add(c.cfg.Retries.MaxDelay), fmt.Sprintf("%d", res.Status))
-		}
 	}
 	if res.Truncated == fetch.TruncatedDisconnect && res.Status >= 200 && res.Status < 300 &&
 		e.Tries == 0 && c.cfg.Retries.Max > 1 {

@@ -903,36 +903,3 @@ func TestMaxTimeLeavesOutPauses(t *testing.T) {
 		t.Errorf("a run of %v that completed nothing left %v on record", budget, e)
 	}
 }
-
-// TestBusyForeverGivesUpSite: a server that answers 503 to every try is
-// given up on as a dead one is: once the first URL has spent its tries,
-// the site's other URLs fail at once (site-gave-up) instead of each
-// spending the whole schedule of tries on it, for as long as the queue
-// lasts (README's "A dead host" said so; only failures with no response
-// did it).
-func TestBusyForeverGivesUpSite(t *testing.T) {
-	busy := "HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\n\r\n"
-	web := fakeWeb{
-		"http://a.test/":     page("th", "http://busy.test/", "http://busy.test/1", "http://busy.test/2"),
-		"http://busy.test/":  busy,
-		"http://busy.test/1": busy,
-		"http://busy.test/2": busy,
-	}
-	r := newRetryRig(t, web, nil)
-	c := r.crawler(t, Config{}, nil, "http://a.test/")
-	if reason, err := c.Run(context.Background()); err != nil || reason != StopDone {
-		t.Fatalf("Run = %q, %v", reason, err)
-	}
-	n := 0
-	for _, u := range r.f.got {
-		if strings.HasPrefix(u, "http://busy.test/") {
-			n++
-		}
-	}
-	if n != fastRetries.Max {
-		t.Errorf("busy.test was asked %d times, want the first URL's %d tries and no more", n, fastRetries.Max)
-	}
-	if log := r.lines(t); strings.Count(log, "site-gave-up:") != 2 {
-		t.Errorf("want the two other URLs given up with their site:\n%s", log)
-	}
-}

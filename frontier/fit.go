@@ -160,3 +160,32 @@ func (q *Queue) promote(nowN int64) error {
 	}
 	return nil
 }
+
+// Postpone moves the ready sites named back among the waiting ones until
+// until, so that Next and NextFit look past them meanwhile: the caller's
+// fits refused them for a while (crawl: their registered domain has its
+// fetches under way), and would refuse them again at the top of every
+// search, hiding the sites below. It changes nothing stored: a restart
+// finds them ready. A leased site, one waiting longer already, or an
+// unknown one is passed over.
+func (q *Queue) Postpone(sites []string, until time.Time) {
+	if len(sites) == 0 {
+		return
+	}
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	u := until.UnixNano()
+	for _, name := range sites {
+		s := q.sites[name]
+		switch {
+		case s == nil || s.notBefore >= u:
+		case s.in == &q.ready:
+			q.ready.remove(s)
+			s.notBefore = u
+			q.timed.push(s)
+		case s.in == &q.timed: // due, not yet promoted
+			s.notBefore = u
+			q.timed.fix(s)
+		}
+	}
+}

@@ -209,3 +209,21 @@ func TestOrders(t *testing.T) {
 		t.Errorf("Order pagerank: err = %v, want ErrInvalidOptions", err)
 	}
 }
+
+// TestPostpone: a postponed ready site is passed over until its time,
+// then leased as before; waiting or unknown sites are left alone.
+func TestPostpone(t *testing.T) {
+	q := openMem(t)
+	mustPush(t, q, ent("a.test", "1", 0, High), ent("a.test", "2", 0, High), ent("b.test", "1", 0, High))
+	q.Postpone([]string{"a.test", "nowhere.test"}, t0.Add(time.Second))
+	l := mustNext(t, q, t0)
+	if l.Entry.Site != "b.test" {
+		t.Fatalf("leased %s while a.test was postponed", l.Entry.Site)
+	}
+	if l2, _, err := q.Next(t0); err != nil || l2 != nil {
+		t.Fatalf("Next before a.test's time = %v, %v", l2, err)
+	}
+	if l := mustNext(t, q, t0.Add(time.Second)); l.Entry.Site != "a.test" {
+		t.Fatalf("leased %s once a.test's time had come", l.Entry.Site)
+	}
+}

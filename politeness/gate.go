@@ -172,7 +172,7 @@ func (g *Gate) Check(ctx context.Context, u *url.URL, now time.Time) (Decision, 
 		return Decision{}, fmt.Errorf("politeness: check %s: %w", u, err)
 	}
 	cd := min(e.rules.crawlDelay, g.cfg.MaxCrawlDelay)
-	g.noteDelay(strings.ToLower(u.Host), cd)
+	g.noteDelay(siteKey(u.Host), cd)
 
 	d := Decision{CrawlDelay: cd}
 	switch e.verdict {

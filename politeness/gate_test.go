@@ -288,6 +288,12 @@ func TestCrawlDelayCap(t *testing.T) {
 			if got := g.Delay("other.example"); got != tt.delay {
 				t.Errorf("Delay(other host) = %v, want w = %v", got, tt.delay)
 			}
+			// A fully qualified name (a trailing dot) is the same site
+			// (scope.SiteKey), and keeps its Crawl-delay.
+			check(t, g, "http://fq.example.:8080/", t0)
+			if got := g.Delay("fq.example:8080"); got != tt.wantDelay {
+				t.Errorf("Delay of fq.example. under its site key = %v, want %v", got, tt.wantDelay)
+			}
 		})
 	}
 }

@@ -23,6 +23,18 @@ type site struct {
 }
 
 // noteDelay records the capped Crawl-delay cd of host; 0 forgets it.
+// siteKey is the key the crawl's sites go by (scope.SiteKey, which the
+// crawler hands Delay and Acquire) for a canonical URL's host and port:
+// lower-case, without the trailing dot of a fully qualified name, so that
+// the Crawl-delay of "example.org." holds for its site, "example.org".
+func siteKey(hostport string) string {
+	h := strings.ToLower(hostport)
+	if i := strings.LastIndexByte(h, ':'); i >= 0 && !strings.Contains(h[i:], "]") {
+		return strings.TrimSuffix(h[:i], ".") + h[i:]
+	}
+	return strings.TrimSuffix(h, ".")
+}
+
 func (g *Gate) noteDelay(host string, cd time.Duration) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
