@@ -396,7 +396,14 @@ func (c *Crawler) next() (*frontier.Lease, *bandwidth.Ticket, <-chan struct{}, t
 			lease, wait, err := c.p.Queue.Next(now)
 			return lease, nil, nil, wait, err
 		}
-		lease, wait, err := c.p.Queue.NextFit(now, domainSearchDepth, func(site string) bool { return choose(site, nil) })
+		// The top site first, as Next would take it: the usual case,
+		// and a search of one costs nothing; deeper only when it is
+		// refused.
+		pick := func(site string) bool { return choose(site, nil) }
+		lease, wait, err := c.p.Queue.NextFit(now, 1, pick)
+		if lease == nil && err == nil && len(full) > 0 {
+			lease, wait, err = c.p.Queue.NextFit(now, domainSearchDepth, pick)
+		}
 		finish(lease)
 		return lease, nil, nil, wait, err
 	}
