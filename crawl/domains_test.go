@@ -41,6 +41,31 @@ func (o *overlapFetcher) Do(ctx context.Context, m, u string, h http.Header) (*f
 	return res, err
 }
 
+// crawlBounded crawls web from seeds to its end with workers workers and
+// DomainConnections 2, through an overlapFetcher that holds each fetch
+// 5 ms, and returns the fetcher and the crawler.
+func crawlBounded(t *testing.T, web fakeWeb, workers int, seeds ...string) (*overlapFetcher, *Crawler) {
+	t.Helper()
+	q, err := frontier.Open("", &frontier.Options{Storage: storage.NewMemStorage(), PollInterval: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { q.Close() })
+	f := &overlapFetcher{fakeFetcher: &fakeFetcher{web: web}, hold: 5 * time.Millisecond, now: map[string]int{}, most: map[string]int{}}
+	c, err := New(Config{Workers: workers, Retries: fastRetries, DomainConnections: 2},
+		Parts{Queue: q, Archive: &fakeArchive{}, Fetcher: f, Gate: fakeGate{}, Detector: fakeDetector{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Seed(seeds); err != nil {
+		t.Fatal(err)
+	}
+	if reason, err := c.Run(context.Background()); err != nil || reason != StopDone {
+		t.Fatalf("Run = %q, %v", reason, err)
+	}
+	return f, c
+}
+
 // TestDomainConnections: a subdomain trap (every page links to fresh
 // host names under one registered domain, all one server) gets at most
 // DomainConnections fetches at once, however many workers the crawl has;
@@ -57,23 +82,7 @@ func TestDomainConnections(t *testing.T) {
 		web[h] = page("th")
 	}
 	web["http://other.test/"] = page("th")
-	q, err := frontier.Open("", &frontier.Options{Storage: storage.NewMemStorage(), PollInterval: time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer q.Close()
-	f := &overlapFetcher{fakeFetcher: &fakeFetcher{web: web}, hold: 5 * time.Millisecond, now: map[string]int{}, most: map[string]int{}}
-	c, err := New(Config{Workers: 8, Retries: fastRetries, DomainConnections: 2},
-		Parts{Queue: q, Archive: &fakeArchive{}, Fetcher: f, Gate: fakeGate{}, Detector: fakeDetector{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := c.Seed([]string{"http://seed.trap.test/", "http://other.test/"}); err != nil {
-		t.Fatal(err)
-	}
-	if reason, err := c.Run(context.Background()); err != nil || reason != StopDone {
-		t.Fatalf("Run = %q, %v", reason, err)
-	}
+	f, c := crawlBounded(t, web, 8, "http://seed.trap.test/", "http://other.test/")
 	if m := f.most["trap.test"]; m > 2 || m < 1 {
 		t.Errorf("at most %d fetches at once to trap.test, want 1 or 2", m)
 	}
@@ -121,23 +130,7 @@ func TestDomainBoundPassesOver(t *testing.T) {
 		others = append(others, o)
 		web[o] = page("th")
 	}
-	q, err := frontier.Open("", &frontier.Options{Storage: storage.NewMemStorage(), PollInterval: time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer q.Close()
-	f := &overlapFetcher{fakeFetcher: &fakeFetcher{web: web}, hold: 5 * time.Millisecond, now: map[string]int{}, most: map[string]int{}}
-	c, err := New(Config{Workers: 6, Retries: fastRetries, DomainConnections: 2},
-		Parts{Queue: q, Archive: &fakeArchive{}, Fetcher: f, Gate: fakeGate{}, Detector: fakeDetector{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := c.Seed(append(seeds, others...)); err != nil {
-		t.Fatal(err)
-	}
-	if reason, err := c.Run(context.Background()); err != nil || reason != StopDone {
-		t.Fatalf("Run = %q, %v", reason, err)
-	}
+	f, _ := crawlBounded(t, web, 6, append(seeds, others...)...)
 	if len(f.got) != 65 {
 		t.Fatalf("%d pages fetched, want 65", len(f.got))
 	}
