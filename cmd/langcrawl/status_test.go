@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -181,6 +182,25 @@ func (r *running) drop(t *testing.T, name, text string) {
 	}
 	if err := os.Rename(tmp, filepath.Join(dir, name)); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// control applies commands at once through the status page's /control,
+// as its buttons do (an action file waits to settle, 3 s).
+func (r *running) control(t *testing.T, commands string) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, r.base+"/control", strings.NewReader(commands))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("X-Langcrawl-Token", r.token)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if body, _ := io.ReadAll(res.Body); res.StatusCode != http.StatusOK {
+		t.Fatalf("/control %q: %s %s", commands, res.Status, body)
 	}
 }
 
