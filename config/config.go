@@ -311,6 +311,9 @@ type Scheduling struct {
 	// DomainConnections is the most fetches at once to the hosts of one
 	// registered domain (crawl.Config.DomainConnections).
 	DomainConnections int `yaml:"domain_connections"`
+	// AddressConnections is the most fetches at once to the sites last
+	// reached at one address (crawl.Config.AddressConnections).
+	AddressConnections int `yaml:"address_connections"`
 }
 
 // Durability sets what a power failure or a full disk may cost.
@@ -408,6 +411,7 @@ var Keys = []key{
 	{"scheduling.order", "length", "site order: length (most pages pending first), breadth (breadth-first over sites) or random"},
 	{"scheduling.pages_per_connection", 100, "k: requests over one kept-alive connection before it is closed (Castillo et al.; Apache's default 100)"},
 	{"scheduling.domain_connections", 2, "most fetches at once to the hosts of one registered domain (a.example.org, b.example.org, …), so that a server answering many host names (a subdomain trap) is not hit by every worker at once; each host keeps its own delay too (0: no limit)"},
+	{"scheduling.address_connections", 4, "most fetches at once to the sites last reached at one IP address, so that a shared-hosting server answering hundreds of unrelated domains is not hit by every worker at once; a site's address is learnt from its connections, so its first fetch is bound by its domain alone (0: no limit)"},
 	{"scheduling.seen_cache", 131072, "seen-URL hashes kept in memory (about 40 bytes each at most), so that a link found again is not looked up in the frontier's database; raise it for crawls of millions of URLs when memory allows"},
 	{"metrics.listen", "", "host:port for the Prometheus /metrics endpoint (empty: off); a missing host means 127.0.0.1"},
 	{"metrics.all_interfaces", false, "allow metrics.listen on every interface (0.0.0.0 or ::), reachable from the network"},
@@ -607,6 +611,7 @@ func Load(profile string, fs *pflag.FlagSet) (*Config, error) {
 	c.Scheduling.PagesPerConnection = p.integer("scheduling.pages_per_connection")
 	c.Scheduling.SeenCache = p.integer("scheduling.seen_cache")
 	c.Scheduling.DomainConnections = p.integer("scheduling.domain_connections")
+	c.Scheduling.AddressConnections = p.integer("scheduling.address_connections")
 	errs = append(errs, p.errs...)
 
 	if fs != nil {
@@ -1445,6 +1450,9 @@ func (c *Config) Validate() error {
 	}
 	if n := c.Scheduling.DomainConnections; n < 0 {
 		bad("scheduling.domain_connections", "%d must not be negative (0: no limit)", n)
+	}
+	if n := c.Scheduling.AddressConnections; n < 0 {
+		bad("scheduling.address_connections", "%d must not be negative (0: no limit)", n)
 	}
 	if k := c.Scheduling.SeenCache; k < 0 || k > 1<<30 { // 0: the frontier's default
 		bad("scheduling.seen_cache", "%d must be between 1 and 1073741824", k)

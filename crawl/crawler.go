@@ -92,9 +92,13 @@ type Config struct {
 	// that refers to it. 0 turns deduplication across URLs off.
 	DedupMinSize int64
 	// DomainConnections is the most fetches under way at once to the
-	// hosts of one registered domain (domainSlots); 0: no limit beyond
+	// hosts of one registered domain (serverSlots); 0: no limit beyond
 	// Workers and one per site.
 	DomainConnections int
+	// AddressConnections is the most fetches under way at once to the
+	// sites last reached at one address (serverSlots), a shared-hosting
+	// server's many domains; 0: no limit.
+	AddressConnections int
 	// RecrawlInterval and RecrawlIntervals (per host or .domain) are the
 	// re-crawl's interval, as Recrawl takes them: in a generation after
 	// the first, a link to a known URL whose last visit is more recent is
@@ -166,8 +170,9 @@ type Crawler struct {
 	pausedBefore time.Duration
 	// generation is the frontier's, read when Run or Recrawl begins.
 	generation atomic.Int64
-	// domains holds the registered domains' fetches under way.
-	domains domainSlots
+	// slots holds the fetches under way per registered domain and per
+	// address.
+	slots serverSlots
 }
 
 // New checks the configuration and returns a Crawler. It starts nothing.
@@ -198,7 +203,7 @@ func New(cfg Config, p Parts) (*Crawler, error) {
 	}
 	fs := p.Queue.Stats()
 	return &Crawler{cfg: cfg, p: p, pagesBefore: fs.Pages, before: fs.Usage, stats: newStats(),
-		dead: deadSites{until: map[string]time.Time{}}, domains: domainSlots{max: cfg.DomainConnections}}, nil
+		dead: deadSites{until: map[string]time.Time{}}, slots: serverSlots{domainMax: cfg.DomainConnections, addrMax: cfg.AddressConnections}}, nil
 }
 
 // Seed canonicalises the seed URLs and queues each as the start of its own
@@ -306,7 +311,7 @@ func (c *Crawler) worker(work, inflight context.Context, id int, stop context.Ca
 		if err := c.waitUnpaused(work); err != nil { // paused: wait (pause.go); stopped: return
 			return nil
 		}
-		lease, ticket, changed, wait, err := c.next()
+		lease, ticket, slot, changed, wait, err := c.next()
 		if errors.Is(err, frontier.ErrEmpty) {
 			stop(errors.New(StopDone))
 			return nil
@@ -329,7 +334,7 @@ func (c *Crawler) worker(work, inflight context.Context, id int, stop context.Ca
 		if reason := c.budgetSpent(); reason != "" {
 			// The job's budget is spent: hand the URL back for a later run.
 			ticket.Cancel()
-			c.domains.release(lease.Entry.Site)
+			c.slots.release(slot)
 			if err := c.p.Queue.Return(lease, time.Time{}); err != nil {
 				return fmt.Errorf("frontier return %s: %w", lease.Entry.URL, err)
 			}
@@ -337,7 +342,7 @@ func (c *Crawler) worker(work, inflight context.Context, id int, stop context.Ca
 			return nil
 		}
 		err = c.process(inflight, id, lease, ticket)
-		c.domains.release(lease.Entry.Site)
+		c.slots.release(slot)
 		ticket.Cancel() // a URL that was not fetched frees its bandwidth; no-op after Done
 		if errors.Is(err, errPagesSpent) {
 			stop(errors.New(StopPages))
@@ -351,50 +356,50 @@ func (c *Crawler) worker(work, inflight context.Context, id int, stop context.Ca
 
 // next leases the next URL: the frontier's choice, or with a bandwidth
 // limit the first of the top ready sites whose download fits (the
-// bandwidth paper's fetcher manager). With no lease, changed (which may be
-// nil) is closed when a download ends, and wait bounds the time to wait.
-func (c *Crawler) next() (*frontier.Lease, *bandwidth.Ticket, <-chan struct{}, time.Duration, error) {
+// bandwidth paper's fetcher manager), and the server slots the lease
+// holds until it is done. With no lease, changed (which may be nil) is
+// closed when a download ends, and wait bounds the time to wait.
+func (c *Crawler) next() (*frontier.Lease, *bandwidth.Ticket, held, <-chan struct{}, time.Duration, error) {
 	now := c.cfg.Now()
 	mgr := c.cfg.Bandwidth
-	// The domain slot is taken as the site is chosen (tryTake), inside
+	// The server slots are taken as the site is chosen (tryTake), inside
 	// the search. NextFit may choose again when a chosen site turns out
-	// empty, so the slot of an earlier choice is given back first, and
-	// that of the last one when no lease comes of it. When no lease comes
-	// of a search, the sites refused for their domain are postponed a
-	// little, so the next search looks past them rather than at them again.
-	var took string
+	// empty, so the slots of an earlier choice are given back first, and
+	// those of the last one when no lease comes of it. When no lease comes
+	// of a search, the sites refused for their domain or address are
+	// postponed a little, so the next search looks past them rather than
+	// at them again.
+	var took held
 	var full []string
 	choose := func(site string, fits func(string) bool) bool {
-		if took != "" {
-			c.domains.release(took)
-			took = ""
-		}
-		if !c.domains.tryTake(site) {
+		c.slots.release(took)
+		took = held{}
+		h, ok := c.slots.tryTake(site)
+		if !ok {
 			full = append(full, site)
 			return false
 		}
 		if fits != nil && !fits(site) {
-			c.domains.release(site)
+			c.slots.release(h)
 			return false
 		}
-		took = site
+		took = h
 		return true
 	}
 	finish := func(lease *frontier.Lease) {
 		if lease != nil {
 			return
 		}
-		if took != "" {
-			c.domains.release(took)
-		}
-		// Nothing in reach: the sites refused for their domain hid
-		// the rest.
+		c.slots.release(took)
+		took = held{}
+		// Nothing in reach: the sites refused for their domain or
+		// address hid the rest.
 		c.p.Queue.Postpone(full, now.Add(domainWait))
 	}
 	if mgr == nil {
-		if c.domains.max <= 0 {
+		if c.slots.domainMax <= 0 && c.slots.addrMax <= 0 {
 			lease, wait, err := c.p.Queue.Next(now)
-			return lease, nil, nil, wait, err
+			return lease, nil, held{}, nil, wait, err
 		}
 		// The top site first, as Next would take it: the usual case,
 		// and a search of one costs nothing; deeper only when it is
@@ -405,7 +410,7 @@ func (c *Crawler) next() (*frontier.Lease, *bandwidth.Ticket, <-chan struct{}, t
 			lease, wait, err = c.p.Queue.NextFit(now, domainSearchDepth, pick)
 		}
 		finish(lease)
-		return lease, nil, nil, wait, err
+		return lease, nil, took, nil, wait, err
 	}
 	changed := mgr.Changed()
 	pick := mgr.Pick(now)
@@ -419,19 +424,20 @@ func (c *Crawler) next() (*frontier.Lease, *bandwidth.Ticket, <-chan struct{}, t
 	if err == nil && berr != nil {
 		err = fmt.Errorf("bandwidth estimates: %w", berr)
 	}
-	return lease, ticket, changed, wait, err
+	return lease, ticket, took, changed, wait, err
 }
 
-// domainWait is how long a site refused for its domain's bound is passed
-// over before it is looked at again: short, since a slot of its domain may
-// free meanwhile and stand idle until it is back.
+// domainWait is how long a site refused for its domain's or its address's
+// bound is passed over before it is looked at again: short, since a slot
+// may free meanwhile and stand idle until the site is back.
 const domainWait = 50 * time.Millisecond
 
 // domainSearchDepth is how far down the ready sites next looks for one
-// whose registered domain has a free connection (Config.DomainConnections).
-// The search costs about its square in comparisons per lease (topReady);
-// sites it refuses are postponed (domainWait), so the next search sees the
-// ones below them.
+// whose registered domain and address have a free connection
+// (Config.DomainConnections, Config.AddressConnections). The search
+// costs about its square in comparisons per lease (topReady); sites it
+// refuses are postponed (domainWait), so the next search sees the ones
+// below them.
 const domainSearchDepth = 16
 
 // errPagesSpent is returned by process when MaxPages left no request for

@@ -7,20 +7,40 @@ import (
 	"github.com/langcrawl/langcrawl/scope"
 )
 
-// domainSlots bounds the fetches under way to the hosts of one registered
-// domain (Config.DomainConnections). Politeness is per site, a host and
-// port, so one server that answers many host names (a subdomain trap:
-// every page links to fresh random.example.org names; a site's www, m and
-// cdn names) would otherwise get as many connections at once as the crawl
-// has workers. A lease holds its domain's slot from the moment it is
-// handed out (robots.txt fetch included) until the URL is done. Keyed by
-// registered domain, so per-site state stays keyed by site and domain.
-// Safe for concurrent use.
-type domainSlots struct {
-	max  int // 0: no limit
-	mu   sync.Mutex
-	busy map[string]int // registered domain -> leases under way
+// serverSlots bounds the fetches under way to the hosts of one registered
+// domain (Config.DomainConnections) and to the sites served from one
+// address (Config.AddressConnections). Politeness is per site, a host and
+// port, so one server that answers many host names would otherwise get as
+// many connections at once as the crawl has workers:
+//   - a subdomain trap (every page links to fresh random.example.org
+//     names) and a site's www, m and cdn names share a registered domain;
+//   - a shared-hosting server answers hundreds of unrelated domains from
+//     one address.
+//
+// A lease holds its slots from the moment it is handed out (robots.txt
+// fetch included) until the URL is done. A site's address is learnt from
+// its connections (learn), so the first lease of a site, before any
+// connection, is bound by its domain alone. Counts are keyed by registered
+// domain and by address, the address book by site; in a crawl spread over
+// nodes by site, each node bounds its own fetches. Safe for concurrent use.
+type serverSlots struct {
+	domainMax int // 0: no limit
+	addrMax   int // 0: no limit
+	mu        sync.Mutex
+	domains   map[string]int    // registered domain -> leases under way
+	addrs     map[string]int    // address -> leases under way
+	addrOf    map[string]string // site -> its last connection's address
 }
+
+// held is what one lease holds: the keys its slots were counted under, ""
+// for a bound that did not apply. Released with the same keys it was
+// taken with, whatever the site's address has become meanwhile.
+type held struct{ domain, addr string }
+
+// maxAddressBook bounds serverSlots.addrOf: a site forgotten when the book
+// is full is bound by its domain alone until its next connection. About
+// 100 bytes a site, 6.5 MB in all.
+const maxAddressBook = 1 << 16
 
 // siteDomain is the registered domain of a site key ("www.example.org:8080"
 // -> "example.org"); an IP address is its own.
@@ -32,39 +52,96 @@ func siteDomain(site string) string {
 	return scope.RegisteredDomain(host)
 }
 
-// tryTake counts a lease of site as under way and reports true, unless
-// its registered domain has max under way already. Check and count are
-// one step, under the lock, so that workers searching at once cannot all
-// pass the check (they did, to six at once under a bound of two, when the
-// count came after the search).
-func (d *domainSlots) tryTake(site string) bool {
-	if d.max <= 0 {
-		return true
+// tryTake counts a lease of site as under way and reports true, unless its
+// registered domain, or the address it was last reached at, has its bound
+// under way already. Check and count are one step, under the lock, so that
+// workers searching at once cannot all pass the check (they did, to six at
+// once under a bound of two, when the count came after the search).
+func (s *serverSlots) tryTake(site string) (held, bool) {
+	if s.domainMax <= 0 && s.addrMax <= 0 {
+		return held{}, true
 	}
-	k := siteDomain(site)
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.busy[k] >= d.max {
-		return false
+	var h held
+	if s.domainMax > 0 {
+		h.domain = siteDomain(site)
 	}
-	if d.busy == nil {
-		d.busy = map[string]int{}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.addrMax > 0 {
+		h.addr = s.addrOf[site]
 	}
-	d.busy[k]++
-	return true
+	if h.domain != "" && s.domains[h.domain] >= s.domainMax {
+		return held{}, false
+	}
+	if h.addr != "" && s.addrs[h.addr] >= s.addrMax {
+		return held{}, false
+	}
+	if h.domain != "" {
+		if s.domains == nil {
+			s.domains = map[string]int{}
+		}
+		s.domains[h.domain]++
+	}
+	if h.addr != "" {
+		if s.addrs == nil {
+			s.addrs = map[string]int{}
+		}
+		s.addrs[h.addr]++
+	}
+	return h, true
 }
 
-// release ends a lease of site taken with tryTake.
-func (d *domainSlots) release(site string) {
-	if d.max <= 0 {
+// release ends a lease taken with tryTake.
+func (s *serverSlots) release(h held) {
+	if h == (held{}) {
 		return
 	}
-	k := siteDomain(site)
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.busy[k] <= 1 {
-		delete(d.busy, k) // no entry for an idle domain: the map holds only those under way
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	down(s.domains, h.domain)
+	down(s.addrs, h.addr)
+}
+
+// down takes one from m[k]; an idle key leaves the map, which holds only
+// those under way.
+func down(m map[string]int, k string) {
+	if k == "" {
 		return
 	}
-	d.busy[k]--
+	if m[k] <= 1 {
+		delete(m, k)
+		return
+	}
+	m[k]--
+}
+
+// learn records the address site was just reached at (the fetch's remote
+// IP, the connect_to target for a mapped host). Leases taken from now on
+// count against it; one under way keeps the key it was taken with.
+func (s *serverSlots) learn(site, addr string) {
+	if s.addrMax <= 0 || addr == "" {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.addrOf[site] == addr {
+		return
+	}
+	if s.addrOf == nil {
+		s.addrOf = map[string]string{}
+	}
+	if len(s.addrOf) >= maxAddressBook {
+		for k := range s.addrOf { // any one: map order
+			delete(s.addrOf, k)
+			break
+		}
+	}
+	s.addrOf[site] = addr
+}
+
+// underWay reports whether any lease holds a slot (for tests).
+func (s *serverSlots) underWay() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.domains)+len(s.addrs) > 0
 }

@@ -89,8 +89,8 @@ func TestDomainConnections(t *testing.T) {
 	if len(f.got) != len(hosts)+2 {
 		t.Errorf("%d pages fetched, want %d", len(f.got), len(hosts)+2)
 	}
-	if len(c.domains.busy) != 0 {
-		t.Errorf("slots still held after the crawl: %v", c.domains.busy)
+	if c.slots.underWay() {
+		t.Errorf("slots still held after the crawl: %v %v", c.slots.domains, c.slots.addrs)
 	}
 }
 
@@ -145,5 +145,166 @@ func TestDomainBoundPassesOver(t *testing.T) {
 	}
 	if m := f.most["trap.test"]; m > 2 {
 		t.Errorf("%d fetches at once to trap.test, want at most 2", m)
+	}
+}
+
+// addrFetcher is a fakeFetcher that answers each host from the address
+// addrOf gives it, holds each fetch a little, and records the most fetches
+// under way at once per address, home pages left out: a site's first
+// lease comes before any connection tells its address, so only the
+// leases after it are bound.
+type addrFetcher struct {
+	*fakeFetcher
+	addrOf map[string]string // host -> address
+	mu     sync.Mutex
+	now    map[string]int
+	most   map[string]int
+}
+
+func (a *addrFetcher) Do(ctx context.Context, m, u string, h http.Header) (*fetch.Result, error) {
+	res, err := a.fakeFetcher.Do(ctx, m, u, h)
+	pu, _ := url.Parse(u)
+	ip := a.addrOf[pu.Host]
+	if res != nil {
+		res.IP = ip
+	}
+	if pu.Path == "/" || pu.Path == "/robots.txt" {
+		return res, err
+	}
+	a.mu.Lock()
+	a.now[ip]++
+	a.most[ip] = max(a.most[ip], a.now[ip])
+	a.mu.Unlock()
+	time.Sleep(5 * time.Millisecond) // the server's time to answer, during which others may start
+	a.mu.Lock()
+	a.now[ip]--
+	a.mu.Unlock()
+	return res, err
+}
+
+// TestAddressConnections: a shared-hosting server (24 unrelated domains
+// on one address, each with four pages) gets at most AddressConnections
+// fetches at once once its sites' address is known, however many workers
+// the crawl has; every page is still fetched, and the sites of another
+// address are not held back. Before, only the domain bound and one lease
+// per site held, and the shared server got one fetch per worker.
+func TestAddressConnections(t *testing.T) {
+	web := fakeWeb{}
+	addrOf := map[string]string{"seed.test": "192.0.2.1"}
+	var homes []string
+	for i := range 28 {
+		host, ip := fmt.Sprintf("site%d.test", i), "192.0.2.7" // shared hosting
+		if i >= 24 {
+			ip = "192.0.2.9" // a server of its own
+		}
+		addrOf[host] = ip
+		home := "http://" + host + "/"
+		homes = append(homes, home)
+		web[home] = page("th", home+"a", home+"b", home+"c")
+		web[home+"a"], web[home+"b"], web[home+"c"] = page("th"), page("th"), page("th")
+	}
+	web["http://seed.test/"] = page("th", homes...)
+	q, err := frontier.Open("", &frontier.Options{Storage: storage.NewMemStorage(), PollInterval: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer q.Close()
+	f := &addrFetcher{fakeFetcher: &fakeFetcher{web: web}, addrOf: addrOf, now: map[string]int{}, most: map[string]int{}}
+	c, err := New(Config{Workers: 8, Retries: fastRetries, DomainConnections: 2, AddressConnections: 2},
+		Parts{Queue: q, Archive: &fakeArchive{}, Fetcher: f, Gate: fakeGate{}, Detector: fakeDetector{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Seed([]string{"http://seed.test/"}); err != nil {
+		t.Fatal(err)
+	}
+	if reason, err := c.Run(context.Background()); err != nil || reason != StopDone {
+		t.Fatalf("Run = %q, %v", reason, err)
+	}
+	if m := f.most["192.0.2.7"]; m > 2 || m < 1 {
+		t.Errorf("at most %d fetches at once to the shared server, want 1 or 2", m)
+	}
+	if m := f.most["192.0.2.9"]; m < 1 {
+		t.Errorf("no fetch of the other server's pages counted")
+	}
+	if want := 1 + 28*4; len(f.got) != want {
+		t.Errorf("%d pages fetched, want %d", len(f.got), want)
+	}
+	if c.slots.underWay() {
+		t.Errorf("slots still held after the crawl: %v %v", c.slots.domains, c.slots.addrs)
+	}
+}
+
+// TestServerSlots: the two bounds together, a refusal that counts
+// nothing, and a release by the keys the lease was taken with when the
+// site's address changed under it.
+func TestServerSlots(t *testing.T) {
+	s := serverSlots{domainMax: 2, addrMax: 1}
+	a, ok := s.tryTake("www.one.test")
+	if !ok || a.addr != "" || a.domain != "one.test" {
+		t.Fatalf("first lease, address unknown: %+v %v", a, ok)
+	}
+	s.learn("www.one.test", "192.0.2.1")
+	s.learn("two.test", "192.0.2.1")
+	b, ok := s.tryTake("two.test")
+	if !ok || b.addr != "192.0.2.1" {
+		t.Fatalf("lease at a known address: %+v %v", b, ok)
+	}
+	if _, ok := s.tryTake("www.one.test"); ok {
+		t.Fatal("a second lease at 192.0.2.1 under a bound of 1")
+	}
+	if s.domains["one.test"] != 1 {
+		t.Errorf("the refused lease counted against its domain: %v", s.domains)
+	}
+	s.learn("two.test", "192.0.2.2") // moved while its lease is under way
+	s.release(b)
+	if s.addrs["192.0.2.1"] != 0 || s.addrs["192.0.2.2"] != 0 {
+		t.Errorf("address counts after release: %v", s.addrs)
+	}
+	s.release(a)
+	if s.underWay() {
+		t.Errorf("slots still held: %v %v", s.domains, s.addrs)
+	}
+	for i := range maxAddressBook + 10 {
+		s.learn(fmt.Sprintf("h%d.test", i), "192.0.2.3")
+	}
+	if n := len(s.addrOf); n > maxAddressBook {
+		t.Errorf("address book holds %d sites, bound %d", n, maxAddressBook)
+	}
+	off := serverSlots{}
+	off.learn("a.test", "192.0.2.1")
+	if h, ok := off.tryTake("a.test"); !ok || h != (held{}) || off.addrOf != nil {
+		t.Errorf("no bounds: %+v %v, book %v", h, ok, off.addrOf)
+	}
+}
+
+// BenchmarkServerSlots is the bookkeeping per lease of the bounds: take,
+// learn the address again and release, over 10,000 sites on 100
+// addresses, each site's address known; with the domain bound alone (as
+// before the address bound) and with both.
+func BenchmarkServerSlots(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		addr int
+	}{{"domain", 0}, {"domain+address", 4}} {
+		b.Run(c.name, func(b *testing.B) {
+			s := serverSlots{domainMax: 2, addrMax: c.addr}
+			sites := make([]string, 10000)
+			for i := range sites {
+				sites[i] = fmt.Sprintf("www.site%d.example.co.th", i)
+				s.learn(sites[i], fmt.Sprintf("192.0.2.%d", i%100))
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := range b.N {
+				site := sites[i%len(sites)]
+				h, ok := s.tryTake(site)
+				if !ok {
+					b.Fatal("refused")
+				}
+				s.learn(site, "192.0.2.1")
+				s.release(h)
+			}
+		})
 	}
 }

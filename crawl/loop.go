@@ -173,6 +173,7 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 	release(end)
 	defer res.Close() // a body too large for memory went to a temporary file
 	if res != nil {
+		c.slots.learn(e.Site, res.IP) // the site's next leases count against its address
 		// The measured rate updates the server's estimates (bandwidth
 		// paper, section 3.2); a fetch with no response only frees its
 		// reservation (the worker cancels the ticket).

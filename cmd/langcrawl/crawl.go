@@ -320,8 +320,8 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 		Retries:         crawl.Retries{Max: cfg.Retries.Max, Delay: cfg.Retries.Delay, MaxDelay: cfg.Retries.MaxDelay},
 		DedupMinSize:    cfg.Recrawl.DedupMinSize,
 		RecrawlInterval: cfg.Recrawl.Interval, RecrawlIntervals: recrawlIntervals(cfg.Hosts),
-		DomainConnections: cfg.Scheduling.DomainConnections,
-		Requisites:        cfg.Scope.Requisites, Focus: policy, Bandwidth: bw, SiteBudgets: siteBudgets,
+		DomainConnections: cfg.Scheduling.DomainConnections, AddressConnections: cfg.Scheduling.AddressConnections,
+		Requisites: cfg.Scope.Requisites, Focus: policy, Bandwidth: bw, SiteBudgets: siteBudgets,
 		Scope: scope.Decider{
 			MaxDepth:  cfg.Depth,
 			QueryRule: cfg.Scope.OneQueryPerScript,

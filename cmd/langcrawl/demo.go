@@ -86,6 +86,11 @@ timeouts:
 network:
   connect_to:
     "*": %[1]s
+scheduling:
+  # Every demo host is served from the one address above, which this bound
+  # would take for one shared-hosting server. On the open web leave it at
+  # its default, 4 fetches at once to the sites of one address.
+  address_connections: 0
 focus:
   language: th
   strategy: conservative-server

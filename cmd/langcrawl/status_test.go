@@ -297,8 +297,8 @@ func steerRule(u string) string {
 }
 
 // steerProfile is a crawl of seeds in the built-in web, with its status
-// page on a port of its own.
-func steerProfile(t *testing.T, w *demoWeb, out string, seeds []string, exclude string) *config.Config {
+// page on a port of its own, and extra keys appended.
+func steerProfile(t *testing.T, w *demoWeb, out string, seeds []string, exclude string, extra ...string) *config.Config {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), "profile.yaml")
 	text := fmt.Sprintf(`seeds: [%s]
@@ -317,7 +317,7 @@ metrics:
   listen: %s
 scope:
   exclude: [%q]
-`, strings.Join(seeds, ", "), out, steerDepth, w.addr, freeAddr(t), exclude)
+%s`, strings.Join(seeds, ", "), out, steerDepth, w.addr, freeAddr(t), exclude, strings.Join(extra, ""))
 	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -344,7 +344,11 @@ func TestActionDirectory(t *testing.T) {
 	out := t.TempDir()
 	seeds, seed, host := steerWeb(t, w)
 	const slow = 400 * time.Millisecond
-	r := startCrawl(t, steerProfile(t, w, out, seeds, steerRule(seed)))
+	// host starts slower still, so that some of its pages are left after
+	// the pause, which takes effect only once its file has settled (3 s):
+	// at the profile's 100 ms, a loaded run had fetched nearly all of
+	// them by then.
+	r := startCrawl(t, steerProfile(t, w, out, seeds, steerRule(seed), fmt.Sprintf("hosts: {%q: {delay: 300ms}}\n", host)))
 
 	waitFor(t, "some pages", func() bool { return r.report(t).Current.Pages >= 5 })
 	r.drop(t, "1-pause", "# the reading room's busy hours\npause busy hours\n")
