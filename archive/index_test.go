@@ -309,6 +309,29 @@ func TestWarcinfoIsPartOf(t *testing.T) {
 	}
 }
 
+// TestWarcinfoGeneration: SetGeneration puts the crawl generation into the
+// warcinfo record of the files opened after it; a writer never told says
+// nothing of it (and an older reader sees no new field).
+func TestWarcinfoGeneration(t *testing.T) {
+	for _, gen := range []int64{0, 3} {
+		w := newWriter(t, testConfig(t))
+		if gen > 0 {
+			w.SetGeneration(gen)
+		}
+		ref, err := w.WriteExchange(&Exchange{URL: "http://a.th/", RawResponse: response("x")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		got := parseFields(t, readAll(t, ref.File)[0].Block)["generation"]
+		if want := []string{"3"}; gen == 0 && got != nil || gen > 0 && !slices.Equal(got, want) {
+			t.Errorf("SetGeneration(%d): warcinfo generation %q", gen, got)
+		}
+	}
+}
+
 // TestIndexFilesMatchesWriter: the index built from the WARC files alone
 // is the Writer's own, byte for byte, for compressed and plain files with
 // responses (one larger than Scan reads of a block), revisits, metadata

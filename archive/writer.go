@@ -228,7 +228,8 @@ type Writer struct {
 	files      []string
 	stats      Stats
 	closed     bool
-	dirDirty   bool // a file was created since the directory was last fsynced
+	generation int64 // SetGeneration; 0: not said
+	dirDirty   bool  // a file was created since the directory was last fsynced
 	create     func(path string) (file, error)
 	writeRun   func(dir, name string, lines []byte) error
 	newUUID    func() string
@@ -777,6 +778,9 @@ func (w *Writer) warcinfoBlock() []byte {
 	field("operator", w.cfg.Operator)
 	field("http-header-user-agent", w.cfg.UserAgent)
 	field("robots", w.cfg.Robots)
+	if w.generation > 0 {
+		field("generation", strconv.FormatInt(w.generation, 10))
+	}
 	field("format", "WARC File Format 1.1")
 	field("conformsTo", conformsTo)
 	if w.cfg.Profile != "" {
@@ -1184,6 +1188,17 @@ func (w *Writer) Files() []string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return append([]string(nil), w.files...)
+}
+
+// SetGeneration names the crawl generation the records belong to (1 for
+// the first crawl of an output directory, one more per re-crawl), written
+// as the "generation" field of each warcinfo record, so that a WARC file
+// says which visit of the web it holds. It applies from the next file
+// opened: call it before the first record.
+func (w *Writer) SetGeneration(n int64) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.generation = n
 }
 
 // Stats returns the counters so far.

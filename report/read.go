@@ -204,10 +204,15 @@ type metaRecord struct {
 	URI    string
 	Date   time.Time
 	Fields []Field
+	// Generation is the crawl generation of the record's file, from the
+	// "generation" field of the warcinfo record that opens it; 0 for a
+	// file that does not say (one written before the field existed).
+	Generation int64
 }
 
-// readWARC streams the metadata records of one WARC file to visit, reading
-// no other record's block. It stops at the first record it cannot read and
+// readWARC streams the metadata records of one WARC file to visit, each
+// with the generation its file's warcinfo record names, reading no other
+// record's block. It stops at the first record it cannot read and
 // returns the error with the offset; for a file being written, or left by a
 // crash (.open), that is the cut record at its tail.
 func readWARC(path string, visit func(metaRecord)) (records int, err error) {
@@ -217,6 +222,7 @@ func readWARC(path string, visit func(metaRecord)) (records int, err error) {
 	}
 	defer rd.Close()
 	var last int64
+	var gen int64 // the file's, from its warcinfo record
 	for {
 		wr, off, _, err := archive.Next(rd, last)
 		last = off
@@ -227,7 +233,7 @@ func readWARC(path string, visit func(metaRecord)) (records int, err error) {
 			return records, fmt.Errorf("%s at offset %d: %w", path, off, err)
 		}
 		records++
-		if wr.Type() != gowarc.Metadata {
+		if t := wr.Type(); t != gowarc.Metadata && t != gowarc.Warcinfo {
 			continue
 		}
 		h := wr.WarcHeader()
@@ -239,8 +245,16 @@ func readWARC(path string, visit func(metaRecord)) (records int, err error) {
 		if err != nil {
 			return records, fmt.Errorf("%s at offset %d: %w", path, off, err)
 		}
+		if wr.Type() == gowarc.Warcinfo {
+			for _, f := range ParseFields(block) {
+				if n, err := strconv.ParseInt(f.Value, 10, 64); f.Name == "generation" && err == nil && n > 0 {
+					gen = n
+				}
+			}
+			continue
+		}
 		date, _ := time.Parse(time.RFC3339Nano, h.Get(gowarc.WarcDate))
-		visit(metaRecord{URI: h.Get(gowarc.WarcTargetURI), Date: date, Fields: ParseFields(block)})
+		visit(metaRecord{URI: h.Get(gowarc.WarcTargetURI), Date: date, Fields: ParseFields(block), Generation: gen})
 	}
 }
 

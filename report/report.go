@@ -179,11 +179,15 @@ type Report struct {
 	// profile's, unless SetTolerance changed it.
 	Tolerance int
 
-	WARCFiles     int // WARC files read
-	OpenFiles     int // of those, .open files (being written or left by a crash)
-	Records       int // WARC records read
-	MetaRecords   int // metadata records read
-	DuplicateURLs int // metadata records for a URL seen before (a resumed or repeated crawl); counted once
+	WARCFiles   int // WARC files read
+	OpenFiles   int // of those, .open files (being written or left by a crash)
+	Records     int // WARC records read
+	MetaRecords int // metadata records read
+	// DuplicateURLs counts metadata records for a URL archived before in
+	// the same generation (a resumed crawl's redone fetches), or in files
+	// that name no generation. A capture by a later generation is counted
+	// in its Generation's Again instead.
+	DuplicateURLs int
 	Pages         int // HTML pages (metadata records with a language)
 	Relevant      int // of those, in the target language
 
@@ -196,6 +200,12 @@ type Report struct {
 	ExternalURLs int
 	SiteTrees    int
 	TreeDepths   []TreeDepth // by MaxDepth, 0 to the deepest
+
+	// Generations lists what each crawl generation archived, as the
+	// warcinfo records of the WARC files name it (1: the first crawl of
+	// the directory, one more per re-crawl); empty when no file names
+	// one (files written before the field existed).
+	Generations []Generation
 
 	LogFiles    int           // crawl.log and the segments rotated before it
 	LogLines    int           // crawl.log lines read
@@ -224,13 +234,26 @@ type Report struct {
 	Warnings []string
 }
 
+// Generation is what one crawl generation archived: every metadata record
+// of the WARC files whose warcinfo names it, each URL counted as often as
+// the generation archived it.
+type Generation struct {
+	N           int64
+	First, Last time.Time // the earliest and latest record dates
+	URLs        int       // metadata records: URLs archived (fetched and kept)
+	Again       int       // of those, URLs an earlier generation archived too
+	Pages       int       // HTML pages read (a 304 revisit is not read)
+	Relevant    int
+}
+
 // maxHarvestPoints bounds the harvest series kept in memory.
 const maxHarvestPoints = 2000
 
 // accumulator gathers the measures while the records stream by.
 type accumulator struct {
 	r        *Report
-	seen     map[string]bool
+	seen     map[string]int64 // URL -> generation of its latest record (0: not named)
+	gens     map[int64]*Generation
 	servers  map[string]*Server
 	judged   map[string]time.Time // host -> fetch start of the page its Verdict is from
 	langs    map[string]*Language
@@ -250,7 +273,7 @@ type accumulator struct {
 }
 
 func newAccumulator(r *Report) *accumulator {
-	return &accumulator{r: r, seen: map[string]bool{}, servers: map[string]*Server{}, judged: map[string]time.Time{}, langs: map[string]*Language{},
+	return &accumulator{r: r, seen: map[string]int64{}, gens: map[int64]*Generation{}, servers: map[string]*Server{}, judged: map[string]time.Time{}, langs: map[string]*Language{},
 		depth: map[int]int{}, external: map[string]int{}, trees: map[string]int{}, step: 1,
 		status: map[int]*StatusCount{}, ann: map[string]int{}, canon: map[string]canonURL{},
 		mimes: map[string]*MIMEType{}, tree: map[string][2]int{}, seeds: map[string]*Seed{}, cands: map[string]*candidate{}}
@@ -409,12 +432,51 @@ func (a *accumulator) noteVerdict(host, key, verdict string, m metaRecord) {
 	}
 }
 
+// generation counts m in its generation's row, again telling whether an
+// earlier generation archived its URL too. Records of files that name no
+// generation are not counted there.
+func (a *accumulator) generation(m metaRecord, again bool) {
+	if m.Generation <= 0 {
+		return
+	}
+	g := a.gens[m.Generation]
+	if g == nil {
+		g = &Generation{N: m.Generation}
+		a.gens[m.Generation] = g
+	}
+	g.URLs++
+	if again {
+		g.Again++
+	}
+	for _, f := range m.Fields {
+		switch {
+		case f.Name == "language":
+			g.Pages++
+		case f.Name == "relevant" && f.Value == "true":
+			g.Relevant++
+		}
+	}
+	if !m.Date.IsZero() {
+		if g.First.IsZero() || m.Date.Before(g.First) {
+			g.First = m.Date
+		}
+		if m.Date.After(g.Last) {
+			g.Last = m.Date
+		}
+	}
+}
+
 // add takes one metadata record.
 func (a *accumulator) add(m metaRecord) {
 	r := a.r
 	r.MetaRecords++
-	if a.seen[m.URI] {
-		r.DuplicateURLs++
+	prev, seen := a.seen[m.URI]
+	a.generation(m, seen && prev > 0 && m.Generation > prev)
+	if seen {
+		a.seen[m.URI] = max(prev, m.Generation)
+		if !(prev > 0 && m.Generation > prev) {
+			r.DuplicateURLs++
+		}
 		// A later capture (a re-crawl, a resume) may carry a later verdict.
 		if u, err := url.Parse(m.URI); err == nil && u.Host != "" {
 			var key, verdict string
@@ -430,7 +492,7 @@ func (a *accumulator) add(m metaRecord) {
 		}
 		return
 	}
-	a.seen[m.URI] = true
+	a.seen[m.URI] = m.Generation
 	u, err := url.Parse(m.URI)
 	if err != nil || u.Host == "" {
 		return
@@ -604,6 +666,10 @@ func (a *accumulator) finish() {
 		return cmp.Or(cmp.Compare(y.Pages, x.Pages), strings.Compare(x.Host, y.Host))
 	})
 	r.SetTolerance(r.Tolerance)
+	for _, g := range a.gens {
+		r.Generations = append(r.Generations, *g)
+	}
+	slices.SortFunc(r.Generations, func(x, y Generation) int { return cmp.Compare(x.N, y.N) })
 
 	for _, l := range a.langs {
 		l.Share = ratio(l.Pages, r.Pages)

@@ -140,7 +140,12 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	p("| servers | %d |\n", len(r.Servers))
 	p("| site trees | %d |\n", r.SiteTrees)
 	p("| distinct external URLs | %d |\n", r.ExternalURLs)
-	p("| URLs archived more than once | %d |\n", r.DuplicateURLs)
+	if len(r.Generations) > 0 {
+		p("| generations | %d |\n", len(r.Generations))
+		p("| URLs archived more than once in one generation | %d |\n", r.DuplicateURLs)
+	} else {
+		p("| URLs archived more than once | %d |\n", r.DuplicateURLs)
+	}
 	if r.LogFiles > 1 {
 		p("| crawl.log lines | %d (in %d files, crawl.log and %d rotated) |\n", r.LogLines, r.LogFiles, r.LogFiles-1)
 	} else {
@@ -150,6 +155,28 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		p("\nWarnings:\n\n")
 		for _, w := range r.Warnings {
 			p("- %s\n", w)
+		}
+	}
+
+	if len(r.Generations) > 0 {
+		p("\n## Generations\n\n")
+		p("Each visit of the web, as the WARC files' warcinfo records name it (1: the first crawl, one more per re-crawl). " +
+			"Every URL a generation archived counts in its row; the measures above count each URL once, at its first capture.\n\n")
+		p("| generation | first record | last record | URLs archived | of those, archived by an earlier generation too | HTML pages read |")
+		if r.Profile.Language != "" {
+			p(" target-language pages |")
+		}
+		p("\n|---:|---|---|---:|---:|---:|")
+		if r.Profile.Language != "" {
+			p("---:|")
+		}
+		p("\n")
+		for _, g := range r.Generations {
+			p("| %d | %s | %s | %d | %d | %d |", g.N, fmtTime(g.First), fmtTime(g.Last), g.URLs, g.Again, g.Pages)
+			if r.Profile.Language != "" {
+				p(" %d |", g.Relevant)
+			}
+			p("\n")
 		}
 	}
 

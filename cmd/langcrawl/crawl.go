@@ -338,6 +338,7 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 	if err != nil {
 		return snap, errors.Join(err, clog.Close(), arc.Close(), q.Close())
 	}
+	arc.SetGeneration(gen) // before the first record: each WARC's warcinfo says which visit it holds
 	seeded, err := (&seeder{c: c, cfg: cfg, stderr: stderr, log: log, checked: cfg.SeedsFile != "" && !cfg.SkipBadSeeds}).run()
 	if err != nil {
 		return snap, errors.Join(fmt.Errorf("%w: %w", errUsage, err), clog.Close(), arc.Close(), q.Close())

@@ -84,4 +84,52 @@ func TestRecrawlDemo(t *testing.T) {
 	if want := len(w.g.Seeds()); len(r.Seeds) != want {
 		t.Errorf("the report lists %d seeds after a re-crawl, want the profile's %d", len(r.Seeds), want)
 	}
+
+	// Each WARC file says which visit it holds, and the report counts the
+	// generations apart: the re-crawl's captures are not "archived more
+	// than once" (they were counted so before).
+	gen1 := map[string]bool{}
+	for _, rs := range first {
+		for _, r := range rs {
+			gen1[r.WarcinfoID] = true
+		}
+	}
+	infos := map[string]string{} // warcinfo record ID -> its generation field
+	for _, r := range recs {
+		if r.Type == "warcinfo" {
+			for _, f := range report.ParseFields(r.Block) {
+				if f.Name == "generation" {
+					infos[r.ID] = f.Value
+				}
+			}
+		}
+	}
+	for _, r := range recs {
+		if r.Type == "warcinfo" {
+			continue
+		}
+		want := "2"
+		if gen1[r.WarcinfoID] {
+			want = "1"
+		}
+		if got := infos[r.WarcinfoID]; got != want {
+			t.Errorf("%s record of %s: its warcinfo says generation %q, want %s", r.Type, r.TargetURI, got, want)
+			break
+		}
+	}
+	if len(r.Generations) != 2 || r.Generations[0].N != 1 || r.Generations[1].N != 2 {
+		t.Fatalf("report generations %+v, want 1 and 2", r.Generations)
+	}
+	g1, g2 := r.Generations[0], r.Generations[1]
+	if g1.Again != 0 || g2.Again < pages || g2.Again > g2.URLs || g2.Pages == 0 {
+		t.Errorf("report generations %+v: want generation 2 to archive again the %d pages of generation 1", r.Generations, pages)
+	}
+	if r.DuplicateURLs >= g2.Again/10 {
+		t.Errorf("%d URLs archived more than once within a generation, beside %d archived again by generation 2: the re-crawl counted as duplicates",
+			r.DuplicateURLs, g2.Again)
+	}
+	var md bytes.Buffer
+	if err := r.WriteMarkdown(&md); err != nil || !strings.Contains(md.String(), "## Generations") {
+		t.Errorf("the markdown report has no Generations section: %v", err)
+	}
 }
