@@ -411,7 +411,7 @@ var Keys = []key{
 	{"scheduling.order", "length", "site order: length (most pages pending first), breadth (breadth-first over sites) or random"},
 	{"scheduling.pages_per_connection", 100, "k: requests over one kept-alive connection before it is closed (Castillo et al.; Apache's default 100)"},
 	{"scheduling.domain_connections", 2, "most fetches at once to the hosts of one registered domain (a.example.org, b.example.org, …), so that a server answering many host names (a subdomain trap) is not hit by every worker at once; each host keeps its own delay too (0: no limit)"},
-	{"scheduling.address_connections", 4, "most fetches at once to the sites last reached at one IP address, so that a shared-hosting server answering hundreds of unrelated domains is not hit by every worker at once; a site's address is learnt from its connections, so its first fetch is bound by its domain alone (0: no limit)"},
+	{"scheduling.address_connections", 4, "most fetches at once to the sites at one IP address, so that a shared-hosting server answering hundreds of unrelated domains is not hit by every worker at once; a site's address is learnt from its connections and looked up before its first; the sites of a CDN address, and hosts connect_to maps to one ip:port, share it too (0: no limit)"},
 	{"scheduling.seen_cache", 131072, "seen-URL hashes kept in memory (about 40 bytes each at most), so that a link found again is not looked up in the frontier's database; raise it for crawls of millions of URLs when memory allows"},
 	{"metrics.listen", "", "host:port for the Prometheus /metrics endpoint (empty: off); a missing host means 127.0.0.1"},
 	{"metrics.all_interfaces", false, "allow metrics.listen on every interface (0.0.0.0 or ::), reachable from the network"},

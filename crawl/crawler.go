@@ -99,6 +99,12 @@ type Config struct {
 	// sites last reached at one address (serverSlots), a shared-hosting
 	// server's many domains; 0: no limit.
 	AddressConnections int
+	// Resolve returns the address a fetch of a URL would connect to
+	// (fetch.Client.Address). With AddressConnections set, a site whose
+	// address no connection has told yet is looked up with it before its
+	// lease goes ahead; nil: a site's first lease is bound by its domain
+	// alone, and its address learnt from its connection.
+	Resolve func(ctx context.Context, rawURL string) (string, error)
 	// RecrawlInterval and RecrawlIntervals (per host or .domain) are the
 	// re-crawl's interval, as Recrawl takes them: in a generation after
 	// the first, a link to a known URL whose last visit is more recent is
@@ -331,6 +337,11 @@ func (c *Crawler) worker(work, inflight context.Context, id int, stop context.Ca
 			}
 			continue
 		}
+		if placed, err := c.placeAddress(work, lease, ticket, &slot); err != nil {
+			return err
+		} else if !placed {
+			continue
+		}
 		if reason := c.budgetSpent(); reason != "" {
 			// The job's budget is spent: hand the URL back for a later run.
 			ticket.Cancel()
@@ -423,8 +434,48 @@ func (c *Crawler) next() (*frontier.Lease, *bandwidth.Ticket, held, <-chan struc
 	ticket, berr := pick.Take(site)
 	if err == nil && berr != nil {
 		err = fmt.Errorf("bandwidth estimates: %w", berr)
+		// The crawl stops on it: the lease, its slots and its
+		// reservation are handed back.
+		ticket.Cancel()
+		ticket = nil
+		c.slots.release(took)
+		took = held{}
+		if lease != nil {
+			if rerr := c.p.Queue.Return(lease, time.Time{}); rerr != nil {
+				err = errors.Join(err, fmt.Errorf("frontier return %s: %w", lease.Entry.URL, rerr))
+			}
+			lease = nil
+		}
 	}
 	return lease, ticket, took, changed, wait, err
+}
+
+// placeAddress bounds a lease whose site's address is not known yet (its
+// first lease, or the first since the address book forgot it): the
+// address its host will be dialled at is looked up (Config.Resolve) and
+// counted, so that the hundreds of sites of a shared-hosting server found
+// on one page do not all get their first fetch at once. When the address
+// has its bound under way, the lease is handed back, its site put aside
+// for domainWait, and placeAddress reports false. A failed lookup places
+// the lease unbound: its fetch will tell what failed.
+func (c *Crawler) placeAddress(ctx context.Context, lease *frontier.Lease, ticket *bandwidth.Ticket, slot *held) (bool, error) {
+	if c.slots.addrMax <= 0 || c.cfg.Resolve == nil || slot.addr != "" {
+		return true, nil
+	}
+	addr, err := c.cfg.Resolve(ctx, lease.Entry.URL)
+	if err != nil || addr == "" {
+		return true, nil
+	}
+	c.slots.learn(lease.Entry.Site, addr)
+	if c.slots.addAddress(slot, addr) {
+		return true, nil
+	}
+	ticket.Cancel()
+	c.slots.release(*slot)
+	if err := c.p.Queue.Return(lease, c.cfg.Now().Add(domainWait)); err != nil {
+		return false, fmt.Errorf("frontier return %s: %w", lease.Entry.URL, err)
+	}
+	return false, nil
 }
 
 // domainWait is how long a site refused for its domain's or its address's

@@ -19,8 +19,9 @@ import (
 //
 // A lease holds its slots from the moment it is handed out (robots.txt
 // fetch included) until the URL is done. A site's address is learnt from
-// its connections (learn), so the first lease of a site, before any
-// connection, is bound by its domain alone. Counts are keyed by registered
+// its connections (learn); before its first, it is looked up
+// (Crawler.placeAddress) where the crawl can, and without a lookup the
+// first lease of a site is bound by its domain alone. Counts are keyed by registered
 // domain and by address, the address book by site; in a crawl spread over
 // nodes by site, each node bounds its own fetches. Safe for concurrent use.
 type serverSlots struct {
@@ -89,6 +90,26 @@ func (s *serverSlots) tryTake(site string) (held, bool) {
 		s.addrs[h.addr]++
 	}
 	return h, true
+}
+
+// addAddress counts the lease h under addr too, a lease taken while its
+// site's address was unknown, and reports true, unless addr has its bound
+// under way already.
+func (s *serverSlots) addAddress(h *held, addr string) bool {
+	if s.addrMax <= 0 || h.addr != "" {
+		return true
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.addrs[addr] >= s.addrMax {
+		return false
+	}
+	if s.addrs == nil {
+		s.addrs = map[string]int{}
+	}
+	s.addrs[addr]++
+	h.addr = addr
+	return true
 }
 
 // release ends a lease taken with tryTake.

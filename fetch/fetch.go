@@ -276,14 +276,9 @@ func (c *Client) do(ctx context.Context, method, rawURL string, extra http.Heade
 	default:
 		return nil, fmt.Errorf("%w %q", ErrUnsupportedScheme, u.Scheme)
 	}
-	host := strings.ToLower(u.Hostname())
-	if host == "" {
-		return nil, errors.New("fetch: URL has no host")
-	}
-	if !isASCII(host) {
-		if host, err = idna.Lookup.ToASCII(host); err != nil {
-			return nil, fmt.Errorf("fetch: host name: %w", err)
-		}
+	host, err := hostOf(u)
+	if err != nil {
+		return nil, err
 	}
 	port := u.Port()
 	if port == "" {
@@ -354,6 +349,78 @@ func (c *Client) do(ctx context.Context, method, rawURL string, extra http.Heade
 		}
 		return res, err
 	}
+}
+
+// hostOf is the host name u is dialled by: lower case, punycode.
+func hostOf(u *url.URL) (string, error) {
+	host := strings.ToLower(u.Hostname())
+	if host == "" {
+		return "", errors.New("fetch: URL has no host")
+	}
+	if !isASCII(host) {
+		var err error
+		if host, err = idna.Lookup.ToASCII(host); err != nil {
+			return "", fmt.Errorf("fetch: host name: %w", err)
+		}
+	}
+	return host, nil
+}
+
+// ErrNoLookup is returned by Address for a host only a Config.Dial of the
+// caller's own could tell the address of.
+var ErrNoLookup = errors.New("fetch: no address lookup with a custom Dial")
+
+// Address returns the IP address a fetch of rawURL would connect to, as
+// Result.IP would give it, without connecting: the ConnectTo target for a
+// mapped host, the address an IP-literal host spells, else the first
+// address the resolver gives (the dialer may try the others too). The
+// address guard applies as for a fetch; a name's resolved addresses are
+// checked when a fetch dials them. The lookup is bounded by
+// ConnectTimeout. For a crawler that bounds its connections per address
+// before the first one tells it.
+func (c *Client) Address(ctx context.Context, rawURL string) (string, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return "", err
+	}
+	host, err := hostOf(u)
+	if err != nil {
+		return "", err
+	}
+	if to, ok := c.connectTo(host); ok {
+		h, _, err := net.SplitHostPort(to)
+		if err != nil {
+			return "", fmt.Errorf("fetch: connect_to %s: %w", to, err)
+		}
+		if a, err := netip.ParseAddr(h); err == nil {
+			return a.Unmap().String(), nil
+		}
+		return h, nil
+	}
+	h, err := c.checkHost(host)
+	if err != nil {
+		return "", err
+	}
+	if a, err := netip.ParseAddr(h); err == nil {
+		return a.Unmap().String(), nil
+	}
+	if c.cfg.Dial != nil {
+		return "", ErrNoLookup
+	}
+	lctx, cancel := context.WithTimeout(ctx, c.cfg.ConnectTimeout)
+	defer cancel()
+	r := c.resolver
+	if r == nil {
+		r = net.DefaultResolver
+	}
+	addrs, err := r.LookupNetIP(lctx, "ip", h)
+	if err != nil {
+		return "", err
+	}
+	if len(addrs) == 0 {
+		return "", fmt.Errorf("fetch: %s has no address", h)
+	}
+	return addrs[0].Unmap().String(), nil
 }
 
 // connectTo returns the ConnectTo target for host: its own entry, else "*".

@@ -341,3 +341,42 @@ func TestAddressClassesListed(t *testing.T) {
 		}
 	}
 }
+
+// TestAddress: the address a fetch would connect to, told without
+// connecting: a connect_to target, an IP literal in any spelling (the
+// guard applies as for a fetch), a name through the resolver (a fake DNS
+// here: nothing leaves the machine), and no lookup under a Dial of the
+// caller's own, whose network only it knows.
+func TestAddress(t *testing.T) {
+	c, err := New(Config{ConnectTo: map[string]string{"mapped.test": "192.0.2.5:8080"}, AllowAddresses: []string{"loopback"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.resolver = fakeDNS(t, netip.MustParseAddr("203.0.113.9"))
+	for _, tt := range []struct{ url, want, err string }{
+		{"http://MAPPED.test:81/x", "192.0.2.5", ""},
+		{"http://0x7f.1/", "127.0.0.1", ""},
+		{"https://[::ffff:127.0.0.1]/", "127.0.0.1", ""},
+		{"http://shop.test/", "203.0.113.9", ""},
+		{"http://10.0.0.1/", "", "refused"},
+		{"ftp://x.test/", "203.0.113.9", ""}, // the scheme is the fetch's to refuse
+		{"http:///nohost", "", "no host"},
+	} {
+		got, err := c.Address(context.Background(), tt.url)
+		switch {
+		case tt.err == "" && (err != nil || got != tt.want):
+			t.Errorf("Address(%s) = %q, %v; want %s", tt.url, got, err, tt.want)
+		case tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)):
+			t.Errorf("Address(%s) = %q, %v; want an error saying %q", tt.url, got, err, tt.err)
+		}
+	}
+	d, err := New(Config{Dial: func(context.Context, string, string) (net.Conn, error) { return nil, errors.New("no") }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if _, err := d.Address(context.Background(), "http://shop.test/"); !errors.Is(err, ErrNoLookup) {
+		t.Errorf("Address under a custom Dial: %v, want ErrNoLookup", err)
+	}
+}

@@ -321,6 +321,7 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 		DedupMinSize:    cfg.Recrawl.DedupMinSize,
 		RecrawlInterval: cfg.Recrawl.Interval, RecrawlIntervals: recrawlIntervals(cfg.Hosts),
 		DomainConnections: cfg.Scheduling.DomainConnections, AddressConnections: cfg.Scheduling.AddressConnections,
+		Resolve:    client.Address,
 		Requisites: cfg.Scope.Requisites, Focus: policy, Bandwidth: bw, SiteBudgets: siteBudgets,
 		Scope: scope.Decider{
 			MaxDepth:  cfg.Depth,
