@@ -1191,7 +1191,8 @@ func (w *Writer) Files() []string {
 }
 
 // SetGeneration names the crawl generation the records belong to (1 for
-// the first crawl of an output directory, one more per re-crawl), written
+// a first crawl, one more per re-crawl, a crawl that took an earlier
+// one's history counting as its re-crawl), written
 // as the "generation" field of each warcinfo record, so that a WARC file
 // says which visit of the web it holds. It applies from the next file
 // opened: call it before the first record.

@@ -457,26 +457,46 @@ func (c *Crawler) next() (*frontier.Lease, *bandwidth.Ticket, held, <-chan struc
 // on one page do not all get their first fetch at once. When the address
 // has its bound under way, the lease is handed back, its site put aside
 // for domainWait, and placeAddress reports false. A failed lookup places
-// the lease unbound: its fetch will tell what failed.
+// the lease unbound (its fetch will tell what failed) and is not tried
+// again for the site for lookupRetry, so that a dead site's queued URLs,
+// given up without a fetch, do not each wait on DNS. A lookup cut short
+// by the crawl's stop hands the lease back.
 func (c *Crawler) placeAddress(ctx context.Context, lease *frontier.Lease, ticket *bandwidth.Ticket, slot *held) (bool, error) {
-	if c.slots.addrMax <= 0 || c.cfg.Resolve == nil || slot.addr != "" {
+	site := lease.Entry.Site
+	if c.slots.addrMax <= 0 || c.cfg.Resolve == nil || slot.addr != "" || !c.slots.lookupDue(site, c.cfg.Now()) {
 		return true, nil
 	}
 	addr, err := c.cfg.Resolve(ctx, lease.Entry.URL)
+	if ctx.Err() != nil {
+		return false, c.handBack(lease, ticket, slot, time.Time{})
+	}
 	if err != nil || addr == "" {
+		c.slots.lookupFailed(site, c.cfg.Now().Add(lookupRetry))
 		return true, nil
 	}
-	c.slots.learn(lease.Entry.Site, addr)
+	c.slots.learn(site, addr)
 	if c.slots.addAddress(slot, addr) {
 		return true, nil
 	}
+	return false, c.handBack(lease, ticket, slot, c.cfg.Now().Add(domainWait))
+}
+
+// handBack returns a lease that will not be fetched now, with its slots
+// and its bandwidth reservation; its site is ready again at notBefore.
+func (c *Crawler) handBack(lease *frontier.Lease, ticket *bandwidth.Ticket, slot *held, notBefore time.Time) error {
 	ticket.Cancel()
 	c.slots.release(*slot)
-	if err := c.p.Queue.Return(lease, c.cfg.Now().Add(domainWait)); err != nil {
-		return false, fmt.Errorf("frontier return %s: %w", lease.Entry.URL, err)
+	*slot = held{}
+	if err := c.p.Queue.Return(lease, notBefore); err != nil {
+		return fmt.Errorf("frontier return %s: %w", lease.Entry.URL, err)
 	}
-	return false, nil
+	return nil
 }
+
+// lookupRetry is how long a site whose address lookup failed goes without
+// another: its leases meanwhile are bound by its domain alone, and a
+// connection that succeeds tells its address.
+const lookupRetry = 5 * time.Minute
 
 // domainWait is how long a site refused for its domain's or its address's
 // bound is passed over before it is looked at again: short, since a slot

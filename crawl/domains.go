@@ -3,6 +3,7 @@ package crawl
 import (
 	"net"
 	"sync"
+	"time"
 
 	"github.com/langcrawl/langcrawl/scope"
 )
@@ -31,6 +32,9 @@ type serverSlots struct {
 	domains   map[string]int    // registered domain -> leases under way
 	addrs     map[string]int    // address -> leases under way
 	addrOf    map[string]string // site -> its last connection's address
+	// unresolved holds the sites whose address lookup failed, until
+	// their next lookup is due (Crawler.placeAddress).
+	unresolved map[string]time.Time
 }
 
 // held is what one lease holds: the keys its slots were counted under, ""
@@ -158,6 +162,35 @@ func (s *serverSlots) learn(site, addr string) {
 		}
 	}
 	s.addrOf[site] = addr
+	delete(s.unresolved, site)
+}
+
+// lookupDue reports whether site's address may be looked up at now: not
+// while a failed lookup's wait runs (lookupFailed).
+func (s *serverSlots) lookupDue(site string, now time.Time) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	until, ok := s.unresolved[site]
+	if ok && !now.Before(until) {
+		delete(s.unresolved, site)
+	}
+	return !ok || !now.Before(until)
+}
+
+// lookupFailed puts off site's next lookup until until.
+func (s *serverSlots) lookupFailed(site string, until time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.unresolved == nil {
+		s.unresolved = map[string]time.Time{}
+	}
+	if len(s.unresolved) >= maxAddressBook {
+		for k := range s.unresolved { // any one: map order
+			delete(s.unresolved, k)
+			break
+		}
+	}
+	s.unresolved[site] = until
 }
 
 // underWay reports whether any lease holds a slot (for tests).

@@ -2,6 +2,7 @@ package crawl
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -348,5 +349,74 @@ func BenchmarkServerSlots(b *testing.B) {
 				s.release(h)
 			}
 		})
+	}
+}
+
+// lookupCrawler is a crawler with AddressConnections 2 and Resolve, seeded
+// with seeds, over web.
+func lookupCrawler(t *testing.T, web fakeWeb, resolve func(context.Context, string) (string, error), seeds ...string) (*fakeFetcher, *Crawler) {
+	t.Helper()
+	q, err := frontier.Open("", &frontier.Options{Storage: storage.NewMemStorage(), PollInterval: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { q.Close() })
+	f := &fakeFetcher{web: web}
+	c, err := New(Config{Workers: 4, Retries: fastRetries, AddressConnections: 2, Resolve: resolve},
+		Parts{Queue: q, Archive: &fakeArchive{}, Fetcher: f, Gate: fakeGate{}, Detector: fakeDetector{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Seed(seeds); err != nil {
+		t.Fatal(err)
+	}
+	return f, c
+}
+
+// TestFailedLookupNotRepeated: a site whose address lookup fails is not
+// looked up again for each of its leases: a dead site's queued URLs,
+// tried and given up, each waited on DNS before (53 lookups for 50 URLs
+// in a review's run).
+func TestFailedLookupNotRepeated(t *testing.T) {
+	var seeds []string
+	for i := range 20 {
+		seeds = append(seeds, fmt.Sprintf("http://down.test/p%d", i))
+	}
+	var mu sync.Mutex
+	lookups := 0
+	_, c := lookupCrawler(t, fakeWeb{}, func(context.Context, string) (string, error) {
+		mu.Lock()
+		lookups++
+		mu.Unlock()
+		return "", errors.New("lookup down.test: no such host")
+	}, seeds...)
+	if reason, err := c.Run(context.Background()); err != nil || reason != StopDone {
+		t.Fatalf("Run = %q, %v", reason, err)
+	}
+	if lookups != 1 {
+		t.Errorf("%d lookups of down.test for %d URLs, want 1", lookups, len(seeds))
+	}
+}
+
+// TestStopDuringLookup: a crawl stopped while a lookup is under way hands
+// the lease back instead of fetching its URL unbound.
+func TestStopDuringLookup(t *testing.T) {
+	entered := make(chan struct{})
+	var once sync.Once
+	f, c := lookupCrawler(t, fakeWeb{"http://slow-dns.test/": page("th")}, func(ctx context.Context, _ string) (string, error) {
+		once.Do(func() { close(entered) })
+		<-ctx.Done()
+		return "", ctx.Err()
+	}, "http://slow-dns.test/")
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { <-entered; cancel() }()
+	if reason, err := c.Run(ctx); err != nil || reason != StopCanceled {
+		t.Fatalf("Run = %q, %v; want %q", reason, err, StopCanceled)
+	}
+	if len(f.got) != 0 {
+		t.Errorf("fetched after the stop: %v", f.got)
+	}
+	if st := c.p.Queue.Stats(); st.Queued != 1 {
+		t.Errorf("%d URLs queued after the stop, want the one handed back", st.Queued)
 	}
 }

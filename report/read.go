@@ -210,6 +210,41 @@ type metaRecord struct {
 	Generation int64
 }
 
+// fileGeneration is the crawl generation the warcinfo record opening the
+// WARC file at path names, 0 when it names none or cannot be read (readWARC
+// then says what is wrong with the file).
+func fileGeneration(path string) int64 {
+	rd, err := archive.NewReader(path, false)
+	if err != nil {
+		return 0
+	}
+	defer rd.Close()
+	wr, _, _, err := archive.Next(rd, 0)
+	if err != nil || wr == nil || wr.Type() != gowarc.Warcinfo {
+		return 0
+	}
+	raw, err := wr.Block().RawBytes()
+	if err != nil {
+		return 0
+	}
+	block, err := io.ReadAll(io.LimitReader(raw, maxMetadataBlock))
+	if err != nil {
+		return 0
+	}
+	return warcinfoGeneration(block)
+}
+
+// warcinfoGeneration is the "generation" field of a warcinfo block, 0 when
+// it has none.
+func warcinfoGeneration(block []byte) int64 {
+	for _, f := range ParseFields(block) {
+		if n, err := strconv.ParseInt(f.Value, 10, 64); f.Name == "generation" && err == nil && n > 0 {
+			return n
+		}
+	}
+	return 0
+}
+
 // readWARC streams the metadata records of one WARC file to visit, each
 // with the generation its file's warcinfo record names, reading no other
 // record's block. It stops at the first record it cannot read and
@@ -246,11 +281,7 @@ func readWARC(path string, visit func(metaRecord)) (records int, err error) {
 			return records, fmt.Errorf("%s at offset %d: %w", path, off, err)
 		}
 		if wr.Type() == gowarc.Warcinfo {
-			for _, f := range ParseFields(block) {
-				if n, err := strconv.ParseInt(f.Value, 10, 64); f.Name == "generation" && err == nil && n > 0 {
-					gen = n
-				}
-			}
+			gen = warcinfoGeneration(block)
 			continue
 		}
 		date, _ := time.Parse(time.RFC3339Nano, h.Get(gowarc.WarcDate))

@@ -310,13 +310,15 @@ func (a *accumulator) candidate(host string) *candidate {
 // while a crawl runs. It returns ErrNoWARC when there is no WARC file;
 // anything else it cannot read becomes a Warning.
 //
-// Pages are taken in file-name order, then in record order, which is the
-// order in which the crawl finished them. A URL with more than one metadata
-// record counts once, with its first record.
+// Pages are taken in generation order (the warcinfo records'), then in
+// file-name order, then in record order, which is the order in which the
+// crawl finished them. A URL with more than one metadata record counts
+// once, with its first record.
 func Build(out string) (*Report, error) { return BuildProgress(out, nil) }
 
 // BuildProgress is Build, calling done (if not nil) after each WARC file it
-// has read, with the file's path, in the order of WARCFiles. An error from
+// has read, with the file's path, in the order it reads them (by
+// generation, then in the order of WARCFiles). An error from
 // done (an interrupt) stops it, and it returns the error.
 func BuildProgress(out string, done func(path string) error) (*Report, error) {
 	if fi, err := os.Stat(out); err != nil {
@@ -335,6 +337,7 @@ func BuildProgress(out string, done func(path string) error) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	files = byGeneration(files)
 	a := newAccumulator(r)
 	for _, s := range prof.Seeds {
 		a.seed(s, true)
@@ -389,6 +392,21 @@ func BuildProgress(out string, done func(path string) error) (*Report, error) {
 		}
 	}
 	return r, nil
+}
+
+// byGeneration sorts WARC files (in name order) by the generation their
+// warcinfo records name, stably, so that a later generation's files are
+// read after an earlier one's even when their names sort before them (a
+// warc.prefix changed for a re-crawl, a clock set back). Files that name
+// none, written before the field existed, come first.
+func byGeneration(files []string) []string {
+	gen := make(map[string]int64, len(files))
+	for _, f := range files {
+		gen[f] = fileGeneration(f)
+	}
+	out := slices.Clone(files)
+	slices.SortStableFunc(out, func(x, y string) int { return cmp.Compare(gen[x], gen[y]) })
+	return out
 }
 
 // WARCFiles lists the WARC files of the crawl output directory out (in
@@ -470,11 +488,16 @@ func (a *accumulator) generation(m metaRecord, again bool) {
 func (a *accumulator) add(m metaRecord) {
 	r := a.r
 	r.MetaRecords++
+	// A capture by a later generation than the URL's latest so far is a
+	// re-crawl's. Files that name no generation were written by a version
+	// before the field; a record of generation 2 or later after them is a
+	// re-crawl's too, one of generation 1 a resumed crawl's.
 	prev, seen := a.seen[m.URI]
-	a.generation(m, seen && prev > 0 && m.Generation > prev)
+	again := seen && m.Generation > max(prev, 1)
+	a.generation(m, again)
 	if seen {
 		a.seen[m.URI] = max(prev, m.Generation)
-		if !(prev > 0 && m.Generation > prev) {
+		if !again {
 			r.DuplicateURLs++
 		}
 		// A later capture (a re-crawl, a resume) may carry a later verdict.
