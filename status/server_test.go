@@ -36,6 +36,12 @@ func TestParseCommands(t *testing.T) {
 		{"exclude ^https?://c\\.test/   # the calendar", "exclude ^https?://c\\.test/"},
 		{"pause ticket 12 # legal", "pause ticket 12"},
 		{"seed http://a.test/#top", "seed http://a.test/#top"},
+		// A '#' inside a word is no comment: a pause reason keeps its
+		// ticket number (it was cut to "ticket" before).
+		{"pause ticket #123 # legal", "pause ticket #123"},
+		{"pause busy #", "pause busy"},
+		{"   #indented comment\nresume", "resume"},
+		{"exclude ^https?://c\\.test/ #x", "exclude ^https?://c\\.test/ #x"},
 		{"exclude ^https?://(c\\.test/", "error: missing closing )"},
 	} {
 		cmds, err := ParseCommands(c.in)
