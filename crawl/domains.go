@@ -35,6 +35,10 @@ type serverSlots struct {
 	// unresolved holds the sites whose address lookup failed, until
 	// their next lookup is due (Crawler.placeAddress).
 	unresolved map[string]time.Time
+	// heldDomain and heldAddr count the leases refused for a full domain
+	// or address, for the operator to see which bound holds the crawl
+	// back (langcrawl_held_back_total).
+	heldDomain, heldAddr int64
 }
 
 // held is what one lease holds: the keys its slots were counted under, ""
@@ -76,9 +80,11 @@ func (s *serverSlots) tryTake(site string) (held, bool) {
 		h.addr = s.addrOf[site]
 	}
 	if h.domain != "" && s.domains[h.domain] >= s.domainMax {
+		s.heldDomain++
 		return held{}, false
 	}
 	if h.addr != "" && s.addrs[h.addr] >= s.addrMax {
+		s.heldAddr++
 		return held{}, false
 	}
 	if h.domain != "" {
@@ -106,6 +112,7 @@ func (s *serverSlots) addAddress(h *held, addr string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.addrs[addr] >= s.addrMax {
+		s.heldAddr++
 		return false
 	}
 	if s.addrs == nil {
@@ -191,6 +198,14 @@ func (s *serverSlots) lookupFailed(site string, until time.Time) {
 		}
 	}
 	s.unresolved[site] = until
+}
+
+// heldBack returns the leases refused so far for a full domain and for a
+// full address.
+func (s *serverSlots) heldBack() (domain, addr int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.heldDomain, s.heldAddr
 }
 
 // underWay reports whether any lease holds a slot (for tests).

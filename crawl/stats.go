@@ -518,6 +518,7 @@ func NewCollector(c *Crawler) *Collector {
 		"seen":      d("frontier_seen", "URLs in the seen set."),
 		"status":    d("status_total", "Fetch outcomes by status code class.", "class"),
 		"paused":    d("paused", "1 while the crawl is paused (by the operator, or for a disk below durability.min_free_space), else 0."),
+		"held":      d("held_back_total", "Ready sites passed over because the fetches under way to their registered domain (scheduling.domain_connections) or their IP address (scheduling.address_connections) were at the bound.", "bound"),
 	}}
 }
 
@@ -552,6 +553,9 @@ func (col *Collector) Collect(ch chan<- prometheus.Metric) {
 		paused = 1
 	}
 	gauge("paused", paused)
+	dom, addr := col.c.slots.heldBack()
+	ch <- prometheus.MustNewConstMetric(col.descs["held"], prometheus.CounterValue, float64(dom), "domain")
+	ch <- prometheus.MustNewConstMetric(col.descs["held"], prometheus.CounterValue, float64(addr), "address")
 	classes := map[string]int64{}
 	for code, n := range s.Status {
 		class := "error"
