@@ -518,7 +518,7 @@ func NewCollector(c *Crawler) *Collector {
 		"seen":      d("frontier_seen", "URLs in the seen set."),
 		"status":    d("status_total", "Fetch outcomes by status code class.", "class"),
 		"paused":    d("paused", "1 while the crawl is paused (by the operator, or for a disk below durability.min_free_space), else 0."),
-		"held":      d("held_back_total", "Ready sites passed over because the fetches under way to their registered domain (scheduling.domain_connections) or their IP address (scheduling.address_connections) were at the bound.", "bound"),
+		"held":      d("held_back_total", "Times a ready site was passed over because the fetches under way to its registered domain (scheduling.domain_connections) or its IP address (scheduling.address_connections) were at the bound; a site waiting is counted each time it is looked at again (every 50 ms or so), so read it as a rate.", "bound"),
 	}}
 }
 

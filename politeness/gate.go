@@ -262,13 +262,20 @@ func (g *Gate) entry(ctx context.Context, robotsURL string, now time.Time) (*ent
 		fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), g.cfg.FetchTimeout)
 		defer cancel()
 		g.fetches.Add(1)
+		began := time.Now()
 		status, body, err := g.fetch(fctx, robotsURL)
 		if errors.Is(err, ErrLocal) {
 			// Not the server's failure: nothing is cached or stored,
 			// and the caller stops (Check returns it).
 			return nil, err
 		}
-		e = g.newEntry(robotsURL, status, body, err, now, prev)
+		// A failure's wait runs from the end of the fetch, not its
+		// start: a robots.txt that hung for a 30 s read timeout was
+		// tried again at once under the default 30 s retries.delay.
+		// Whole seconds of the caller's clock, so that a fetch that
+		// takes no time leaves it as it was.
+		ended := now.Add(time.Since(began).Truncate(time.Second))
+		e = g.newEntry(robotsURL, status, body, err, ended, prev)
 		g.mu.Lock()
 		g.robots.put(robotsURL, e)
 		g.mu.Unlock()

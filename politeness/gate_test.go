@@ -438,6 +438,22 @@ func TestRetryAfterErrorRecovers(t *testing.T) {
 	}
 }
 
+// TestRobotsRetryFromEnd: the wait before robots.txt is tried again runs
+// from the end of the failed fetch: one that hung until a timeout was
+// tried again as soon as the wait from its start ran out (at once, when
+// the timeout and the wait are alike, as the defaults are).
+func TestRobotsRetryFromEnd(t *testing.T) {
+	slow := newFake(func(string) (int, []byte, error) {
+		time.Sleep(1100 * time.Millisecond) // a server that answers late, and with an error
+		return 503, nil, nil
+	})
+	g := newGate(t, Config{RetryAfterError: time.Minute}, slow.fetch)
+	d := check(t, g, "http://slow.example/page", t0)
+	if !d.Unavailable || d.RetryAt.Sub(t0) < time.Minute+time.Second {
+		t.Fatalf("Unavailable %v, retry %v after the check began; want a minute after the fetch ended, 1.1 s in", d.Unavailable, d.RetryAt.Sub(t0))
+	}
+}
+
 // A robots.txt that keeps failing is tried again after a wait that doubles
 // with each failure in a row, up to MaxRetryDelay; a server's Retry-After
 // is used instead, capped too.

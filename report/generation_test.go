@@ -90,6 +90,12 @@ func TestGenerationsCounted(t *testing.T) {
 			if rep.Pages != 3 {
 				t.Errorf("%d pages, want the 3 URLs once each", rep.Pages)
 			}
+			// The server's last fetch is the last run's, a re-crawl's
+			// capture of a known URL included (it was the first
+			// capture's before, so re-crawls seemed never to visit).
+			if want := t0.Add(time.Duration(len(tt.runs)-1) * 24 * time.Hour); len(rep.Servers) != 1 || !rep.Servers[0].Last.Equal(want) {
+				t.Errorf("servers %+v: want a.test last fetched %v", rep.Servers, want)
+			}
 		})
 	}
 }

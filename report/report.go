@@ -450,6 +450,20 @@ func (a *accumulator) noteVerdict(host, key, verdict string, m metaRecord) {
 	}
 }
 
+// touch widens the server's first and last fetch to take in a record of
+// date t.
+func (s *Server) touch(t time.Time) {
+	if t.IsZero() {
+		return
+	}
+	if s.First.IsZero() || t.Before(s.First) {
+		s.First = t
+	}
+	if t.After(s.Last) {
+		s.Last = t
+	}
+}
+
 // generation counts m in its generation's row, again telling whether an
 // earlier generation archived its URL too. Records of files that name no
 // generation are not counted there.
@@ -511,7 +525,11 @@ func (a *accumulator) add(m metaRecord) {
 					verdict = f.Value
 				}
 			}
-			a.noteVerdict(scope.SiteKey(u), key, verdict, m)
+			host := scope.SiteKey(u)
+			a.noteVerdict(host, key, verdict, m)
+			if sv := a.servers[host]; sv != nil {
+				sv.touch(m.Date) // a re-crawl's visit is the server's last fetch
+			}
 		}
 		return
 	}
@@ -526,14 +544,7 @@ func (a *accumulator) add(m metaRecord) {
 		s = &Server{Host: host}
 		a.servers[host] = s
 	}
-	if !m.Date.IsZero() {
-		if s.First.IsZero() || m.Date.Before(s.First) {
-			s.First = m.Date
-		}
-		if m.Date.After(s.Last) {
-			s.Last = m.Date
-		}
-	}
+	s.touch(m.Date)
 
 	var depth, tree, lang, charset, key, verdict string
 	var relevant, html bool

@@ -249,7 +249,9 @@ func TestBuild(t *testing.T) {
 		want := []row{ // by pages, then host
 			{"a.test", 3, 2, "relevant", t0, t0.Add(5 * time.Minute)}, // img.png and /old date it too
 			{"b.test", 3, 0, "irrelevant", t0.Add(6 * time.Minute), t0.Add(8 * time.Minute)},
-			{"c.test", 1, 0, "undecided", t0.Add(9 * time.Minute), t0.Add(9 * time.Minute)},
+			// Last is its second capture's (a resumed crawl's), as the
+			// field says: the latest fetch of any record of the host.
+			{"c.test", 1, 0, "undecided", t0.Add(9 * time.Minute), t0.Add(60 * time.Minute)},
 			{"d.test", 1, 0, "undecided", t0.Add(time.Hour + time.Minute), t0.Add(time.Hour + time.Minute)},
 			{"www.a.test", 1, 1, "relevant", t0.Add(4 * time.Minute), t0.Add(4 * time.Minute)},
 		}
@@ -471,7 +473,7 @@ func TestWriteFiles(t *testing.T) {
 		{FileServers, [][]string{
 			{"a.test", "3", "2", "relevant", "2026-01-01T00:00:00Z", "2026-01-01T00:05:00Z"},
 			{"b.test", "3", "0", "irrelevant", "2026-01-01T00:06:00Z", "2026-01-01T00:08:00Z"},
-			{"c.test", "1", "0", "undecided", "2026-01-01T00:09:00Z", "2026-01-01T00:09:00Z"},
+			{"c.test", "1", "0", "undecided", "2026-01-01T00:09:00Z", "2026-01-01T01:00:00Z"},
 			{"d.test", "1", "0", "undecided", "2026-01-01T01:01:00Z", "2026-01-01T01:01:00Z"},
 			{"www.a.test", "1", "1", "relevant", "2026-01-01T00:04:00Z", "2026-01-01T00:04:00Z"},
 		}, 5},

@@ -141,7 +141,11 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	p("| site trees | %d |\n", r.SiteTrees)
 	p("| distinct external URLs | %d |\n", r.ExternalURLs)
 	if len(r.Generations) > 0 {
-		p("| generations | %d |\n", len(r.Generations))
+		var ns []string
+		for _, g := range r.Generations {
+			ns = append(ns, strconv.FormatInt(g.N, 10))
+		}
+		p("| generations in these WARC files | %s |\n", strings.Join(ns, ", "))
 		p("| URLs archived more than once in one generation | %d |\n", r.DuplicateURLs)
 	} else {
 		p("| URLs archived more than once | %d |\n", r.DuplicateURLs)

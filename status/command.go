@@ -42,7 +42,7 @@ func (c Command) String() string {
 // ParseCommands parses text, one command a line:
 //
 //	# a comment; blank lines are ignored
-//	pause reading room busy hours  # a '#' standing apart starts a comment
+//	pause reading room busy hours  # after white space, '#' starts a comment
 //	resume
 //	seed http://example.org/ https://example.net/news/
 //	http://example.com/          (a line that is only a URL is a seed)
@@ -85,18 +85,22 @@ func ParseCommands(text string) ([]Command, error) {
 }
 
 // uncomment returns line without its comment, and trimmed: a '#' that
-// starts the line (white space aside), or that stands apart (white space
-// before it, and white space or the end of the line after it), starts a
-// comment, which runs to the end of the line. A '#' inside a word stays:
-// a URL's fragment, a pause reason's "ticket #123", a rule's "#x"; a rule
-// that needs " # " writes it \x23.
+// starts the line (white space aside) or follows white space starts a
+// comment, which runs to the end of the line. A '#' inside a word stays
+// (a URL's fragment); a rule that needs one after a space writes it \x23.
+// In a pause reason, free text, a '#' must also stand apart (white space
+// or the end of the line after it), so that "ticket #123" keeps its
+// number.
 func uncomment(line string) string {
 	blank := func(c byte) bool { return c == ' ' || c == '\t' }
+	verb, _, _ := cutWord(strings.TrimLeft(line, " \t"))
+	reason := strings.EqualFold(verb, Pause)
 	for i := 0; i < len(line); i++ {
 		if line[i] != '#' {
 			continue
 		}
-		if strings.TrimLeft(line[:i], " \t") == "" || blank(line[i-1]) && (i+1 == len(line) || blank(line[i+1])) {
+		if strings.TrimLeft(line[:i], " \t") == "" ||
+			blank(line[i-1]) && (!reason || i+1 == len(line) || blank(line[i+1])) {
 			line = line[:i]
 			break
 		}
@@ -104,8 +108,16 @@ func uncomment(line string) string {
 	return strings.TrimSpace(line)
 }
 
+// cutWord splits line at its first white space (a space or a tab).
+func cutWord(line string) (word, rest string, found bool) {
+	if i := strings.IndexAny(line, " \t"); i >= 0 {
+		return line[:i], line[i+1:], true
+	}
+	return line, "", false
+}
+
 func parseLine(line string) (Command, error) {
-	verb, rest, _ := strings.Cut(line, " ")
+	verb, rest, _ := cutWord(line)
 	rest = strings.TrimSpace(rest)
 	words := strings.Fields(rest)
 	if strings.Contains(verb, "://") {

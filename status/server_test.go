@@ -36,12 +36,20 @@ func TestParseCommands(t *testing.T) {
 		{"exclude ^https?://c\\.test/   # the calendar", "exclude ^https?://c\\.test/"},
 		{"pause ticket 12 # legal", "pause ticket 12"},
 		{"seed http://a.test/#top", "seed http://a.test/#top"},
-		// A '#' inside a word is no comment: a pause reason keeps its
-		// ticket number (it was cut to "ticket" before).
+		// A pause reason keeps a '#' inside a word, its ticket number
+		// (it was cut to "ticket" before); everywhere else a '#' after
+		// white space starts a comment, as it always has: a rule with a
+		// note after it is the rule alone (a trial's file excluded
+		// nothing while the note was read as part of the rule).
 		{"pause ticket #123 # legal", "pause ticket #123"},
+		{"PAUSE ticket #123", "pause ticket #123"},
 		{"pause busy #", "pause busy"},
 		{"   #indented comment\nresume", "resume"},
-		{"exclude ^https?://c\\.test/ #x", "exclude ^https?://c\\.test/ #x"},
+		{"exclude ^https?://c\\.test/ #keep-out", "exclude ^https?://c\\.test/"},
+		{"delay a.test 2s #slow", "delay a.test 2s"},
+		// A tab after the command word, as after any other.
+		{"pause\tbusy hours", "pause busy hours"},
+		{"delay\ta.test\t2s", "delay a.test 2s"},
 		{"exclude ^https?://(c\\.test/", "error: missing closing )"},
 	} {
 		cmds, err := ParseCommands(c.in)
