@@ -398,7 +398,8 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 	if d, ok := c.sameCapture(res, prev, known); ok {
 		_, err := c.p.Archive.WriteRevisit(&archive.Revisit{URL: e.URL, IP: res.IP, Date: res.Started,
 			RawRequest: res.RawRequest, RawResponse: res.RawResponse, Profile: archive.ProfileIdenticalPayloadDigest,
-			RefersTo: prev.RecordID, RefersToTargetURI: prev.URL, RefersToDate: prev.Fetched, PayloadDigest: d, Metadata: meta})
+			RefersTo: prev.RecordID, RefersToTargetURI: prev.URL, RefersToDate: prev.Fetched, PayloadDigest: d,
+			Metadata: append(meta, archive.Field{Name: "revisit", Value: revisitUnchanged})})
 		if err != nil {
 			return fmt.Errorf("archive %s: %w", e.URL, err)
 		}
@@ -414,7 +415,8 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 		// first capture. This URL's history keeps no capture of its own.
 		_, err := c.p.Archive.WriteRevisit(&archive.Revisit{URL: e.URL, IP: res.IP, Date: res.Started,
 			RawRequest: res.RawRequest, RawResponse: res.RawResponse, Profile: archive.ProfileIdenticalPayloadDigest,
-			RefersTo: orig.RecordID, RefersToTargetURI: orig.URL, RefersToDate: orig.Date, PayloadDigest: d, Metadata: meta})
+			RefersTo: orig.RecordID, RefersToTargetURI: orig.URL, RefersToDate: orig.Date, PayloadDigest: d,
+			Metadata: append(meta, archive.Field{Name: "revisit", Value: revisitDuplicate})})
 		if err != nil {
 			return fmt.Errorf("archive %s: %w", e.URL, err)
 		}

@@ -39,6 +39,15 @@ func conditional(hdr http.Header, prev frontier.History, known bool) (asked bool
 	return prev.ETag != "" || prev.LastModified != ""
 }
 
+// The "revisit" field of a revisit record's metadata says what it stands
+// for, so that langcrawl report can tell a re-crawl's unchanged pages
+// from those captured again in full.
+const (
+	revisitUnchanged   = "unchanged"    // the payload of the URL's own earlier capture
+	revisitNotModified = "not-modified" // a 304 to a conditional request
+	revisitDuplicate   = "duplicate"    // the payload of another URL's capture
+)
+
 // notModified archives a 304 as a revisit record with the
 // server-not-modified profile and completes the lease; the earlier
 // capture's history stands, marked checked now.
@@ -53,7 +62,8 @@ func (c *Crawler) notModified(l *frontier.Lease, worker int, res *fetch.Result, 
 	// original's status, header and payload at the revisit's own date.
 	// WARC 1.1 (6.7.3) lets a server-not-modified revisit's block be empty.
 	head := res.RawResponse[:min(res.BodyOffset, len(res.RawResponse))]
-	meta := []archive.Field{{Name: "notModifiedResponse", Value: oneLine(strings.ReplaceAll(string(head), "\r\n", "; "))}}
+	meta := []archive.Field{{Name: "notModifiedResponse", Value: oneLine(strings.ReplaceAll(string(head), "\r\n", "; "))},
+		{Name: "revisit", Value: revisitNotModified}}
 	_, err := c.p.Archive.WriteRevisit(&archive.Revisit{URL: e.URL, IP: res.IP, Date: res.Started,
 		RawRequest: res.RawRequest, Profile: archive.ProfileServerNotModified, Metadata: meta,
 		RefersTo: prev.RecordID, RefersToTargetURI: prev.URL, RefersToDate: prev.Fetched, PayloadDigest: prev.Digest})

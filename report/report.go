@@ -244,6 +244,11 @@ type Generation struct {
 	Again       int       // of those, URLs an earlier generation archived too
 	Pages       int       // HTML pages read (a 304 revisit is not read)
 	Relevant    int
+	// Unchanged counts the revisits of the URL's own earlier capture:
+	// the same payload, or a 304 to a conditional request (the metadata's
+	// "revisit" field). Of the URLs archived again, the rest were
+	// captured in full: changed, or not a 2xx (a redirect, an error).
+	Unchanged int
 }
 
 // maxHarvestPoints bounds the harvest series kept in memory.
@@ -486,6 +491,8 @@ func (a *accumulator) generation(m metaRecord, again bool) {
 			g.Pages++
 		case f.Name == "relevant" && f.Value == "true":
 			g.Relevant++
+		case f.Name == "revisit" && (f.Value == "unchanged" || f.Value == "not-modified"):
+			g.Unchanged++
 		}
 	}
 	if !m.Date.IsZero() {

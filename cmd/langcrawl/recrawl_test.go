@@ -124,6 +124,11 @@ func TestRecrawlDemo(t *testing.T) {
 	if g1.Again != 0 || g2.Again < pages || g2.Again > g2.URLs || g2.Pages == 0 {
 		t.Errorf("report generations %+v: want generation 2 to archive again the %d pages of generation 1", r.Generations, pages)
 	}
+	// The web did not change: every page came back as a revisit, which
+	// the table counts as unchanged (the metadata's revisit field).
+	if g1.Unchanged != 0 || g2.Unchanged < pages || g2.Unchanged > g2.Again {
+		t.Errorf("report generations %+v: want the %d unchanged pages counted unchanged in generation 2", r.Generations, pages)
+	}
 	if r.DuplicateURLs >= g2.Again/10 {
 		t.Errorf("%d URLs archived more than once within a generation, beside %d archived again by generation 2: the re-crawl counted as duplicates",
 			r.DuplicateURLs, g2.Again)
