@@ -413,10 +413,16 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 	} else if ok {
 		// The same payload at another URL: a revisit that refers to the
 		// first capture. This URL's history keeps no capture of its own.
+		// Unchanged all the same when its last visit had this payload
+		// (a URL whose earlier visit was such a revisit too).
+		kind := revisitDuplicate
+		if known && prev.Digest == d {
+			kind = revisitUnchanged
+		}
 		_, err := c.p.Archive.WriteRevisit(&archive.Revisit{URL: e.URL, IP: res.IP, Date: res.Started,
 			RawRequest: res.RawRequest, RawResponse: res.RawResponse, Profile: archive.ProfileIdenticalPayloadDigest,
 			RefersTo: orig.RecordID, RefersToTargetURI: orig.URL, RefersToDate: orig.Date, PayloadDigest: d,
-			Metadata: append(meta, archive.Field{Name: "revisit", Value: revisitDuplicate})})
+			Metadata: append(meta, archive.Field{Name: "revisit", Value: kind})})
 		if err != nil {
 			return fmt.Errorf("archive %s: %w", e.URL, err)
 		}

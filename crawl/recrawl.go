@@ -43,9 +43,9 @@ func conditional(hdr http.Header, prev frontier.History, known bool) (asked bool
 // for, so that langcrawl report can tell a re-crawl's unchanged pages
 // from those captured again in full.
 const (
-	revisitUnchanged   = "unchanged"    // the payload of the URL's own earlier capture
+	revisitUnchanged   = "unchanged"    // the payload of the URL's last visit
 	revisitNotModified = "not-modified" // a 304 to a conditional request
-	revisitDuplicate   = "duplicate"    // the payload of another URL's capture
+	revisitDuplicate   = "duplicate"    // the payload of another URL's capture, not of this URL's last visit
 )
 
 // notModified archives a 304 as a revisit record with the

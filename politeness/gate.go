@@ -285,7 +285,7 @@ func (g *Gate) entry(ctx context.Context, robotsURL string, now time.Time) (*ent
 			} else if err != nil {
 				status = 0
 			}
-			rec := Record{Fetched: now, Expires: e.expires, Status: status, Failures: e.failures, Body: body[:min(len(body), MaxRobotsSize)]}
+			rec := Record{Fetched: ended, Expires: e.expires, Status: status, Failures: e.failures, Body: body[:min(len(body), MaxRobotsSize)]}
 			_ = g.cfg.Store.Save(robotsURL, rec) // best effort: without it, a restart fetches again
 		}
 		return e, nil

@@ -240,15 +240,26 @@ type Report struct {
 type Generation struct {
 	N           int64
 	First, Last time.Time // the earliest and latest record dates
-	URLs        int       // metadata records: URLs archived (fetched and kept)
-	Again       int       // of those, URLs an earlier generation archived too
-	Pages       int       // HTML pages read (a 304 revisit is not read)
-	Relevant    int
-	// Unchanged counts the revisits of the URL's own earlier capture:
-	// the same payload, or a 304 to a conditional request (the metadata's
-	// "revisit" field). Of the URLs archived again, the rest were
-	// captured in full: changed, or not a 2xx (a redirect, an error).
+	// URLs counts its metadata records: URLs archived (fetched and
+	// kept), each as often as the generation archived it. Each is one of
+	// New, Unchanged, Changed and Repeated.
+	URLs int
+	// New counts the URLs no earlier generation archived.
+	New int
+	// Unchanged counts the URLs archived before that came back the same:
+	// a revisit of the URL's last visit (the metadata's "revisit" field,
+	// unchanged or not-modified). A crawl begun with --previous has its
+	// earlier captures in the other directory: its revisits count here.
 	Unchanged int
+	// Changed counts the URLs an earlier generation archived that were
+	// captured again in full or as another URL's payload: changed, or
+	// not a 2xx (a redirect, an error).
+	Changed int
+	// Repeated counts the URLs this generation archived more than once
+	// (a resumed run fetches again what was in flight at a crash).
+	Repeated int
+	Pages    int // HTML pages read (a 304 revisit is not read)
+	Relevant int
 }
 
 // maxHarvestPoints bounds the harvest series kept in memory.
@@ -469,10 +480,9 @@ func (s *Server) touch(t time.Time) {
 	}
 }
 
-// generation counts m in its generation's row, again telling whether an
-// earlier generation archived its URL too. Records of files that name no
-// generation are not counted there.
-func (a *accumulator) generation(m metaRecord, again bool) {
+// generation counts m in its generation's row. earlier tells whether an
+// earlier generation archived its URL, repeat whether this one did.
+func (a *accumulator) generation(m metaRecord, earlier, repeat bool) {
 	if m.Generation <= 0 {
 		return
 	}
@@ -482,18 +492,27 @@ func (a *accumulator) generation(m metaRecord, again bool) {
 		a.gens[m.Generation] = g
 	}
 	g.URLs++
-	if again {
-		g.Again++
-	}
+	revisit := ""
 	for _, f := range m.Fields {
 		switch {
 		case f.Name == "language":
 			g.Pages++
 		case f.Name == "relevant" && f.Value == "true":
 			g.Relevant++
-		case f.Name == "revisit" && (f.Value == "unchanged" || f.Value == "not-modified"):
-			g.Unchanged++
+		case f.Name == "revisit":
+			revisit = f.Value
 		}
+	}
+	same := revisit == "unchanged" || revisit == "not-modified"
+	switch {
+	case repeat:
+		g.Repeated++
+	case same:
+		g.Unchanged++ // archived before, here or (--previous) in another directory
+	case earlier:
+		g.Changed++
+	default:
+		g.New++
 	}
 	if !m.Date.IsZero() {
 		if g.First.IsZero() || m.Date.Before(g.First) {
@@ -515,7 +534,7 @@ func (a *accumulator) add(m metaRecord) {
 	// re-crawl's too, one of generation 1 a resumed crawl's.
 	prev, seen := a.seen[m.URI]
 	again := seen && m.Generation > max(prev, 1)
-	a.generation(m, again)
+	a.generation(m, again, seen && !again)
 	if seen {
 		a.seen[m.URI] = max(prev, m.Generation)
 		if !again {

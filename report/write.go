@@ -166,19 +166,20 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		p("\n## Generations\n\n")
 		p("Each visit of the web, as the WARC files' warcinfo records name it (1: the first crawl, one more per re-crawl). " +
 			"Every URL a generation archived counts in its row; the measures above count each URL once, at its first capture. " +
-			"A URL archived before is captured again in full when it changed, or when its answer is no 2xx (a redirect, an error).\n\n")
-		p("| generation | first record | last record | URLs archived | new to the crawl | archived before, unchanged (revisits) | archived before, captured again in full | HTML pages read |")
+			"A URL archived before is unchanged when it came back as a revisit of its last visit; " +
+			"a crawl begun with --previous counts its revisits of the other directory's captures so.\n\n")
+		p("| generation | first record | last record | URLs archived | new to the crawl | archived before, unchanged | archived before, changed or no 2xx | archived twice in this generation | HTML pages read |")
 		if r.Profile.Language != "" {
 			p(" target-language pages |")
 		}
-		p("\n|---:|---|---|---:|---:|---:|---:|---:|")
+		p("\n|---:|---|---|---:|---:|---:|---:|---:|---:|")
 		if r.Profile.Language != "" {
 			p("---:|")
 		}
 		p("\n")
 		for _, g := range r.Generations {
-			p("| %d | %s | %s | %d | %d | %d | %d | %d |", g.N, fmtTime(g.First), fmtTime(g.Last), g.URLs,
-				g.URLs-g.Again, min(g.Unchanged, g.Again), max(g.Again-g.Unchanged, 0), g.Pages)
+			p("| %d | %s | %s | %d | %d | %d | %d | %d | %d |", g.N, fmtTime(g.First), fmtTime(g.Last), g.URLs,
+				g.New, g.Unchanged, g.Changed, g.Repeated, g.Pages)
 			if r.Profile.Language != "" {
 				p(" %d |", g.Relevant)
 			}
