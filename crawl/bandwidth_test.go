@@ -51,25 +51,7 @@ func TestBandwidthManagerDrivesLeases(t *testing.T) {
 		t.Errorf("CB after the crawl = %s, want 0", got)
 	}
 	// /metrics carries the manager's figures (langcrawl_bandwidth_*).
-	reg := prometheus.NewRegistry()
-	if err := RegisterMetrics(reg, c, Leaves{Bandwidth: mgr.Stats}); err != nil {
-		t.Fatal(err)
-	}
-	mfs, err := reg.Gather()
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := map[string]float64{}
-	for _, mf := range mfs {
-		for _, m := range mf.GetMetric() {
-			switch {
-			case m.GetCounter() != nil:
-				got[mf.GetName()] = m.GetCounter().GetValue()
-			case m.GetGauge() != nil:
-				got[mf.GetName()] = m.GetGauge().GetValue()
-			}
-		}
-	}
+	got := scrape(t, c, Leaves{Bandwidth: mgr.Stats})
 	for name, want := range map[string]float64{
 		"langcrawl_bandwidth_admitted_total": float64(st.Admitted),
 		"langcrawl_bandwidth_measured_total": float64(st.Measured),
@@ -79,6 +61,42 @@ func TestBandwidthManagerDrivesLeases(t *testing.T) {
 			t.Errorf("%s = %v (scraped: %v), want %v", name, v, ok, want)
 		}
 	}
+}
+
+// scrape registers c's metrics and l's as /metrics does
+// (RegisterMetrics), gathers them once, and returns each counter's and
+// gauge's value by name, its labels' values after it: name, or
+// name{value,...}.
+func scrape(t *testing.T, c *Crawler, l Leaves) map[string]float64 {
+	t.Helper()
+	reg := prometheus.NewRegistry()
+	if err := RegisterMetrics(reg, c, l); err != nil {
+		t.Fatal(err)
+	}
+	mfs, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]float64{}
+	for _, mf := range mfs {
+		for _, m := range mf.GetMetric() {
+			key := mf.GetName()
+			var labels []string
+			for _, lp := range m.GetLabel() {
+				labels = append(labels, lp.GetValue())
+			}
+			if len(labels) > 0 {
+				key += "{" + strings.Join(labels, ",") + "}"
+			}
+			switch {
+			case m.GetCounter() != nil:
+				got[key] = m.GetCounter().GetValue()
+			case m.GetGauge() != nil:
+				got[key] = m.GetGauge().GetValue()
+			}
+		}
+	}
+	return got
 }
 
 // The crawl path with a bandwidth limit, end to end: the engine, the real

@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
 	"github.com/syndtr/goleveldb/leveldb/storage"
 
 	"github.com/langcrawl/langcrawl/fetch"
@@ -272,24 +271,9 @@ func testAddressConnections(t *testing.T, lookup bool) {
 		t.Errorf("no fetch of the other server's sites started while the shared server's waited: held back behind it")
 	}
 	// /metrics says which bound held sites back: the address's here.
-	reg := prometheus.NewRegistry()
-	if err := RegisterMetrics(reg, c, Leaves{}); err != nil {
-		t.Fatal(err)
-	}
-	mfs, err := reg.Gather()
-	if err != nil {
-		t.Fatal(err)
-	}
-	held := map[string]float64{}
-	for _, mf := range mfs {
-		if mf.GetName() == "langcrawl_held_back_total" {
-			for _, m := range mf.GetMetric() {
-				held[m.GetLabel()[0].GetValue()] = m.GetCounter().GetValue()
-			}
-		}
-	}
-	if held["address"] < 1 {
-		t.Errorf("langcrawl_held_back_total %v: want the address bound's refusals counted", held)
+	held := scrape(t, c, Leaves{})
+	if n := held["langcrawl_held_back_total{address}"]; n < 1 {
+		t.Errorf("langcrawl_held_back_total{address} = %v: want the address bound's refusals counted", n)
 	}
 	if want := 1 + 28*4; len(f.got) != want {
 		t.Errorf("%d pages fetched, want %d", len(f.got), want)
