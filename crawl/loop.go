@@ -414,9 +414,9 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 		// The same payload at another URL: a revisit that refers to the
 		// first capture. This URL's history keeps no capture of its own.
 		// Unchanged all the same when its last visit had this payload
-		// (a URL whose earlier visit was such a revisit too).
+		// and status (a URL whose earlier visit was such a revisit too).
 		kind := revisitDuplicate
-		if known && prev.Digest == d {
+		if known && prev.Digest == d && prev.Status == res.Status {
 			kind = revisitUnchanged
 		}
 		_, err := c.p.Archive.WriteRevisit(&archive.Revisit{URL: e.URL, IP: res.IP, Date: res.Started,
