@@ -35,6 +35,9 @@ type serverSlots struct {
 	// unresolved holds the sites whose address lookup failed, until
 	// their next lookup is due (Crawler.placeAddress).
 	unresolved map[string]time.Time
+	// lowered holds the addresses whose bound a busy answer has lowered
+	// below addrMax (answered); an address not in it has addrMax.
+	lowered map[string]*lowBound
 	// heldDomain and heldAddr count the leases refused for a full domain
 	// or address, for the operator to see which bound holds the crawl
 	// back (langcrawl_held_back_total).
@@ -45,6 +48,10 @@ type serverSlots struct {
 // for a bound that did not apply. Released with the same keys it was
 // taken with, whatever the site's address has become meanwhile.
 type held struct{ domain, addr string }
+
+// lowBound is the bound of an address after busy answers: max, and the
+// answers that were not busy since it last changed.
+type lowBound struct{ max, fine int }
 
 // maxAddressBook bounds serverSlots.addrOf: a site forgotten when the book
 // is full is bound by its domain alone until its next connection. About
@@ -83,7 +90,7 @@ func (s *serverSlots) tryTake(site string) (held, bool) {
 		s.heldDomain++
 		return held{}, false
 	}
-	if h.addr != "" && s.addrs[h.addr] >= s.addrMax {
+	if h.addr != "" && s.addrs[h.addr] >= s.bound(h.addr) {
 		s.heldAddr++
 		return held{}, false
 	}
@@ -111,7 +118,7 @@ func (s *serverSlots) addAddress(h *held, addr string) bool {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.addrs[addr] >= s.addrMax {
+	if s.addrs[addr] >= s.bound(addr) {
 		s.heldAddr++
 		return false
 	}
@@ -121,6 +128,70 @@ func (s *serverSlots) addAddress(h *held, addr string) bool {
 	s.addrs[addr]++
 	h.addr = addr
 	return true
+}
+
+// bound is the most leases under way to addr now: addrMax, or less after
+// busy answers. s.mu is held.
+func (s *serverSlots) bound(addr string) int {
+	if l := s.lowered[addr]; l != nil {
+		return l.max
+	}
+	return s.addrMax
+}
+
+// answered tells the bounds how site, at the address it was last reached
+// at, answered a fetch: busy (429 Too Many Requests, 503 Service
+// Unavailable) or not. The gate slows the site itself after a busy
+// answer (politeness.Gate.Busy); this slows the address's other sites,
+// which a shared-hosting server answers from the same machine, and which
+// the per-site delay does not slow. As TCP's congestion control does
+// (additive increase, multiplicative decrease; RFC 5681), a busy answer
+// halves the address's bound, to one fetch at least, and each run of as
+// many answers that are not busy as the bound allows raises it by one,
+// back to AddressConnections. A 503 from one site in maintenance so
+// lowers its neighbours' bound too, for a few answers; the cost is
+// bounded, where a server that is really overloaded gets the relief at
+// once.
+func (s *serverSlots) answered(site string, busy bool) {
+	if s.addrMax <= 1 {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	addr := s.addrOf[site]
+	if addr == "" {
+		return
+	}
+	l := s.lowered[addr]
+	switch {
+	case busy && l == nil:
+		if s.lowered == nil {
+			s.lowered = map[string]*lowBound{}
+		}
+		if len(s.lowered) >= maxAddressBook {
+			for k := range s.lowered { // any one: map order
+				delete(s.lowered, k)
+				break
+			}
+		}
+		s.lowered[addr] = &lowBound{max: max(1, s.addrMax/2)}
+	case busy:
+		l.max, l.fine = max(1, l.max/2), 0
+	case l != nil:
+		if l.fine++; l.fine >= l.max {
+			l.max, l.fine = l.max+1, 0
+			if l.max >= s.addrMax {
+				delete(s.lowered, addr)
+			}
+		}
+	}
+}
+
+// slowed returns how many addresses have their bound lowered now.
+func (s *serverSlots) slowed() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.lowered)
 }
 
 // release ends a lease taken with tryTake.

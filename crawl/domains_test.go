@@ -425,3 +425,146 @@ func TestStopDuringLookup(t *testing.T) {
 		t.Errorf("%d URLs queued after the stop, want the one handed back", st.Queued)
 	}
 }
+
+// TestBusyAddress: a 429 or 503 from one site halves the bound of its
+// address, to one at least, for the address's other sites too; answers
+// that are not busy raise it again by one per run of as many answers as
+// the bound, back to AddressConnections. Other addresses keep theirs.
+func TestBusyAddress(t *testing.T) {
+	s := serverSlots{addrMax: 4}
+	for _, site := range []string{"a.test", "b.test", "c.test", "d.test"} {
+		s.learn(site, "192.0.2.1")
+	}
+	s.learn("other.test", "192.0.2.2")
+	take := func(site string) int { // leases granted of 6 tries
+		n := 0
+		var hs []held
+		for range 6 {
+			if h, ok := s.tryTake(site); ok {
+				n++
+				hs = append(hs, h)
+			}
+		}
+		for _, h := range hs {
+			s.release(h)
+		}
+		return n
+	}
+	if n := take("b.test"); n != 4 {
+		t.Fatalf("%d leases before any busy answer, want 4", n)
+	}
+	s.answered("a.test", true)
+	if n := take("b.test"); n != 2 {
+		t.Errorf("%d leases at the address after one busy answer from another site, want 2", n)
+	}
+	if n := take("other.test"); n != 4 {
+		t.Errorf("%d leases at another address, want 4", n)
+	}
+	s.answered("c.test", true)
+	s.answered("c.test", true)
+	if n := take("d.test"); n != 1 {
+		t.Errorf("%d leases after three busy answers, want 1 (never 0)", n)
+	}
+	if s.slowed() != 1 {
+		t.Errorf("%d addresses slowed, want 1", s.slowed())
+	}
+	// 1, then 2 answers to reach 3, then 3 to reach 4: six in all.
+	for i, want := range []int{2, 2, 3, 3, 3, 4} {
+		s.answered("d.test", false)
+		if n := take("a.test"); n != want {
+			t.Errorf("after %d answers not busy: %d leases, want %d", i+1, n, want)
+		}
+	}
+	if s.slowed() != 0 {
+		t.Errorf("the address is still slowed once back at its bound: %v", s.lowered)
+	}
+	s.answered("unknown.test", true) // no address known: nothing to slow
+	if s.slowed() != 0 {
+		t.Errorf("a site of unknown address slowed an address: %v", s.lowered)
+	}
+	for i := range maxAddressBook + 10 {
+		site := fmt.Sprintf("h%d.test", i)
+		s.learn(site, fmt.Sprintf("10.%d.%d.%d", i>>16, i>>8&255, i&255))
+		s.answered(site, true)
+	}
+	if n := s.slowed(); n > maxAddressBook {
+		t.Errorf("%d addresses slowed, bound %d", n, maxAddressBook)
+	}
+	one := serverSlots{addrMax: 1}
+	one.learn("a.test", "192.0.2.1")
+	one.answered("a.test", true)
+	if one.slowed() != 0 {
+		t.Errorf("a bound of 1 was lowered: %v", one.lowered)
+	}
+}
+
+// busyFetcher answers 429 to every page of the sites at one address.
+type busyFetcher struct {
+	*fakeFetcher
+	addrOf map[string]string
+	busy   string
+}
+
+func (b *busyFetcher) Do(ctx context.Context, m, u string, h http.Header) (*fetch.Result, error) {
+	pu, _ := url.Parse(u)
+	ip := b.addrOf[pu.Host]
+	if ip == b.busy && pu.Path != "/robots.txt" {
+		b.fakeFetcher.Do(ctx, m, u, h) // counted as fetched
+		return &fetch.Result{URL: u, IP: ip, Status: http.StatusTooManyRequests, Started: time.Now(),
+			RawRequest: []byte("GET / HTTP/1.1\r\n\r\n"), Header: http.Header{},
+			RawResponse: []byte("HTTP/1.1 429 Too Many Requests\r\nContent-Length: 0\r\n\r\n"), BodyOffset: 58}, nil
+	}
+	res, err := b.fakeFetcher.Do(ctx, m, u, h)
+	if res != nil {
+		res.IP = ip
+	}
+	return res, err
+}
+
+// TestBusyAddressCrawl: the crawl tells the bounds how each site
+// answered. A shared server that answers 429 to everything ends the crawl
+// at one fetch at a time, and /metrics says one address is slowed; the
+// other server, whose answers are fine, keeps its bound.
+func TestBusyAddressCrawl(t *testing.T) {
+	web := fakeWeb{}
+	addrOf := map[string]string{"seed.test": "192.0.2.1"}
+	var homes []string
+	for i := range 8 {
+		host, ip := fmt.Sprintf("site%d.test", i), "192.0.2.7"
+		if i >= 4 {
+			ip = "192.0.2.9"
+		}
+		addrOf[host] = ip
+		home := "http://" + host + "/"
+		homes = append(homes, home)
+		web[home] = page("th", home+"a")
+		web[home+"a"] = page("th")
+	}
+	web["http://seed.test/"] = page("th", homes...)
+	q, err := frontier.Open("", &frontier.Options{Storage: storage.NewMemStorage(), PollInterval: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer q.Close()
+	f := &busyFetcher{fakeFetcher: &fakeFetcher{web: web}, addrOf: addrOf, busy: "192.0.2.7"}
+	cfg := Config{Workers: 4, Retries: Retries{Max: 2, Delay: time.Millisecond, MaxDelay: time.Millisecond}, AddressConnections: 4}
+	c, err := New(cfg, Parts{Queue: q, Archive: &fakeArchive{}, Fetcher: f, Gate: fakeGate{}, Detector: fakeDetector{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Seed([]string{"http://seed.test/"}); err != nil {
+		t.Fatal(err)
+	}
+	if reason, err := c.Run(context.Background()); err != nil || reason != StopDone {
+		t.Fatalf("Run = %q, %v", reason, err)
+	}
+	c.slots.mu.Lock()
+	shared, other := c.slots.bound("192.0.2.7"), c.slots.bound("192.0.2.9")
+	c.slots.mu.Unlock()
+	if shared != 1 || other != 4 {
+		t.Errorf("bounds after the crawl: busy server %d, want 1; the other %d, want 4", shared, other)
+	}
+	if n := scrape(t, c, Leaves{})["langcrawl_slowed_addresses"]; n != 1 {
+		t.Errorf("langcrawl_slowed_addresses = %v, want 1", n)
+	}
+}

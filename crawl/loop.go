@@ -190,7 +190,10 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 		}
 		return c.retry(l, worker, f)
 	}
-	c.p.Gate.Busy(e.Site, res.Status == http.StatusTooManyRequests || res.Status == http.StatusServiceUnavailable)
+	busy := res.Status == http.StatusTooManyRequests || res.Status == http.StatusServiceUnavailable
+	c.p.Gate.Busy(e.Site, busy)
+	// A busy server's other sites get fewer fetches at once.
+	c.slots.answered(e.Site, busy)
 	done.NotBefore = end.Add(c.p.Gate.Delay(e.Site)) // after Busy: a busy server waits longer
 	c.received.Add(res.Size())
 	done.Usage = frontier.Usage{Fetches: 1, Bytes: res.Size()}
@@ -202,7 +205,7 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 		// Retry-After if it sent one. Other 5xx are the URL's own: it goes
 		// behind the site's other work. On the last try the response is
 		// archived as it came, and the URL is recorded as failed.
-		f := failure{status: res.Status, site: res.Status == 429 || res.Status == 503,
+		f := failure{status: res.Status, site: busy,
 			after: retryAfter(res.Header.Get("Retry-After"), end), why: fmt.Sprintf("http:%d", res.Status), usage: done.Usage}
 		if e.Tries+1 < c.cfg.Retries.Max {
 			return c.retry(l, worker, f)

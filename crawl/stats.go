@@ -519,6 +519,7 @@ func NewCollector(c *Crawler) *Collector {
 		"status":    d("status_total", "Fetch outcomes by status code class.", "class"),
 		"paused":    d("paused", "1 while the crawl is paused (by the operator, or for a disk below durability.min_free_space), else 0."),
 		"held":      d("held_back_total", "Times a ready site was passed over because the fetches under way to its registered domain (scheduling.domain_connections) or its IP address (scheduling.address_connections) were at the bound; a site waiting is counted each time it is looked at again (every 50 ms or so), so read it as a rate.", "bound"),
+		"slowed":    d("slowed_addresses", "IP addresses whose bound of fetches at once (scheduling.address_connections) a 429 or 503 answer has lowered, for now."),
 	}}
 }
 
@@ -556,6 +557,7 @@ func (col *Collector) Collect(ch chan<- prometheus.Metric) {
 	dom, addr := col.c.slots.heldBack()
 	ch <- prometheus.MustNewConstMetric(col.descs["held"], prometheus.CounterValue, float64(dom), "domain")
 	ch <- prometheus.MustNewConstMetric(col.descs["held"], prometheus.CounterValue, float64(addr), "address")
+	gauge("slowed", int64(col.c.slots.slowed()))
 	classes := map[string]int64{}
 	for code, n := range s.Status {
 		class := "error"
