@@ -82,6 +82,38 @@ type Change struct {
 	From    string    `json:"from"` // "page" or the action file's name
 	Command string    `json:"command"`
 	Err     string    `json:"err,omitempty"`
+	Note    string    `json:"note,omitempty"` // done, with something to say (a Notice)
+}
+
+// Notice is an error of Controller.Apply that reports a command done as
+// far as it could be, where nothing went wrong: a seed queued before is
+// not queued again. The page answers 200 with it, and an action file
+// gets it in done/NAME.note, not done/NAME.err.
+type Notice struct{ Msg string }
+
+func (n *Notice) Error() string { return n.Msg }
+
+// OnlyNotices reports whether err is not nil and holds Notices and
+// nothing else (errors.Join and %w wrapping looked through).
+func OnlyNotices(err error) bool {
+	if err == nil {
+		return false
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		for _, e := range j.Unwrap() {
+			if !OnlyNotices(e) {
+				return false
+			}
+		}
+		return true
+	}
+	if _, ok := err.(*Notice); ok {
+		return true
+	}
+	if e := errors.Unwrap(err); e != nil {
+		return OnlyNotices(e)
+	}
+	return false
 }
 
 // Source reports the crawl. Its methods are called from the Server's
@@ -243,15 +275,15 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request) {
 	token := r.Header.Get("X-Langcrawl-Token")
 	text := string(body)
 	if ct, _, _ := strings.Cut(r.Header.Get("Content-Type"), ";"); ct == "application/x-www-form-urlencoded" {
-		form, err := url.ParseQuery(string(body))
-		if err != nil {
-			http.Error(w, "status: "+err.Error(), http.StatusBadRequest)
-			return
+		// The page's form sends commands and token as fields. curl -d
+		// sends plain text under this type too: a body with no commands
+		// field is the commands as written.
+		if form, err := url.ParseQuery(string(body)); err == nil && form.Has("commands") {
+			if token == "" {
+				token = form.Get("token")
+			}
+			text = form.Get("commands")
 		}
-		if token == "" {
-			token = form.Get("token")
-		}
-		text = form.Get("commands")
 	}
 	if subtle.ConstantTimeCompare([]byte(token), []byte(s.cfg.Token)) != 1 {
 		http.Error(w, "status: wrong or missing token (it is printed on stderr and in logs/langcrawl.log at start)", http.StatusForbidden)
@@ -263,13 +295,17 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if len(cmds) == 0 {
-		http.Error(w, "status: no command", http.StatusBadRequest)
+		http.Error(w, "status: no command in the body (one per line: pause, resume, seed, delay, exclude, unexclude or stop)", http.StatusBadRequest)
 		return
 	}
-	if err := s.cfg.Control.Apply(r.Context(), "page", cmds); err != nil {
+	err = s.cfg.Control.Apply(r.Context(), "page", cmds)
+	if err != nil && !OnlyNotices(err) {
 		http.Error(w, err.Error(), http.StatusUnprocessableEntity)
 		return
 	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	io.WriteString(w, "ok\n")
+	if err != nil {
+		io.WriteString(w, err.Error()+"\n")
+	}
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -77,10 +79,17 @@ func (fakeSource) Details() Details            { return Details{Target: "th"} }
 type fakeControl struct{ got []string }
 
 func (f *fakeControl) Apply(_ context.Context, from string, cmds []Command) error {
+	var errs []error
 	for _, c := range cmds {
 		f.got = append(f.got, from+": "+c.String())
+		switch c.Verb {
+		case Seed: // as the crawl's: the seed was queued before
+			errs = append(errs, fmt.Errorf("%s: %w", c, &Notice{Msg: "0 of 1 seeds queued"}))
+		case Delay:
+			errs = append(errs, errors.New("delay refused"))
+		}
 	}
-	return nil
+	return errors.Join(errs...)
 }
 
 func TestServer(t *testing.T) {
@@ -145,6 +154,54 @@ func TestServer(t *testing.T) {
 	}
 	if got := strings.Join(ctl.got, "|"); got != "page: pause lunch|page: resume|page: stop" {
 		t.Errorf("applied %q", got)
+	}
+	// curl -d sends plain text as a form: the body is the commands
+	// (it read "no command" before).
+	req, _ := http.NewRequest("POST", srv.URL+"/control", strings.NewReader("resume"))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("X-Langcrawl-Token", "secret")
+	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != 200 {
+		t.Errorf("curl -d resume: %v %v", resp.Status, err)
+	} else {
+		resp.Body.Close()
+	}
+	// A command done with something to say is done: 200 and the note;
+	// with a real error beside it, 422.
+	reply := func(body string) (int, string) {
+		req, _ := http.NewRequest("POST", srv.URL+"/control", strings.NewReader(body))
+		req.Header.Set("X-Langcrawl-Token", "secret")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	if code, body := reply("seed http://a.test/"); code != 200 || !strings.Contains(body, "0 of 1 seeds queued") {
+		t.Errorf("a seed queued before: %d %q, want 200 with the note", code, body)
+	}
+	if code, body := reply("seed http://a.test/\ndelay a.test 5s"); code != http.StatusUnprocessableEntity || !strings.Contains(body, "delay refused") {
+		t.Errorf("a note and an error: %d %q, want 422 with the error", code, body)
+	}
+}
+
+func TestOnlyNotices(t *testing.T) {
+	n := &Notice{Msg: "n"}
+	for _, c := range []struct {
+		err  error
+		want bool
+	}{
+		{nil, false},
+		{n, true},
+		{fmt.Errorf("seed: %w", n), true},
+		{errors.Join(fmt.Errorf("a: %w", n), n), true},
+		{errors.Join(n, errors.New("bad")), false},
+		{errors.New("bad"), false},
+	} {
+		if got := OnlyNotices(c.err); got != c.want {
+			t.Errorf("OnlyNotices(%v) = %v, want %v", c.err, got, c.want)
+		}
 	}
 }
 

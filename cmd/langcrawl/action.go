@@ -136,15 +136,20 @@ func processActions(ctx context.Context, dir string, s *steering, now time.Time,
 		}
 		dest := filepath.Join(done, time.Now().UTC().Format("20060102T150405.000Z")+"-"+f.name)
 		// The errors first, so that the file in done/ never stands
-		// there without them.
+		// there without them. What was done with something to say (a
+		// seed queued before) goes in .note, not .err.
+		ext := ".err"
+		if status.OnlyNotices(perr) {
+			ext = ".note"
+		}
 		if perr != nil {
-			if err := os.WriteFile(dest+".err", []byte(perr.Error()+"\n"), 0o644); err != nil {
-				s.log.Error("action file", "file", dest+".err", "err", err)
+			if err := os.WriteFile(dest+ext, []byte(perr.Error()+"\n"), 0o644); err != nil {
+				s.log.Error("action file", "file", dest+ext, "err", err)
 			}
 		}
 		if err := os.Rename(path, dest); err != nil {
 			s.log.Error("action file not moved to done/: it will be applied again", "file", path, "err", err)
-			os.Remove(dest + ".err")
+			os.Remove(dest + ext)
 			continue
 		}
 		delete(seen, f.name)

@@ -150,7 +150,11 @@ func (s *steering) Apply(_ context.Context, from string, cmds []status.Command) 
 	for _, cmd := range cmds {
 		err := s.applyLocked(cmd)
 		ch := status.Change{Time: time.Now(), From: from, Command: cmd.String()}
-		if err != nil {
+		if status.OnlyNotices(err) {
+			ch.Note = err.Error()
+			errs = append(errs, fmt.Errorf("%s: %w", cmd, err))
+			s.log.Info("control", "from", from, "command", cmd.String(), "note", err)
+		} else if err != nil {
 			ch.Err = err.Error()
 			errs = append(errs, fmt.Errorf("%s: %w", cmd, err))
 			s.log.Warn("control", "from", from, "command", cmd.String(), "err", err)
@@ -199,7 +203,7 @@ func (s *steering) applyLocked(cmd status.Command) error {
 			// Said, not done quietly: a URL the crawl has queued or
 			// fetched is not queued again (one an exclusion skipped is,
 			// once the rule is lifted).
-			return fmt.Errorf("%d of %d seeds queued; the others were queued or fetched before in this crawl and are not queued again", n, len(cmd.Args))
+			return &status.Notice{Msg: fmt.Sprintf("%d of %d seeds queued; the others were queued or fetched before in this crawl and are not queued again", n, len(cmd.Args))}
 		}
 	case status.Delay:
 		// Kept under the key the gate matches by (lower-case,

@@ -207,7 +207,7 @@ function render(rep) {
   rows($("t-errors").tBodies[0], d.errors || [], (e) => [new Date(e.time).toLocaleTimeString(), e.status, e.url, e.note || ""]);
   rows($("t-excludes").tBodies[0], d.excludes || [], (r) => [r]);
   rows($("t-delays").tBodies[0], Object.entries(d.delays || {}), ([h, v]) => [h, v]);
-  rows($("t-changes").tBodies[0], (d.changes || []).slice().reverse(), (ch) => [new Date(ch.time).toLocaleTimeString(), ch.from, ch.command, ch.err || ""]);
+  rows($("t-changes").tBodies[0], (d.changes || []).slice().reverse(), (ch) => [new Date(ch.time).toLocaleTimeString(), ch.from, ch.command, ch.err || ch.note || ""]);
   $("control").hidden = !rep.control;
 }
 
