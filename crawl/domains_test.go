@@ -47,24 +47,37 @@ func (o *overlapFetcher) Do(ctx context.Context, m, u string, h http.Header) (*f
 // 5 ms, and returns the fetcher and the crawler.
 func crawlBounded(t *testing.T, web fakeWeb, workers int, seeds ...string) (*overlapFetcher, *Crawler) {
 	t.Helper()
+	f := &overlapFetcher{fakeFetcher: &fakeFetcher{web: web}, hold: 5 * time.Millisecond, now: map[string]int{}, most: map[string]int{}}
+	c := seededCrawler(t, Config{Workers: workers, Retries: fastRetries, DomainConnections: 2}, f, seeds...)
+	runToEnd(t, c)
+	return f, c
+}
+
+// seededCrawler is a crawler over an in-memory frontier, fetching with f,
+// seeded with seeds.
+func seededCrawler(t *testing.T, cfg Config, f Fetcher, seeds ...string) *Crawler {
+	t.Helper()
 	q, err := frontier.Open("", &frontier.Options{Storage: storage.NewMemStorage(), PollInterval: time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { q.Close() })
-	f := &overlapFetcher{fakeFetcher: &fakeFetcher{web: web}, hold: 5 * time.Millisecond, now: map[string]int{}, most: map[string]int{}}
-	c, err := New(Config{Workers: workers, Retries: fastRetries, DomainConnections: 2},
-		Parts{Queue: q, Archive: &fakeArchive{}, Fetcher: f, Gate: fakeGate{}, Detector: fakeDetector{}})
+	c, err := New(cfg, Parts{Queue: q, Archive: &fakeArchive{}, Fetcher: f, Gate: fakeGate{}, Detector: fakeDetector{}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := c.Seed(seeds); err != nil {
 		t.Fatal(err)
 	}
+	return c
+}
+
+// runToEnd runs c until its frontier is empty.
+func runToEnd(t *testing.T, c *Crawler) {
+	t.Helper()
 	if reason, err := c.Run(context.Background()); err != nil || reason != StopDone {
 		t.Fatalf("Run = %q, %v", reason, err)
 	}
-	return f, c
 }
 
 // TestDomainConnections: a subdomain trap (every page links to fresh
@@ -243,27 +256,14 @@ func testAddressConnections(t *testing.T, lookup bool) {
 		web[home+"a"], web[home+"b"], web[home+"c"] = page("th"), page("th"), page("th")
 	}
 	web["http://seed.test/"] = page("th", homes...)
-	q, err := frontier.Open("", &frontier.Options{Storage: storage.NewMemStorage(), PollInterval: time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer q.Close()
 	f := &addrFetcher{fakeFetcher: &fakeFetcher{web: web}, addrOf: addrOf, all: lookup, now: map[string]int{}, most: map[string]int{},
 		shared: "192.0.2.7", other: "192.0.2.9", started: make(chan struct{})}
 	cfg := Config{Workers: 8, Retries: fastRetries, DomainConnections: 2, AddressConnections: 2}
 	if lookup {
 		cfg.Resolve = f.resolve
 	}
-	c, err := New(cfg, Parts{Queue: q, Archive: &fakeArchive{}, Fetcher: f, Gate: fakeGate{}, Detector: fakeDetector{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := c.Seed([]string{"http://seed.test/"}); err != nil {
-		t.Fatal(err)
-	}
-	if reason, err := c.Run(context.Background()); err != nil || reason != StopDone {
-		t.Fatalf("Run = %q, %v", reason, err)
-	}
+	c := seededCrawler(t, cfg, f, "http://seed.test/")
+	runToEnd(t, c)
 	if m := f.most["192.0.2.7"]; m > 2 || m < 1 {
 		t.Errorf("at most %d fetches at once to the shared server, want 1 or 2", m)
 	}
@@ -361,21 +361,8 @@ func BenchmarkServerSlots(b *testing.B) {
 // with seeds, over web.
 func lookupCrawler(t *testing.T, web fakeWeb, resolve func(context.Context, string) (string, error), seeds ...string) (*fakeFetcher, *Crawler) {
 	t.Helper()
-	q, err := frontier.Open("", &frontier.Options{Storage: storage.NewMemStorage(), PollInterval: time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { q.Close() })
 	f := &fakeFetcher{web: web}
-	c, err := New(Config{Workers: 4, Retries: fastRetries, AddressConnections: 2, Resolve: resolve},
-		Parts{Queue: q, Archive: &fakeArchive{}, Fetcher: f, Gate: fakeGate{}, Detector: fakeDetector{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := c.Seed(seeds); err != nil {
-		t.Fatal(err)
-	}
-	return f, c
+	return f, seededCrawler(t, Config{Workers: 4, Retries: fastRetries, AddressConnections: 2, Resolve: resolve}, f, seeds...)
 }
 
 // TestFailedLookupNotRepeated: a site whose address lookup fails is not
@@ -541,23 +528,10 @@ func TestBusyAddressCrawl(t *testing.T) {
 		web[home+"a"] = page("th")
 	}
 	web["http://seed.test/"] = page("th", homes...)
-	q, err := frontier.Open("", &frontier.Options{Storage: storage.NewMemStorage(), PollInterval: time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer q.Close()
 	f := &busyFetcher{fakeFetcher: &fakeFetcher{web: web}, addrOf: addrOf, busy: "192.0.2.7"}
 	cfg := Config{Workers: 4, Retries: Retries{Max: 2, Delay: time.Millisecond, MaxDelay: time.Millisecond}, AddressConnections: 4}
-	c, err := New(cfg, Parts{Queue: q, Archive: &fakeArchive{}, Fetcher: f, Gate: fakeGate{}, Detector: fakeDetector{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := c.Seed([]string{"http://seed.test/"}); err != nil {
-		t.Fatal(err)
-	}
-	if reason, err := c.Run(context.Background()); err != nil || reason != StopDone {
-		t.Fatalf("Run = %q, %v", reason, err)
-	}
+	c := seededCrawler(t, cfg, f, "http://seed.test/")
+	runToEnd(t, c)
 	c.slots.mu.Lock()
 	shared, other := c.slots.bound("192.0.2.7"), c.slots.bound("192.0.2.9")
 	c.slots.mu.Unlock()
