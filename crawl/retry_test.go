@@ -903,3 +903,40 @@ func TestMaxTimeLeavesOutPauses(t *testing.T) {
 		t.Errorf("a run of %v that completed nothing left %v on record", budget, e)
 	}
 }
+
+// TestRobotsCutShort: a robots.txt cut by a reset or a timeout may have
+// lost its rules ("Disallow:" is what is left of "Disallow: /"): it is
+// unavailable, tried again later, never obeyed as whole (a hostile-server
+// trial: the cut file was read as allowing everything, and a forbidden
+// path was crawled). Cut at the size limit, it is read.
+func TestRobotsCutShort(t *testing.T) {
+	whole := "User-agent: *\nDisallow: /\n"
+	cut := fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n%s", len(whole), whole[:23])
+	full := fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n%s", len(whole), whole)
+	for _, c := range []struct {
+		truncated string
+		wantErr   bool
+	}{
+		{fetch.TruncatedDisconnect, true},
+		{fetch.TruncatedTime, true},
+		{fetch.TruncatedUnspecified, true},
+		{fetch.TruncatedLength, false},
+	} {
+		u := "http://a.test/robots.txt"
+		f := &flaky{fakeFetcher: &fakeFetcher{web: fakeWeb{u: full}}, tries: map[string]int{},
+			fail: map[string]flake{u: {n: 1, raw: cut, truncated: c.truncated}}}
+		slot := func(context.Context, string) (func(time.Time), error) { return func(time.Time) {}, nil }
+		robots := RobotsFetcher(f, &fakeArchive{}, slot, nil)
+		status, body, err := robots(context.Background(), u)
+		if (err != nil) != c.wantErr {
+			t.Errorf("cut (%s): %d %q %v; want an error: %v", c.truncated, status, body, err, c.wantErr)
+		}
+		if !c.wantErr {
+			continue
+		}
+		// Tried again, it is whole and read.
+		if status, body, err := robots(context.Background(), u); err != nil || status != 200 || string(body) != whole {
+			t.Errorf("after a cut (%s), again: %d %q %v; want the whole file", c.truncated, status, body, err)
+		}
+	}
+}

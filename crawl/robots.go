@@ -104,6 +104,14 @@ func RobotsFetcher(f Fetcher, a Archive, slot Slot, log *CrawlLog) politeness.Ro
 				// The gate waits as long as the server asked.
 				return 0, nil, &politeness.RetryLater{Status: res.Status, After: after}
 			}
+			if res.Status >= 200 && res.Status < 300 && res.Truncated != "" && res.Truncated != fetch.TruncatedLength {
+				// Cut by a reset or a timeout, the file may have lost
+				// its Disallow lines ("Disallow:" cut from "Disallow: /"
+				// allows everything): unavailable, to be tried again,
+				// never obeyed as whole. Cut at the size limit, it is
+				// read as RFC 9309 section 2.5 asks.
+				return 0, nil, fmt.Errorf("robots.txt cut short (%s) after %d bytes", res.Truncated, res.Size())
+			}
 			body, _ := res.Payload(politeness.MaxRobotsSize)
 			return res.Status, body, nil
 		}
