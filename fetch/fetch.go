@@ -180,7 +180,10 @@ func New(cfg Config) (*Client, error) {
 	if cfg.ConnectTo != nil {
 		m := make(map[string]string, len(cfg.ConnectTo))
 		for host, addr := range cfg.ConnectTo {
-			m[strings.ToLower(host)] = addr
+			if host != "*" {
+				host = strings.TrimSuffix(strings.ToLower(host), ".")
+			}
+			m[host] = addr
 		}
 		cfg.ConnectTo = m
 	}
@@ -424,8 +427,11 @@ func (c *Client) Address(ctx context.Context, rawURL string) (string, error) {
 }
 
 // connectTo returns the ConnectTo target for host: its own entry, else "*".
+// A fully qualified name (a trailing dot) is the same host: the crawl
+// makes one site of the two, and a link to "mirror.example." must not
+// reach the real server (and DNS) past a staging mirror's mapping.
 func (c *Client) connectTo(host string) (addr string, ok bool) {
-	if to, ok := c.cfg.ConnectTo[host]; ok {
+	if to, ok := c.cfg.ConnectTo[strings.TrimSuffix(strings.ToLower(host), ".")]; ok {
 		return to, true
 	}
 	to, ok := c.cfg.ConnectTo["*"]

@@ -577,6 +577,10 @@ func TestConnectTo(t *testing.T) {
 		{"star", "http://other.test:8080/", map[string]string{"example.test": "10.1.1.1:81", "*": "10.2.2.2:82"}, "10.2.2.2:82"},
 		{"unmatched", "http://other.test/", map[string]string{"example.test": "10.1.1.1:81"}, "other.test:80"},
 		{"idna", "http://ไทย.test/", map[string]string{"xn--o3cw4h.test": "10.3.3.3:83"}, "10.3.3.3:83"},
+		// One site to the crawl: a hostile-server trial's link to the
+		// dotted name went to DNS, past the mapping.
+		{"trailing dot", "http://example.test.:8080/", map[string]string{"example.test": "10.1.1.1:81"}, "10.1.1.1:81"},
+		{"trailing dot in the key", "http://example.test/", map[string]string{"example.test.": "10.1.1.1:81"}, "10.1.1.1:81"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
