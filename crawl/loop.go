@@ -213,7 +213,7 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 		gaveUp = true
 	}
 	if res.Truncated == fetch.TruncatedDisconnect && res.Status >= 200 && res.Status < 300 &&
-		e.Tries == 0 && c.cfg.Retries.Max > 1 {
+		!e.Recut && e.Tries+1 < c.cfg.Retries.Max {
 		// The connection was closed or reset in the middle of the body
 		// of a page: on the open web, often a passing failure. The cut
 		// page is not archived on a first try; it is tried once more, so
@@ -222,7 +222,11 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 		// it sends would otherwise cost retries.max fetches of every
 		// page. Cut again, it is archived as it came, marked truncated.
 		// crawl.log says -3 (connection lost), not a 200 of no bytes.
-		return c.retry(l, worker, failure{status: codeConnectLost,
+		// Once is kept in the entry (Recut), not read from its tries: a
+		// try spent on robots.txt or a 503 before took the page's retry
+		// away (a hostile-server trial), and one left no room for the
+		// retry's own try.
+		return c.retry(l, worker, failure{status: codeConnectLost, recut: true,
 			why: fmt.Sprintf("truncated:%s,http:%d", res.Truncated, res.Status), usage: done.Usage})
 	}
 	out := outcome{status: res.Status, bytes: res.Size(), dur: res.Duration, started: res.Started,

@@ -21,6 +21,7 @@ type failure struct {
 	at     time.Time     // a retry time decided elsewhere (robots.txt); zero if none
 	why    string        // annotation for crawl.log
 	usage  frontier.Usage
+	recut  bool // the body came cut: Entry.Recut is set, so it is fetched again for that once only
 }
 
 // retry defers a failed URL (DESIGN.md, "Failures"): it goes back to the
@@ -46,6 +47,7 @@ func (c *Crawler) retry(l *frontier.Lease, worker int, f failure) error {
 		at = now.Add(c.backoff(tries, f.after))
 	}
 	e.Tries, e.RetryAt = tries, at
+	e.Recut = e.Recut || f.recut
 	d := frontier.Deferral{Entry: e, Tail: !f.site, NotBefore: at, Usage: f.usage}
 	if !f.site {
 		// The URL's own failure: the site goes on with its other work

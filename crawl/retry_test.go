@@ -38,6 +38,9 @@ type flake struct {
 	err       error  // an error to return
 	always    bool   // fail every try
 	truncated string // with raw: the response came cut (fetch.Truncated*)
+	// before are raw responses answered on the first tries, in order,
+	// before the flake's own n.
+	before []string
 }
 
 func (f *flaky) Do(ctx context.Context, m, rawURL string, h http.Header) (*fetch.Result, error) {
@@ -46,6 +49,11 @@ func (f *flaky) Do(ctx context.Context, m, rawURL string, h http.Header) (*fetch
 	n := f.tries[rawURL]
 	fl, ok := f.fail[rawURL]
 	f.mu.Unlock()
+	if ok && n <= len(fl.before) {
+		fl = flake{n: n, raw: fl.before[n-1]}
+	} else if ok {
+		n -= len(fl.before)
+	}
 	if ok && (fl.always || n <= fl.n) {
 		if fl.err != nil {
 			f.fakeFetcher.mu.Lock()
@@ -768,8 +776,14 @@ func TestCutBodyIsRetried(t *testing.T) {
 		"http://b.test/": {always: true, raw: cut, truncated: fetch.TruncatedDisconnect},
 		// Only a page (2xx) is tried again: a cut 404 is archived as it is.
 		"http://c.test/": {always: true, raw: cut404, truncated: fetch.TruncatedDisconnect},
+		// A try spent on a 500 first does not take the retry away (a
+		// hostile-server trial: the cut page was archived cut).
+		"http://d.test/": {n: 1, raw: cut, truncated: fetch.TruncatedDisconnect,
+			before: []string{"HTTP/1.1 500 Internal Server Error\r\nContent-Length: 0\r\n\r\n"}},
 	})
-	c := r.crawler(t, Config{}, nil, "http://a.test/", "http://b.test/", "http://c.test/")
+	web["http://d.test/"] = page("th", "/more")
+	web["http://d.test/more"] = page("th")
+	c := r.crawler(t, Config{}, nil, "http://a.test/", "http://b.test/", "http://c.test/", "http://d.test/")
 	if _, err := c.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -786,6 +800,10 @@ func TestCutBodyIsRetried(t *testing.T) {
 	if n := r.f.tries["http://c.test/"]; n != 1 || archived["http://c.test/"] != 1 {
 		t.Errorf("the cut 404 c.test/ tried %d times and archived %d times; want 1 and 1", n, archived["http://c.test/"])
 	}
+	if n := r.f.tries["http://d.test/"]; n != 3 || archived["http://d.test/"] != 1 || archived["http://d.test/more"] != 1 {
+		t.Errorf("d.test/ (a 500, then cut, then whole) tried %d times, archived %d times, its link %d; want 3, 1, 1",
+			n, archived["http://d.test/"], archived["http://d.test/more"])
+	}
 	log := r.lines(t)
 	for _, want := range []string{"retry:1/4", "truncated:disconnect"} {
 		if !strings.Contains(log, want) {
@@ -794,7 +812,7 @@ func TestCutBodyIsRetried(t *testing.T) {
 	}
 	for _, line := range strings.Split(log, "\n") {
 		// The deferred try is a lost connection (-3), not a 200 of no bytes.
-		if strings.Contains(line, "retry:") && !strings.Contains(line, " -3 ") {
+		if strings.Contains(line, "retry:") && strings.Contains(line, "truncated:") && !strings.Contains(line, " -3 ") {
 			t.Errorf("the retry's line does not say -3: %s", line)
 		}
 	}

@@ -160,6 +160,9 @@ func encodeEntry(b []byte, e *Entry) []byte {
 	if e.Requisite {
 		req = 1
 	}
+	if e.Recut {
+		req |= 2
+	}
 	b = append(b, req)
 	b = appendString(b, e.Via)
 	b = appendString(b, e.Hops)
@@ -187,7 +190,8 @@ func decodeEntry(b []byte, site string) (Entry, error) {
 	e.Tree = d.string()
 	e.Depth = int(d.uvarint())
 	e.Priority = Priority(d.byte())
-	e.Requisite = d.byte() == 1
+	req := d.byte()
+	e.Requisite, e.Recut = req&1 != 0, req&2 != 0
 	e.Via = d.string()
 	e.Hops = d.string()
 	e.Discovered = d.time()

@@ -19,6 +19,7 @@ func FuzzEntry(f *testing.F) {
 		if depth%2 == 1 { // version 2: with the scope rule that admitted it
 			in.Scope = "seed:host:" + tree
 		}
+		in.Recut = prio%2 == 1 // bit 2 of the requisite byte
 		if nanos != 0 {
 			in.Discovered = time.Unix(0, nanos).UTC()
 		}

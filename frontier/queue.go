@@ -81,6 +81,10 @@ type Entry struct {
 	// Scope names the operator's scope rules that admitted the URL
 	// (scope.Decision.Admit); "" when none bore on it. Opaque.
 	Scope string
+	// Recut says the URL's body came cut once and it was queued to be
+	// fetched again for that (the engine's); opaque. Kept in bit 2 of the
+	// requisite byte, which frontiers written before it hold as 0.
+	Recut bool
 }
 
 func (e *Entry) validate() error {
