@@ -155,6 +155,26 @@ func TestCrawlLogAdmittedBy(t *testing.T) {
 	}
 }
 
+// TestCrawlLogOneColumnEach: a Content-Type with spaces (a server's
+// "text/html foo bar") stays one column; before, it made 15 and the
+// report read the server's words as annotations.
+func TestCrawlLogOneColumnEach(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "crawl.log")
+	l, err := OpenCrawlLog(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	ct := mediaType("text/html foo\tbar baz")
+	if err := l.Write(logT0, 1, frontier.Entry{URL: "http://a.test/"}, outcome{status: 200, bytes: 10, mime: ct}); err != nil {
+		t.Fatal(err)
+	}
+	cols := strings.Fields(readLines(t, path)[0])
+	if len(cols) != 12 || cols[6] != "text/html_foo_bar_baz" {
+		t.Errorf("%d columns, MIME column %q; want 12 and text/html_foo_bar_baz: %q", len(cols), cols[6], cols)
+	}
+}
+
 // TestCrawlLogRotates: with RotateAt, the log begins a new file once the
 // live one holds that much, at a line's end. Every line is kept, once, in
 // the order written, across the segments logfiles.Segments lists; a

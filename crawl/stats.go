@@ -392,7 +392,6 @@ func wholeLines(f *os.File) (int64, error) {
 	return 0, nil
 }
 
-// Write logs one outcome.
 // field keeps an annotation one column wide: white space and control
 // characters become '_', as in Heritrix's crawl.log.
 func field(s string) string {
@@ -404,12 +403,15 @@ func field(s string) string {
 	}, s)
 }
 
+// Write logs one outcome, one line of twelve columns whatever the server
+// sent: its Content-Type (`text/html foo bar`, a hostile-server trial) is
+// kept one column wide as the annotations are.
 func (l *CrawlLog) Write(now time.Time, worker int, e frontier.Entry, out outcome) error {
 	dash := func(s string) string {
 		if s == "" {
 			return "-"
 		}
-		return s
+		return field(s)
 	}
 	timing := "-"
 	if !out.started.IsZero() {

@@ -825,6 +825,8 @@ func statusMeaning(code int) string {
 		return "connection lost"
 	case -4:
 		return "timeout"
+	case -7:
+		return "unusable URL (scheme, length)"
 	case -8:
 		return "failed after the last retry"
 	case -61:
@@ -833,6 +835,10 @@ func statusMeaning(code int) string {
 		return "per-site page budget reached"
 	case codeFocusDropped:
 		return "server judged irrelevant (queued URL dropped)"
+	case -5004:
+		return "excluded by a rule added while queued"
+	case -5010:
+		return "address refused by the guard"
 	case -9998:
 		return "disallowed by robots.txt"
 	}

@@ -13,6 +13,8 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -745,5 +747,31 @@ func TestBuildReadsRotatedLog(t *testing.T) {
 		!reflect.DeepEqual(r.Seeds, whole.Seeds) || len(r.Warnings) != len(whole.Warnings) {
 		t.Errorf("rotated log read as %d lines (%d bad), %v, warnings %q; one file: %d (%d), %v, %q",
 			r.LogLines, r.BadLogLines, r.Statuses, r.Warnings, whole.LogLines, whole.BadLogLines, whole.Statuses, whole.Warnings)
+	}
+}
+
+// TestStatusMeaningsCoverReadme: every negative code README.md's crawl.log
+// paragraph defines has a meaning in the report, not "other" (a
+// hostile-server trial found -5010, -5004 and -7 under "other").
+func TestStatusMeaningsCoverReadme(t *testing.T) {
+	data, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	i := strings.Index(text, "crawl.log columns:")
+	if i < 0 {
+		t.Fatal(`README.md has no "crawl.log columns:" paragraph`)
+	}
+	para, _, _ := strings.Cut(text[i:], "\n\n")
+	codes := regexp.MustCompile(`[\s(](-\d+)\s`).FindAllStringSubmatch(para, -1)
+	if len(codes) < 11 {
+		t.Fatalf("found %d codes in README's crawl.log paragraph, want the 11 it lists: %q", len(codes), para)
+	}
+	for _, m := range codes {
+		code, _ := strconv.Atoi(m[1])
+		if got := statusMeaning(code); got == "other" {
+			t.Errorf("crawl.log code %d, defined in README.md, reads as %q in the report", code, got)
+		}
 	}
 }
