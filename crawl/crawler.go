@@ -209,7 +209,7 @@ func New(cfg Config, p Parts) (*Crawler, error) {
 	}
 	fs := p.Queue.Stats()
 	return &Crawler{cfg: cfg, p: p, pagesBefore: fs.Pages, before: fs.Usage, stats: newStats(),
-		dead: deadSites{until: map[string]time.Time{}}, slots: serverSlots{domainMax: cfg.DomainConnections, addrMax: cfg.AddressConnections}}, nil
+		dead: deadSites{until: map[string]time.Time{}}, slots: serverSlots{domainMax: cfg.DomainConnections, addrMax: cfg.AddressConnections, now: cfg.Now}}, nil
 }
 
 // Seed canonicalises the seed URLs and queues each as the start of its own

@@ -38,6 +38,7 @@ type serverSlots struct {
 	// lowered holds the addresses whose bound a busy answer has lowered
 	// below addrMax (answered); an address not in it has addrMax.
 	lowered map[string]*lowBound
+	now     func() time.Time // the crawl's clock (Config.Now); nil: time.Now
 	// heldDomain and heldAddr count the leases refused for a full domain
 	// or address, for the operator to see which bound holds the crawl
 	// back (langcrawl_held_back_total).
@@ -49,9 +50,19 @@ type serverSlots struct {
 // taken with, whatever the site's address has become meanwhile.
 type held struct{ domain, addr string }
 
-// lowBound is the bound of an address after busy answers: max, and the
-// answers that were not busy since it last changed.
-type lowBound struct{ max, fine int }
+// lowBound is the bound of an address after busy answers: max, the
+// answers that were not busy since it last changed, and the time of the
+// last busy answer.
+type lowBound struct {
+	max, fine int
+	busy      time.Time
+}
+
+// lowQuiet is how long after its last busy answer an address's bound is
+// back at AddressConnections, whatever answers came meanwhile: an address
+// whose sites moved away, were given up on or are done has no answers to
+// raise it again, and would otherwise be slowed for good, and counted so.
+const lowQuiet = time.Minute
 
 // maxAddressBook bounds serverSlots.addrOf: a site forgotten when the book
 // is full is bound by its domain alone until its next connection. About
@@ -134,9 +145,19 @@ func (s *serverSlots) addAddress(h *held, addr string) bool {
 // busy answers. s.mu is held.
 func (s *serverSlots) bound(addr string) int {
 	if l := s.lowered[addr]; l != nil {
-		return l.max
+		if s.clock().Sub(l.busy) < lowQuiet {
+			return l.max
+		}
+		delete(s.lowered, addr)
 	}
 	return s.addrMax
+}
+
+func (s *serverSlots) clock() time.Time {
+	if s.now != nil {
+		return s.now()
+	}
+	return time.Now()
 }
 
 // answered tells the bounds how site, at the address it was last reached
@@ -148,10 +169,10 @@ func (s *serverSlots) bound(addr string) int {
 // (additive increase, multiplicative decrease; RFC 5681), a busy answer
 // halves the address's bound, to one fetch at least, and each run of as
 // many answers that are not busy as the bound allows raises it by one,
-// back to AddressConnections. A 503 from one site in maintenance so
-// lowers its neighbours' bound too, for a few answers; the cost is
-// bounded, where a server that is really overloaded gets the relief at
-// once.
+// back to AddressConnections, or at once after lowQuiet without a busy
+// answer. A 503 from one site in maintenance so lowers its neighbours'
+// bound too, for a few answers; the cost is bounded, where a server that
+// is really overloaded gets the relief at once.
 func (s *serverSlots) answered(site string, busy bool) {
 	if s.addrMax <= 1 {
 		return
@@ -174,9 +195,9 @@ func (s *serverSlots) answered(site string, busy bool) {
 				break
 			}
 		}
-		s.lowered[addr] = &lowBound{max: max(1, s.addrMax/2)}
+		s.lowered[addr] = &lowBound{max: max(1, s.addrMax/2), busy: s.clock()}
 	case busy:
-		l.max, l.fine = max(1, l.max/2), 0
+		l.max, l.fine, l.busy = max(1, l.max/2), 0, s.clock()
 	case l != nil:
 		if l.fine++; l.fine >= l.max {
 			l.max, l.fine = l.max+1, 0
@@ -187,10 +208,14 @@ func (s *serverSlots) answered(site string, busy bool) {
 	}
 }
 
-// slowed returns how many addresses have their bound lowered now.
+// slowed returns how many addresses have their bound lowered now; those
+// quiet for lowQuiet are let go.
 func (s *serverSlots) slowed() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	for addr := range s.lowered {
+		s.bound(addr)
+	}
 	return len(s.lowered)
 }
 

@@ -465,6 +465,21 @@ func TestBusyAddress(t *testing.T) {
 	if s.slowed() != 0 {
 		t.Errorf("the address is still slowed once back at its bound: %v", s.lowered)
 	}
+	// An address with no answers to raise it (its sites moved, or were
+	// given up on) is back at its bound lowQuiet after its last busy one.
+	clock := time.Unix(1000, 0)
+	s.now = func() time.Time { return clock }
+	s.answered("a.test", true)
+	s.answered("a.test", true)
+	clock = clock.Add(lowQuiet - time.Second)
+	if n := take("b.test"); n != 1 || s.slowed() != 1 {
+		t.Errorf("%d leases, %d addresses slowed, a second before the quiet time; want 1 and 1", n, s.slowed())
+	}
+	clock = clock.Add(time.Second)
+	if s.slowed() != 0 || take("b.test") != 4 {
+		t.Errorf("%d addresses slowed after the quiet time: %v; want none, and the bound back", s.slowed(), s.lowered)
+	}
+	s.now = nil
 	s.answered("unknown.test", true) // no address known: nothing to slow
 	if s.slowed() != 0 {
 		t.Errorf("a site of unknown address slowed an address: %v", s.lowered)
@@ -485,7 +500,8 @@ func TestBusyAddress(t *testing.T) {
 	}
 }
 
-// busyFetcher answers 429 to every page of the sites at one address.
+// busyFetcher answers 429 to every fetch, robots.txt included, of the
+// sites at one address.
 type busyFetcher struct {
 	*fakeFetcher
 	addrOf map[string]string
@@ -495,7 +511,7 @@ type busyFetcher struct {
 func (b *busyFetcher) Do(ctx context.Context, m, u string, h http.Header) (*fetch.Result, error) {
 	pu, _ := url.Parse(u)
 	ip := b.addrOf[pu.Host]
-	if ip == b.busy && pu.Path != "/robots.txt" {
+	if ip == b.busy {
 		b.fakeFetcher.Do(ctx, m, u, h) // counted as fetched
 		return &fetch.Result{URL: u, IP: ip, Status: http.StatusTooManyRequests, Started: time.Now(),
 			RawRequest: []byte("GET / HTTP/1.1\r\n\r\n"), Header: http.Header{},
@@ -529,16 +545,45 @@ func TestBusyAddressCrawl(t *testing.T) {
 	}
 	web["http://seed.test/"] = page("th", homes...)
 	f := &busyFetcher{fakeFetcher: &fakeFetcher{web: web}, addrOf: addrOf, busy: "192.0.2.7"}
-	cfg := Config{Workers: 4, Retries: Retries{Max: 2, Delay: time.Millisecond, MaxDelay: time.Millisecond}, AddressConnections: 4}
+	// The busy sites were looked up at an old address, 192.0.2.5: the
+	// busy answers count against the address they came from.
+	resolve := func(_ context.Context, u string) (string, error) {
+		pu, _ := url.Parse(u)
+		if ip := addrOf[pu.Host]; ip != "192.0.2.7" {
+			return ip, nil
+		}
+		return "192.0.2.5", nil
+	}
+	cfg := Config{Workers: 4, Retries: Retries{Max: 2, Delay: time.Millisecond, MaxDelay: time.Millisecond}, AddressConnections: 4, Resolve: resolve}
 	c := seededCrawler(t, cfg, f, "http://seed.test/")
 	runToEnd(t, c)
 	c.slots.mu.Lock()
-	shared, other := c.slots.bound("192.0.2.7"), c.slots.bound("192.0.2.9")
+	shared, other, old := c.slots.bound("192.0.2.7"), c.slots.bound("192.0.2.9"), c.slots.bound("192.0.2.5")
 	c.slots.mu.Unlock()
-	if shared != 1 || other != 4 {
-		t.Errorf("bounds after the crawl: busy server %d, want 1; the other %d, want 4", shared, other)
+	if shared != 1 || other != 4 || old != 4 {
+		t.Errorf("bounds after the crawl: busy server %d, want 1; the other %d, want 4; the old address %d, want 4", shared, other, old)
 	}
 	if n := scrape(t, c, Leaves{})["langcrawl_slowed_addresses"]; n != 1 {
 		t.Errorf("langcrawl_slowed_addresses = %v, want 1", n)
+	}
+}
+
+// TestBusyRobotsSlowsAddress: a 429 to robots.txt, often a site's first
+// request, slows its address as a page's does (a review: robots.txt
+// answers were never told to the bounds).
+func TestBusyRobotsSlowsAddress(t *testing.T) {
+	addrOf := map[string]string{"a.test": "192.0.2.7"}
+	f := &busyFetcher{fakeFetcher: &fakeFetcher{web: fakeWeb{}}, addrOf: addrOf, busy: "192.0.2.7"}
+	c := seededCrawler(t, Config{Workers: 1, AddressConnections: 4}, f)
+	slot := func(context.Context, string) (func(time.Time), error) { return func(time.Time) {}, nil }
+	robots := RobotsFetcher(f, &fakeArchive{}, slot, nil, c.Answered)
+	if status, _, _ := robots(context.Background(), "http://a.test/robots.txt"); status != 0 && status != 429 {
+		t.Fatalf("robots.txt answered %d, want the 429", status)
+	}
+	c.slots.mu.Lock()
+	b := c.slots.bound("192.0.2.7")
+	c.slots.mu.Unlock()
+	if b != 2 {
+		t.Errorf("bound of the address after a 429 to robots.txt: %d, want 2", b)
 	}
 }

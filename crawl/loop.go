@@ -173,7 +173,7 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 	release(end)
 	defer res.Close() // a body too large for memory went to a temporary file
 	if res != nil {
-		c.slots.learn(e.Site, res.IP) // the site's next leases count against its address
+		c.slots.learn(e.Site, res.IP) // the site's next leases count against its address, busy or not
 		// The measured rate updates the server's estimates (bandwidth
 		// paper, section 3.2); a fetch with no response only frees its
 		// reservation (the worker cancels the ticket).
@@ -190,7 +190,7 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 		}
 		return c.retry(l, worker, f)
 	}
-	busy := res.Status == http.StatusTooManyRequests || res.Status == http.StatusServiceUnavailable
+	busy := isBusy(res.Status)
 	c.p.Gate.Busy(e.Site, busy)
 	// A busy server's other sites get fewer fetches at once.
 	c.slots.answered(e.Site, busy)
@@ -703,6 +703,20 @@ func mediaType(ct string) string {
 		mt = strings.ToLower(strings.TrimSpace(mt))
 	}
 	return mt
+}
+
+// isBusy reports whether status says the server is busy: 429 Too Many
+// Requests or 503 Service Unavailable.
+func isBusy(status int) bool {
+	return status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable
+}
+
+// Answered tells the address bounds how site answered a fetch made
+// outside the loop, robots.txt's (RobotsFetcher): the address it was
+// reached at, and whether the answer was busy.
+func (c *Crawler) Answered(site, ip string, status int) {
+	c.slots.learn(site, ip)
+	c.slots.answered(site, isBusy(status))
 }
 
 func isHTML(mt string) bool {

@@ -944,7 +944,7 @@ func TestRobotsCutShort(t *testing.T) {
 		f := &flaky{fakeFetcher: &fakeFetcher{web: fakeWeb{u: full}}, tries: map[string]int{},
 			fail: map[string]flake{u: {n: 1, raw: cut, truncated: c.truncated}}}
 		slot := func(context.Context, string) (func(time.Time), error) { return func(time.Time) {}, nil }
-		robots := RobotsFetcher(f, &fakeArchive{}, slot, nil)
+		robots := RobotsFetcher(f, &fakeArchive{}, slot, nil, nil)
 		status, body, err := robots(context.Background(), u)
 		if (err != nil) != c.wantErr {
 			t.Errorf("cut (%s): %d %q %v; want an error: %v", c.truncated, status, body, err, c.wantErr)

@@ -25,6 +25,10 @@ const robotsSlack = 64 << 10
 // Slot acquires a site's politeness slot; Gate.Acquire has this shape.
 type Slot func(ctx context.Context, site string) (release func(end time.Time), err error)
 
+// Answered is told how a site answered a robots.txt fetch: the address it
+// was reached at and the status (Crawler.Answered has this shape).
+type Answered func(site, ip string, status int)
+
 // RobotsFetcher returns the politeness.RobotsFetcher the gate uses. It
 // fetches robots.txt with the crawl's own client and archives every hop,
 // as Heritrix does, so the archive shows which rules the crawl obeyed. It
@@ -33,8 +37,10 @@ type Slot func(ctx context.Context, site string) (release func(end time.Time), e
 // request to the site, and w after the previous one. slot is called late,
 // so it may refer to the gate that this fetcher is given to. With log not
 // nil, every hop gets a crawl.log line, with hop path "P" (prerequisite)
-// as in Heritrix.
-func RobotsFetcher(f Fetcher, a Archive, slot Slot, log *CrawlLog) politeness.RobotsFetcher {
+// as in Heritrix. answered, when not nil, is told each hop's answer, so
+// that a 429 or 503 to robots.txt, often a site's first request, slows
+// its address as a page's does; like slot, it is called late.
+func RobotsFetcher(f Fetcher, a Archive, slot Slot, log *CrawlLog, answered Answered) politeness.RobotsFetcher {
 	logHop := func(target string, out outcome) error {
 		if log == nil {
 			return nil
@@ -75,6 +81,9 @@ func RobotsFetcher(f Fetcher, a Archive, slot Slot, log *CrawlLog) politeness.Ro
 				return 0, nil, err
 			}
 			defer res.Close()
+			if answered != nil {
+				answered(scope.SiteKey(u), res.IP, res.Status)
+			}
 			tail, tailN := res.Tail()
 			ref, err := a.WriteExchange(&archive.Exchange{URL: target, IP: res.IP, Date: res.Started,
 				RawRequest: res.RawRequest, RawResponse: res.RawResponse, Tail: tail, TailSize: tailN,

@@ -262,6 +262,18 @@ func (s *Server) serveJSON(w http.ResponseWriter, r *http.Request) {
 // maxCommands bounds the body of a POST to /control.
 const maxCommands = 1 << 20
 
+// isCommandForm reports whether form holds a commands field and no field
+// but commands and token. A line of commands always has a verb and a
+// space before any '=', so it never parses as one.
+func isCommandForm(form url.Values) bool {
+	for k := range form {
+		if k != "commands" && k != "token" {
+			return false
+		}
+	}
+	return form.Has("commands")
+}
+
 func (s *Server) serveControl(w http.ResponseWriter, r *http.Request) {
 	if s.cfg.Control == nil {
 		http.Error(w, "status: this crawl takes no commands", http.StatusForbidden)
@@ -276,9 +288,10 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request) {
 	text := string(body)
 	if ct, _, _ := strings.Cut(r.Header.Get("Content-Type"), ";"); ct == "application/x-www-form-urlencoded" {
 		// The page's form sends commands and token as fields. curl -d
-		// sends plain text under this type too: a body with no commands
-		// field is the commands as written.
-		if form, err := url.ParseQuery(string(body)); err == nil && form.Has("commands") {
+		// sends plain text under this type too: a body that is not
+		// such a form, with no other field, is the commands as written
+		// (a seed URL's "&commands=" must not read as a field).
+		if form, err := url.ParseQuery(string(body)); err == nil && isCommandForm(form) {
 			if token == "" {
 				token = form.Get("token")
 			}

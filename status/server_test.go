@@ -165,6 +165,34 @@ func TestServer(t *testing.T) {
 	} else {
 		resp.Body.Close()
 	}
+	// Plain text as a form: a seed whose URL holds "&commands=" is a
+	// seed, not a form's field (a review), and a token in the text is
+	// no token.
+	for _, c := range []struct {
+		body, token string
+		want        int
+	}{
+		{"seed http://x.test/?a=1&commands=stop", "secret", 200},
+		{"pause&token=secret", "", http.StatusForbidden},
+		{"token=secret&commands=pause", "", 200}, // the page's form
+	} {
+		req, _ := http.NewRequest("POST", srv.URL+"/control", strings.NewReader(c.body))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		if c.token != "" {
+			req.Header.Set("X-Langcrawl-Token", c.token)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != c.want {
+			t.Errorf("form-typed %q: %d, want %d", c.body, resp.StatusCode, c.want)
+		}
+	}
+	if last := ctl.got[len(ctl.got)-2:]; last[0] != "page: seed http://x.test/?a=1&commands=stop" || last[1] != "page: pause" {
+		t.Errorf("applied %q, want the seed whole, then the form's pause", last)
+	}
 	// A command done with something to say is done: 200 and the note;
 	// with a real error beside it, 422.
 	reply := func(body string) (int, string) {

@@ -279,6 +279,7 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 		return snap, errors.Join(err, clog.Close(), arc.Close(), q.Close())
 	}
 	var gate *politeness.Steered // per-host delays the operator may change (status.go)
+	var c *crawl.Crawler         // told of robots.txt answers (crawl.Answered), made below
 	slot := func(ctx context.Context, site string) (func(time.Time), error) { return gate.Acquire(ctx, site) }
 	gateHosts, siteBudgets := hostRules(cfg.Hosts)
 	pgate, err := politeness.New(politeness.Config{
@@ -290,7 +291,7 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 		Store:       robotsStore{q.Robots()},
 		DelayFactor: cfg.AdaptiveDelay.Factor, MinDelay: cfg.AdaptiveDelay.Min, MaxDelay: cfg.AdaptiveDelay.Max,
 		Hosts: gateHosts,
-	}, crawl.RobotsFetcher(client, arc, slot, clog))
+	}, crawl.RobotsFetcher(client, arc, slot, clog, func(site, ip string, status int) { c.Answered(site, ip, status) }))
 	if err != nil {
 		return snap, errors.Join(fmt.Errorf("politeness: %w", err), clog.Close(), arc.Close(), q.Close())
 	}
@@ -315,7 +316,7 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 	if err != nil {
 		return snap, errors.Join(fmt.Errorf("%w: %w", errUsage, err), clog.Close(), arc.Close(), q.Close())
 	}
-	c, err := crawl.New(crawl.Config{
+	c, err = crawl.New(crawl.Config{
 		Workers: cfg.Workers, MaxPages: cfg.MaxPages, MaxTime: cfg.MaxTime, MaxBytes: cfg.MaxBytes, MaxPagesPerSite: cfg.MaxPagesPerSite,
 		Retries:         crawl.Retries{Max: cfg.Retries.Max, Delay: cfg.Retries.Delay, MaxDelay: cfg.Retries.MaxDelay},
 		DedupMinSize:    cfg.Recrawl.DedupMinSize,

@@ -241,6 +241,9 @@ async function send(commands) {
     const text = (await r.text()).trim();
     if (!r.ok) throw new Error(text || "status " + r.status);
     out.textContent = "done: " + commands.trim().split("\n").join("; ");
+    // A note after "ok" (a seed queued before): said, not in red.
+    const note = text.split("\n").slice(1).join("; ");
+    if (note) out.textContent += " (" + note + ")";
     out.dataset.sent = String(Number(out.dataset.sent || 0) + 1);
   } catch (e) {
     out.className = "error";
