@@ -816,3 +816,55 @@ func TestHTTP10NoBodyWithTransferEncoding(t *testing.T) {
 		}
 	}
 }
+
+// TestFramingRFCAllows: responses whose framing RFC 9112 lets a recipient
+// read, and net/http refuses, are read and recorded as they came (a
+// hostile-server trial found each archived as nothing, -3), on a
+// connection kept for the next; Content-Lengths that differ are refused
+// still.
+func TestFramingRFCAllows(t *testing.T) {
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte("zipped"))
+	zw.Close()
+	for _, c := range []struct {
+		name, head, body string
+		chunked, kept    bool
+	}{
+		{"gzip, chunked", "Transfer-Encoding: gzip, chunked\r\n", fmt.Sprintf("%x\r\n%s\r\n0\r\nX-Trailer: 1\r\n\r\n", gz.Len(), gz.String()), true, true},
+		{"chunked on two lines", "Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n", "3\r\nabc\r\n0\r\n\r\n", true, true},
+		{"identity", "Transfer-Encoding: identity\r\nContent-Length: 3\r\n", "abc", false, true},
+		{"one length twice", "Content-Length: 3, 3\r\n", "abc", false, true},
+		{"gzip, to the close", "Transfer-Encoding: gzip\r\nContent-Length: 2\r\n", gz.String(), false, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			sent := "HTTP/1.1 200 OK\r\n" + c.head + "\r\n" + c.body
+			srv := newRawServer(t, func(conn net.Conn, _ []byte, _ int) bool {
+				io.WriteString(conn, sent)
+				return c.kept
+			})
+			cl := newClient(t, Config{})
+			res := mustDo(t, cl, "GET", srv.url("/"), nil)
+			if res.Status != 200 || res.Err != nil || res.Truncated != "" || string(res.RawResponse) != sent || res.Chunked != c.chunked {
+				t.Fatalf("status %d, err %v, truncated %q, chunked %v, raw %q; want 200 as sent, chunked %v",
+					res.Status, res.Err, res.Truncated, res.Chunked, res.RawResponse, c.chunked)
+			}
+			want := "abc"
+			if strings.Contains(c.head, "gzip") {
+				want = "zipped"
+			}
+			if p, err := res.Payload(0); err != nil || string(p) != want {
+				t.Errorf("payload %q, %v; want %q", p, err, want)
+			}
+			if c.kept {
+				if again := mustDo(t, cl, "GET", srv.url("/"), nil); !again.Reused || string(again.RawResponse) != sent {
+					t.Errorf("second request: reused %v, raw %q; want the kept connection and the same answer", again.Reused, again.RawResponse)
+				}
+			}
+		})
+	}
+	srv := newRawServer(t, reply("HTTP/1.1 200 OK\r\nContent-Length: 3, 4\r\n\r\nabcd"))
+	if _, err := newClient(t, Config{}).Do(context.Background(), "GET", srv.url("/"), nil); !errors.Is(err, ErrMalformedResponse) {
+		t.Errorf("Content-Lengths that differ: %v, want ErrMalformedResponse", err)
+	}
+}

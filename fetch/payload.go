@@ -41,6 +41,13 @@ func (r *Result) Payload(limit int64) ([]byte, error) {
 		rd = httputil.NewChunkedReader(rd)
 	}
 	codings := contentCodings(r.Header.Values("Content-Encoding"))
+	// Transfer codings besides chunked ("gzip, chunked", RFC 9112
+	// section 6.1) were applied after the content codings: undone first.
+	for _, c := range contentCodings(r.Header.Values("Transfer-Encoding")) {
+		if c != "chunked" {
+			codings = append(codings, c)
+		}
+	}
 	if len(body) == 0 && r.spill == nil {
 		return []byte{}, nil
 	}
