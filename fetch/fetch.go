@@ -758,7 +758,7 @@ func framingRefused(err error) bool {
 // whose last coding is not chunked is read to the close; Content-Lengths
 // that differ are refused still. The head is parsed again with one
 // framing field, and the body read from br as that field says; the
-// record keeps the head as it came.
+// record keeps the head as it came, and the connection is closed after.
 func reframe(head []byte, br *bufio.Reader, req *http.Request) (*http.Response, bool) {
 	if !headComplete(head) {
 		return nil, false
@@ -814,6 +814,10 @@ func reframe(head []byte, br *bufio.Reader, req *http.Request) (*http.Response, 
 	if err != nil {
 		return nil, false
 	}
+	// The connection is not kept: framing that needed this is where a
+	// forged second response would hide (RFC 9112 section 6.3 asks the
+	// same of Transfer-Encoding beside Content-Length).
+	resp.Close = true
 	switch {
 	case resp.Body == http.NoBody: // to HEAD, a 204, a 304
 	case len(resp.TransferEncoding) > 0:
@@ -821,7 +825,7 @@ func reframe(head []byte, br *bufio.Reader, req *http.Request) (*http.Response, 
 	case resp.ContentLength >= 0:
 		resp.Body = io.NopCloser(io.LimitReader(br, resp.ContentLength))
 	default:
-		resp.Body, resp.Close = io.NopCloser(br), true
+		resp.Body = io.NopCloser(br)
 	}
 	return resp, true
 }
