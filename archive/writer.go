@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -1027,7 +1028,11 @@ func (c *copier) ReadFrom(r io.Reader) (int64, error) {
 func (w *Writer) fail(start int64, cause error) error {
 	cf := w.cur
 	w.stats.WriteErrors++
-	errs := []error{fmt.Errorf("archive: write %s: %w", cf.open, cause)}
+	werr := fmt.Errorf("archive: write %s: %w", cf.open, cause)
+	if pe := (*fs.PathError)(nil); errors.As(cause, &pe) && pe.Path == cf.open {
+		werr = fmt.Errorf("archive: %w", cause) // it names the file already
+	}
+	errs := []error{werr}
 	if err := cf.f.Truncate(start); err != nil {
 		errs = append(errs, fmt.Errorf("archive: truncate %s: %w", cf.open, err))
 	}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -105,6 +106,35 @@ func checkOutDir(dir string) error {
 	return nil
 }
 
+// runMarker is OUT/.running: there from a run's start until it returns, so
+// a start that finds it knows the last run was cut short.
+const runMarker = ".running"
+
+// markRun writes OUT/.running, fsynced, and reports whether an earlier run
+// had left it.
+func markRun(out string) (cutShort bool, err error) {
+	path := filepath.Join(out, runMarker)
+	if _, err := os.Stat(path); err == nil {
+		cutShort = true
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
+	if err != nil {
+		return cutShort, err
+	}
+	_, err = fmt.Fprintf(f, "a langcrawl run (pid %d) since %s\n", os.Getpid(), time.Now().UTC().Format(time.RFC3339))
+	return cutShort, errors.Join(err, f.Sync(), f.Close())
+}
+
+// outDirErr is an error writing the output directory at start; a full
+// disk says so (the crash trial found "no space left" on profile.yaml's
+// temporary file, read as a failed profile).
+func outDirErr(out string, err error) error {
+	if errors.Is(err, syscall.ENOSPC) {
+		return fmt.Errorf("output directory: disk full under %s: %w (nothing was crawled and nothing is lost: make room and run again)", out, err)
+	}
+	return fmt.Errorf("output directory: %w", err)
+}
+
 // outNames are what an output directory may hold before a first start
 // has made frontier/: the lock, demo's profile, files dropped into
 // action/, and what a start killed before frontier/ had made.
@@ -174,13 +204,21 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 	}
 	defer unlock()
 	if err := os.RemoveAll(filepath.Join(cfg.Out, tmpDir)); err != nil {
-		return snap, fmt.Errorf("output directory: %w", err)
+		return snap, outDirErr(cfg.Out, err)
 	}
 	for _, d := range []string{warcDir, frontierDir, logDir, tmpDir} {
 		if err := os.MkdirAll(filepath.Join(cfg.Out, d), 0o755); err != nil {
-			return snap, fmt.Errorf("output directory: %w", err)
+			return snap, outDirErr(cfg.Out, err)
 		}
 	}
+	// A run that did not reach its end (a kill, a crash, a second Ctrl-C)
+	// leaves its marker: a crawl whose queue it had emptied is then closed
+	// by the next start, not taken for a finished crawl to re-crawl.
+	cutShort, err := markRun(cfg.Out)
+	if err != nil {
+		return snap, outDirErr(cfg.Out, err)
+	}
+	defer os.Remove(filepath.Join(cfg.Out, runMarker)) // every return closes what it opened
 	note, err := seedsFileNote(cfg.SeedsFile)
 	if err != nil {
 		return snap, fmt.Errorf("%w: %w", errUsage, err)
@@ -193,12 +231,12 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 	removeProfileTemps(cfg.Out)
 	removeProfileTemps(filepath.Join(cfg.Out, profilesDir))
 	if err := writeTextAtomic(filepath.Join(cfg.Out, "profile.yaml"), profileText); err != nil {
-		return snap, fmt.Errorf("output directory: %w", err)
+		return snap, outDirErr(cfg.Out, err)
 	}
 	// Every run keeps its profile too, so each generation's (the run that
 	// started it) survives the next one: profiles/profile-<UTC time>.yaml.
 	if err := saveProfile(cfg.Out, profileText, time.Now()); err != nil {
-		return snap, fmt.Errorf("output directory: %w", err)
+		return snap, outDirErr(cfg.Out, err)
 	}
 	logFile, err := os.OpenFile(filepath.Join(cfg.Out, logDir, "langcrawl.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 	if err != nil {
@@ -208,8 +246,11 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 	log := slog.New(slog.NewTextHandler(logFile, &slog.HandlerOptions{Level: slog.LevelInfo}))
 
 	q, err := frontier.Open(filepath.Join(cfg.Out, frontierDir), &frontier.Options{Order: cfg.Scheduling.Order, SeenCache: cfg.Scheduling.SeenCache})
+	if errors.Is(err, syscall.ENOSPC) {
+		return snap, fmt.Errorf("open frontier in %s: disk full: %w (make room and run again: nothing is lost)", cfg.Out, err)
+	}
 	if err != nil {
-		return snap, fmt.Errorf("open frontier in %s (is another crawl using this directory?): %w", cfg.Out, err)
+		return snap, fmt.Errorf("open frontier in %s (is another program using this directory?): %w", cfg.Out, err)
 	}
 	// WARC files a crash left open: keep their whole records, close them.
 	recovered, err := archive.Recover(filepath.Join(cfg.Out, warcDir))
@@ -224,7 +265,7 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 		return snap, errors.Join(fmt.Errorf("recover WARC files: %w", err), q.Close())
 	}
 	for _, f := range recovered {
-		fmt.Fprintf(stderr, "closed %s, left open by an earlier crash\n", f)
+		fmt.Fprintf(stderr, "closed %s, left open by an earlier run that did not finish (a kill, a crash or a full disk)\n", f)
 		log.Info("recovered WARC file", "file", f)
 	}
 	arc, err := archive.NewWriter(archive.Config{
@@ -336,7 +377,7 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 	if err != nil {
 		return snap, errors.Join(err, clog.Close(), arc.Close(), q.Close())
 	}
-	gen, newGen, err := startGeneration(c, q, cfg, stderr, log)
+	gen, newGen, err := startGeneration(c, q, cfg, stderr, log, cutShort)
 	if err != nil {
 		return snap, errors.Join(err, clog.Close(), arc.Close(), q.Close())
 	}

@@ -87,3 +87,18 @@ func TestFailureReason(t *testing.T) {
 		t.Errorf("reason %q", r)
 	}
 }
+
+// TestOutDirErr: a start that cannot write its own files for lack of space
+// says the disk is full and names the directory (the crash trial read "no
+// space left" on profile.yaml's temporary file); another error is as it
+// was.
+func TestOutDirErr(t *testing.T) {
+	full := &os.PathError{Op: "write", Path: "/o/profile.yaml.tmp-1", Err: syscall.ENOSPC}
+	if msg := outDirErr("/o", full).Error(); !strings.Contains(msg, "disk full under /o") || !strings.Contains(msg, "profile.yaml") {
+		t.Errorf("full disk: %q", msg)
+	}
+	denied := &os.PathError{Op: "mkdir", Path: "/o/warcs", Err: syscall.EACCES}
+	if msg := outDirErr("/o", denied).Error(); strings.Contains(msg, "disk full") || !strings.Contains(msg, "permission denied") {
+		t.Errorf("permission: %q", msg)
+	}
+}

@@ -521,13 +521,16 @@ func TestKillAndResume(t *testing.T) {
 // and checks that it exits 0 with every WARC file closed and readable, and
 // that a resumed crawl then finishes the web without fetching anything
 // twice: a drained crawl has nothing in flight.
-func TestInterruptDrains(t *testing.T) {
+func TestInterruptDrains(t *testing.T) { testSignalDrains(t, os.Interrupt) }
+
+// testSignalDrains is TestInterruptDrains for the signal sig.
+func testSignalDrains(t *testing.T, sig os.Signal) {
 	w := startWeb(t)
 	out := t.TempDir()
 	cfg := w.profile(t, out, "")
 	var stdout bytes.Buffer
 	child := w.crawlInChild(t, cfg, &stdout)
-	child.Process.Signal(os.Interrupt)
+	child.Process.Signal(sig)
 	err := child.Wait()
 	if err != nil {
 		t.Fatalf("interrupted crawl exited with %v, want 0\n%s", err, stdout.String())

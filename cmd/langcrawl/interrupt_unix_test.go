@@ -16,11 +16,17 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/langcrawl/langcrawl/config"
 )
+
+// TestHangupDrains: SIGHUP, a closed terminal, drains the crawl as the
+// first Ctrl-C does (it killed the crawl outright before, leaving its WARC
+// file open: the crash trial).
+func TestHangupDrains(t *testing.T) { testSignalDrains(t, syscall.SIGHUP) }
 
 // TestSecondInterruptQuits checks README's promise for a second Ctrl-C:
 // while the first one waits for a fetch that does not end, the second

@@ -20,9 +20,12 @@ import (
 // with recrawl.previous (--previous DIR) it first takes the fetch history
 // of the crawl in DIR into a new output directory; then, if the frontier
 // holds a finished crawl, or a new generation that a crash cut short, it
-// starts the next generation, queueing the known URLs that are due. It
-// returns the generation the run crawls, and whether this run started it.
-func startGeneration(c *crawl.Crawler, q *frontier.Queue, cfg *config.Config, stderr io.Writer, log *slog.Logger) (gen int64, started bool, err error) {
+// starts the next generation, queueing the known URLs that are due. A
+// crawl whose last run was cut short (cutShort: a kill during the stop of
+// a run that had emptied its queue) is not finished: this run closes it,
+// and the next starts the new generation. It returns the generation the
+// run crawls, and whether this run started it.
+func startGeneration(c *crawl.Crawler, q *frontier.Queue, cfg *config.Config, stderr io.Writer, log *slog.Logger, cutShort bool) (gen int64, started bool, err error) {
 	if prev := cfg.Recrawl.Previous; prev != "" {
 		n, done, err := importHistory(q, prev)
 		if err != nil {
@@ -51,6 +54,14 @@ func startGeneration(c *crawl.Crawler, q *frontier.Queue, cfg *config.Config, st
 		return 0, false, err
 	}
 	if !finished && !st.GenerationPending {
+		return st.Generation, false, nil
+	}
+	if cutShort && !st.GenerationPending {
+		// Before, the run after a kill at the very end re-crawled the
+		// whole web (the crash trial): the operator meant to resume.
+		fmt.Fprintf(stderr, "the crawl in %s had fetched every URL when its last run was cut short (a kill, a crash, a second Ctrl-C) before it closed; "+
+			"this run closes it, and the next run starts generation %d\n", cfg.Out, st.Generation+1)
+		log.Info("last run cut short after its queue emptied: closing, no new generation", "generation", st.Generation)
 		return st.Generation, false, nil
 	}
 	gen, n, err := c.Recrawl(cfg.Recrawl.Interval, recrawlIntervals(cfg.Hosts), time.Now())

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -134,5 +135,54 @@ func TestRecrawlDemo(t *testing.T) {
 	var md bytes.Buffer
 	if err := r.WriteMarkdown(&md); err != nil || !strings.Contains(md.String(), "## Generations") {
 		t.Errorf("the markdown report has no Generations section: %v", err)
+	}
+}
+
+// TestCutShortAtEndCloses: a run killed in its stop after it had emptied
+// its queue (in the WARC close or the index merge) leaves OUT/.running; the
+// next start closes the crawl and fetches nothing, and only the run after
+// it starts generation 2. Before, the next start re-crawled the whole web
+// (the crash trial), where the operator meant to resume.
+func TestCutShortAtEndCloses(t *testing.T) {
+	w := startWeb(t)
+	out := t.TempDir()
+	cfg := w.profile(t, out, "")
+	if _, err := runCrawl(context.Background(), cfg, io.Discard, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	marker := filepath.Join(out, runMarker)
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatalf("%s left by a run that ended", marker)
+	}
+	requests := len(w.srv.Log())
+	files, _ := filepath.Glob(filepath.Join(out, warcDir, "*.warc*"))
+	// What a kill at the end leaves: the marker (its WARC file left open
+	// too is what TestKillNine's recovery covers).
+	if err := os.WriteFile(marker, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	snap, err := runCrawl(context.Background(), cfg, io.Discard, &stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stderr.String(), "cut short") || strings.Contains(stderr.String(), "generation 2 of") || snap.Frontier.Generation != 1 {
+		t.Errorf("after a run cut short at its end: generation %d, stderr:\n%s\nwant generation 1, said cut short", snap.Frontier.Generation, stderr.String())
+	}
+	if n := len(w.srv.Log()); n != requests {
+		t.Errorf("%d requests after the run cut short at its end, want none", n-requests)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Errorf("%s left after the closing run", marker)
+	}
+	if again, _ := filepath.Glob(filepath.Join(out, warcDir, "*.warc*")); len(again) != len(files) {
+		t.Errorf("the closing run left %d WARC files, want the %d there were", len(again), len(files))
+	}
+	stderr.Reset()
+	if _, err := runCrawl(context.Background(), cfg, io.Discard, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stderr.String(), "generation 2 of") {
+		t.Errorf("the run after the closing one did not start generation 2:\n%s", stderr.String())
 	}
 }

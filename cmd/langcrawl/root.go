@@ -96,13 +96,15 @@ const (
 	readQuitting = "quitting at once; a temporary file (*.tmp-*) may be left beside the output"
 )
 
-// interrupts returns a context cancelled by the first SIGINT or SIGTERM,
-// which drains the crawl (what the command does then is stopping, for the
-// message). A second signal exits at once (with the message quitting).
+// interrupts returns a context cancelled by the first SIGINT, SIGTERM or
+// SIGHUP, which drains the crawl (what the command does then is stopping,
+// for the message). A second signal exits at once (with the message
+// quitting). SIGHUP is a closed terminal: it killed the crawl outright
+// before, leaving its WARC file open (the crash trial).
 func interrupts(stopping, quitting string) (context.Context, func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	ch := make(chan os.Signal, 2)
-	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	go func() {
 		select {
 		case <-ch:
