@@ -363,6 +363,14 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 		archive.Field{Name: "tree", Value: e.Tree},
 		archive.Field{Name: "fetchTimeMs", Value: strconv.FormatInt(res.Duration.Milliseconds(), 10)},
 	)
+	if known {
+		// The URL's last visit, in this crawl or the one it was begun
+		// from (--previous): the report counts its capture as archived
+		// before, changed or not, which the WARC files of a --previous
+		// crawl could not tell it (an archivist's trial: 547 changed or
+		// gone pages counted as new).
+		meta = append(meta, archive.Field{Name: "previousVisit", Value: prev.Fetched.UTC().Format(time.RFC3339) + " " + strconv.Itoa(prev.Status)})
+	}
 	if res.TLSVerifyError != "" {
 		meta = append(meta, archive.Field{Name: "tlsVerifyError", Value: oneLine(res.TLSVerifyError)})
 	}

@@ -114,6 +114,7 @@ func TestRecrawlGeneration(t *testing.T) {
 	q, w, a := g.q, g.w, g.a
 	g.firstGeneration(t, Config{}, "http://a.test/")
 	first, _, _ := q.History("http://a.test/etag")
+	changedFirst, _, _ := q.History("http://a.test/changed")
 	if first.RecordID == "" || first.URL != "http://a.test/etag" {
 		t.Fatalf("history after the first crawl: %+v", first)
 	}
@@ -167,6 +168,18 @@ func TestRecrawlGeneration(t *testing.T) {
 	h, _, _ := q.History("http://a.test/changed")
 	if !h.Changed || h.Lang != "en" {
 		t.Errorf("history of the changed page: %+v", h)
+	}
+	// Its metadata names the visit before, for the report to count it as
+	// archived before (a --previous crawl's files cannot tell it); a page
+	// new to the crawl has none.
+	want := changedFirst.Fetched.UTC().Format(time.RFC3339) + " 200"
+	if !slices.Contains(a.meta["http://a.test/changed"], archive.Field{Name: "previousVisit", Value: want}) {
+		t.Errorf("changed page's metadata %v: want previousVisit %q", a.meta["http://a.test/changed"], want)
+	}
+	for _, f := range a.meta["http://a.test/new"] {
+		if f.Name == "previousVisit" {
+			t.Errorf("a page new to the crawl has previousVisit %q", f.Value)
+		}
 	}
 	s := c2.Stats()
 	if s.Revisits != 3 || s.Gone != 1 || s.LangChanged != 1 { // the seed page, /same and /etag

@@ -210,6 +210,16 @@ type metaRecord struct {
 	Generation int64
 }
 
+// has reports whether the record has a field named name.
+func (m metaRecord) has(name string) bool {
+	for _, f := range m.Fields {
+		if f.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
 // fileGeneration is the crawl generation the warcinfo record opening the
 // WARC file at path names, 0 when it names none or cannot be read (readWARC
 // then says what is wrong with the file).

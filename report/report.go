@@ -534,7 +534,11 @@ func (a *accumulator) add(m metaRecord) {
 	// re-crawl's too, one of generation 1 a resumed crawl's.
 	prev, seen := a.seen[m.URI]
 	again := seen && m.Generation > max(prev, 1)
-	a.generation(m, again, seen && !again)
+	// A capture whose metadata names the URL's last visit (previousVisit)
+	// was archived before, perhaps in the crawl a --previous crawl was
+	// begun from, whose files are not read here.
+	before := again || m.has("previousVisit")
+	a.generation(m, before, seen && !again)
 	if seen {
 		a.seen[m.URI] = max(prev, m.Generation)
 		if !again {
