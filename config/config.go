@@ -1103,7 +1103,7 @@ func ParseSize(s string) (int64, error) {
 }
 
 // EachSeed streams a seeds file: it calls fn with each seed and its line
-// number, skipping blank lines and lines starting with #, and stops at the
+// number, skipping blank lines and comments (cutComment), and stops at the
 // first error fn returns. A bare host name gets http:// (NormalizeSeed).
 // It holds one line in memory at a time.
 func EachSeed(path string, fn func(line int, seed string) error) error {
@@ -1123,8 +1123,8 @@ func EachSeedLine(path string, fn func(line int, raw, seed string) error) error 
 	n := 0
 	for sc.Scan() {
 		n++
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
+		line := strings.TrimSpace(cutComment(sc.Text()))
+		if line == "" {
 			continue
 		}
 		if err := fn(n, line, NormalizeSeed(line)); err != nil {
@@ -1135,6 +1135,19 @@ func EachSeedLine(path string, fn func(line int, raw, seed string) error) error 
 		return fmt.Errorf("%s:%d: %w", path, n+1, err)
 	}
 	return nil
+}
+
+// cutComment cuts a seeds file line at its comment: a '#' at the start
+// or after white space, as in action files. A URL holds no white space,
+// so its own '#' (a fragment) stays. Before, "URL # note" became the seed
+// "URL%20" (an archivist's trial).
+func cutComment(line string) string {
+	for i, r := range line {
+		if r == '#' && (i == 0 || line[i-1] == ' ' || line[i-1] == '\t') {
+			return line[:i]
+		}
+	}
+	return line
 }
 
 // NormalizeSeed gives a bare host name, or a host and path, http://:

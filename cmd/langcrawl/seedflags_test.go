@@ -101,7 +101,10 @@ network:
 func TestSeedFlagAndSkipBadSeeds(t *testing.T) {
 	w := startHostWeb(t, nil)
 	seeds := filepath.Join(t.TempDir(), "seeds.txt")
-	os.WriteFile(seeds, []byte("# seeds\nc.test\nhttp://[bad\nftp://d.test/\nmailto:someone@e.test\nhttp://e.test/\n"), 0o644)
+	// Line 2 has a comment after the seed, line 7 two URLs: the first is
+	// c.test, the second a bad line (they were the seeds "c.test%20" and
+	// "http://a.test/xhttp://b.test/y" before: an archivist's trial).
+	os.WriteFile(seeds, []byte("# seeds\nc.test   # a note\nhttp://[bad\nftp://d.test/\nmailto:someone@e.test\nhttp://e.test/#top\nhttp://a.test/x\thttp://b.test/y\n"), 0o644)
 
 	// Without --skip-bad-seeds: nothing is crawled, every bad line named
 	// (a mailto: seed too, not read as a user name on e.test), and
@@ -114,7 +117,7 @@ func TestSeedFlagAndSkipBadSeeds(t *testing.T) {
 	if _, serr := os.Stat(out); !os.IsNotExist(serr) {
 		t.Errorf("a start refused for bad seed lines made %s (%v)", out, serr)
 	}
-	for _, want := range []string{seeds + ":3:", seeds + ":4:", seeds + ":5:", "--skip-bad-seeds"} {
+	for _, want := range []string{seeds + ":3:", seeds + ":4:", seeds + ":5:", seeds + ":7:", "--skip-bad-seeds"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error does not name %q:\n%v", want, err)
 		}
@@ -131,7 +134,7 @@ func TestSeedFlagAndSkipBadSeeds(t *testing.T) {
 	if got, want := strings.Join(w.fetched(), " "), "a.test/ b.test/ c.test/ e.test/"; got != want {
 		t.Errorf("fetched %s, want %s", got, want)
 	}
-	for _, want := range []string{"skipping bad seed: " + seeds + ":3:", "skipping bad seed: " + seeds + ":4:", "skipping bad seed: " + seeds + ":5:"} {
+	for _, want := range []string{"skipping bad seed: " + seeds + ":3:", "skipping bad seed: " + seeds + ":4:", "skipping bad seed: " + seeds + ":5:", "skipping bad seed: " + seeds + ":7:"} {
 		if strings.Count(stderr, want) != 1 {
 			t.Errorf("stderr reports %q %d times, want once:\n%s", want, strings.Count(stderr, want), stderr)
 		}

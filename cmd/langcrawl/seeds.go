@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"strings"
 
 	"github.com/langcrawl/langcrawl/config"
 	"github.com/langcrawl/langcrawl/crawl"
@@ -117,7 +118,7 @@ func (s *seeder) seedFile() (int, error) {
 func checkSeedsFile(path string) error {
 	var errs []error
 	err := config.EachSeedLine(path, func(line int, raw, u string) error {
-		if _, err := scope.Canonicalize(u); err != nil {
+		if err := checkSeed(u); err != nil {
 			errs = append(errs, fmt.Errorf("%s:%d: seed %q: %w", path, line, raw, err))
 			if len(errs) >= maxSeedErrors {
 				return fmt.Errorf("%s: stopped after %d bad seeds", path, maxSeedErrors)
@@ -131,11 +132,22 @@ func checkSeedsFile(path string) error {
 	return errors.Join(append(errs, err)...)
 }
 
+// checkSeed reports what is wrong with a seeds file's seed u: white space
+// inside (two URLs on a line, or a comment without its '#', read as one
+// URL with %20 in it before), or a URL that does not parse.
+func checkSeed(u string) error {
+	if strings.ContainsAny(u, " \t") {
+		return errors.New("holds white space: one URL per line, and a comment starts with # after a space")
+	}
+	_, err := scope.Canonicalize(u)
+	return err
+}
+
 // seedFileSkipping queues the good lines of the seeds file in one pass,
 // reporting each bad one.
 func (s *seeder) seedFileSkipping() (int, error) {
 	return s.queueFile(func(line int, raw, u string) bool {
-		if _, err := scope.Canonicalize(u); err != nil {
+		if err := checkSeed(u); err != nil {
 			s.skip(fmt.Errorf("%s:%d: seed %q: %w", s.cfg.SeedsFile, line, raw, err))
 			return false
 		}
