@@ -391,6 +391,9 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 	if err := steer.restore(); err != nil {
 		return snap, errors.Join(err, clog.Close(), arc.Close(), q.Close())
 	}
+	if note := steer.restoredNote(); note != "" {
+		fmt.Fprintln(stderr, note)
+	}
 	fs := q.Stats()
 	switch {
 	case newGen:

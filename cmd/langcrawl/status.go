@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -135,6 +136,36 @@ func (s *steering) restore() error {
 	return errors.Join(errs...)
 }
 
+// restoredNote says which of the operator's changes of earlier runs are in
+// force, "" when none: a delay set months ago slowed a re-crawl with no
+// word on stderr (an archivist's trial). The pause is said apart.
+func (s *steering) restoredNote() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var parts []string
+	hosts := slices.Sorted(maps.Keys(s.state.Delays))
+	for i, h := range hosts {
+		if i == 3 {
+			parts = append(parts, fmt.Sprintf("%d more delays", len(hosts)-3))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("delay %s %s", h, s.state.Delays[h]))
+	}
+	if n := len(s.state.Excludes); n == 1 {
+		parts = append(parts, "exclude "+s.state.Excludes[0])
+	} else if n > 1 {
+		parts = append(parts, fmt.Sprintf("%d exclusion rules", n))
+	}
+	if n := len(s.state.Unexcluded); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d of the profile's exclusion rules removed", n))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("in force from earlier runs (%s): %s; undo with 'delay HOST default' or 'unexclude RULE'",
+		s.path, strings.Join(parts, ", "))
+}
+
 // setStop sets how the stop command stops the crawl.
 func (s *steering) setStop(stop func()) {
 	s.mu.Lock()
@@ -198,7 +229,9 @@ func (s *steering) applyLocked(cmd status.Command) error {
 			return err
 		}
 		s.log.Info("seeds added", "new", n)
-		s.state.Seeds = append(s.state.Seeds, cmd.Args...)
+		for _, u := range cmd.Args { // once each: a seed given again is kept once
+			s.state.Seeds = appendNew(s.state.Seeds, u)
+		}
 		if n < len(cmd.Args) {
 			// Said, not done quietly: a URL the crawl has queued or
 			// fetched is not queued again (one an exclusion skipped is,
