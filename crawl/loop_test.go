@@ -523,4 +523,11 @@ func TestSiteBudgetLogsCode(t *testing.T) {
 	if len(budget) != 2 {
 		t.Errorf("%d lines with -5002, want one for each of the 2 pages over budget:\n%s", len(budget), log)
 	}
+	// The summary says what kind of skip they were (all of them were
+	// "skipped" before, whatever skipped them: an archivist's trial).
+	var sum strings.Builder
+	c.Stats().WriteSummary(&sum, time.Second, StopDone)
+	if !strings.Contains(sum.String(), "2 skipped (0 on servers or sections judged irrelevant, 2 over a site's page budget, 0 excluded by the operator)") {
+		t.Errorf("summary does not count the budget's skips apart:\n%s", sum.String())
+	}
 }

@@ -34,6 +34,7 @@ type Stats struct {
 	deduplicated                atomic.Int64 // revisits of the same payload at another URL
 	robots                      atomic.Int64 // URLs disallowed by robots.txt
 	skipped                     atomic.Int64 // URLs skipped by focus or budgets
+	skipFocus, skipBudget       atomic.Int64 // of them: on an irrelevant server or section (-5003), over a site's budget (-5002)
 	dropped                     atomic.Int64 // queued URLs dropped when a server turned irrelevant
 
 	mu       sync.Mutex
@@ -57,6 +58,12 @@ func (s *Stats) record(e frontier.Entry, out outcome) {
 		s.robots.Add(1)
 	case out.status == codeFocusSkip || out.status == codeSiteBudget || out.status == codeExcluded:
 		s.skipped.Add(1)
+		switch out.status {
+		case codeFocusSkip:
+			s.skipFocus.Add(1)
+		case codeSiteBudget:
+			s.skipBudget.Add(1)
+		}
 	case out.status < 0:
 		s.failed.Add(1)
 	default:
@@ -139,13 +146,17 @@ func (s *Stats) rejected(why string) {
 // Snapshot is a copy of the counters at one moment.
 type Snapshot struct {
 	Pages, Bytes, HTML, Relevant, Failed, Robots, Skipped, Dropped int64
-	Deferred                                                       int64
-	Revisits, Gone, LangChanged, Deduplicated                      int64
-	Sites                                                          int
-	Status                                                         map[int]int64
-	Langs                                                          map[string]int64
-	Rejects                                                        map[string]int64
-	Frontier                                                       frontier.Stats
+	// SkippedFocus and SkippedBudget are the Skipped that focusing
+	// (-5003) and a site's page budget (-5002) skipped; the rest an
+	// operator's exclusion did (-5004).
+	SkippedFocus, SkippedBudget               int64
+	Deferred                                  int64
+	Revisits, Gone, LangChanged, Deduplicated int64
+	Sites                                     int
+	Status                                    map[int]int64
+	Langs                                     map[string]int64
+	Rejects                                   map[string]int64
+	Frontier                                  frontier.Stats
 	// Focused says the crawl has a target language; without one, every
 	// page counts as relevant and no harvest rate is reported. The caller
 	// sets it (the engine's counters do not know).
@@ -172,6 +183,7 @@ func (s *Stats) snapshot(f frontier.Stats) Snapshot {
 	return Snapshot{
 		Pages: s.pages.Load(), Bytes: s.bytes.Load(), HTML: s.html.Load(), Relevant: s.relevant.Load(),
 		Failed: s.failed.Load(), Robots: s.robots.Load(), Skipped: s.skipped.Load(), Dropped: s.dropped.Load(),
+		SkippedFocus: s.skipFocus.Load(), SkippedBudget: s.skipBudget.Load(),
 		Deferred: s.deferred.Load(), Revisits: s.revisits.Load(), Gone: s.gone.Load(), LangChanged: s.langChanged.Load(),
 		Deduplicated: s.deduplicated.Load(),
 		Sites:        len(s.hosts), Status: st, Langs: cp(s.langs), Rejects: cp(s.rejects), Frontier: f,
@@ -218,8 +230,11 @@ func (s Snapshot) WriteSummary(w io.Writer, elapsed time.Duration, reason string
 	} else {
 		fmt.Fprintf(w, "pages: %d HTML (no target language)\n", s.HTML)
 	}
-	fmt.Fprintf(w, "not fetched: %d robots.txt, %d skipped, %d dropped from irrelevant servers\n",
-		s.Robots, s.Skipped, s.Dropped)
+	// Each kind apart: a re-crawl's URLs on servers an earlier generation
+	// judged irrelevant are skipped, and read as lost when lumped with a
+	// site budget's (an archivist's trial).
+	fmt.Fprintf(w, "not fetched: %d disallowed by robots.txt; %d skipped (%d on servers or sections judged irrelevant, %d over a site's page budget, %d excluded by the operator); %d dropped from the queue when their server was judged irrelevant\n",
+		s.Robots, s.Skipped, s.SkippedFocus, s.SkippedBudget, s.Skipped-s.SkippedFocus-s.SkippedBudget, s.Dropped)
 	fmt.Fprintf(w, "failed: %d given up on after their last retry (crawl.log -8 or an error status); %d tries deferred for a retry\n",
 		s.Failed, s.Deferred)
 	if s.Deduplicated > 0 {

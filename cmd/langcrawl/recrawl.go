@@ -70,6 +70,11 @@ func startGeneration(c *crawl.Crawler, q *frontier.Queue, cfg *config.Config, st
 	}
 	fmt.Fprintf(stderr, "generation %d of the crawl in %s: %d known URLs due again (recrawl.interval %s)\n",
 		gen, cfg.Out, n, cfg.Recrawl.Interval)
+	if cfg.Focus.Language != "" {
+		// The server verdicts carry over: said, or a curator counting
+		// the due URLs against those fetched reads the gap as lost.
+		fmt.Fprintln(stderr, "  those on servers the earlier generations judged irrelevant are skipped (-5003) unless their server turns relevant; the summary counts them")
+	}
 	log.Info("new generation", "generation", gen, "due", n)
 	return gen, true, nil
 }

@@ -485,7 +485,7 @@ func TestMetricsAgreeWithSummary(t *testing.T) {
 		{"langcrawl_responses_total", float64(rep.Current.Pages)},
 		{"langcrawl_html_pages_total", summaryCount(t, sum, `pages: (\d+) HTML`)},
 		{"langcrawl_fetch_failures_total", summaryCount(t, sum, `failed: (\d+) given up`)},
-		{"langcrawl_robots_disallowed_total", summaryCount(t, sum, `not fetched: (\d+) robots.txt`)},
+		{"langcrawl_robots_disallowed_total", summaryCount(t, sum, `not fetched: (\d+) disallowed by robots.txt`)},
 		{"langcrawl_frontier_seen", summaryCount(t, sum, `frontier: \d+ queued, (\d+) seen`)},
 		{"langcrawl_frontier_queued", summaryCount(t, sum, `frontier: (\d+) queued`)},
 		{"langcrawl_frontier_inflight", 0},
