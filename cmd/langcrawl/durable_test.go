@@ -102,3 +102,27 @@ func TestOutDirErr(t *testing.T) {
 		t.Errorf("permission: %q", msg)
 	}
 }
+
+// TestRecentRate: the progress line's rate is over the last window, so a
+// paused crawl's falls to 0 within it (the average over the run read 61
+// pages/s after 15 s paused: an archivist's trial).
+func TestRecentRate(t *testing.T) {
+	t0 := time.Unix(0, 0)
+	r := recentRate{window: 10 * time.Second, at: []time.Time{t0}, pages: []int64{0}}
+	var got float64
+	for i := 1; i <= 20; i++ { // 100 pages a second for 20 s
+		got = r.rate(t0.Add(time.Duration(i)*time.Second), int64(100*i))
+	}
+	if got != 100 {
+		t.Errorf("rate while crawling: %v, want 100", got)
+	}
+	for i := 21; i <= 31; i++ { // paused: no page for 11 s
+		got = r.rate(t0.Add(time.Duration(i)*time.Second), 2000)
+	}
+	if got != 0 {
+		t.Errorf("rate after 11 s paused: %v, want 0", got)
+	}
+	if len(r.at) > 12 {
+		t.Errorf("%d samples kept for a 10 s window of 1 s samples", len(r.at))
+	}
+}

@@ -414,6 +414,29 @@ func serveStatus(addr string, s *steering, leaves crawl.Leaves, stderr io.Writer
 // stderr is not a terminal, as Heritrix's progress-statistics.log.
 const progressEvery = 20 * time.Second
 
+// recentRate is the rate of pages over the last window, from the samples
+// the progress line takes: a paused crawl's falls to 0, where the average
+// over the run fell slowly.
+type recentRate struct {
+	window time.Duration
+	at     []time.Time
+	pages  []int64
+}
+
+// rate adds the sample (now, pages) and returns the pages per second since
+// the oldest sample within the window (or the newest before it).
+func (r *recentRate) rate(now time.Time, pages int64) float64 {
+	r.at, r.pages = append(r.at, now), append(r.pages, pages)
+	for len(r.at) > 2 && now.Sub(r.at[1]) >= r.window {
+		r.at, r.pages = r.at[1:], r.pages[1:]
+	}
+	d := now.Sub(r.at[0]).Seconds()
+	if d <= 0 {
+		return 0
+	}
+	return float64(pages-r.pages[0]) / d
+}
+
 // progress prints a live status line on stderr once a second when it is
 // a terminal; otherwise it logs it in langcrawl.log every progressEvery.
 // It returns a function that stops it.
@@ -426,6 +449,7 @@ func progress(w io.Writer, log *slog.Logger, snapshot func() crawl.Snapshot, sta
 	}
 	done := make(chan struct{})
 	stopped := make(chan struct{})
+	recent := recentRate{window: max(every, 10*time.Second), at: []time.Time{start}, pages: []int64{0}}
 	go func() {
 		defer close(stopped)
 		t := time.NewTicker(every)
@@ -438,7 +462,8 @@ func progress(w io.Writer, log *slog.Logger, snapshot func() crawl.Snapshot, sta
 				}
 				return
 			case <-t.C:
-				line := snapshot().ProgressLine(time.Since(start))
+				snap, now := snapshot(), time.Now()
+				line := snap.ProgressLineAt(now.Sub(start), recent.rate(now, snap.Pages))
 				if tty {
 					fmt.Fprintf(w, "\r\033[K%s", line)
 				} else {
