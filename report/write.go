@@ -262,7 +262,10 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		if r.BadLogLines > 0 {
 			p(", %d unreadable", r.BadLogLines)
 		}
-		p(" (%s):\n\n| status | meaning | count | bytes |\n|---:|---|---:|---:|\n", FileStatusCSV)
+		// Every line: robots.txt fetches too, which the crawl's summary
+		// leaves out of its status counts (an archivist's trial asked why
+		// the two differ).
+		p(" (%s), robots.txt fetches and retried tries included, unlike the crawl's summary:\n\n| status | meaning | count | bytes |\n|---:|---|---:|---:|\n", FileStatusCSV)
 		for _, s := range r.Statuses {
 			p("| %d | %s | %d | %d |\n", s.Code, s.Meaning, s.Count, s.Bytes)
 		}
