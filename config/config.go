@@ -670,10 +670,53 @@ func Load(profile string, fs *pflag.FlagSet) (*Config, error) {
 			}
 		}
 	}
+	if len(errs) > 0 && c.SeedsFile != "" && !c.SkipBadSeeds {
+		// Every problem at once: the seeds file's bad lines too, which
+		// the crawl otherwise checks only once the profile is good (an
+		// archivist's trial fixed the profile, then met the file's).
+		if fi, err := os.Stat(c.SeedsFile); err == nil && fi.Mode().IsRegular() {
+			if err := CheckSeedsFile(c.SeedsFile); err != nil {
+				errs = append(errs, err)
+			}
+		}
+	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
 	return c, nil
+}
+
+// maxSeedErrors is how many bad seeds CheckSeedsFile lists before giving up.
+const maxSeedErrors = 20
+
+// CheckSeedsFile reads the seeds file at path once and returns every bad
+// line (up to 20), each named FILE:LINE, and how to go on without them.
+func CheckSeedsFile(path string) error {
+	var errs []error
+	err := EachSeedLine(path, func(line int, raw, u string) error {
+		if err := CheckSeed(u); err != nil {
+			errs = append(errs, fmt.Errorf("%s:%d: seed %q: %w", path, line, raw, err))
+			if len(errs) >= maxSeedErrors {
+				return fmt.Errorf("%s: stopped after %d bad seeds", path, maxSeedErrors)
+			}
+		}
+		return nil
+	})
+	if len(errs) > 0 {
+		errs = append(errs, fmt.Errorf("%s: fix the lines above, or give --skip-bad-seeds to crawl without them", path))
+	}
+	return errors.Join(append(errs, err)...)
+}
+
+// CheckSeed reports what is wrong with a seeds file's seed u: white space
+// inside (two URLs on a line, or a comment without its '#', read as one
+// URL with %20 in it before), or a URL that does not parse.
+func CheckSeed(u string) error {
+	if strings.ContainsAny(u, " \t") {
+		return errors.New("holds white space: one URL per line, and a comment starts with # after a space")
+	}
+	_, err := scope.Canonicalize(u)
+	return err
 }
 
 // explicit reports whether the operator set key in the profile or the

@@ -657,3 +657,23 @@ func TestBadEnvValueNamed(t *testing.T) {
 		t.Errorf("error %v does not name LANGCRAWL_WORKERS", err)
 	}
 }
+
+// TestBadProfileAndSeedsFile: a profile with a bad seed and a seeds file
+// with a bad line names both at once (an archivist's trial fixed the
+// profile, then met the file's lines at the next start).
+func TestBadProfileAndSeedsFile(t *testing.T) {
+	dir := t.TempDir()
+	seeds := filepath.Join(dir, "seeds.txt")
+	os.WriteFile(seeds, []byte("http://good.test/\nhttp://[bad\n"), 0o644)
+	prof := filepath.Join(dir, "p.yaml")
+	os.WriteFile(prof, []byte("seeds: [\"ftp://nowhere.example/\"]\nseeds_file: seeds.txt\nuser_agent: \"x/1 (+https://lib.example/c)\"\n"), 0o644)
+	_, err := Load(prof, nil)
+	if err == nil {
+		t.Fatal("bad profile accepted")
+	}
+	for _, want := range []string{"ftp://nowhere.example/", seeds + ":2:"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error does not name %q:\n%v", want, err)
+		}
+	}
+}

@@ -174,7 +174,7 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 	}
 	// A bad line in the seeds file is named before anything is made.
 	if cfg.SeedsFile != "" && !cfg.SkipBadSeeds {
-		if err := checkSeedsFile(cfg.SeedsFile); err != nil {
+		if err := config.CheckSeedsFile(cfg.SeedsFile); err != nil {
 			return snap, fmt.Errorf("%w: %w", errUsage, err)
 		}
 	}

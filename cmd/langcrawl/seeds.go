@@ -8,7 +8,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"strings"
 
 	"github.com/langcrawl/langcrawl/config"
 	"github.com/langcrawl/langcrawl/crawl"
@@ -17,9 +16,6 @@ import (
 
 // seedBatch is how many seeds of a seeds file are queued in one write.
 const seedBatch = 10_000
-
-// maxSeedErrors is how many bad seeds are listed before giving up.
-const maxSeedErrors = 20
 
 // seedAll queues the seeds of cfg, reporting nothing (see seeder).
 func seedAll(c *crawl.Crawler, cfg *config.Config) (int, error) {
@@ -31,7 +27,7 @@ func seedAll(c *crawl.Crawler, cfg *config.Config) (int, error) {
 // one batch of memory.
 //
 // A bad seed is an error naming it, and in the seeds file its FILE:LINE.
-// By default every bad seed of the file (up to maxSeedErrors) is listed
+// By default every bad seed of the file (up to 20) is listed
 // before anything of it is queued, so a typo does not start half a crawl.
 // With cfg.SkipBadSeeds (--skip-bad-seeds) each bad seed is reported on
 // stderr and in langcrawl.log, and the crawl goes on without it.
@@ -45,7 +41,7 @@ type seeder struct {
 	// log gets the skipped seeds; nil: nothing.
 	log *slog.Logger
 
-	// checked: runCrawl has checked the seeds file already (checkSeedsFile),
+	// checked: runCrawl has checked the seeds file already (config.CheckSeedsFile),
 	// so seedFile only queues it.
 	checked bool
 
@@ -103,51 +99,18 @@ func (s *seeder) seedListed() (int, error) {
 // seedFile checks every line of the seeds file, then queues them.
 func (s *seeder) seedFile() (int, error) {
 	if !s.checked {
-		if err := checkSeedsFile(s.cfg.SeedsFile); err != nil {
+		if err := config.CheckSeedsFile(s.cfg.SeedsFile); err != nil {
 			return 0, err
 		}
 	}
 	return s.queueFile(func(int, string, string) bool { return true })
 }
 
-// checkSeedsFile reads the seeds file at path once and returns every bad
-// line (up to maxSeedErrors), each named FILE:LINE. runCrawl calls it
-// before anything in --out is made, so a typo there leaves nothing
-// behind; seedFile then only queues (a line spoilt in between stops the
-// queueing with an error naming its URL).
-func checkSeedsFile(path string) error {
-	var errs []error
-	err := config.EachSeedLine(path, func(line int, raw, u string) error {
-		if err := checkSeed(u); err != nil {
-			errs = append(errs, fmt.Errorf("%s:%d: seed %q: %w", path, line, raw, err))
-			if len(errs) >= maxSeedErrors {
-				return fmt.Errorf("%s: stopped after %d bad seeds", path, maxSeedErrors)
-			}
-		}
-		return nil
-	})
-	if len(errs) > 0 {
-		errs = append(errs, fmt.Errorf("%s: fix the lines above, or give --skip-bad-seeds to crawl without them", path))
-	}
-	return errors.Join(append(errs, err)...)
-}
-
-// checkSeed reports what is wrong with a seeds file's seed u: white space
-// inside (two URLs on a line, or a comment without its '#', read as one
-// URL with %20 in it before), or a URL that does not parse.
-func checkSeed(u string) error {
-	if strings.ContainsAny(u, " \t") {
-		return errors.New("holds white space: one URL per line, and a comment starts with # after a space")
-	}
-	_, err := scope.Canonicalize(u)
-	return err
-}
-
 // seedFileSkipping queues the good lines of the seeds file in one pass,
 // reporting each bad one.
 func (s *seeder) seedFileSkipping() (int, error) {
 	return s.queueFile(func(line int, raw, u string) bool {
-		if err := checkSeed(u); err != nil {
+		if err := config.CheckSeed(u); err != nil {
 			s.skip(fmt.Errorf("%s:%d: seed %q: %w", s.cfg.SeedsFile, line, raw, err))
 			return false
 		}
