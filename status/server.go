@@ -8,6 +8,7 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -147,6 +148,10 @@ type Config struct {
 	Keep int
 	// Now is the clock; default time.Now.
 	Now func() time.Time
+	// Log, when not nil, gets a line for each command refused before it
+	// reached Control (a bad token, a line that does not parse), which
+	// the operator log missed (an archivist's trial).
+	Log *slog.Logger
 }
 
 // Server serves the status page. Create it with New; Run takes the
@@ -262,6 +267,14 @@ func (s *Server) serveJSON(w http.ResponseWriter, r *http.Request) {
 // maxCommands bounds the body of a POST to /control.
 const maxCommands = 1 << 20
 
+// refuse answers a POST to /control with msg and code, and logs it.
+func (s *Server) refuse(w http.ResponseWriter, r *http.Request, msg string, code int) {
+	if s.cfg.Log != nil {
+		s.cfg.Log.Warn("control refused", "from", r.RemoteAddr, "status", code, "err", msg)
+	}
+	http.Error(w, msg, code)
+}
+
 // isCommandForm reports whether form holds a commands field and no field
 // but commands and token. A line of commands always has a verb and a
 // space before any '=', so it never parses as one.
@@ -299,16 +312,16 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if subtle.ConstantTimeCompare([]byte(token), []byte(s.cfg.Token)) != 1 {
-		http.Error(w, "status: wrong or missing token (it is printed on stderr and in logs/langcrawl.log at start)", http.StatusForbidden)
+		s.refuse(w, r, "status: wrong or missing token (it is printed on stderr and in logs/langcrawl.log at start)", http.StatusForbidden)
 		return
 	}
 	cmds, err := ParseCommands(text)
 	if err != nil {
-		http.Error(w, err.Error(), http.StatusBadRequest)
+		s.refuse(w, r, err.Error(), http.StatusBadRequest)
 		return
 	}
 	if len(cmds) == 0 {
-		http.Error(w, "status: no command in the body (one per line: pause, resume, seed, delay, exclude, unexclude or stop)", http.StatusBadRequest)
+		s.refuse(w, r, "status: no command in the body (one per line: pause, resume, seed, delay, exclude, unexclude or stop)", http.StatusBadRequest)
 		return
 	}
 	err = s.cfg.Control.Apply(r.Context(), "page", cmds)

@@ -1,15 +1,18 @@
 package status
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -95,7 +98,9 @@ func (f *fakeControl) Apply(_ context.Context, from string, cmds []Command) erro
 func TestServer(t *testing.T) {
 	ctl := &fakeControl{}
 	clock := time.Unix(1000, 0)
-	s, err := New(Config{Source: fakeSource{}, Control: ctl, Token: "secret", Now: func() time.Time { return clock }, Keep: 2})
+	var logged lockedBuffer
+	s, err := New(Config{Source: fakeSource{}, Control: ctl, Token: "secret", Now: func() time.Time { return clock }, Keep: 2,
+		Log: slog.New(slog.NewTextHandler(&logged, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,6 +149,10 @@ func TestServer(t *testing.T) {
 	}
 	if code := post("secret", "pause\nbogus"); code != http.StatusBadRequest {
 		t.Errorf("bad command: %d, want 400", code)
+	}
+	// Each refusal is in the operator log (they were not).
+	if n := strings.Count(logged.String(), "control refused"); n != 3 {
+		t.Errorf("%d refusals logged, want the 3 so far:\n%s", n, logged.String())
 	}
 	if code := post("secret", "pause lunch\nresume"); code != http.StatusOK {
 		t.Errorf("good commands: %d, want 200", code)
@@ -212,6 +221,24 @@ func TestServer(t *testing.T) {
 	if code, body := reply("seed http://a.test/\ndelay a.test 5s"); code != http.StatusUnprocessableEntity || !strings.Contains(body, "delay refused") {
 		t.Errorf("a note and an error: %d %q, want 422 with the error", code, body)
 	}
+}
+
+// lockedBuffer is a bytes.Buffer safe for the server's goroutines.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 func TestOnlyNotices(t *testing.T) {

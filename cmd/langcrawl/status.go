@@ -380,7 +380,7 @@ func serveStatus(addr string, s *steering, leaves crawl.Leaves, stderr io.Writer
 		return func() {}
 	}
 	token := newToken()
-	srv, err := status.New(status.Config{Source: s, Control: s, Token: token,
+	srv, err := status.New(status.Config{Source: s, Control: s, Token: token, Log: s.log,
 		Metrics: promhttp.HandlerFor(reg, promhttp.HandlerOpts{})})
 	if err != nil {
 		fmt.Fprintf(stderr, "status page: %v (off)\n", err)
