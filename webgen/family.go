@@ -8,7 +8,7 @@ import (
 
 // ccTLD is the country-code top-level domain of a target language, for
 // Params.TargetCCTLDShare.
-var ccTLD = map[string]string{"th": "th", "lo": "la", "vi": "vn", "id": "id", "ja": "jp", "ko": "kr",
+var ccTLD = map[string]string{"th": "th", "lo": "la", "vi": "vn", "id": "id", "ms": "my", "ja": "jp", "ko": "kr",
 	"zh": "cn", "ru": "ru", "de": "de", "fr": "fr", "es": "es"}
 
 // gTLDs are the top-level domains of servers not under the target ccTLD.

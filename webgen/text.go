@@ -94,6 +94,7 @@ var langCharsets = map[string][]struct {
 	"es": {{"iso-8859-1", 3}, {"windows-1252", 2}, {"utf-8", 5}},
 	"vi": {{"utf-8", 1}},
 	"id": {{"iso-8859-1", 2}, {"utf-8", 5}},
+	"ms": {{"iso-8859-1", 2}, {"utf-8", 5}},
 	"en": {{"iso-8859-1", 2}, {"windows-1252", 1}, {"utf-8", 5}},
 }
 
@@ -195,6 +196,15 @@ var words = map[string][]string{
 		"makanan", "universitas", "mahasiswa", "guru", "sekolah", "masjid", "kereta", "stasiun", "informasi", "layanan",
 		"pelanggan", "kesehatan", "rumah sakit", "sepak bola", "musik", "buku", "bahasa", "budaya", "sejarah",
 		"masyarakat", "pertanian", "beras", "sungai", "dan", "yang", "adalah", "untuk", "dengan", "pembangunan"},
+	// Malay as Malaysia writes it: the words it shares with Indonesian
+	// (berita, harga, dan, yang) beside those it spells or says its own
+	// way (universiti, kesihatan, kerana; maklumat, perkhidmatan,
+	// kerajaan, where Indonesian has informasi, layanan, pemerintah).
+	"ms": {"hari ini", "Malaysia", "Kuala Lumpur", "berita", "cuaca", "ekonomi", "pasaran", "harga", "perjalanan",
+		"hotel", "makanan", "universiti", "pelajar", "guru", "sekolah", "masjid", "kereta api", "stesen", "maklumat",
+		"perkhidmatan", "pelanggan", "kesihatan", "hospital", "bola sepak", "muzik", "buku", "bahasa", "budaya",
+		"sejarah", "masyarakat", "pertanian", "beras", "sungai", "kerajaan", "wang", "kerana", "boleh", "sahaja",
+		"dan", "yang", "ialah", "untuk", "dengan", "pembangunan"},
 	"en": {"today", "country", "city", "news", "weather", "economy", "market", "price", "travel", "hotel", "food",
 		"university", "students", "teacher", "school", "temple", "train", "station", "information", "service",
 		"customers", "health", "hospital", "football", "music", "books", "language", "culture", "history",

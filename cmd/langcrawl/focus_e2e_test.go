@@ -702,3 +702,33 @@ func TestResumeWhenIndexMergeFails(t *testing.T) {
 		t.Errorf("%d WARC files, %d index runs; want a run for each beside the bad one", len(warcs), len(runs))
 	}
 }
+
+// malayWebParams is the Lao web's shape for Malay, with half of the other
+// servers Indonesian, the close neighbour a Malay crawl must keep out.
+func malayWebParams() webgen.Params {
+	p := laoWebParams()
+	p.TargetLang = "ms"
+	p.OtherLangs = []string{"id", "en", "zh", "ja", "th"}
+	return p
+}
+
+// TestFocusedCrawlMalay does the same for Malay on a web where half of the
+// other servers are Indonesian (an independent evaluation read most Malay
+// pages as Indonesian: issue 14). The web has the Lao web's shape, so the
+// figures match its: measured in three runs, coverage 267/267, harvest
+// 267/391 = 0.683 against 0.192 unfocused, 15 servers of 60, no page's
+// language misread either way. Floors as for Lao. What it shows is the
+// crawl's part; the generator's Malay word list holds Malaysia's own words
+// (universiti, kerajaan, kerana) on most pages, so it is no measure of the
+// detector on Malay text at large, which docs/detect.md gives.
+func TestFocusedCrawlMalay(t *testing.T) {
+	g, err := webgen.Generate(malayWebParams())
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := startGraph(t, g)
+	on := w.measureFocusT(t, "focus:\n  language: ms\n  strategy: conservative-server\n  tolerance: 10\n", 10)
+	w = startGraph(t, g)
+	off := w.measureFocus(t, "")
+	checkFocused(t, on, off, focusFloors{coverage: 0.98, harvest: 0.64, serverRatio: 1.8, serverShare: 0.4, misjudged: 0})
+}
