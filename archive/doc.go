@@ -68,7 +68,10 @@
 // chunk (a truncated download) is digested up to where it ends, as the
 // section asks. A body whose chunk framing is not valid cannot have its
 // transfer-encoding removed, so its digest is taken over the body as stored.
-// The same rule applies to request bodies.
+// The same rule applies to request bodies. A transfer coding besides
+// chunked ("Transfer-Encoding: gzip, chunked", which RFC 9112 allows and no
+// common server sends) is not undone: its digest is over the de-chunked
+// but still gzipped body, an exception to the section kept for its rarity.
 //
 // This is the reading that the IIPC settled in warc-specifications issue 22
 // and that Heritrix is moving to (heritrix3 issue 769, PR 770): two

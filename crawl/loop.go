@@ -369,7 +369,11 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 		// before, changed or not, which the WARC files of a --previous
 		// crawl could not tell it (an archivist's trial: 547 changed or
 		// gone pages counted as new).
-		meta = append(meta, archive.Field{Name: "previousVisit", Value: prev.Fetched.UTC().Format(time.RFC3339) + " " + strconv.Itoa(prev.Status)})
+		last := prev.Fetched // the capture's date, or a later visit that found it unchanged
+		if prev.Checked.After(last) {
+			last = prev.Checked
+		}
+		meta = append(meta, archive.Field{Name: "previousVisit", Value: last.UTC().Format(time.RFC3339) + " " + strconv.Itoa(prev.Status)})
 	}
 	if res.TLSVerifyError != "" {
 		meta = append(meta, archive.Field{Name: "tlsVerifyError", Value: oneLine(res.TLSVerifyError)})

@@ -592,6 +592,9 @@ func (c *Client) exchange(ctx context.Context, pc *persistConn, reused bool, req
 	defer func() { br.Reset(nil); readers.Put(br) }()
 	var resp *http.Response
 	headStart := 0
+	// reframed: a head, interim ones included, read by reframe; the
+	// connection is not kept.
+	reframed := false
 	for i := 0; ; i++ { // skip interim 1xx responses, keeping their bytes
 		headStart = len(rec.buf) - br.Buffered()
 		rec.countLines(headStart)
@@ -603,7 +606,7 @@ func (c *Client) exchange(ctx context.Context, pc *persistConn, reused bool, req
 		if err != nil && !rec.hitLimit && !rec.hitLines && framingRefused(err) {
 			// net/http stops right after the head on these errors.
 			if r, ok := reframe(rec.buf[headStart:len(rec.buf)-br.Buffered()], br, req); ok {
-				resp, err = r, nil
+				resp, err, reframed = r, nil, true
 			}
 		}
 		if err == nil && resp.ProtoMajor != 1 {
@@ -735,7 +738,11 @@ func (c *Client) exchange(ctx context.Context, pc *persistConn, reused bool, req
 	// Bytes read ahead past the end of the response were not asked for:
 	// never reuse the connection. Bytes still in the socket, or arriving
 	// later, are looked for when the connection leaves the pool.
-	keep = derr == nil && truncated == "" && !last && !resp.Close && !teOn10 &&
+	// Transfer-Encoding beside Content-Length, which net/http reads, is
+	// closed after as RFC 9112 section 6.3 asks, and so is framing reframe
+	// read: where a forged second response would hide.
+	bothLengths := len(header.Values("Transfer-Encoding")) > 0 && len(header.Values("Content-Length")) > 0
+	keep = derr == nil && truncated == "" && !last && !resp.Close && !teOn10 && !reframed && !bothLengths &&
 		resp.StatusCode != http.StatusSwitchingProtocols && br.Buffered() == 0
 	return res, false, nil
 }
@@ -823,11 +830,35 @@ func reframe(head []byte, br *bufio.Reader, req *http.Request) (*http.Response, 
 	case len(resp.TransferEncoding) > 0:
 		resp.Body = io.NopCloser(&chunkedBody{r: httputil.NewChunkedReader(br), br: br})
 	case resp.ContentLength >= 0:
-		resp.Body = io.NopCloser(io.LimitReader(br, resp.ContentLength))
+		resp.Body = io.NopCloser(&lengthBody{r: br, n: resp.ContentLength})
 	default:
 		resp.Body = io.NopCloser(br)
 	}
 	return resp, true
+}
+
+// lengthBody is a body of n bytes read by reframe: an end before them is
+// io.ErrUnexpectedEOF, as net/http's own body says, so that a cut body is
+// marked truncated (a review: a plain io.LimitReader ended it cleanly, and
+// a robots.txt cut that way was obeyed as whole).
+type lengthBody struct {
+	r io.Reader
+	n int64
+}
+
+func (b *lengthBody) Read(p []byte) (int, error) {
+	if b.n <= 0 {
+		return 0, io.EOF
+	}
+	if int64(len(p)) > b.n {
+		p = p[:b.n]
+	}
+	n, err := b.r.Read(p)
+	b.n -= int64(n)
+	if err == io.EOF && b.n > 0 {
+		err = io.ErrUnexpectedEOF
+	}
+	return n, err
 }
 
 // chunkedBody is a chunked body read by reframe: after the last chunk, it

@@ -867,4 +867,44 @@ func TestFramingRFCAllows(t *testing.T) {
 	if _, err := newClient(t, Config{}).Do(context.Background(), "GET", srv.url("/"), nil); !errors.Is(err, ErrMalformedResponse) {
 		t.Errorf("Content-Lengths that differ: %v, want ErrMalformedResponse", err)
 	}
+	// Cut short by a close, such a body is truncated, as a plain
+	// Content-Length's is (a review: it was archived as whole, and a
+	// robots.txt cut so was obeyed).
+	for _, head := range []string{"Content-Length: 100, 100\r\n", "Transfer-Encoding: identity\r\nContent-Length: 100\r\n"} {
+		srv := newRawServer(t, func(conn net.Conn, _ []byte, _ int) bool {
+			io.WriteString(conn, "HTTP/1.1 200 OK\r\n"+head+"\r\nabc")
+			return false
+		})
+		res := mustDo(t, newClient(t, Config{}), "GET", srv.url("/"), nil)
+		if res.Truncated != TruncatedDisconnect {
+			t.Errorf("%q cut short: truncated %q, want %q", head, res.Truncated, TruncatedDisconnect)
+		}
+	}
+	// "chunked, gzip": chunked first, then gzip, read to the close; the
+	// payload undoes both, last first.
+	var chunked bytes.Buffer
+	zw = gzip.NewWriter(&chunked)
+	fmt.Fprintf(zw, "3\r\nabc\r\n0\r\n\r\n")
+	zw.Close()
+	srv = newRawServer(t, func(conn net.Conn, _ []byte, _ int) bool {
+		io.WriteString(conn, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked, gzip\r\n\r\n"+chunked.String())
+		return false
+	})
+	res := mustDo(t, newClient(t, Config{}), "GET", srv.url("/"), nil)
+	if p, err := res.Payload(0); err != nil || string(p) != "abc" {
+		t.Errorf("chunked, gzip: payload %q, %v; want abc", p, err)
+	}
+	// Neither a reframed interim response nor Transfer-Encoding beside
+	// Content-Length keeps its connection.
+	for _, sent := range []string{
+		"HTTP/1.1 103 Early Hints\r\nContent-Length: 0, 0\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\nabc",
+		"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n3\r\nabc\r\n0\r\n\r\n",
+	} {
+		srv := newRawServer(t, reply(sent))
+		cl := newClient(t, Config{})
+		mustDo(t, cl, "GET", srv.url("/"), nil)
+		if again := mustDo(t, cl, "GET", srv.url("/"), nil); again.Reused {
+			t.Errorf("%q: the connection was kept", sent)
+		}
+	}
 }

@@ -37,16 +37,18 @@ func (r *Result) Payload(limit int64) ([]byte, error) {
 		// most limit bytes are decoded.
 		rd = io.MultiReader(rd, io.NewSectionReader(r.spill, 0, r.spillN))
 	}
-	if r.Chunked {
-		rd = httputil.NewChunkedReader(rd)
-	}
+	// The codings in the order they were applied: the content codings,
+	// then the transfer codings ("gzip, chunked", RFC 9112 section 6.1);
+	// undone last first. With Chunked, chunked is undone once, first (a
+	// chunked named twice, on two lines, is one framing: reframe).
 	codings := contentCodings(r.Header.Values("Content-Encoding"))
-	// Transfer codings besides chunked ("gzip, chunked", RFC 9112
-	// section 6.1) were applied after the content codings: undone first.
 	for _, c := range contentCodings(r.Header.Values("Transfer-Encoding")) {
-		if c != "chunked" {
+		if c != "chunked" || !r.Chunked {
 			codings = append(codings, c)
 		}
+	}
+	if r.Chunked {
+		rd = httputil.NewChunkedReader(rd)
 	}
 	if len(body) == 0 && r.spill == nil {
 		return []byte{}, nil
@@ -55,6 +57,8 @@ func (r *Result) Payload(limit int64) ([]byte, error) {
 	for i := len(codings) - 1; i >= 0; i-- {
 		var err error
 		switch codings[i] {
+		case "chunked": // not last ("chunked, gzip", read to the close)
+			rd = httputil.NewChunkedReader(rd)
 		case "gzip", "x-gzip":
 			rd, err = gzip.NewReader(rd)
 		case "deflate":

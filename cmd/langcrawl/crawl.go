@@ -122,7 +122,15 @@ func markRun(out string) (cutShort bool, err error) {
 		return cutShort, err
 	}
 	_, err = fmt.Fprintf(f, "a langcrawl run (pid %d) since %s\n", os.Getpid(), time.Now().UTC().Format(time.RFC3339))
-	return cutShort, errors.Join(err, f.Sync(), f.Close())
+	if err = errors.Join(err, f.Sync(), f.Close()); err != nil {
+		return cutShort, err
+	}
+	// Its name too, so that a power cut does not lose it (a review).
+	if d, err := os.Open(out); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return cutShort, nil
 }
 
 // outDirErr is an error writing the output directory at start; a full

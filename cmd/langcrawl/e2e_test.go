@@ -523,14 +523,17 @@ func TestKillAndResume(t *testing.T) {
 // twice: a drained crawl has nothing in flight.
 func TestInterruptDrains(t *testing.T) { testSignalDrains(t, os.Interrupt) }
 
-// testSignalDrains is TestInterruptDrains for the signal sig.
-func testSignalDrains(t *testing.T, sig os.Signal) {
+// testSignalDrains is TestInterruptDrains for the signals sigs, sent one
+// after the other.
+func testSignalDrains(t *testing.T, sigs ...os.Signal) {
 	w := startWeb(t)
 	out := t.TempDir()
 	cfg := w.profile(t, out, "")
 	var stdout bytes.Buffer
 	child := w.crawlInChild(t, cfg, &stdout)
-	child.Process.Signal(sig)
+	for _, sig := range sigs {
+		child.Process.Signal(sig)
+	}
 	err := child.Wait()
 	if err != nil {
 		t.Fatalf("interrupted crawl exited with %v, want 0\n%s", err, stdout.String())

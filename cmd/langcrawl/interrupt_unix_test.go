@@ -21,12 +21,52 @@ import (
 	"time"
 
 	"github.com/langcrawl/langcrawl/config"
+	"github.com/langcrawl/langcrawl/crawl"
 )
 
 // TestHangupDrains: SIGHUP, a closed terminal, drains the crawl as the
 // first Ctrl-C does (it killed the crawl outright before, leaving its WARC
-// file open: the crash trial).
-func TestHangupDrains(t *testing.T) { testSignalDrains(t, syscall.SIGHUP) }
+// file open: the crash trial), and a second one, which a hangup often
+// brings, does not make it quit at once.
+func TestHangupDrains(t *testing.T) { testSignalDrains(t, syscall.SIGHUP, syscall.SIGHUP) }
+
+// TestHangupUnderNohup: a crawl started under nohup, which ignores SIGHUP,
+// goes on to its end through a hangup (a review: Notify delivered it).
+func TestHangupUnderNohup(t *testing.T) {
+	nohup, err := exec.LookPath("nohup")
+	if err != nil {
+		t.Fatalf("nohup (coreutils) not found: %v", err)
+	}
+	w := startWeb(t)
+	out := t.TempDir()
+	cfg := w.profile(t, out, "")
+	profile := filepath.Join(t.TempDir(), "p.yaml")
+	if err := os.WriteFile(profile, []byte(cfg.YAML()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout syncBuffer
+	child := exec.Command(nohup, os.Args[0], "-test.run=^TestHelperLangcrawl$")
+	child.Env = append(os.Environ(), "E2E_CHILD_ARGS=crawl --profile "+profile)
+	child.Stdout, child.Stderr = &stdout, io.Discard
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { child.Process.Kill() })
+	deadline := time.Now().Add(60 * time.Second)
+	for len(w.srv.Log()) < 50 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the crawl under nohup made only %d requests in 60s", len(w.srv.Log()))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	child.Process.Signal(syscall.SIGHUP)
+	if err := child.Wait(); err != nil {
+		t.Fatalf("crawl under nohup: %v\n%s", err, stdout.String())
+	}
+	if !strings.Contains(stdout.String(), "stopped: "+crawl.StopDone) {
+		t.Errorf("the crawl under nohup did not run to its end through a hangup:\n%s", stdout.String())
+	}
+}
 
 // TestSecondInterruptQuits checks README's promise for a second Ctrl-C:
 // while the first one waits for a fetch that does not end, the second

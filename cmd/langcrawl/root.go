@@ -100,11 +100,18 @@ const (
 // SIGHUP, which drains the crawl (what the command does then is stopping,
 // for the message). A second signal exits at once (with the message
 // quitting). SIGHUP is a closed terminal: it killed the crawl outright
-// before, leaving its WARC file open (the crash trial).
+// before, leaving its WARC file open (the crash trial); it drains, never
+// quits at once, and is left ignored under nohup.
 func interrupts(stopping, quitting string) (context.Context, func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	ch := make(chan os.Signal, 2)
-	signal.Notify(ch, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	sigs := []os.Signal{os.Interrupt, syscall.SIGTERM}
+	if !signal.Ignored(syscall.SIGHUP) {
+		// Under nohup SIGHUP stays ignored: Notify would deliver it (a
+		// review), and the crawl nohup kept running would stop.
+		sigs = append(sigs, syscall.SIGHUP)
+	}
+	signal.Notify(ch, sigs...)
 	go func() {
 		select {
 		case <-ch:
@@ -113,9 +120,15 @@ func interrupts(stopping, quitting string) (context.Context, func()) {
 		}
 		fmt.Fprintf(os.Stderr, "\nlangcrawl: interrupted; %s (Ctrl-C again to quit at once)\n", stopping)
 		cancel()
-		<-ch
-		fmt.Fprintln(os.Stderr, "langcrawl: "+quitting)
-		os.Exit(130)
+		for sig := range ch {
+			if sig == syscall.SIGHUP {
+				// A hangup often comes twice (the shell's, the
+				// kernel's): only Ctrl-C or SIGTERM quits at once.
+				continue
+			}
+			fmt.Fprintln(os.Stderr, "langcrawl: "+quitting)
+			os.Exit(130)
+		}
 	}()
 	return ctx, func() { signal.Stop(ch); cancel() }
 }
