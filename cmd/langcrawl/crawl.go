@@ -106,22 +106,25 @@ func checkOutDir(dir string) error {
 	return nil
 }
 
-// runMarker is OUT/.running: there from a run's start until it returns, so
-// a start that finds it knows the last run was cut short.
+// runMarker is OUT/.running: there from a run's start until it returns,
+// saying "started" and, once its crawl has stopped and it closes what it
+// opened, "stopping". A start that finds it saying "stopping" knows the
+// last run was cut short in its stop; one cut short in its start (saying
+// "started") had crawled nothing.
 const runMarker = ".running"
 
-// markRun writes OUT/.running, fsynced, and reports whether an earlier run
-// had left it.
-func markRun(out string) (cutShort bool, err error) {
+// markRun writes OUT/.running saying phase, fsynced with its directory,
+// and reports whether an earlier run had left it in its stop.
+func markRun(out, phase string) (cutShort bool, err error) {
 	path := filepath.Join(out, runMarker)
-	if _, err := os.Stat(path); err == nil {
+	if b, err := os.ReadFile(path); err == nil && strings.HasPrefix(string(b), "stopping") {
 		cutShort = true
 	}
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
 	if err != nil {
 		return cutShort, err
 	}
-	_, err = fmt.Fprintf(f, "a langcrawl run (pid %d) since %s\n", os.Getpid(), time.Now().UTC().Format(time.RFC3339))
+	_, err = fmt.Fprintf(f, "%s: a langcrawl run (pid %d) at %s\n", phase, os.Getpid(), time.Now().UTC().Format(time.RFC3339))
 	if err = errors.Join(err, f.Sync(), f.Close()); err != nil {
 		return cutShort, err
 	}
@@ -222,7 +225,7 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 	// A run that did not reach its end (a kill, a crash, a second Ctrl-C)
 	// leaves its marker: a crawl whose queue it had emptied is then closed
 	// by the next start, not taken for a finished crawl to re-crawl.
-	cutShort, err := markRun(cfg.Out)
+	cutShort, err := markRun(cfg.Out, "started")
 	if err != nil {
 		return snap, outDirErr(cfg.Out, err)
 	}
@@ -476,6 +479,11 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 		close(watched)
 	}
 	reason, runErr := c.Run(runCtx)
+	// A kill from here on, in the stop, leaves a crawl that may have
+	// emptied its queue: the next start closes it (startGeneration).
+	if _, err := markRun(cfg.Out, "stopping"); err != nil {
+		log.Warn("run marker not updated", "err", err)
+	}
 	stopActions() // no command once the crawl has stopped
 	stopStatus()
 	stopWatch()

@@ -156,9 +156,18 @@ func TestCutShortAtEndCloses(t *testing.T) {
 	}
 	requests := len(w.srv.Log())
 	files, _ := filepath.Glob(filepath.Join(out, warcDir, "*.warc*"))
-	// What a kill at the end leaves: the marker (its WARC file left open
-	// too is what TestKillNine's recovery covers).
-	if err := os.WriteFile(marker, nil, 0o644); err != nil {
+	// A kill in a run's start, before it crawled (its marker says
+	// started), is no reason to hold back the new generation: this run
+	// would start it. Checked without running it: only the marker is read.
+	if err := os.WriteFile(marker, []byte("started: a langcrawl run\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if cut, err := markRun(out, "started"); err != nil || cut {
+		t.Errorf("a marker left in a run's start read as cut short in its stop: %v, %v", cut, err)
+	}
+	// What a kill in the stop leaves: the marker saying stopping (its
+	// WARC file left open too is what TestKillNine's recovery covers).
+	if err := os.WriteFile(marker, []byte("stopping: a langcrawl run\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	var stderr bytes.Buffer
