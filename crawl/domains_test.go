@@ -447,10 +447,17 @@ func TestBusyAddress(t *testing.T) {
 	if n := take("other.test"); n != 4 {
 		t.Errorf("%d leases at another address, want 4", n)
 	}
+	// A site's busy answers in a row count once (one site's rate limit,
+	// met at each retry, on an address many sites share).
+	s.answered("a.test", true)
+	s.answered("a.test", true)
+	if n := take("b.test"); n != 2 {
+		t.Errorf("%d leases after a site's busy answers in a row, want 2: they count once", n)
+	}
 	s.answered("c.test", true)
-	s.answered("c.test", true)
+	s.answered("d.test", true)
 	if n := take("d.test"); n != 1 {
-		t.Errorf("%d leases after three busy answers, want 1 (never 0)", n)
+		t.Errorf("%d leases after busy answers from three sites, want 1 (never 0)", n)
 	}
 	if s.slowed() != 1 {
 		t.Errorf("%d addresses slowed, want 1", s.slowed())
@@ -469,8 +476,9 @@ func TestBusyAddress(t *testing.T) {
 	// given up on) is back at its bound lowQuiet after its last busy one.
 	clock := time.Unix(1000, 0)
 	s.now = func() time.Time { return clock }
+	s.answered("a.test", false) // a.test's run of busy answers ends
 	s.answered("a.test", true)
-	s.answered("a.test", true)
+	s.answered("b.test", true)
 	clock = clock.Add(lowQuiet - time.Second)
 	if n := take("b.test"); n != 1 || s.slowed() != 1 {
 		t.Errorf("%d leases, %d addresses slowed, a second before the quiet time; want 1 and 1", n, s.slowed())
