@@ -72,6 +72,22 @@ const lowQuiet = time.Minute
 // 100 bytes a site, 6.5 MB in all.
 const maxAddressBook = 1 << 16
 
+// putBounded sets m[k] = v, making m if it is nil; a full m (maxAddressBook
+// keys) forgets any one key first, in map order. It returns m.
+func putBounded[V any](m map[string]V, k string, v V) map[string]V {
+	if m == nil {
+		m = map[string]V{}
+	}
+	if _, ok := m[k]; !ok && len(m) >= maxAddressBook {
+		for old := range m {
+			delete(m, old)
+			break
+		}
+	}
+	m[k] = v
+	return m
+}
+
 // siteDomain is the registered domain of a site key ("www.example.org:8080"
 // -> "example.org"); an IP address is its own.
 func siteDomain(site string) string {
@@ -195,32 +211,14 @@ func (s *serverSlots) answered(site string, busy bool) {
 		if s.busySites[site] {
 			return
 		}
-		if s.busySites == nil {
-			s.busySites = map[string]bool{}
-		}
-		if len(s.busySites) >= maxAddressBook {
-			for k := range s.busySites { // any one: map order
-				delete(s.busySites, k)
-				break
-			}
-		}
-		s.busySites[site] = true
+		s.busySites = putBounded(s.busySites, site, true)
 	} else {
 		delete(s.busySites, site)
 	}
 	l := s.lowered[addr]
 	switch {
 	case busy && l == nil:
-		if s.lowered == nil {
-			s.lowered = map[string]*lowBound{}
-		}
-		if len(s.lowered) >= maxAddressBook {
-			for k := range s.lowered { // any one: map order
-				delete(s.lowered, k)
-				break
-			}
-		}
-		s.lowered[addr] = &lowBound{max: max(1, s.addrMax/2), busy: s.clock()}
+		s.lowered = putBounded(s.lowered, addr, &lowBound{max: max(1, s.addrMax/2), busy: s.clock()})
 	case busy:
 		l.max, l.fine, l.busy = max(1, l.max/2), 0, s.clock()
 	case l != nil:
@@ -280,16 +278,7 @@ func (s *serverSlots) learn(site, addr string) {
 	if s.addrOf[site] == addr {
 		return
 	}
-	if s.addrOf == nil {
-		s.addrOf = map[string]string{}
-	}
-	if len(s.addrOf) >= maxAddressBook {
-		for k := range s.addrOf { // any one: map order
-			delete(s.addrOf, k)
-			break
-		}
-	}
-	s.addrOf[site] = addr
+	s.addrOf = putBounded(s.addrOf, site, addr)
 	delete(s.unresolved, site)
 }
 
@@ -309,16 +298,7 @@ func (s *serverSlots) lookupDue(site string, now time.Time) bool {
 func (s *serverSlots) lookupFailed(site string, until time.Time) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.unresolved == nil {
-		s.unresolved = map[string]time.Time{}
-	}
-	if len(s.unresolved) >= maxAddressBook {
-		for k := range s.unresolved { // any one: map order
-			delete(s.unresolved, k)
-			break
-		}
-	}
-	s.unresolved[site] = until
+	s.unresolved = putBounded(s.unresolved, site, until)
 }
 
 // heldBack returns the leases refused so far for a full domain and for a

@@ -464,10 +464,16 @@ func TestFocusedCrawlLao(t *testing.T) {
 	if laoErr != nil {
 		t.Fatal(laoErr)
 	}
-	w := startGraph(t, laoGraph)
-	on := w.measureFocusT(t, "focus:\n  language: lo\n  strategy: conservative-server\n  tolerance: 10\n", 10)
-	w = startGraph(t, laoGraph)
-	off := w.measureFocus(t, "")
+	focusedAtT10(t, laoGraph, "lo")
+}
+
+// focusedAtT10 crawls g focused on lang (conservative-server, T = 10) and
+// unfocused, and checks the focused crawl against the floors of
+// TestFocusedCrawlLao.
+func focusedAtT10(t *testing.T, g *webgen.Graph, lang string) {
+	t.Helper()
+	on := startGraph(t, g).measureFocusT(t, "focus:\n  language: "+lang+"\n  strategy: conservative-server\n  tolerance: 10\n", 10)
+	off := startGraph(t, g).measureFocus(t, "")
 	checkFocused(t, on, off, focusFloors{coverage: 0.98, harvest: 0.64, serverRatio: 1.8, serverShare: 0.4, misjudged: 0})
 }
 
@@ -726,9 +732,5 @@ func TestFocusedCrawlMalay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := startGraph(t, g)
-	on := w.measureFocusT(t, "focus:\n  language: ms\n  strategy: conservative-server\n  tolerance: 10\n", 10)
-	w = startGraph(t, g)
-	off := w.measureFocus(t, "")
-	checkFocused(t, on, off, focusFloors{coverage: 0.98, harvest: 0.64, serverRatio: 1.8, serverShare: 0.4, misjudged: 0})
+	focusedAtT10(t, g, "ms")
 }
