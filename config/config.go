@@ -408,7 +408,7 @@ var Keys = []key{
 	{"bandwidth.search_depth", 6, "maxd: ready sites searched for a download that fits under L (bandwidth paper: 6)"},
 	{"bandwidth.default_rate", "50KB", "expected rate of a server never measured, bytes per second"},
 	{"bandwidth.receive_buffer", "0", "socket receive buffer of each connection under the limit (0: L/256, 2KiB to 64KiB); a connection carries about this much per round trip, so raise it for large files over long round trips"},
-	{"scheduling.order", "length", "site order: length (most pages pending first), breadth (breadth-first over sites) or random"},
+	{"scheduling.order", "length", "site order: length (most pages pending first; ties to the site ready first), breadth (breadth-first over sites) or random"},
 	{"scheduling.pages_per_connection", 100, "k: requests over one kept-alive connection before it is closed (Castillo et al.; Apache's default 100)"},
 	{"scheduling.domain_connections", 2, "most fetches at once to the hosts of one registered domain (a.example.org, b.example.org, …), so that a server answering many host names (a subdomain trap) is not hit by every worker at once; each host keeps its own delay too (0: no limit)"},
 	{"scheduling.address_connections", 4, "most fetches at once to the sites at one IP address, so that a shared-hosting server answering hundreds of unrelated domains is not hit by every worker at once; a site's address is learnt from its connections and looked up before its first; the sites of a CDN address, and hosts connect_to maps to one IP address whatever the port, share it too; a 429 or 503 from any of the sites halves it for the address for a while (0: no limit)"},

@@ -301,6 +301,15 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 		}
 		page := links.Extract(u, text, links.Options{})
 		decl = declaredLang(res.Header.Get("Content-Language"), page.Lang)
+		if c.cfg.MaxParse > 0 && int64(len(payload)) >= c.cfg.MaxParse {
+			// Only the first MaxParse bytes were read for links and
+			// language: said, as the link cap is, so that a curator
+			// knows links past them were not seen (a trial: a 10 MB
+			// page's last link was lost in silence). The page itself is
+			// archived whole.
+			out.annot = append(out.annot, fmt.Sprintf("parse-truncated:%d", c.cfg.MaxParse))
+			meta = append(meta, archive.Field{Name: "parseTruncated", Value: strconv.FormatInt(c.cfg.MaxParse, 10)})
+		}
 		if page.Truncated {
 			// Said in crawl.log and in the metadata record, so a curator
 			// sees the page's links were cut, not that it had no more.

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -529,5 +530,31 @@ func TestSiteBudgetLogsCode(t *testing.T) {
 	c.Stats().WriteSummary(&sum, time.Second, StopDone)
 	if !strings.Contains(sum.String(), "2 skipped (0 on servers or sections judged irrelevant, 2 over a site's page budget, 0 excluded by the operator)") {
 		t.Errorf("summary does not count the budget's skips apart:\n%s", sum.String())
+	}
+}
+
+// TestParseTruncatedSaid: a page longer than MaxParse is archived whole,
+// but only its first MaxParse bytes are read for links; crawl.log and the
+// metadata record say so (a trial: a 10 MB page's last link was lost in
+// silence).
+func TestParseTruncatedSaid(t *testing.T) {
+	long := page("th", "/early") + strings.Repeat(" ", 400)
+	long = strings.Replace(long, "</body>", strings.Repeat("x", 300)+`<a href="/late">x</a></body>`, 1)
+	body := long[strings.Index(long, "\r\n\r\n")+4:]
+	long = fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: %d\r\n\r\n%s", len(body), body)
+	web := fakeWeb{"http://a.test/": long, "http://a.test/early": page("th"), "http://a.test/late": page("th")}
+	r := newRetryRig(t, web, nil)
+	c := r.crawler(t, Config{MaxParse: 200}, nil, "http://a.test/")
+	if _, err := c.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(r.lines(t), "parse-truncated:200") {
+		t.Errorf("crawl.log does not say the page was read in part:\n%s", r.lines(t))
+	}
+	if !slices.Contains(r.a.meta["http://a.test/"], archive.Field{Name: "parseTruncated", Value: "200"}) {
+		t.Errorf("metadata %v: want parseTruncated 200", r.a.meta["http://a.test/"])
+	}
+	if slices.Contains(r.f.got, "http://a.test/late") || !slices.Contains(r.f.got, "http://a.test/early") {
+		t.Errorf("fetched %v: want /early, not /late (past the bytes read)", r.f.got)
 	}
 }

@@ -139,6 +139,8 @@ func (q *Queue) promote(nowN int64) error {
 	for s := q.timed.top(); s != nil && s.notBefore <= nowN; s = q.timed.top() {
 		q.timed.remove(s)
 		if s.pending > 0 {
+			q.readySeq++
+			s.readySeq = q.readySeq
 			q.ready.push(s)
 			continue
 		}

@@ -346,17 +346,19 @@ type Queue struct {
 	opts Options
 	wo   *opt.WriteOptions
 
-	mu     sync.RWMutex
-	db     *leveldb.DB // nil once closed
-	sites  map[string]*site
-	ready  siteHeap
-	timed  siteHeap
-	leases map[string]*Lease
-	meta   meta
-	queued int64
-	active int64 // sites with pending > 0 or leased
-	stats  Stats // the since-Open counters
-	recent *recentSeen
+	mu    sync.RWMutex
+	db    *leveldb.DB // nil once closed
+	sites map[string]*site
+	ready siteHeap
+	timed siteHeap
+	// readySeq counts the moves of sites into ready (site.readySeq).
+	readySeq uint64
+	leases   map[string]*Lease
+	meta     meta
+	queued   int64
+	active   int64 // sites with pending > 0 or leased
+	stats    Stats // the since-Open counters
+	recent   *recentSeen
 }
 
 // Open opens or creates the frontier in dir, or in opts.Storage if set.
