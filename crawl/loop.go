@@ -173,7 +173,10 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 	release(end)
 	defer res.Close() // a body too large for memory went to a temporary file
 	if res != nil {
-		c.slots.learn(e.Site, res.IP) // the site's next leases count against its address, busy or not
+		// The site's next leases count against the address it answered
+		// from, and a busy answer gives that address's other sites fewer
+		// fetches at once (as for robots.txt: RobotsFetcher).
+		c.Answered(e.Site, res.IP, res.Status)
 		// The measured rate updates the server's estimates (bandwidth
 		// paper, section 3.2); a fetch with no response only frees its
 		// reservation (the worker cancels the ticket).
@@ -192,8 +195,6 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 	}
 	busy := isBusy(res.Status)
 	c.p.Gate.Busy(e.Site, busy)
-	// A busy server's other sites get fewer fetches at once.
-	c.slots.answered(e.Site, busy)
 	done.NotBefore = end.Add(c.p.Gate.Delay(e.Site)) // after Busy: a busy server waits longer
 	c.received.Add(res.Size())
 	done.Usage = frontier.Usage{Fetches: 1, Bytes: res.Size()}
