@@ -63,10 +63,15 @@ type Config struct {
 	Delay           time.Duration `yaml:"delay"`
 	Depth           int           `yaml:"depth"`
 	MaxPagesPerSite int           `yaml:"max_pages_per_site"`
-	MaxPages        int           `yaml:"max_pages"`
-	MaxTime         time.Duration `yaml:"max_time"`
-	MaxBytes        int64         `yaml:"max_bytes"`
-	MaxBodySize     int64         `yaml:"max_body_size"`
+	// MaxPagesPerDomain bounds the pages of all the hosts of one
+	// registered domain (a subdomain farm); MaxSitesPerAddress the sites
+	// taken from one IP address (a farm of fresh domains). 0: no limit.
+	MaxPagesPerDomain  int           `yaml:"max_pages_per_domain"`
+	MaxSitesPerAddress int           `yaml:"max_sites_per_address"`
+	MaxPages           int           `yaml:"max_pages"`
+	MaxTime            time.Duration `yaml:"max_time"`
+	MaxBytes           int64         `yaml:"max_bytes"`
+	MaxBodySize        int64         `yaml:"max_body_size"`
 
 	Retries Retries `yaml:"retries"`
 
@@ -133,8 +138,11 @@ type AdaptiveDelay struct {
 type HostRules struct {
 	Delay           *time.Duration `yaml:"delay,omitempty"`
 	MaxPagesPerSite *int           `yaml:"max_pages_per_site,omitempty"`
-	Robots          string         `yaml:"robots,omitempty"` // obey or ignore; "" keeps robots.policy
-	RecrawlInterval *time.Duration `yaml:"recrawl_interval,omitempty"`
+	// MaxPagesPerDomain is the budget of the registered domain that a
+	// URL of these hosts meets (max_pages_per_domain).
+	MaxPagesPerDomain *int           `yaml:"max_pages_per_domain,omitempty"`
+	Robots            string         `yaml:"robots,omitempty"` // obey or ignore; "" keeps robots.policy
+	RecrawlInterval   *time.Duration `yaml:"recrawl_interval,omitempty"`
 }
 
 // Retries says how a failed fetch or an unavailable robots.txt is tried
@@ -362,13 +370,15 @@ var Keys = []key{
 	{"delay", "1s", "delay w between two requests to one site"},
 	{"depth", 8, "depth limit per site tree (Nakahira: 8)"},
 	{"max_pages_per_site", 10000, "stop taking pages from one site after this many (counted across restarts)"},
+	{"max_pages_per_domain", 100000, "stop taking pages from the hosts of one registered domain (a.example.org, b.example.org, …) after this many in all, a subdomain farm's bound (counted across restarts; 0: no limit)"},
+	{"max_sites_per_address", 0, "take pages from at most this many sites served from one IP address, a farm of fresh domains' bound; shared hosts and CDN addresses serve thousands of real sites, so it is off by default and a crawl warns instead when an address passes 1,000 sites (counted across restarts; 0: no limit)"},
 	{"max_pages", 0, "job budget: stop after this many requests got a response (pages, requisites, redirects; not robots.txt), counted over every run of the crawl (0: no limit)"},
 	{"max_time", "0s", "job budget: stop after the crawl has run this long, over every run, time paused left out (0: no limit)"},
 	{"max_bytes", "0", "job budget: stop taking work once this many response bytes were received, over every run (bytes, or KB/MB/GB/KiB/MiB/GiB; 0: no limit)"},
 	{"adaptive_delay.factor", 0.0, "Heritrix's politeness rule: wait this many times the last fetch's duration between requests to a site, instead of delay (0: off; Heritrix uses 5)"},
 	{"adaptive_delay.min", "3s", "the adaptive delay is at least this"},
 	{"adaptive_delay.max", "30s", "the adaptive delay is at most this"},
-	{"hosts", map[string]any{}, "per-host or per-domain overrides: a host name, or .domain for it and every host under it, mapped to any of delay, max_pages_per_site, robots (obey or ignore) and recrawl_interval"},
+	{"hosts", map[string]any{}, "per-host or per-domain overrides: a host name, or .domain for it and every host under it, mapped to any of delay, max_pages_per_site, max_pages_per_domain, robots (obey or ignore) and recrawl_interval"},
 	{"recrawl.interval", "0s", "in a re-crawl (crawl run again on a finished crawl), fetch a known URL again once its last visit is this old (0: all of them)"},
 	{"recrawl.dedup_min_size", "1KiB", "a payload of at least this size already archived at another URL (or in an earlier generation) is written as a revisit record referring to it (0: off)"},
 	{"recrawl.dedup_index", []string{}, "CDXJ indexes of earlier captures (pywb's, another crawl's) whose payloads count as archived: the same payload becomes a revisit naming that capture by URL and date; relative to the profile"},
@@ -525,6 +535,8 @@ func Load(profile string, fs *pflag.FlagSet) (*Config, error) {
 	c.Delay = p.duration("delay")
 	c.Depth = p.integer("depth")
 	c.MaxPagesPerSite = p.integer("max_pages_per_site")
+	c.MaxPagesPerDomain = p.integer("max_pages_per_domain")
+	c.MaxSitesPerAddress = p.integer("max_sites_per_address")
 	c.MaxPages = p.integer("max_pages")
 	c.MaxTime = p.duration("max_time")
 	c.MaxBytes = p.size("max_bytes")
@@ -1026,7 +1038,7 @@ func (p *parser) float(name string) float64 {
 }
 
 // hostRules reads the hosts map: host or .domain to delay,
-// max_pages_per_site and robots.
+// max_pages_per_site, max_pages_per_domain, robots and recrawl_interval.
 func (p *parser) hostRules(name string) map[string]HostRules {
 	val := p.v.Get(internal(name))
 	m, ok := val.(map[string]any)
@@ -1049,7 +1061,7 @@ func (p *parser) hostRules(name string) map[string]HostRules {
 		}
 		set, ok := raw.(map[string]any)
 		if !ok {
-			p.fail(key, raw, "a map of delay, max_pages_per_site and robots")
+			p.fail(key, raw, "a map of delay, max_pages_per_site, max_pages_per_domain, robots and recrawl_interval")
 			continue
 		}
 		var r HostRules
@@ -1062,13 +1074,17 @@ func (p *parser) hostRules(name string) map[string]HostRules {
 					continue
 				}
 				r.Delay = &d
-			case "max_pages_per_site":
+			case "max_pages_per_site", "max_pages_per_domain":
 				n, err := strconv.Atoi(fmt.Sprint(v))
 				if err != nil || n < 0 {
-					p.fail(key+".max_pages_per_site", v, "a whole number, 0 for no limit")
+					p.fail(key+"."+strings.ToLower(k), v, "a whole number, 0 for no limit")
 					continue
 				}
-				r.MaxPagesPerSite = &n
+				if strings.ToLower(k) == "max_pages_per_site" {
+					r.MaxPagesPerSite = &n
+				} else {
+					r.MaxPagesPerDomain = &n
+				}
 			case "recrawl_interval":
 				d, err := time.ParseDuration(fmt.Sprint(v))
 				if err != nil || d < 0 {
@@ -1084,7 +1100,7 @@ func (p *parser) hostRules(name string) map[string]HostRules {
 				}
 				r.Robots = s
 			default:
-				p.errs = append(p.errs, fmt.Errorf("%s.%s: unknown key (want delay, max_pages_per_site, robots or recrawl_interval)", key, k))
+				p.errs = append(p.errs, fmt.Errorf("%s.%s: unknown key (want delay, max_pages_per_site, max_pages_per_domain, robots or recrawl_interval)", key, k))
 			}
 		}
 		out[host] = r
@@ -1366,6 +1382,12 @@ func (c *Config) Validate() error {
 	if c.MaxPagesPerSite < 1 {
 		bad("max_pages_per_site", "%d must be at least 1", c.MaxPagesPerSite)
 	}
+	if c.MaxPagesPerDomain < 0 {
+		bad("max_pages_per_domain", "%d must not be negative (0: no limit)", c.MaxPagesPerDomain)
+	}
+	if c.MaxSitesPerAddress < 0 {
+		bad("max_sites_per_address", "%d must not be negative (0: no limit)", c.MaxSitesPerAddress)
+	}
 	if c.MaxPages < 0 {
 		bad("max_pages", "%d must not be negative (0: no limit)", c.MaxPages)
 	}
@@ -1544,6 +1566,9 @@ func (c *Config) YAML() string {
 			}
 			if r.MaxPagesPerSite != nil {
 				o["max_pages_per_site"] = *r.MaxPagesPerSite
+			}
+			if r.MaxPagesPerDomain != nil {
+				o["max_pages_per_domain"] = *r.MaxPagesPerDomain
 			}
 			if r.Robots != "" {
 				o["robots"] = r.Robots

@@ -260,6 +260,7 @@ adaptive_delay: {factor: 5}
 hosts:
   slow.example.org: {delay: 10s, recrawl_interval: 720h}
   .gov.th: {max_pages_per_site: 0, robots: ignore}
+  .chula.ac.th: {max_pages_per_domain: 0}
   ทดสอบ.test: {delay: 3s}
   Slow.Example.COM: {delay: 4s}
 `), 0o644)
@@ -284,6 +285,12 @@ hosts:
 	if r := c.Hosts[".gov.th"]; r.MaxPagesPerSite == nil || *r.MaxPagesPerSite != 0 || r.Robots != "ignore" {
 		t.Errorf(".gov.th = %+v", r)
 	}
+	if r := c.Hosts[".chula.ac.th"]; r.MaxPagesPerDomain == nil || *r.MaxPagesPerDomain != 0 || r.MaxPagesPerSite != nil {
+		t.Errorf(".chula.ac.th = %+v", r)
+	}
+	if c.MaxPagesPerDomain != 100000 || c.MaxSitesPerAddress != 0 {
+		t.Errorf("max_pages_per_domain %d, max_sites_per_address %d; want the defaults 100000 and 0", c.MaxPagesPerDomain, c.MaxSitesPerAddress)
+	}
 	if c.AdaptiveDelay.Factor != 5 || c.AdaptiveDelay.Min != 3*time.Second || c.AdaptiveDelay.Max != 30*time.Second {
 		t.Errorf("adaptive_delay = %+v", c.AdaptiveDelay)
 	}
@@ -300,14 +307,19 @@ hosts:
 	if ri := c2.Hosts["slow.example.org"].RecrawlInterval; ri == nil || *ri != 720*time.Hour {
 		t.Errorf("after a round trip, slow.example.org recrawl_interval = %v", ri)
 	}
+	if r := c2.Hosts[".chula.ac.th"]; r.MaxPagesPerDomain == nil || *r.MaxPagesPerDomain != 0 {
+		t.Errorf("after a round trip, .chula.ac.th = %+v", r)
+	}
 
 	os.WriteFile(prof, []byte(`seeds: [http://a.test/]
 user_agent: "x/1 (+https://lib.example/c)"
 hosts:
-  a.example: {delay: soon, robots: maybe, colour: red, recrawl_interval: monthly}
+  a.example: {delay: soon, robots: maybe, colour: red, recrawl_interval: monthly, max_pages_per_domain: -3}
+max_sites_per_address: -1
 `), 0o644)
 	_, err = Load(prof, nil)
-	for _, want := range []string{"hosts.a.example.delay", "hosts.a.example.robots", "hosts.a.example.colour", "hosts.a.example.recrawl_interval"} {
+	for _, want := range []string{"hosts.a.example.delay", "hosts.a.example.robots", "hosts.a.example.colour", "hosts.a.example.recrawl_interval",
+		"hosts.a.example.max_pages_per_domain", "max_sites_per_address"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("error %v does not name %s", err, want)
 		}

@@ -33,6 +33,7 @@ type Queue interface {
 	Seen(url string) (bool, error)
 	DropSite(site string, each func(frontier.Entry) error) (int, error)
 	Counts(key string) (frontier.Counts, error)
+	BudgetCount(key string) (int64, error)
 	History(url string) (frontier.History, bool, error)
 	StartGeneration(due func(frontier.History) (frontier.Entry, bool)) (int64, int, error)
 	Capture(digest string) (frontier.Capture, bool, error)
@@ -84,6 +85,15 @@ type Config struct {
 	// keyed as politeness.Config.Hosts is ("example.org" for the host,
 	// ".example.org" for it and every host under it); 0 means no limit.
 	SiteBudgets map[string]int
+	// MaxPagesPerDomain bounds the responses of all the hosts of one
+	// registered domain (requisites excluded), a subdomain farm's bound;
+	// DomainBudgets overrides it for some hosts, keyed as SiteBudgets.
+	// MaxSitesPerAddress bounds the sites taken from one IP address, a
+	// farm of fresh domains' bound. Both count across restarts (guards.go);
+	// 0: no limit.
+	MaxPagesPerDomain  int
+	DomainBudgets      map[string]int
+	MaxSitesPerAddress int
 	// Retries says how failed fetches are tried again; see Retries.
 	Retries Retries
 	// DedupMinSize: a 2xx payload of at least this many bytes that an
@@ -209,7 +219,8 @@ func New(cfg Config, p Parts) (*Crawler, error) {
 	}
 	fs := p.Queue.Stats()
 	return &Crawler{cfg: cfg, p: p, pagesBefore: fs.Pages, before: fs.Usage, stats: newStats(),
-		dead: deadSites{until: map[string]time.Time{}}, slots: serverSlots{domainMax: cfg.DomainConnections, addrMax: cfg.AddressConnections, now: cfg.Now}}, nil
+		dead: deadSites{until: map[string]time.Time{}}, slots: serverSlots{domainMax: cfg.DomainConnections, addrMax: cfg.AddressConnections, now: cfg.Now,
+			book: cfg.MaxSitesPerAddress > 0}}, nil
 }
 
 // Seed canonicalises the seed URLs and queues each as the start of its own
@@ -460,10 +471,12 @@ func (c *Crawler) next() (*frontier.Lease, *bandwidth.Ticket, held, <-chan struc
 // the lease unbound (its fetch will tell what failed) and is not tried
 // again for the site for lookupRetry, so that a dead site's queued URLs,
 // given up without a fetch, do not each wait on DNS. A lookup cut short
-// by the crawl's stop hands the lease back.
+// by the crawl's stop hands the lease back. The address found is also
+// what the sites-per-address guard counts the site under (guards.go).
 func (c *Crawler) placeAddress(ctx context.Context, lease *frontier.Lease, ticket *bandwidth.Ticket, slot *held) (bool, error) {
 	site := lease.Entry.Site
-	if c.slots.addrMax <= 0 || c.cfg.Resolve == nil || slot.addr != "" || !c.slots.lookupDue(site, c.cfg.Now()) {
+	if !c.slots.keepsBook() || c.cfg.Resolve == nil || slot.addr != "" || c.slots.addrMax <= 0 && c.slots.addressOf(site) != "" ||
+		!c.slots.lookupDue(site, c.cfg.Now()) {
 		return true, nil
 	}
 	addr, err := c.cfg.Resolve(ctx, lease.Entry.URL)

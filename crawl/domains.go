@@ -28,10 +28,13 @@ import (
 type serverSlots struct {
 	domainMax int // 0: no limit
 	addrMax   int // 0: no limit
-	mu        sync.Mutex
-	domains   map[string]int    // registered domain -> leases under way
-	addrs     map[string]int    // address -> leases under way
-	addrOf    map[string]string // site -> its last connection's address
+	// book keeps the address book (addrOf) even with no addrMax: the
+	// sites-per-address guard reads it (guards.go).
+	book    bool
+	mu      sync.Mutex
+	domains map[string]int    // registered domain -> leases under way
+	addrs   map[string]int    // address -> leases under way
+	addrOf  map[string]string // site -> its last connection's address
 	// unresolved holds the sites whose address lookup failed, until
 	// their next lookup is due (Crawler.placeAddress).
 	unresolved map[string]time.Time
@@ -41,7 +44,13 @@ type serverSlots struct {
 	// busySites holds the sites whose last answer was busy: a run of
 	// busy answers from one site counts once against its address.
 	busySites map[string]bool
-	now       func() time.Time // the crawl's clock (Config.Now); nil: time.Now
+	// countedAt holds the sites known to be counted against an address by
+	// the sites-per-address guard, and the address (guards.go), so that
+	// their next leases need not read the frontier to know it.
+	countedAt map[string]string
+	// warned holds, per address, the most sites the guard warned of.
+	warned map[string]int64
+	now    func() time.Time // the crawl's clock (Config.Now); nil: time.Now
 	// heldDomain and heldAddr count the leases refused for a full domain
 	// or address, for the operator to see which bound holds the crawl
 	// back (langcrawl_held_back_total).
@@ -270,7 +279,7 @@ func down(m map[string]int, k string) {
 // IP, the connect_to target for a mapped host). Leases taken from now on
 // count against it; one under way keeps the key it was taken with.
 func (s *serverSlots) learn(site, addr string) {
-	if s.addrMax <= 0 || addr == "" {
+	if !s.keepsBook() || addr == "" {
 		return
 	}
 	s.mu.Lock()
@@ -280,6 +289,51 @@ func (s *serverSlots) learn(site, addr string) {
 	}
 	s.addrOf = putBounded(s.addrOf, site, addr)
 	delete(s.unresolved, site)
+}
+
+// keepsBook reports whether the slots keep each site's address.
+func (s *serverSlots) keepsBook() bool { return s.addrMax > 0 || s.book }
+
+// addressOf returns the address site was last reached at, or looked up
+// at before its first connection; "" if unknown.
+func (s *serverSlots) addressOf(site string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.addrOf[site]
+}
+
+// counted reports whether site is known to be counted against addr.
+func (s *serverSlots) counted(site, addr string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.countedAt[site] == addr
+}
+
+// markCounted records that site is counted against addr.
+func (s *serverSlots) markCounted(site, addr string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.countedAt = putBounded(s.countedAt, site, addr)
+}
+
+// warnDue reports whether an address with sites sites has passed a
+// warning level (addressWarnAt, then each tenfold) not yet warned of in
+// this run, and records it as warned.
+func (s *serverSlots) warnDue(addr string, sites int64) bool {
+	if sites < addressWarnAt {
+		return false
+	}
+	level := int64(addressWarnAt)
+	for level <= sites/10 {
+		level *= 10
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.warned[addr] >= level {
+		return false
+	}
+	s.warned = putBounded(s.warned, addr, level)
+	return true
 }
 
 // lookupDue reports whether site's address may be looked up at now: not

@@ -18,7 +18,6 @@ import (
 	"github.com/langcrawl/langcrawl/fetch"
 	"github.com/langcrawl/langcrawl/focus"
 	"github.com/langcrawl/langcrawl/frontier"
-	"github.com/langcrawl/langcrawl/internal/hostmatch"
 	"github.com/langcrawl/langcrawl/links"
 	"github.com/langcrawl/langcrawl/politeness"
 	"github.com/langcrawl/langcrawl/scope"
@@ -102,15 +101,15 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 		}
 	}
 
-	// 2. The per-site page budget, a trap guard. The frontier keeps the
-	// count (only responses count: finish marks them), so it holds across
-	// restarts; one lease per site keeps it exact.
-	budget := c.cfg.MaxPagesPerSite
-	if b, ok := hostmatch.Lookup(c.cfg.SiteBudgets, e.Site); ok {
-		budget = b
+	// 2. The trap guards: page budgets per site and per registered
+	// domain, and the sites taken from one address (guards.go). A page
+	// fetched is counted against them with its completion.
+	over, guarded, err := c.trapGuards(l)
+	if err != nil {
+		return err
 	}
-	if !e.Requisite && budget > 0 && l.SiteBudget >= int64(budget) {
-		return c.finish(l, worker, outcome{status: codeSiteBudget, annot: []string{"max-pages-per-site"}}, frontier.Completion{})
+	if over != nil {
+		return c.finish(l, worker, *over, frontier.Completion{})
 	}
 
 	// 3. Failures earlier on: a URL put back behind its site's other work
@@ -200,6 +199,7 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 	done.Usage = frontier.Usage{Fetches: 1, Bytes: res.Size()}
 	// Only URLs that reached the server count against the site's budget.
 	done.Budget = !e.Requisite
+	done.Budgets = guarded
 	var gaveUp bool
 	if retryable(res.Status) {
 		// 429 and 503 say the server is busy: the whole site waits, for

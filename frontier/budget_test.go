@@ -158,3 +158,40 @@ func TestOpenCorruptSite(t *testing.T) {
 		t.Fatalf("Open = %v, want an error naming b.test", err)
 	}
 }
+
+// TestBudgetCounts checks the budget counts of keys other than a site
+// (Completion.Budgets): bumped once per key listed, atomically with the
+// completion, kept across Close/Open, and forgotten by a new generation
+// as the sites' budgets are, while the focus counters stay.
+func TestBudgetCounts(t *testing.T) {
+	dir := t.TempDir()
+	q := openDir(t, dir)
+	mustPush(t, q, ent("a.test", "1", 0, Low), ent("b.test", "1", 0, Low))
+	for range 2 {
+		l := mustNext(t, q, t0)
+		h := &History{URL: l.Entry.URL, Fetched: t0, Status: 200}
+		if err := q.Complete(l, Completion{Budgets: []string{"domain test", "address 192.0.2.1", "address 192.0.2.1"},
+			Tally: []Tally{{Key: l.Entry.Site}}, History: h}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := q.Close(); err != nil {
+		t.Fatal(err)
+	}
+	q = openDir(t, dir)
+	defer q.Close()
+	for key, want := range map[string]int64{"domain test": 2, "address 192.0.2.1": 4, "address 192.0.2.9": 0} {
+		if n, err := q.BudgetCount(key); err != nil || n != want {
+			t.Errorf("BudgetCount(%q) = %d, %v after reopening; want %d", key, n, err, want)
+		}
+	}
+	if _, _, err := q.StartGeneration(func(h History) (Entry, bool) { return Entry{}, false }); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := q.BudgetCount("domain test"); err != nil || n != 0 {
+		t.Errorf("BudgetCount after a new generation = %d, %v; want 0", n, err)
+	}
+	if c, err := q.Counts("a.test"); err != nil || c.Downloaded != 1 {
+		t.Errorf("focus counters after a new generation = %+v, %v; want them kept", c, err)
+	}
+}

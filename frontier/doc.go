@@ -53,6 +53,7 @@
 //	n<site>                              site record: pending, high, notBefore, budget
 //	s<hash:16>                           seen set: 128-bit hash of the URL (or of a query-rule claim)
 //	c<key>                               focus counters N_a, N_r[, evidence, flags[, probes]]; flags: home, probes, self links
+//	g<key>                               budget count of a key other than a site (Completion.Budgets), forgotten by a new generation
 //	h<hash:16>                           fetch history of a URL
 //	b<server>                            bandwidth estimates B(server, hour, workday), 48 values
 //	r<robots URL>                        robots.txt outcome: status, body, expiry, failures in a row

@@ -15,6 +15,7 @@ const (
 	tSite     = 'n'
 	tSeen     = 's'
 	tCount    = 'c'
+	tBudget   = 'g'
 	tHistory  = 'h'
 	tMeta     = 'm'
 )

@@ -37,7 +37,8 @@ func (q *Queue) Finished() (bool, error) {
 
 // StartGeneration begins a new crawl generation on a finished crawl, the
 // incremental re-crawl of DESIGN.md: it forgets the seen set (and with it
-// the query-rule claims), the sites' page budgets and the job's totals,
+// the query-rule claims), the page budgets of the sites and of the other
+// keys (Completion.Budgets) and the job's totals,
 // keeps the fetch history, the focus counters, the bandwidth estimates and
 // the robots.txt verdicts, and queues again every URL of the history that
 // due turns into an entry (return false to leave one out, e.g. one not yet
@@ -124,7 +125,7 @@ func (q *Queue) StartGeneration(due func(History) (Entry, bool)) (int64, int, er
 // forget deletes the seen set and the site records, a chunk at a time, and
 // the sites held in memory. Called with q.mu held, nothing queued.
 func (q *Queue) forget() error {
-	for _, table := range []byte{tSeen, tSite} {
+	for _, table := range []byte{tSeen, tSite, tBudget} {
 		// Each chunk's iterator starts after the last key deleted: one
 		// started at the table's first key stepped over every deletion
 		// before it (1.2M seen keys took 28-40 s, now 1.8 s; BENCHMARKS.md).

@@ -1,6 +1,7 @@
 package frontier
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -137,6 +138,12 @@ type Completion struct {
 	// the crawl's max-pages-per-site trap guard, which so holds across
 	// restarts.
 	Budget bool
+	// Budgets lists keys other than the site (a registered domain, an
+	// address: the caller's) whose budget counts (Queue.BudgetCount) the
+	// completion bumps by one each, atomically with it. Like the sites'
+	// budgets, and unlike the focus counters, a new generation forgets
+	// them (StartGeneration).
+	Budgets []string
 	// Page counts the completion in Stats.Pages, a count kept across
 	// restarts (the crawl counts the HTML pages it downloaded, on which
 	// its focusing tolerance falls).
@@ -767,6 +774,9 @@ func (q *Queue) Complete(l *Lease, c Completion) error {
 	if err := t.tally(c.Tally); err != nil {
 		return fmt.Errorf("frontier: complete %s: %w", l.Entry.URL, err)
 	}
+	if err := t.budgets(c.Budgets); err != nil {
+		return fmt.Errorf("frontier: complete %s: %w", l.Entry.URL, err)
+	}
 	if c.History != nil {
 		t.b.Put(hashKey(tHistory, hashURL(l.Entry.URL)), encodeHistory(c.History))
 		if c.IndexDigest {
@@ -935,6 +945,36 @@ func (q *Queue) counts(key string) (Counts, error) {
 		return Counts{}, dbErr(err)
 	}
 	return decodeCounts(v)
+}
+
+// BudgetCount returns the budget count of key (Completion.Budgets) in this
+// generation; zero if never bumped.
+func (q *Queue) BudgetCount(key string) (int64, error) {
+	q.mu.RLock()
+	defer q.mu.RUnlock()
+	if q.db == nil {
+		return 0, ErrClosed
+	}
+	n, err := q.budgetCount(key)
+	if err != nil {
+		return 0, fmt.Errorf("frontier: budget count %s: %w", key, err)
+	}
+	return n, nil
+}
+
+func (q *Queue) budgetCount(key string) (int64, error) {
+	v, err := q.db.Get(siteKey(tBudget, key), nil)
+	if errors.Is(err, leveldb.ErrNotFound) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, dbErr(err)
+	}
+	n, k := binary.Varint(v)
+	if k <= 0 {
+		return 0, fmt.Errorf("%w: budget count of %d bytes", ErrCorrupt, len(v))
+	}
+	return n, nil
 }
 
 // History returns the fetch history stored for url and whether there is one.

@@ -2,6 +2,7 @@ package frontier
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 
@@ -158,6 +159,23 @@ func (t *txn) tally(ts []Tally) error {
 		c.SelfLinks = c.SelfLinks || add.SelfLinks
 		c.Probes += add.Probes
 		t.b.Put(siteKey(tCount, k), encodeCounts(c))
+	}
+	return nil
+}
+
+// budgets bumps the budget count of each key by one; a key listed twice
+// is bumped twice.
+func (t *txn) budgets(keys []string) error {
+	add := map[string]int64{}
+	for _, k := range keys {
+		add[k]++
+	}
+	for k, n := range add {
+		c, err := t.q.budgetCount(k)
+		if err != nil {
+			return fmt.Errorf("budget count %s: %w", k, err)
+		}
+		t.b.Put(siteKey(tBudget, k), binary.AppendVarint(nil, c+n))
 	}
 	return nil
 }

@@ -105,12 +105,15 @@ func TestParseLogLine(t *testing.T) {
 
 func TestAnnotationKind(t *testing.T) {
 	for in, want := range map[string]string{
-		"lang:th":                 "",
-		"charset:utf-8":           "",
-		"truncated:length":        "truncated:length",
-		"max-pages-per-site":      "max-pages-per-site",
-		"focus:irrelevant-server": "focus:irrelevant-server",
-		"focus:dropped:a.test":    "focus:dropped",
+		"lang:th":            "",
+		"charset:utf-8":      "",
+		"truncated:length":   "truncated:length",
+		"max-pages-per-site": "max-pages-per-site",
+		// The guard's domain or address stays: which of them a farm hit.
+		"max-pages-per-domain:farm.test":                                                     "max-pages-per-domain:farm.test",
+		"max-sites-per-address:192.0.2.7":                                                    "max-sites-per-address:192.0.2.7",
+		"focus:irrelevant-server":                                                            "focus:irrelevant-server",
+		"focus:dropped:a.test":                                                               "focus:dropped",
 		"err:dial tcp 127.0.0.1:80: connect: connection refused":                             "err:connection refused",
 		"robots: disallowed by http://a.test/robots.txt for ua":                              "robots:disallowed",
 		"robots: http://a.test/robots.txt returned 503, disallow until 2026-11-22T02:00:19Z": "robots:returned 503",

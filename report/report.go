@@ -836,7 +836,7 @@ func statusMeaning(code int) string {
 	case -61:
 		return "robots.txt unavailable (deferred)"
 	case -5002:
-		return "per-site page budget reached"
+		return "trap guard: a site's, domain's or address's budget reached"
 	case codeFocusDropped:
 		return "server judged irrelevant (queued URL dropped)"
 	case -5004:

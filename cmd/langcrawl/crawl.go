@@ -333,7 +333,7 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 	var gate *politeness.Steered // per-host delays the operator may change (status.go)
 	var c *crawl.Crawler         // told of robots.txt answers (crawl.Answered), made below
 	slot := func(ctx context.Context, site string) (func(time.Time), error) { return gate.Acquire(ctx, site) }
-	gateHosts, siteBudgets := hostRules(cfg.Hosts)
+	gateHosts, siteBudgets, domainBudgets := hostRules(cfg.Hosts)
 	pgate, err := politeness.New(politeness.Config{
 		UserAgent: cfg.UserAgent, Policy: politeness.Policy(cfg.Robots.Policy), Delay: cfg.Delay,
 		MaxCrawlDelay: cfg.Robots.MaxCrawlDelay,
@@ -370,6 +370,7 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 	}
 	c, err = crawl.New(crawl.Config{
 		Workers: cfg.Workers, MaxPages: cfg.MaxPages, MaxTime: cfg.MaxTime, MaxBytes: cfg.MaxBytes, MaxPagesPerSite: cfg.MaxPagesPerSite,
+		MaxPagesPerDomain: cfg.MaxPagesPerDomain, DomainBudgets: domainBudgets, MaxSitesPerAddress: cfg.MaxSitesPerAddress,
 		Retries:         crawl.Retries{Max: cfg.Retries.Max, Delay: cfg.Retries.Delay, MaxDelay: cfg.Retries.MaxDelay},
 		DedupMinSize:    cfg.Recrawl.DedupMinSize,
 		RecrawlInterval: cfg.Recrawl.Interval, RecrawlIntervals: recrawlIntervals(cfg.Hosts),

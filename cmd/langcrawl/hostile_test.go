@@ -46,6 +46,15 @@ const (
 	hostileMaxBody     = 64 << 20 // max_body_size: past fetch's 4 MiB spill threshold, so bodies spill
 	hostileSitePages   = 40       // max_pages_per_site: 100,000 links and the trap stop here
 	hostileMaxRedirect = 20       // the engine's redirect-chain limit (crawl.maxRedirects)
+	// max_pages_per_domain and max_sites_per_address: the two link
+	// farms stop here. Every host of the suite is answered from
+	// 127.0.0.1, so the sites bound counts the ordinary and hostile
+	// hosts too, which are seeds (always taken) and the subdomain
+	// farm's hosts. The fresh-domain farm is a chain, one new site a
+	// page, so that the subdomain farm (three a page) meets its domain
+	// bound before the two farms have filled the address's.
+	hostileDomainPages  = 30
+	hostileAddressSites = 300
 )
 
 // hostileRSSBound is the peak RSS the crawl must stay under: 64 MiB of
@@ -312,6 +321,18 @@ var hostileChecks = map[string]hostileCheck{
 		return nil
 	}},
 	"invalid-utf8": {archived: []string{"/", "/ok.html"}},
+	// A link farm of fresh subdomains is one registered domain: bound
+	// by max_pages_per_domain, with -5002 lines naming it.
+	"subdomain-farm": {archived: []string{"/"}, check: func(r *hostileRun, c hostile.Case) []string {
+		return r.farm(func(h string) bool { return h == c.Host || strings.HasSuffix(h, "."+c.Host) },
+			hostileDomainPages, "max-pages-per-domain:subfarm.test")
+	}},
+	// A link farm of fresh domains has only its address in common: bound
+	// by max_sites_per_address.
+	"domain-farm": {archived: []string{"/"}, check: func(r *hostileRun, c hostile.Case) []string {
+		return r.farm(func(h string) bool { return h == c.Host || strings.HasPrefix(h, "farm-") },
+			hostileAddressSites, "max-sites-per-address:127.0.0.1")
+	}},
 	"self-signed-tls": {archived: []string{"/", "/2.html"}, check: func(r *hostileRun, c hostile.Case) []string {
 		var p []string
 		tlsNote := regexp.MustCompile(`(?i)tls|cert|x509`)
@@ -518,6 +539,8 @@ workers: %d
 delay: 0s
 depth: 20
 max_pages_per_site: %d
+max_pages_per_domain: %d
+max_sites_per_address: %d
 max_body_size: %d
 max_time: 45s
 retries: {max: 2, delay: 100ms, max_delay: 200ms}
@@ -525,7 +548,7 @@ timeouts: {connect: 2s, fetch: 4s, read: 2s}
 durability: {min_free_space: 1MiB}
 network:
   connect_to:
-`, out, hostileWorkers, hostileSitePages, hostileMaxBody)
+`, out, hostileWorkers, hostileSitePages, hostileDomainPages, hostileAddressSites, hostileMaxBody)
 	ct := srv.ConnectTo()
 	for _, h := range slices.Sorted(maps.Keys(ct)) {
 		fmt.Fprintf(&b, "    %q: %q\n", h, ct[h])
@@ -704,6 +727,38 @@ func (r *hostileRun) hitCount(c hostile.Case, path string) int {
 		}
 	}
 	return n
+}
+
+// farm checks a link farm whose hosts in reports true: its pages (robots.txt
+// aside) were at most bound, and crawl.log turned the rest away with the
+// annotation guard. A farm never runs out of links, so the guard must
+// have been met.
+func (r *hostileRun) farm(in func(host string) bool, bound int, guard string) []string {
+	var p []string
+	pages := 0
+	for _, h := range r.hits {
+		if in(h.Host) && h.Path != "/robots.txt" {
+			pages++
+		}
+	}
+	// Up to scheduling.domain_connections leases of one domain, or the
+	// workers, may pass the check at once.
+	if pages > bound+hostileWorkers {
+		p = append(p, fmt.Sprintf("%d farm pages requested, more than the bound %d", pages, bound))
+	}
+	turned := 0
+	for _, lines := range r.log {
+		for _, l := range lines {
+			if l.status == "-5002" && strings.Contains(l.annot, guard) {
+				turned++
+			}
+		}
+	}
+	if turned == 0 {
+		p = append(p, fmt.Sprintf("no -5002 line with %s after %d farm pages", guard, pages))
+	}
+	r.notes = append(r.notes, fmt.Sprintf("%s: %d pages requested, %d URLs turned away", guard, pages, turned))
+	return p
 }
 
 // requested counts the requests to c's host whose path starts with prefix.

@@ -22,16 +22,19 @@ func (r robotsStore) Save(u string, rec politeness.Record) error {
 
 // hostRules splits the profile's per-host overrides between the leaves
 // that apply them: delays and robots policies for the politeness gate,
-// page budgets for the engine.
-func hostRules(hosts map[string]config.HostRules) (map[string]politeness.HostRules, map[string]int) {
-	gate, budgets := map[string]politeness.HostRules{}, map[string]int{}
+// site and domain page budgets for the engine.
+func hostRules(hosts map[string]config.HostRules) (gate map[string]politeness.HostRules, sites, domains map[string]int) {
+	gate, sites, domains = map[string]politeness.HostRules{}, map[string]int{}, map[string]int{}
 	for h, r := range hosts {
 		if r.Delay != nil || r.Robots != "" {
 			gate[h] = politeness.HostRules{Delay: r.Delay, Policy: politeness.Policy(r.Robots)}
 		}
 		if r.MaxPagesPerSite != nil {
-			budgets[h] = *r.MaxPagesPerSite
+			sites[h] = *r.MaxPagesPerSite
+		}
+		if r.MaxPagesPerDomain != nil {
+			domains[h] = *r.MaxPagesPerDomain
 		}
 	}
-	return gate, budgets
+	return gate, sites, domains
 }

@@ -61,6 +61,7 @@ const (
 	BigHeaderSize = 10 << 20               // one header line
 	RobotsSize    = 50 << 20               // the huge robots.txt
 	FloodInterims = 10_000                 // 100 Continue before the answer
+	FarmPace      = 30 * time.Millisecond  // the fresh-domain farm's wait before each page
 )
 
 var cases = []Case{
@@ -90,6 +91,8 @@ var cases = []Case{
 	{"huge-robots", "huge-robots.test", HTTP, "a 50 MB robots.txt whose first lines disallow /private/, linked from /"},
 	{"nested-html", "nested.test", HTTP, "100,000 nested <div>s, then a link"},
 	{"url-trap", "trap.test", HTTP, "every page links to a/ below itself"},
+	{"subdomain-farm", "subfarm.test", HTTP, "every page links to three fresh hosts under subfarm.test"},
+	{"domain-farm", "domain-farm.test", HTTP, "every page links to a fresh domain farm-N.test, all served from one address"},
 	{"invalid-utf8", "bad-utf8.test", HTTP, "invalid UTF-8 in a page declared UTF-8"},
 	{"self-signed-tls", tlsHost, TLS, "HTTPS with a self-signed certificate"},
 }
@@ -151,6 +154,16 @@ func redirect(w http.ResponseWriter, to string) {
 	w.WriteHeader(http.StatusFound)
 }
 
+// fresh returns n URLs of hosts never named before, format holding one
+// number: a link farm's next names.
+func (s *Server) fresh(format string, n int) []string {
+	var out []string
+	for range n {
+		out = append(out, fmt.Sprintf(format, s.farmed.Add(1)))
+	}
+	return out
+}
+
 // serveHTTP routes the HTTP listener on the Host header.
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	host, path := hostOnly(r.Host), r.URL.Path
@@ -162,6 +175,22 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if path == "/robots.txt" && host != "huge-robots.test" {
 		http.NotFound(w, r)
+		return
+	}
+	switch {
+	case host == "subfarm.test" || strings.HasSuffix(host, ".subfarm.test"):
+		writeHTML(w, page("farm "+host, s.fresh("http://s%d.subfarm.test/", 3)...))
+		return
+	case host == "domain-farm.test" || strings.HasPrefix(host, "farm-") && strings.HasSuffix(host, ".test"):
+		// Each page a little slow, as a farm on one busy server is, so
+		// that the subdomain farm (fast, three links a page) meets its
+		// own bound before this one has filled the address's.
+		select {
+		case <-time.After(FarmPace):
+		case <-r.Context().Done():
+		case <-s.done:
+		}
+		writeHTML(w, page("farm "+host, s.fresh("http://farm-%d.test/", 1)...))
 		return
 	}
 	switch host {

@@ -11,7 +11,8 @@
 //     that are well-formed HTTP with a hostile payload or pacing: a slow
 //     drip, an endless body, a gzip bomb, 100,000 links, redirect loops and
 //     chains, 100,000 nested elements, a URL trap, invalid UTF-8, a 50 MB
-//     robots.txt;
+//     robots.txt; two link farms, one making up fresh hosts under its own
+//     domain, one fresh domains, all answered from one address;
 //   - a raw TCP listener that reads the request line and the Host header
 //     itself and then answers with bytes net/http would never write:
 //     Content-Length lies both ways (the shorter one smuggling a second

@@ -16,6 +16,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -42,6 +43,8 @@ type Server struct {
 	conns map[net.Conn]struct{} // open raw connections
 	nconn uint64                // raw connections accepted
 	wg    sync.WaitGroup        // raw accept loop and connections
+
+	farmed atomic.Uint64 // fresh host names the link farms made up
 }
 
 // Start opens the listeners on 127.0.0.1 (ports chosen by the system) and
