@@ -370,7 +370,7 @@ var Keys = []key{
 	{"delay", "1s", "delay w between two requests to one site"},
 	{"depth", 8, "depth limit per site tree (Nakahira: 8)"},
 	{"max_pages_per_site", 10000, "stop taking pages from one site after this many (counted across restarts)"},
-	{"max_pages_per_domain", 100000, "stop taking pages from the hosts of one registered domain (a.example.org, b.example.org, …) after this many in all, a subdomain farm's bound (counted across restarts; 0: no limit)"},
+	{"max_pages_per_domain", 100000, "stop taking pages from the hosts of one registered domain (a.example.org, b.example.org, …) after this many in all, a subdomain farm's bound; unset, at least 10 times max_pages_per_site, and no limit for hosts whose max_pages_per_site an override lifts to 0 (counted across restarts; 0: no limit)"},
 	{"max_sites_per_address", 0, "take pages from at most this many sites served from one IP address, a farm of fresh domains' bound; shared hosts and CDN addresses serve thousands of real sites, so it is off by default and a crawl warns instead when an address passes 1,000 sites (counted across restarts; 0: no limit)"},
 	{"max_pages", 0, "job budget: stop after this many requests got a response (pages, requisites, redirects; not robots.txt), counted over every run of the crawl (0: no limit)"},
 	{"max_time", "0s", "job budget: stop after the crawl has run this long, over every run, time paused left out (0: no limit)"},
@@ -536,6 +536,12 @@ func Load(profile string, fs *pflag.FlagSet) (*Config, error) {
 	c.Depth = p.integer("depth")
 	c.MaxPagesPerSite = p.integer("max_pages_per_site")
 	c.MaxPagesPerDomain = p.integer("max_pages_per_domain")
+	if !explicit(v, "max_pages_per_domain") && c.MaxPagesPerDomain > 0 && c.MaxPagesPerSite > c.MaxPagesPerDomain/domainSites {
+		// The default never cuts a profile that raised the site budget:
+		// a domain gets ten sites' worth (a review: 50,000 a site, the
+		// example profile's, would have let two sites fill a domain).
+		c.MaxPagesPerDomain = domainSites * c.MaxPagesPerSite
+	}
 	c.MaxSitesPerAddress = p.integer("max_sites_per_address")
 	c.MaxPages = p.integer("max_pages")
 	c.MaxTime = p.duration("max_time")
@@ -730,6 +736,10 @@ func CheckSeed(u string) error {
 	_, err := scope.Canonicalize(u)
 	return err
 }
+
+// domainSites is how many sites' budgets the default max_pages_per_domain
+// holds at the least.
+const domainSites = 10
 
 // explicit reports whether the operator set key in the profile or the
 // environment, rather than leaving it to its default.

@@ -291,6 +291,22 @@ hosts:
 	if c.MaxPagesPerDomain != 100000 || c.MaxSitesPerAddress != 0 {
 		t.Errorf("max_pages_per_domain %d, max_sites_per_address %d; want the defaults 100000 and 0", c.MaxPagesPerDomain, c.MaxSitesPerAddress)
 	}
+	// Unset, the domain budget holds ten sites' budgets at the least (a
+	// review: the example profile's 50,000 a site let two sites fill a
+	// domain); set, it is the operator's.
+	for _, tc := range []struct {
+		extra string
+		want  int
+	}{{"max_pages_per_site: 50000\n", 500000}, {"max_pages_per_site: 50000\nmax_pages_per_domain: 1000\n", 1000}, {"max_pages_per_site: 200\n", 100000}} {
+		os.WriteFile(prof, []byte("seeds: [http://a.test/]\nuser_agent: \"x/1 (+https://lib.example/c)\"\n"+tc.extra), 0o644)
+		c, err := Load(prof, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.MaxPagesPerDomain != tc.want {
+			t.Errorf("%q: max_pages_per_domain %d, want %d", tc.extra, c.MaxPagesPerDomain, tc.want)
+		}
+	}
 	if c.AdaptiveDelay.Factor != 5 || c.AdaptiveDelay.Min != 3*time.Second || c.AdaptiveDelay.Max != 30*time.Second {
 		t.Errorf("adaptive_delay = %+v", c.AdaptiveDelay)
 	}

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -186,6 +187,11 @@ type Crawler struct {
 	pausedBefore time.Duration
 	// generation is the frontier's, read when Run or Recrawl begins.
 	generation atomic.Int64
+	// seedSites holds the sites of the seeds given to Seed in this run
+	// (every start gives them again): the trap guards for a domain and
+	// an address never turn them away (guards.go).
+	seedMu    sync.RWMutex
+	seedSites map[string]struct{}
 	// slots holds the fetches under way per registered domain and per
 	// address.
 	slots serverSlots
@@ -244,6 +250,14 @@ func (c *Crawler) Seed(seeds []string) (int, error) {
 	if err := errors.Join(errs...); err != nil {
 		return 0, err
 	}
+	c.seedMu.Lock()
+	if c.seedSites == nil {
+		c.seedSites = make(map[string]struct{}, len(es))
+	}
+	for _, e := range es {
+		c.seedSites[e.Site] = struct{}{}
+	}
+	c.seedMu.Unlock()
 	return c.p.Queue.PushMany(es)
 }
 

@@ -44,10 +44,6 @@ type serverSlots struct {
 	// busySites holds the sites whose last answer was busy: a run of
 	// busy answers from one site counts once against its address.
 	busySites map[string]bool
-	// countedAt holds the sites known to be counted against an address by
-	// the sites-per-address guard, and the address (guards.go), so that
-	// their next leases need not read the frontier to know it.
-	countedAt map[string]string
 	// warned holds, per address, the most sites the guard warned of.
 	warned map[string]int64
 	now    func() time.Time // the crawl's clock (Config.Now); nil: time.Now
@@ -300,20 +296,6 @@ func (s *serverSlots) addressOf(site string) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.addrOf[site]
-}
-
-// counted reports whether site is known to be counted against addr.
-func (s *serverSlots) counted(site, addr string) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.countedAt[site] == addr
-}
-
-// markCounted records that site is counted against addr.
-func (s *serverSlots) markCounted(site, addr string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.countedAt = putBounded(s.countedAt, site, addr)
 }
 
 // warnDue reports whether an address with sites sites has passed a

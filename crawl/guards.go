@@ -35,9 +35,6 @@ import (
 func domainCountKey(domain string) string { return "domain " + domain }
 func addressCountKey(addr string) string  { return "address " + addr }
 
-// addressSiteKey marks site as counted against addr.
-func addressSiteKey(addr, site string) string { return "address " + addr + " " + site }
-
 // addressWarnAt is the number of sites on one address at which a crawl
 // warns, and again at each tenfold of it: a shared host, a CDN address
 // or a farm of fresh domains, for the operator to tell apart.
@@ -46,8 +43,14 @@ const addressWarnAt = 1000
 // trapGuards applies the guards to the lease of e. It returns the outcome
 // of a URL a guard turns away (codeSiteBudget, with the guard named in the
 // annotation), or the budget keys that count the page against the guards
-// if it is fetched (Completion.Budgets). Requisites are not counted and never turned away, as for
-// the site budget: a page that was taken must replay.
+// if it is fetched (Completion.Budgets; the address's is added after the
+// fetch, by addressCounted). Requisites are not counted and never turned
+// away, as for the site budget: a page that was taken must replay.
+//
+// A guard reads its count before the fetch and the completion raises it,
+// so fetches under way at once may pass a bound together: a domain's by
+// at most scheduling.domain_connections (the workers, with no such
+// limit), an address's by the sites taken at once from it.
 func (c *Crawler) trapGuards(l *frontier.Lease) (*outcome, []string, error) {
 	e := l.Entry
 	if e.Requisite {
@@ -55,21 +58,28 @@ func (c *Crawler) trapGuards(l *frontier.Lease) (*outcome, []string, error) {
 	}
 	// The site's budget. The frontier keeps the count (only responses
 	// count: finish marks them); one lease per site keeps it exact.
+	siteBudget, siteSet := hostmatch.Lookup(c.cfg.SiteBudgets, e.Site)
 	budget := c.cfg.MaxPagesPerSite
-	if b, ok := hostmatch.Lookup(c.cfg.SiteBudgets, e.Site); ok {
-		budget = b
+	if siteSet {
+		budget = siteBudget
 	}
 	if budget > 0 && l.SiteBudget >= int64(budget) {
 		return &outcome{status: codeSiteBudget, annot: []string{"max-pages-per-site"}}, nil, nil
 	}
 	var keys []string
 
-	// The registered domain's budget. Its hosts are leased at once, so a
-	// domain may pass its budget by the leases under way, at most
-	// scheduling.domain_connections.
+	// The registered domain's budget: the host's override, else none for
+	// a host whose site budget an override lifted (the operator asked for
+	// all of it), else max_pages_per_domain. A seed's site is never turned
+	// away, though counted: links to fresh names under a domain with
+	// wildcard DNS cost a third party nothing, and spent the budget of
+	// the seed www.big.test before its pages (a trial: 6 of its 30).
+	seedSite := c.seedSite(e.Site)
 	budget = c.cfg.MaxPagesPerDomain
 	if b, ok := hostmatch.Lookup(c.cfg.DomainBudgets, e.Site); ok {
 		budget = b
+	} else if siteSet && siteBudget == 0 {
+		budget = 0
 	}
 	if budget > 0 {
 		dom := siteDomain(e.Site)
@@ -78,36 +88,29 @@ func (c *Crawler) trapGuards(l *frontier.Lease) (*outcome, []string, error) {
 		if err != nil {
 			return nil, nil, fmt.Errorf("frontier budget %s: %w", k, err)
 		}
-		if n >= int64(budget) {
+		if n >= int64(budget) && !seedSite {
 			return &outcome{status: codeSiteBudget, annot: []string{"max-pages-per-domain:" + dom}}, nil, nil
 		}
 		keys = append(keys, k)
 	}
 
-	// The sites of the site's address: a site is counted against the
-	// address once, with its first page fetched; a site not counted yet
-	// is turned away once the address has its bound, unless the operator
-	// named it: a seed, or where a seed redirected (hops R only), is
-	// always taken, and counted. Without that, a farm found early filled
-	// the bound before the seeds on its address had their first turn
-	// (the hostile suite, where every host shares 127.0.0.1). The address is the
-	// one looked up before the site's first fetch (placeAddress) or last
-	// connected to; a site whose address is unknown (its lookup failed)
-	// is counted from its next lease on.
-	addr := ""
-	if c.slots.keepsBook() {
-		addr = c.slots.addressOf(e.Site)
-	}
-	if addr == "" || c.slots.counted(e.Site, addr) {
+	// The sites of the site's address. A site is taken once a page of it
+	// is counted (Lease.SiteBudget > 0, this generation), whatever address
+	// it answers from later: round-robin DNS and a restart's new lookup
+	// must not turn away a site half crawled. One not taken yet is turned
+	// away once its address has the bound, unless the operator named it:
+	// a seed's site, or where a seed redirected (hops R only). Without that, a
+	// farm found early filled the bound before the seeds on its address
+	// had their first turn (the hostile suite, where every host shares
+	// 127.0.0.1). The address is the one looked up before the site's
+	// first fetch (placeAddress); a site whose lookup failed is not
+	// turned away, and is counted by the address it answered from.
+	limit := c.cfg.MaxSitesPerAddress
+	if limit <= 0 || l.SiteBudget > 0 || seedSite || seeded(e) {
 		return nil, keys, nil
 	}
-	mark := addressSiteKey(addr, e.Site)
-	m, err := c.p.Queue.BudgetCount(mark)
-	if err != nil {
-		return nil, nil, fmt.Errorf("frontier budget %s: %w", mark, err)
-	}
-	if m > 0 {
-		c.slots.markCounted(e.Site, addr)
+	addr := c.slots.addressOf(e.Site)
+	if addr == "" {
 		return nil, keys, nil
 	}
 	k := addressCountKey(addr)
@@ -115,16 +118,41 @@ func (c *Crawler) trapGuards(l *frontier.Lease) (*outcome, []string, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("frontier budget %s: %w", k, err)
 	}
-	if limit := c.cfg.MaxSitesPerAddress; limit > 0 && a >= int64(limit) && !seeded(e) {
+	if a >= int64(limit) {
 		return &outcome{status: codeSiteBudget, annot: []string{"max-sites-per-address:" + addr}}, nil, nil
 	}
-	if n := a + 1; c.slots.warnDue(addr, n) {
+	return nil, keys, nil
+}
+
+// addressCounted returns the budget key that counts a site's first page
+// against ip, the address it answered from, and warns when the address
+// passes a warning level; "" for a page that is not a site's first
+// (Lease.SiteBudget), a requisite, or one with no address. It reads the
+// count once per site, whether max_sites_per_address is set or not.
+func (c *Crawler) addressCounted(l *frontier.Lease, ip string) (string, error) {
+	if l.Entry.Requisite || l.SiteBudget > 0 || ip == "" {
+		return "", nil
+	}
+	k := addressCountKey(ip)
+	a, err := c.p.Queue.BudgetCount(k)
+	if err != nil {
+		return "", fmt.Errorf("frontier budget %s: %w", k, err)
+	}
+	if n := a + 1; c.slots.warnDue(ip, n) {
 		c.p.Log.Warn("many sites served from one address: a shared host, a CDN or a farm of fresh domains; "+
 			"the status page's top hosts and crawl.log tell which, and max_sites_per_address or an exclusion bounds it",
-			slog.String("address", addr), slog.Int64("sites", n), slog.String("latest", e.Site),
+			slog.String("address", ip), slog.Int64("sites", n), slog.String("latest", l.Entry.Site),
 			slog.Int("max_sites_per_address", c.cfg.MaxSitesPerAddress))
 	}
-	return nil, append(keys, mark, k), nil
+	return k, nil
+}
+
+// seedSite reports whether site is the site of a seed given in this run.
+func (c *Crawler) seedSite(site string) bool {
+	c.seedMu.RLock()
+	defer c.seedMu.RUnlock()
+	_, ok := c.seedSites[site]
+	return ok
 }
 
 // seeded reports whether the operator named e: a seed, or the end of

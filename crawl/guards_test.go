@@ -2,6 +2,7 @@ package crawl
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/url"
@@ -93,6 +94,22 @@ func TestDomainBudget(t *testing.T) {
 	if n := fetchedHosts(r.f.got, inFarm); n != 39 {
 		t.Errorf("fetched %d hosts of farm.test under its override of no limit, want all 39", n)
 	}
+
+	// A site budget lifted to no limit for .farm.test lifts its domain's
+	// too, unless a domain budget is set for it as well.
+	for _, tc := range []struct {
+		domains map[string]int
+		want    int
+	}{{nil, 39}, {map[string]int{".farm.test": 5}, 5}} {
+		r = newRetryRig(t, web, nil)
+		c = r.crawler(t, Config{MaxPagesPerDomain: 6, SiteBudgets: map[string]int{".farm.test": 0}, DomainBudgets: tc.domains}, nil, "http://a.test/")
+		if _, err := c.Run(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if n := fetchedHosts(r.f.got, inFarm); n != tc.want {
+			t.Errorf("site budget lifted, domain overrides %v: fetched %d hosts of farm.test, want %d", tc.domains, n, tc.want)
+		}
+	}
 }
 
 // TestSitesPerAddress: max_sites_per_address bounds a farm of fresh
@@ -128,12 +145,16 @@ func TestSitesPerAddress(t *testing.T) {
 }
 
 // TestManySitesWarned: with no max_sites_per_address, an address that
-// passes addressWarnAt sites is warned of once, naming it.
+// passes addressWarnAt sites is warned of once, naming it, and each site
+// is counted once.
 func TestManySitesWarned(t *testing.T) {
 	web := farmWeb(func(level, i int) string { return fmt.Sprintf("farm-%d-%d.test", level, i) }, 33, 2) // 1,122 hosts
 	var warned logLines
 	r := newRetryRig(t, web, nil)
-	c := r.crawler(t, Config{AddressConnections: 4, Resolve: func(context.Context, string) (string, error) { return "127.0.0.1", nil }}, nil, "http://a.test/")
+	// No address lookups and no bound per address: the warning counts
+	// the address each site answered from (a review found none without
+	// scheduling.address_connections).
+	c := r.crawler(t, Config{}, nil, "http://a.test/")
 	c.p.Log = slog.New(slog.NewTextHandler(&warned, nil))
 	if _, err := c.Run(context.Background()); err != nil {
 		t.Fatal(err)
@@ -146,5 +167,79 @@ func TestManySitesWarned(t *testing.T) {
 	}
 	if !strings.Contains(warned.String(), "address=127.0.0.1") || !strings.Contains(warned.String(), "sites=1000") {
 		t.Errorf("the warning does not name the address and its count:\n%s", warned.String())
+	}
+	if n, err := r.q.BudgetCount(addressCountKey("127.0.0.1")); err != nil || n != 1+33+33*33 {
+		t.Errorf("address count %d, %v; want each of the %d sites once", n, err, 1+33+33*33)
+	}
+}
+
+// TestSitesPerAddressTakenStayTaken: a site with a page counted is never
+// turned away by max_sites_per_address, whatever address it answers from
+// later, nor one whose address lookup failed; such a site is counted by
+// the address it answered from (a review: the lookup said 10.0.0.1, the
+// fetch answered from 127.0.0.1, and the seed site's second page got
+// -5002).
+func TestSitesPerAddressTakenStayTaken(t *testing.T) {
+	web := fakeWeb{"http://a.test/": page("th", "/1", "http://c.test/"), "http://a.test/1": page("th"),
+		"http://b.test/": page("th", "/1"), "http://b.test/1": page("th"), "http://c.test/": page("th")}
+	for _, tc := range []struct {
+		name    string
+		resolve func(context.Context, string) (string, error)
+	}{
+		{"address changed", func(context.Context, string) (string, error) { return "10.0.0.1", nil }},
+		{"lookup failed", func(context.Context, string) (string, error) { return "", errors.New("lookup timed out") }},
+	} {
+		r := newRetryRig(t, web, nil)
+		c := r.crawler(t, Config{MaxSitesPerAddress: 1, Resolve: tc.resolve}, nil, "http://a.test/", "http://b.test/")
+		if _, err := c.Run(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		for _, u := range []string{"http://a.test/1", "http://b.test/1"} {
+			if !r.archived(u) {
+				t.Errorf("%s: %s not fetched: a seed's site already taken was turned away\n%s", tc.name, u, r.lines(t))
+			}
+		}
+		// Every site answered from 127.0.0.1 (the fake fetcher) and is
+		// counted there once; c.test, not a seed, was checked against
+		// the address looked up (none, or 10.0.0.1 with no site counted)
+		// and taken.
+		if n, err := r.q.BudgetCount(addressCountKey("127.0.0.1")); err != nil || n != 3 {
+			t.Errorf("%s: 127.0.0.1 counted %d sites, %v; want a.test, b.test and c.test once each", tc.name, n, err)
+		}
+		if n, _ := r.q.BudgetCount(addressCountKey("10.0.0.1")); n != 0 {
+			t.Errorf("%s: 10.0.0.1, where no site answered from, counted %d sites", tc.name, n)
+		}
+	}
+}
+
+// TestDomainBudgetSparesSeeds: links to fresh names under a domain with
+// wildcard DNS (a third party's, at no cost to it) do not spend the
+// domain's budget for the seed's own site: a trial's seed www.big.test
+// got 6 of its 30 pages. The seed's pages count; the fresh names stop.
+func TestDomainBudgetSparesSeeds(t *testing.T) {
+	var fresh []string
+	for i := range 30 {
+		fresh = append(fresh, fmt.Sprintf("http://w%d.big.test/", i))
+	}
+	web := fakeWeb{"http://hostile.test/": page("th", fresh...),
+		"http://www.big.test/": page("th", "/1", "/2", "/3", "/4", "/5")}
+	for _, u := range fresh {
+		web[u] = page("th")
+	}
+	for i := 1; i <= 5; i++ {
+		web[fmt.Sprintf("http://www.big.test/%d", i)] = page("th")
+	}
+	r := newRetryRig(t, web, nil)
+	c := r.crawler(t, Config{MaxPagesPerDomain: 4}, nil, "http://hostile.test/", "http://www.big.test/")
+	if _, err := c.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i <= 5; i++ {
+		if u := fmt.Sprintf("http://www.big.test/%d", i); !r.archived(u) {
+			t.Errorf("%s not fetched: the seed's site was turned away by its domain's budget", u)
+		}
+	}
+	if n := fetchedHosts(r.f.got, func(h string) bool { return strings.HasPrefix(h, "w") && h != "www.big.test" }); n > 4 {
+		t.Errorf("fetched %d fresh hosts under big.test, more than its budget of 4", n)
 	}
 }

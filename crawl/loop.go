@@ -200,6 +200,11 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 	// Only URLs that reached the server count against the site's budget.
 	done.Budget = !e.Requisite
 	done.Budgets = guarded
+	if k, err := c.addressCounted(l, res.IP); err != nil {
+		return err
+	} else if k != "" {
+		done.Budgets = append(done.Budgets, k)
+	}
 	var gaveUp bool
 	if retryable(res.Status) {
 		// 429 and 503 say the server is busy: the whole site waits, for

@@ -528,7 +528,7 @@ func TestSiteBudgetLogsCode(t *testing.T) {
 	// "skipped" before, whatever skipped them: an archivist's trial).
 	var sum strings.Builder
 	c.Stats().WriteSummary(&sum, time.Second, StopDone)
-	if !strings.Contains(sum.String(), "2 skipped (0 on servers or sections judged irrelevant, 2 over a site's page budget, 0 excluded by the operator)") {
+	if !strings.Contains(sum.String(), "2 skipped (0 on servers or sections judged irrelevant, 2 over a trap guard's budget (a site's, a domain's or an address's), 0 excluded by the operator)") {
 		t.Errorf("summary does not count the budget's skips apart:\n%s", sum.String())
 	}
 }

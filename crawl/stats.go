@@ -147,7 +147,7 @@ func (s *Stats) rejected(why string) {
 type Snapshot struct {
 	Pages, Bytes, HTML, Relevant, Failed, Robots, Skipped, Dropped int64
 	// SkippedFocus and SkippedBudget are the Skipped that focusing
-	// (-5003) and a site's page budget (-5002) skipped; the rest an
+	// (-5003) and a trap guard's budget (-5002) skipped; the rest an
 	// operator's exclusion did (-5004).
 	SkippedFocus, SkippedBudget               int64
 	Deferred                                  int64
@@ -243,7 +243,7 @@ func (s Snapshot) WriteSummary(w io.Writer, elapsed time.Duration, reason string
 	// Each kind apart: a re-crawl's URLs on servers an earlier generation
 	// judged irrelevant are skipped, and read as lost when lumped with a
 	// site budget's (an archivist's trial).
-	fmt.Fprintf(w, "not fetched: %d disallowed by robots.txt; %d skipped (%d on servers or sections judged irrelevant, %d over a site's page budget, %d excluded by the operator); %d dropped from the queue when their server was judged irrelevant\n",
+	fmt.Fprintf(w, "not fetched: %d disallowed by robots.txt; %d skipped (%d on servers or sections judged irrelevant, %d over a trap guard's budget (a site's, a domain's or an address's), %d excluded by the operator); %d dropped from the queue when their server was judged irrelevant\n",
 		s.Robots, s.Skipped, s.SkippedFocus, s.SkippedBudget, s.Skipped-s.SkippedFocus-s.SkippedBudget, s.Dropped)
 	fmt.Fprintf(w, "failed: %d given up on after their last retry (crawl.log -8 or an error status); %d tries deferred for a retry\n",
 		s.Failed, s.Deferred)

@@ -139,8 +139,11 @@ func (q *Queue) promote(nowN int64) error {
 	for s := q.timed.top(); s != nil && s.notBefore <= nowN; s = q.timed.top() {
 		q.timed.remove(s)
 		if s.pending > 0 {
-			q.readySeq++
-			s.readySeq = q.readySeq
+			if !s.passed || s.readySeq == 0 {
+				q.readySeq++
+				s.readySeq = q.readySeq
+			}
+			s.passed = false
 			q.ready.push(s)
 			continue
 		}
@@ -184,9 +187,11 @@ func (q *Queue) Postpone(sites []string, until time.Time) {
 		case s.in == &q.ready:
 			q.ready.remove(s)
 			s.notBefore = u
+			s.passed = true
 			q.timed.push(s)
 		case s.in == &q.timed: // due, not yet promoted
 			s.notBefore = u
+			s.passed = true
 			q.timed.fix(s)
 		}
 	}

@@ -849,6 +849,9 @@ func (q *Queue) Return(l *Lease, notBefore time.Time) error {
 		return fmt.Errorf("frontier: return %s: %w", l.Entry.URL, err)
 	}
 	delete(q.leases, l.site)
+	if s := q.sites[l.site]; s != nil {
+		s.passed = true // not served: it keeps its place among ties
+	}
 	q.stats.Returned++
 	return nil
 }

@@ -804,3 +804,39 @@ func TestTiesByReadiness(t *testing.T) {
 	}
 	t.Error("zz-ok.test never leased in 20 leases while one-page sites named below it kept coming")
 }
+
+// TestHandedBackKeepsItsPlace: a site whose lease is handed back unserved
+// (Return), or that is put aside (Postpone), keeps its place among ties
+// when it is ready again: a site found meanwhile does not go first.
+func TestHandedBackKeepsItsPlace(t *testing.T) {
+	for _, how := range []string{"return", "postpone"} {
+		q := openMem(t)
+		now := time.Unix(1000, 0)
+		mustPush(t, q, ent("friend.test", "p", 0, Low))
+		l := mustNext(t, q, now)
+		switch how {
+		case "return":
+			if err := q.Return(l, now.Add(time.Millisecond)); err != nil {
+				t.Fatal(err)
+			}
+		case "postpone":
+			// As the engine does when the site's address is full: the
+			// search refuses it, and it is put aside.
+			if err := q.Return(l, time.Time{}); err != nil {
+				t.Fatal(err)
+			}
+			q.mu.Lock()
+			q.sites["friend.test"].passed = false // only the Postpone below passes it over
+			q.mu.Unlock()
+			if l, _, err := q.NextFit(now, 4, func(string) bool { return false }); err != nil || l != nil {
+				t.Fatalf("NextFit refusing every site: %v, %v", l, err)
+			}
+			q.Postpone([]string{"friend.test"}, now.Add(time.Millisecond))
+		}
+		// A farm's site found while friend.test waited.
+		mustPush(t, q, ent("farm-1.test", "p", 0, Low))
+		if l := mustNext(t, q, now.Add(2*time.Millisecond)); l.Entry.Site != "friend.test" {
+			t.Errorf("%s: %s leased first; friend.test, ready before it and only passed over, must keep its place", how, l.Entry.Site)
+		}
+	}
+}

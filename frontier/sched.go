@@ -30,6 +30,14 @@ type site struct {
 	// Queue's count of such moves: among sites the order ties, the one
 	// ready first goes first.
 	readySeq uint64
+	// passed is set when the site was passed over without being served:
+	// its lease handed back (Return) or the site put aside (Postpone),
+	// as the engine does when the site's domain or address has its
+	// fetches under way. It keeps its readySeq when it is ready again,
+	// so that sites found meanwhile do not go first among ties (a trial:
+	// sites linked from seeds waited 15 s while a farm's found later were
+	// fetched, each hand-back sending them behind).
+	passed bool
 }
 
 // maxFloor is the floor of a site known to be empty.

@@ -128,12 +128,28 @@ func markRun(out, phase string) (cutShort bool, err error) {
 	if err = errors.Join(err, f.Sync(), f.Close()); err != nil {
 		return cutShort, err
 	}
-	// Its name too, so that a power cut does not lose it (a review).
-	if d, err := os.Open(out); err == nil {
+	syncDir(out) // its name too, so that a power cut does not lose it (a review)
+	return cutShort, nil
+}
+
+// clearRun removes OUT/.running at the end of a run, fsyncing its
+// directory: a power cut must not bring back a "stopping" marker after a
+// run that closed everything, which would make the next start close the
+// crawl again instead of starting the next generation.
+func clearRun(out string) {
+	if err := os.Remove(filepath.Join(out, runMarker)); err != nil {
+		return
+	}
+	syncDir(out)
+}
+
+// syncDir fsyncs directory dir, so that the names made or removed in it
+// last survive a power cut; best effort.
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
 		d.Sync()
 		d.Close()
 	}
-	return cutShort, nil
 }
 
 // outDirErr is an error writing the output directory at start; a full
@@ -229,7 +245,7 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 	if err != nil {
 		return snap, outDirErr(cfg.Out, err)
 	}
-	defer os.Remove(filepath.Join(cfg.Out, runMarker)) // every return closes what it opened
+	defer clearRun(cfg.Out) // every return closes what it opened
 	note, err := seedsFileNote(cfg.SeedsFile)
 	if err != nil {
 		return snap, fmt.Errorf("%w: %w", errUsage, err)
