@@ -37,7 +37,7 @@ func (c *Crawler) retry(l *frontier.Lease, worker int, f failure) error {
 	tries := e.Tries + 1
 	if tries >= c.cfg.Retries.Max {
 		if f.site {
-			c.dead.add(e.Site, now, now.Add(c.cfg.Retries.MaxDelay), fmt.Sprintf("%d", f.status))
+			c.dead.add(origin(e), now, now.Add(c.cfg.Retries.MaxDelay), fmt.Sprintf("%d", f.status))
 		}
 		annot := []string{fmt.Sprintf("gave-up:%d-tries", tries), fmt.Sprintf("last:%d", f.status), f.why}
 		return c.finish(l, worker, outcome{status: codeGaveUp, failed: true, annot: annot}, frontier.Completion{Usage: f.usage})
@@ -68,6 +68,17 @@ func (c *Crawler) retry(l *frontier.Lease, worker int, f failure) error {
 	c.stats.deferred.Add(1)
 	c.p.Log.Debug("deferred", "url", e.URL, "status", f.status, "err", f.why)
 	return nil
+}
+
+// origin is the scheme and site of e, what a site-wide failure gives up
+// on: http and https of one host are one site (one connection at a time,
+// one delay), but a failure of one says nothing of the other. A trial: a
+// host answering http whose https failed (TLS, robots.txt unavailable)
+// had its http pages given up with it (site-gave-up:-61), and old
+// servers that speak only http are common where links say https.
+func origin(e frontier.Entry) string {
+	scheme, _, _ := strings.Cut(e.URL, "://")
+	return scheme + "://" + e.Site
 }
 
 // backoff is the wait before try number tries+1: Retries.Delay doubled for
@@ -134,7 +145,8 @@ func permanent(err error) bool {
 }
 
 // deadSites remembers the sites given up on after their last retry, until
-// a deadline. Keyed by site, like all the engine's per-site state. Safe
+// a deadline. Keyed by origin (scheme and site), under the site like all
+// the engine's per-site state. Safe
 // for concurrent use. A site none of whose URLs comes up again after its
 // deadline would stay for good; add sweeps out the expired ones whenever
 // the map has doubled since the last sweep, so a weeks-long crawl that

@@ -958,3 +958,30 @@ func TestRobotsCutShort(t *testing.T) {
 		}
 	}
 }
+
+// TestGiveUpKeepsTheOtherScheme: a host whose https side fails to the
+// last try is given up on for https only; its http pages, one site with
+// it, are still fetched (a trial: site-gave-up:-61 on http pages after
+// https's robots.txt failed).
+func TestGiveUpKeepsTheOtherScheme(t *testing.T) {
+	web := fakeWeb{"http://a.test/": page("th", "https://old.test/", "https://old.test/1", "http://old.test/2", "http://old.test/3")}
+	web["http://old.test/2"] = page("th")
+	web["http://old.test/3"] = page("th")
+	tlsErr := errors.New("tls handshake with 192.0.2.1:443: remote error: tls: handshake failure")
+	r := newRetryRig(t, web, map[string]flake{
+		"https://old.test/":  {always: true, err: tlsErr},
+		"https://old.test/1": {always: true, err: tlsErr},
+	})
+	c := r.crawler(t, Config{}, nil, "http://a.test/")
+	if _, err := c.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range []string{"http://old.test/2", "http://old.test/3"} {
+		if !r.archived(u) {
+			t.Errorf("%s not fetched after https://old.test/ was given up on:\n%s", u, r.lines(t))
+		}
+	}
+	if n := r.f.tries["https://old.test/1"]; n != 0 {
+		t.Errorf("https://old.test/1 tried %d times; the https side given up on must not be", n)
+	}
+}
