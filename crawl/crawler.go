@@ -41,6 +41,7 @@ type Queue interface {
 	AddCapture(digest string, c frontier.Capture) (bool, error)
 	AddUsage(u frontier.Usage) error
 	Postpone(sites []string, until time.Time)
+	Wake(sites []string, now time.Time)
 	Stats() frontier.Stats
 }
 
@@ -378,7 +379,9 @@ func (c *Crawler) worker(work, inflight context.Context, id int, stop context.Ca
 			return nil
 		}
 		err = c.process(inflight, id, lease, ticket)
-		c.slots.release(slot)
+		if wake := c.slots.done(slot); len(wake) > 0 {
+			c.p.Queue.Wake(wake, c.cfg.Now())
+		}
 		ticket.Cancel() // a URL that was not fetched frees its bandwidth; no-op after Done
 		if errors.Is(err, errPagesSpent) {
 			stop(errors.New(StopPages))
@@ -502,7 +505,7 @@ func (c *Crawler) placeAddress(ctx context.Context, lease *frontier.Lease, ticke
 		return true, nil
 	}
 	c.slots.learn(site, addr)
-	if c.slots.addAddress(slot, addr) {
+	if c.slots.addAddress(slot, site, addr) {
 		return true, nil
 	}
 	return false, c.handBack(lease, ticket, slot, c.cfg.Now().Add(domainWait))

@@ -46,6 +46,14 @@ type serverSlots struct {
 	busySites map[string]bool
 	// warned holds, per address, the most sites the guard warned of.
 	warned map[string]int64
+	// parked holds the sites refused for a full domain ("d " key) or
+	// address ("a " key) since one of its fetches last ended: put aside
+	// for domainWait, they are woken when a fetch there ends (done), so
+	// that the freed slot goes by the frontier's order, not to a site
+	// found meanwhile, which is ready at once (a trial: friends of the
+	// seeds, put aside again and again, lost every freed slot to a farm's
+	// fresh sites, whose address was not known yet).
+	parked map[string]map[string]struct{}
 	now    func() time.Time // the crawl's clock (Config.Now); nil: time.Now
 	// heldDomain and heldAddr count the leases refused for a full domain
 	// or address, for the operator to see which bound holds the crawl
@@ -123,10 +131,12 @@ func (s *serverSlots) tryTake(site string) (held, bool) {
 	}
 	if h.domain != "" && s.domains[h.domain] >= s.domainMax {
 		s.heldDomain++
+		s.park("d "+h.domain, site)
 		return held{}, false
 	}
 	if h.addr != "" && s.addrs[h.addr] >= s.bound(h.addr) {
 		s.heldAddr++
+		s.park("a "+h.addr, site)
 		return held{}, false
 	}
 	if h.domain != "" {
@@ -147,7 +157,7 @@ func (s *serverSlots) tryTake(site string) (held, bool) {
 // addAddress counts the lease h under addr too, a lease taken while its
 // site's address was unknown, and reports true, unless addr has its bound
 // under way already.
-func (s *serverSlots) addAddress(h *held, addr string) bool {
+func (s *serverSlots) addAddress(h *held, site, addr string) bool {
 	if s.addrMax <= 0 || h.addr != "" {
 		return true
 	}
@@ -155,6 +165,7 @@ func (s *serverSlots) addAddress(h *held, addr string) bool {
 	defer s.mu.Unlock()
 	if s.addrs[addr] >= s.bound(addr) {
 		s.heldAddr++
+		s.park("a "+addr, site)
 		return false
 	}
 	if s.addrs == nil {
@@ -256,6 +267,43 @@ func (s *serverSlots) release(h held) {
 	defer s.mu.Unlock()
 	down(s.domains, h.domain)
 	down(s.addrs, h.addr)
+}
+
+// park records site as refused for key. s.mu is held.
+func (s *serverSlots) park(key, site string) {
+	if s.parked == nil {
+		s.parked = map[string]map[string]struct{}{}
+	}
+	m := s.parked[key]
+	if m == nil {
+		if len(s.parked) >= maxAddressBook {
+			return // bounded, as the address book is: such a site waits out domainWait
+		}
+		m = map[string]struct{}{}
+		s.parked[key] = m
+	}
+	m[site] = struct{}{}
+}
+
+// done ends a lease that was fetched (release), and returns the sites
+// parked for its domain and its address, now to be woken: a slot of
+// theirs is free.
+func (s *serverSlots) done(h held) []string {
+	if h == (held{}) {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	down(s.domains, h.domain)
+	down(s.addrs, h.addr)
+	var wake []string
+	for _, k := range []string{"d " + h.domain, "a " + h.addr} {
+		for site := range s.parked[k] {
+			wake = append(wake, site)
+		}
+		delete(s.parked, k)
+	}
+	return wake
 }
 
 // down takes one from m[k]; an idle key leaves the map, which holds only

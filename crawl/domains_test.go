@@ -600,3 +600,55 @@ func TestBusyRobotsSlowsAddress(t *testing.T) {
 		t.Errorf("bound of the address after a 429 to robots.txt: %d, want 2", b)
 	}
 }
+
+// TestFreedSlotWakesParked: a site refused for its address's bound and
+// put aside is woken when a fetch at that address ends, so the freed slot
+// goes to it, ready before a site found meanwhile, not to the newcomer (a
+// trial: friends of the seeds, put aside again and again, lost every
+// freed slot to a farm's fresh sites until the address bound turned them
+// away for good).
+func TestFreedSlotWakesParked(t *testing.T) {
+	q, err := frontier.Open("", &frontier.Options{Storage: storage.NewMemStorage(), PollInterval: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer q.Close()
+	now := time.Unix(1000, 0)
+	s := serverSlots{addrMax: 1}
+	s.learn("busy.test", "192.0.2.1")
+	s.learn("friend.test", "192.0.2.1")
+	busy, ok := s.tryTake("busy.test")
+	if !ok {
+		t.Fatal("busy.test refused with the address idle")
+	}
+	if _, err := q.PushMany([]frontier.Entry{{URL: "http://friend.test/", Site: "friend.test"}}); err != nil {
+		t.Fatal(err)
+	}
+	// The engine's search: friend.test refused for its full address, and
+	// put aside.
+	var full []string
+	l, _, err := q.NextFit(now, 4, func(site string) bool {
+		if _, ok := s.tryTake(site); !ok {
+			full = append(full, site)
+			return false
+		}
+		return true
+	})
+	if err != nil || l != nil || len(full) != 1 {
+		t.Fatalf("search with the address full: lease %v, %v, refused %v", l, err, full)
+	}
+	q.Postpone(full, now.Add(domainWait))
+	// A farm's fresh site, its address unknown, found meanwhile.
+	if _, err := q.PushMany([]frontier.Entry{{URL: "http://farm-1.test/", Site: "farm-1.test"}}); err != nil {
+		t.Fatal(err)
+	}
+	// busy.test's fetch ends.
+	q.Wake(s.done(busy), now)
+	l, _, err = q.Next(now)
+	if err != nil || l == nil {
+		t.Fatalf("Next after the slot freed: %v, %v", l, err)
+	}
+	if l.Entry.Site != "friend.test" {
+		t.Errorf("the freed slot went to %s; friend.test, waiting for it, must come first", l.Entry.Site)
+	}
+}

@@ -196,3 +196,19 @@ func (q *Queue) Postpone(sites []string, until time.Time) {
 		}
 	}
 }
+
+// Wake makes the sites put aside by Postpone or handed back by Return
+// (and not served since) eligible again at now, if they wait for longer:
+// what they waited for (a connection to their domain or address) is
+// free. A site waiting its own delay after a fetch is not woken.
+func (q *Queue) Wake(sites []string, now time.Time) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	n := now.UnixNano()
+	for _, name := range sites {
+		if s := q.sites[name]; s != nil && s.passed && s.in == &q.timed && s.notBefore > n {
+			s.notBefore = n
+			q.timed.fix(s)
+		}
+	}
+}

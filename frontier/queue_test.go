@@ -840,3 +840,34 @@ func TestHandedBackKeepsItsPlace(t *testing.T) {
 		}
 	}
 }
+
+// TestWake: Wake makes a site put aside or handed back eligible at once,
+// and leaves alone a site waiting its own delay after being served.
+func TestWake(t *testing.T) {
+	q := openMem(t)
+	now := time.Unix(1000, 0)
+	later := now.Add(time.Hour)
+	// parked.test: handed back unserved until later (its address full).
+	mustPush(t, q, ent("parked.test", "p", 0, Low))
+	if err := q.Return(mustNext(t, q, now), later); err != nil {
+		t.Fatal(err)
+	}
+	// served.test: served, and waits its own delay until later.
+	mustPush(t, q, ent("served.test", "p", 0, Low), ent("served.test", "q", 0, Low))
+	if l := mustNext(t, q, now); l.Entry.Site != "served.test" {
+		t.Fatalf("leased %s, want served.test", l.Entry.URL)
+	} else if err := q.Complete(l, Completion{NotBefore: later}); err != nil {
+		t.Fatal(err)
+	}
+	if l, _, err := q.Next(now); err != nil || l != nil {
+		t.Fatalf("before Wake, both wait: lease %v, %v", l, err)
+	}
+	q.Wake([]string{"parked.test", "served.test", "unknown.test"}, now)
+	l, _, err := q.Next(now)
+	if err != nil || l == nil || l.Entry.Site != "parked.test" {
+		t.Fatalf("after Wake: lease %v, %v; want parked.test at once", l, err)
+	}
+	if l2, _, err := q.Next(now); err != nil || l2 != nil {
+		t.Errorf("served.test, waiting its own delay, was woken: %v, %v", l2, err)
+	}
+}
