@@ -15,13 +15,15 @@ import (
 // Budgets), so it holds across restarts as the job's budgets do, and a
 // new generation starts them again, as it does the sites' budgets.
 //
-// A link to another site starts a new site tree at depth 0, so neither
-// the depth limit nor max_pages_per_site bounds a farm of hosts:
+// max_pages_per_site bounds one host, not a farm of hosts:
 //   - a subdomain farm, whose every page links to fresh names under its
-//     own domain (a1.farm.example, a2.farm.example, ...), shares a
-//     registered domain: max_pages_per_domain bounds it;
-//   - a farm of fresh domains (farm-1.example, farm-2.example, ...) has
-//     none in common, only the server that answers them all:
+//     own domain (a1.farm.example, a2.farm.example, ...), stays in one
+//     site tree, which the depth limit bounds only at (links a page) to
+//     the power depth; it shares a registered domain, and
+//     max_pages_per_domain bounds it;
+//   - a farm of fresh domains (farm-1.example, farm-2.example, ...)
+//     starts a new site tree at depth 0 with every link, and has no
+//     domain in common, only the server that answers them all:
 //     max_sites_per_address bounds it. Shared hosts and CDN addresses
 //     serve thousands of real sites, so it is off by default; a crawl
 //     warns instead when an address passes addressWarnAt sites.
