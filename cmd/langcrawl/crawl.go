@@ -410,7 +410,8 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 		return snap, errors.Join(err, clog.Close(), arc.Close(), q.Close())
 	}
 	arc.SetGeneration(gen) // before the first record: each WARC's warcinfo says which visit it holds
-	seeded, err := (&seeder{c: c, cfg: cfg, stderr: stderr, log: log, checked: cfg.SeedsFile != "" && !cfg.SkipBadSeeds}).run()
+	sd := &seeder{c: c, cfg: cfg, stderr: stderr, log: log, checked: cfg.SeedsFile != "" && !cfg.SkipBadSeeds}
+	seeded, err := sd.run()
 	if err != nil {
 		return snap, errors.Join(fmt.Errorf("%w: %w", errUsage, err), clog.Close(), arc.Close(), q.Close())
 	}
@@ -441,7 +442,9 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 		fmt.Fprintf(stderr, "paused since an earlier run%s: nothing is fetched until it is resumed (a file saying resume in %s, or the status page)\n",
 			reason, filepath.Join(cfg.Out, actionDir))
 	}
-	log.Info("crawl started", "seeds", len(cfg.Seeds), "new", seeded, "out", cfg.Out, "generation", gen)
+	// seeds: the good ones of the profile and the seeds file; new: those
+	// not queued before.
+	log.Info("crawl started", "seeds", sd.good, "new", seeded, "out", cfg.Out, "generation", gen)
 
 	start := time.Now()
 	stopProgress := progress(stderr, log, steer.snapshot, start)
