@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -35,13 +34,14 @@ type Queue interface {
 	DropSite(site string, each func(frontier.Entry) error) (int, error)
 	Counts(key string) (frontier.Counts, error)
 	BudgetCount(key string) (int64, error)
+	SetFlags(keys []string) error
 	History(url string) (frontier.History, bool, error)
 	StartGeneration(due func(frontier.History) (frontier.Entry, bool)) (int64, int, error)
 	Capture(digest string) (frontier.Capture, bool, error)
 	AddCapture(digest string, c frontier.Capture) (bool, error)
 	AddUsage(u frontier.Usage) error
 	Postpone(sites []string, until time.Time)
-	Wake(sites []string, now time.Time)
+	Wake(sites []string, n int, now time.Time)
 	Stats() frontier.Stats
 }
 
@@ -188,11 +188,6 @@ type Crawler struct {
 	pausedBefore time.Duration
 	// generation is the frontier's, read when Run or Recrawl begins.
 	generation atomic.Int64
-	// seedSites holds the sites of the seeds given to Seed in this run
-	// (every start gives them again): the trap guards for a domain and
-	// an address never turn them away (guards.go).
-	seedMu    sync.RWMutex
-	seedSites map[string]struct{}
 	// slots holds the fetches under way per registered domain and per
 	// address.
 	slots serverSlots
@@ -251,14 +246,16 @@ func (c *Crawler) Seed(seeds []string) (int, error) {
 	if err := errors.Join(errs...); err != nil {
 		return 0, err
 	}
-	c.seedMu.Lock()
-	if c.seedSites == nil {
-		c.seedSites = make(map[string]struct{}, len(es))
+	// The seeds' sites, which the trap guards for a domain and an
+	// address never turn away (guards.go), are flagged in the frontier,
+	// not held in memory: a seeds file may hold millions.
+	keys := make([]string, len(es))
+	for i, e := range es {
+		keys[i] = seedSiteKey(e.Site)
 	}
-	for _, e := range es {
-		c.seedSites[e.Site] = struct{}{}
+	if err := c.p.Queue.SetFlags(keys); err != nil {
+		return 0, fmt.Errorf("frontier: seeds' sites: %w", err)
 	}
-	c.seedMu.Unlock()
 	return c.p.Queue.PushMany(es)
 }
 
@@ -380,7 +377,11 @@ func (c *Crawler) worker(work, inflight context.Context, id int, stop context.Ca
 		}
 		err = c.process(inflight, id, lease, ticket)
 		if wake := c.slots.done(slot); len(wake) > 0 {
-			c.p.Queue.Wake(wake, c.cfg.Now())
+			// One fetch ended: one slot of its domain and one of its
+			// address are free, for the site first in order among those
+			// waiting for them; the others come back when their wait
+			// runs out, behind the sites ready meanwhile.
+			c.p.Queue.Wake(wake, 1, c.cfg.Now())
 		}
 		ticket.Cancel() // a URL that was not fetched frees its bandwidth; no-op after Done
 		if errors.Is(err, errPagesSpent) {

@@ -643,7 +643,7 @@ func TestFreedSlotWakesParked(t *testing.T) {
 		t.Fatal(err)
 	}
 	// busy.test's fetch ends.
-	q.Wake(s.done(busy), now)
+	q.Wake(s.done(busy), 1, now)
 	l, _, err = q.Next(now)
 	if err != nil || l == nil {
 		t.Fatalf("Next after the slot freed: %v, %v", l, err)

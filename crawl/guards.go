@@ -37,6 +37,10 @@ import (
 func domainCountKey(domain string) string { return "domain " + domain }
 func addressCountKey(addr string) string  { return "address " + addr }
 
+// seedSiteKey flags the site of a seed (Crawler.Seed), or of where a seed
+// redirected.
+func seedSiteKey(site string) string { return "seed " + site }
+
 // addressWarnAt is the number of sites on one address at which a crawl
 // warns, and again at each tenfold of it: a shared host, a CDN address
 // or a farm of fresh domains, for the operator to tell apart.
@@ -72,11 +76,16 @@ func (c *Crawler) trapGuards(l *frontier.Lease) (*outcome, []string, error) {
 
 	// The registered domain's budget: the host's override, else none for
 	// a host whose site budget an override lifted (the operator asked for
-	// all of it), else max_pages_per_domain. A seed's site is never turned
-	// away, though counted: links to fresh names under a domain with
-	// wildcard DNS cost a third party nothing, and spent the budget of
-	// the seed www.big.test before its pages (a trial: 6 of its 30).
-	seedSite := c.seedSite(e.Site)
+	// all of it), else max_pages_per_domain. A seed's site, or where a
+	// seed redirected, is never turned away, though counted: links to
+	// fresh names under a domain with wildcard DNS cost a third party
+	// nothing, and spent the budget of the seed www.big.test before its
+	// pages (a trial: 6 of its 30). The flag is read only when a guard
+	// would turn the URL away; where a seed redirects is flagged with the
+	// page's completion.
+	if seeded(e) {
+		keys = append(keys, seedSiteKey(e.Site))
+	}
 	budget = c.cfg.MaxPagesPerDomain
 	if b, ok := hostmatch.Lookup(c.cfg.DomainBudgets, e.Site); ok {
 		budget = b
@@ -90,8 +99,12 @@ func (c *Crawler) trapGuards(l *frontier.Lease) (*outcome, []string, error) {
 		if err != nil {
 			return nil, nil, fmt.Errorf("frontier budget %s: %w", k, err)
 		}
-		if n >= int64(budget) && !seedSite {
-			return &outcome{status: codeSiteBudget, annot: []string{"max-pages-per-domain:" + dom}}, nil, nil
+		if n >= int64(budget) {
+			if spared, err := c.seedSite(e); err != nil {
+				return nil, nil, err
+			} else if !spared {
+				return &outcome{status: codeSiteBudget, annot: []string{"max-pages-per-domain:" + dom}}, nil, nil
+			}
 		}
 		keys = append(keys, k)
 	}
@@ -108,7 +121,7 @@ func (c *Crawler) trapGuards(l *frontier.Lease) (*outcome, []string, error) {
 	// first fetch (placeAddress); a site whose lookup failed is not
 	// turned away, and is counted by the address it answered from.
 	limit := c.cfg.MaxSitesPerAddress
-	if limit <= 0 || l.SiteBudget > 0 || seedSite || seeded(e) {
+	if limit <= 0 || l.SiteBudget > 0 {
 		return nil, keys, nil
 	}
 	addr := c.slots.addressOf(e.Site)
@@ -121,7 +134,11 @@ func (c *Crawler) trapGuards(l *frontier.Lease) (*outcome, []string, error) {
 		return nil, nil, fmt.Errorf("frontier budget %s: %w", k, err)
 	}
 	if a >= int64(limit) {
-		return &outcome{status: codeSiteBudget, annot: []string{"max-sites-per-address:" + addr}}, nil, nil
+		if spared, err := c.seedSite(e); err != nil {
+			return nil, nil, err
+		} else if !spared {
+			return &outcome{status: codeSiteBudget, annot: []string{"max-sites-per-address:" + addr}}, nil, nil
+		}
 	}
 	return nil, keys, nil
 }
@@ -149,12 +166,19 @@ func (c *Crawler) addressCounted(l *frontier.Lease, ip string) (string, error) {
 	return k, nil
 }
 
-// seedSite reports whether site is the site of a seed given in this run.
-func (c *Crawler) seedSite(site string) bool {
-	c.seedMu.RLock()
-	defer c.seedMu.RUnlock()
-	_, ok := c.seedSites[site]
-	return ok
+// seedSite reports whether the operator named e's site: a seed's site
+// or where a seed redirected (flagged in the frontier), or e is a seed or
+// the end of redirects from one.
+func (c *Crawler) seedSite(e frontier.Entry) (bool, error) {
+	if seeded(e) {
+		return true, nil
+	}
+	k := seedSiteKey(e.Site)
+	n, err := c.p.Queue.BudgetCount(k)
+	if err != nil {
+		return false, fmt.Errorf("frontier budget %s: %w", k, err)
+	}
+	return n > 0, nil
 }
 
 // seeded reports whether the operator named e: a seed, or the end of

@@ -243,3 +243,38 @@ func TestDomainBudgetSparesSeeds(t *testing.T) {
 		t.Errorf("fetched %d fresh hosts under big.test, more than its budget of 4", n)
 	}
 }
+
+// TestDomainBudgetSparesRedirectedSeed: where a seed redirects is spared
+// as the seed's own site is (a review: the seed http://big.test/ moved to
+// www.big.test, the usual case, which the budget then cut), and stays
+// spared in a later run on the same frontier.
+func TestDomainBudgetSparesRedirectedSeed(t *testing.T) {
+	var fresh []string
+	for i := range 30 {
+		fresh = append(fresh, fmt.Sprintf("http://w%d.big.test/", i))
+	}
+	web := fakeWeb{"http://hostile.test/": page("th", fresh...),
+		"http://big.test/":     "HTTP/1.1 301 Moved Permanently\r\nLocation: http://www.big.test/\r\nContent-Length: 0\r\n\r\n",
+		"http://www.big.test/": page("th", "/1", "/2", "/3", "/4", "/5")}
+	for _, u := range fresh {
+		web[u] = page("th")
+	}
+	for i := 1; i <= 5; i++ {
+		web[fmt.Sprintf("http://www.big.test/%d", i)] = page("th")
+	}
+	r := newRetryRig(t, web, nil)
+	c := r.crawler(t, Config{MaxPagesPerDomain: 4, MaxPages: 6}, nil, "http://hostile.test/", "http://big.test/")
+	if _, err := c.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	// A second run, as after a restart, with no seeds given again.
+	c = r.crawler(t, Config{MaxPagesPerDomain: 4}, nil)
+	if _, err := c.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i <= 5; i++ {
+		if u := fmt.Sprintf("http://www.big.test/%d", i); !r.archived(u) {
+			t.Errorf("%s not fetched: where the seed redirected was turned away by its domain's budget\n%s", u, r.lines(t))
+		}
+	}
+}

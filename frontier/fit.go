@@ -3,6 +3,7 @@ package frontier
 import (
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/syndtr/goleveldb/leveldb"
@@ -139,11 +140,11 @@ func (q *Queue) promote(nowN int64) error {
 	for s := q.timed.top(); s != nil && s.notBefore <= nowN; s = q.timed.top() {
 		q.timed.remove(s)
 		if s.pending > 0 {
-			if !s.passed || s.readySeq == 0 {
+			if !s.woken || s.readySeq == 0 {
 				q.readySeq++
 				s.readySeq = q.readySeq
 			}
-			s.passed = false
+			s.passed, s.woken = false, false
 			q.ready.push(s)
 			continue
 		}
@@ -197,18 +198,34 @@ func (q *Queue) Postpone(sites []string, until time.Time) {
 	}
 }
 
-// Wake makes the sites put aside by Postpone or handed back by Return
-// (and not served since) eligible again at now, if they wait for longer:
-// what they waited for (a connection to their domain or address) is
-// free. A site waiting its own delay after a fetch is not woken.
-func (q *Queue) Wake(sites []string, now time.Time) {
+// Wake makes the first n of the sites named, in the ready order, that
+// were put aside by Postpone or handed back by Return (and not served
+// since) eligible again at now, in the place among ties they had before:
+// what they waited for (n connections to their domain or address) is
+// free. A site waiting its own delay after a fetch is not woken, nor is
+// one that is ready or leased.
+func (q *Queue) Wake(sites []string, n int, now time.Time) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	n := now.UnixNano()
+	at := now.UnixNano()
+	var cand []*site
 	for _, name := range sites {
-		if s := q.sites[name]; s != nil && s.passed && s.in == &q.timed && s.notBefore > n {
-			s.notBefore = n
-			q.timed.fix(s)
+		if s := q.sites[name]; s != nil && s.passed && s.in == &q.timed && s.notBefore > at {
+			cand = append(cand, s)
 		}
+	}
+	slices.SortFunc(cand, func(a, b *site) int {
+		switch {
+		case q.ready.less(a, b):
+			return -1
+		case q.ready.less(b, a):
+			return 1
+		}
+		return 0
+	})
+	for _, s := range cand[:min(n, len(cand))] {
+		s.notBefore = at
+		s.woken = true
+		q.timed.fix(s)
 	}
 }

@@ -950,6 +950,34 @@ func (q *Queue) counts(key string) (Counts, error) {
 	return decodeCounts(v)
 }
 
+// SetFlags stores a budget count of 1 under each key that has none (a
+// flag, which BudgetCount reads as 1; a count already there is kept). Like
+// the other budget counts, a new generation forgets them.
+func (q *Queue) SetFlags(keys []string) error {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.db == nil {
+		return ErrClosed
+	}
+	b := new(leveldb.Batch)
+	for _, k := range keys {
+		ok, err := q.db.Has(siteKey(tBudget, k), nil)
+		if err != nil {
+			return fmt.Errorf("frontier: set flag %s: %w", k, dbErr(err))
+		}
+		if !ok {
+			b.Put(siteKey(tBudget, k), binary.AppendVarint(nil, 1))
+		}
+	}
+	if b.Len() == 0 {
+		return nil
+	}
+	if err := q.db.Write(b, q.wo); err != nil {
+		return fmt.Errorf("frontier: set flags: %w", dbErr(err))
+	}
+	return nil
+}
+
 // BudgetCount returns the budget count of key (Completion.Budgets) in this
 // generation; zero if never bumped.
 func (q *Queue) BudgetCount(key string) (int64, error) {
