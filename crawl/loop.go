@@ -119,7 +119,11 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 	if now.Before(e.RetryAt) {
 		return c.p.Queue.Requeue(l, frontier.Deferral{Entry: e, NotBefore: e.RetryAt})
 	}
-	if why, ok := c.dead.check(origin(e), now); ok {
+	why, ok := c.dead.check(origin(e), now)
+	if !ok {
+		why, ok = c.dead.check(e.Site, now) // given up on whatever the scheme: its name did not resolve
+	}
+	if ok {
 		return c.finish(l, worker, outcome{status: codeGaveUp, failed: true, annot: []string{"site-gave-up:" + why}}, frontier.Completion{})
 	}
 

@@ -37,7 +37,7 @@ func (c *Crawler) retry(l *frontier.Lease, worker int, f failure) error {
 	tries := e.Tries + 1
 	if tries >= c.cfg.Retries.Max {
 		if f.site {
-			c.dead.add(origin(e), now, now.Add(c.cfg.Retries.MaxDelay), fmt.Sprintf("%d", f.status))
+			c.dead.add(deadKey(e, f), now, now.Add(c.cfg.Retries.MaxDelay), fmt.Sprintf("%d", f.status))
 		}
 		annot := []string{fmt.Sprintf("gave-up:%d-tries", tries), fmt.Sprintf("last:%d", f.status), f.why}
 		return c.finish(l, worker, outcome{status: codeGaveUp, failed: true, annot: annot}, frontier.Completion{Usage: f.usage})
@@ -79,6 +79,23 @@ func (c *Crawler) retry(l *frontier.Lease, worker int, f failure) error {
 func origin(e frontier.Entry) string {
 	scheme, _, _ := strings.Cut(e.URL, "://")
 	return scheme + "://" + e.Site
+}
+
+// deadKey is what a site-wide failure on e's last try gives up on: its
+// origin, or the whole site (both schemes) when its name did not resolve,
+// which no scheme mends (a review: by origin alone, a host with no DNS
+// spent every retry twice).
+func deadKey(e frontier.Entry, f failure) string {
+	if noSuchHost(f.why) {
+		return e.Site
+	}
+	return origin(e)
+}
+
+// noSuchHost reports whether a failure's annotation says the name does
+// not exist (errString writes its spaces as '_').
+func noSuchHost(why string) bool {
+	return strings.Contains(strings.ReplaceAll(why, "_", " "), "no such host")
 }
 
 // backoff is the wait before try number tries+1: Retries.Delay doubled for

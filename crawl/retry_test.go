@@ -985,3 +985,26 @@ func TestGiveUpKeepsTheOtherScheme(t *testing.T) {
 		t.Errorf("https://old.test/1 tried %d times; the https side given up on must not be", n)
 	}
 }
+
+// TestGiveUpNoSuchHostBothSchemes: a host whose name does not resolve is
+// given up on for both schemes at once: no scheme mends DNS, and given up
+// by scheme alone, such a host spent every retry twice (a review).
+func TestGiveUpNoSuchHostBothSchemes(t *testing.T) {
+	web := fakeWeb{"http://a.test/": page("th", "http://gone.test/", "https://gone.test/1", "https://gone.test/2")}
+	nxdomain := errors.New("dial tcp: lookup gone.test: no such host")
+	r := newRetryRig(t, web, map[string]flake{
+		"http://gone.test/":   {always: true, err: nxdomain},
+		"https://gone.test/1": {always: true, err: nxdomain},
+		"https://gone.test/2": {always: true, err: nxdomain},
+	})
+	c := r.crawler(t, Config{}, nil, "http://a.test/")
+	if _, err := c.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if n := r.f.tries["https://gone.test/1"] + r.f.tries["https://gone.test/2"]; n != 0 {
+		t.Errorf("the https URLs of a host with no DNS were tried %d times after its http side was given up on", n)
+	}
+	if log := r.lines(t); strings.Count(log, "site-gave-up:") != 2 {
+		t.Errorf("want 2 site-gave-up lines:\n%s", log)
+	}
+}
