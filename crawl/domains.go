@@ -277,7 +277,11 @@ func (s *serverSlots) park(key, site string) {
 	m := s.parked[key]
 	if m == nil {
 		if len(s.parked) >= maxAddressBook {
-			return // bounded, as the address book is: such a site waits out domainWait
+			// Bounded, as the address book is. Keys whose fetches all
+			// ended before their parked sites came back are never
+			// cleared by done; start again rather than park no more
+			// (a review). The sites forgotten wait out domainWait.
+			clear(s.parked)
 		}
 		m = map[string]struct{}{}
 		s.parked[key] = m
