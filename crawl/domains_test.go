@@ -652,3 +652,48 @@ func TestFreedSlotWakesParked(t *testing.T) {
 		t.Errorf("the freed slot went to %s; friend.test, waiting for it, must come first", l.Entry.Site)
 	}
 }
+
+// TestNewcomersWaitBehind: a site new to an address (its address just
+// looked up) does not take a slot freed there while a site refused before
+// it still waits; once that one is served, or stops coming back, it does.
+func TestNewcomersWaitBehind(t *testing.T) {
+	now := time.Unix(1000, 0)
+	s := serverSlots{addrMax: 1, now: func() time.Time { return now }}
+	s.learn("busy.test", "192.0.2.1")
+	s.learn("friend.test", "192.0.2.1")
+	busy, _ := s.tryTake("busy.test")
+	if _, ok := s.tryTake("friend.test"); ok {
+		t.Fatal("friend.test taken with the address full")
+	}
+	s.release(busy)
+	now = now.Add(10 * time.Millisecond)
+	var farm held
+	if s.addAddress(&farm, "farm-1.test", "192.0.2.1") {
+		t.Fatal("a newcomer took the freed slot while friend.test, refused before it, waits")
+	}
+	friend, ok := s.tryTake("friend.test")
+	if !ok {
+		t.Fatal("friend.test refused with the address free")
+	}
+	s.release(friend)
+	farm = held{}
+	if !s.addAddress(&farm, "farm-1.test", "192.0.2.1") {
+		t.Error("the newcomer refused once friend.test was served")
+	}
+	s.release(farm)
+
+	// A site that stops coming back holds newcomers for waitFresh only.
+	if _, ok := s.tryTake("busy.test"); !ok {
+		t.Fatal("busy.test refused with the address free")
+	}
+	s.learn("gone.test", "192.0.2.1")
+	if _, ok := s.tryTake("gone.test"); ok {
+		t.Fatal("gone.test taken with the address full")
+	}
+	s.release(held{addr: "192.0.2.1"})
+	now = now.Add(waitFresh + time.Millisecond)
+	farm = held{}
+	if !s.addAddress(&farm, "farm-2.test", "192.0.2.1") {
+		t.Error("a newcomer held back by a wait gone stale")
+	}
+}
