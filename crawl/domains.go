@@ -54,14 +54,6 @@ type serverSlots struct {
 	// seeds, put aside again and again, lost every freed slot to a farm's
 	// fresh sites, whose address was not known yet).
 	parked map[string]map[string]struct{}
-	// waiting holds, per address, the sites refused for its bound and
-	// when first and last: a site new to the address (its first lease,
-	// its address just looked up) does not take a slot freed meanwhile
-	// while a site refused before it still waits (addAddress). Without
-	// that, a farm's fresh sites, whose address no search can know, took
-	// every freed slot from sites found before them (a trial: 10 of 20
-	// sites linked from the seeds never fetched in 25 s).
-	waiting map[string]map[string]*wait
 	now    func() time.Time // the crawl's clock (Config.Now); nil: time.Now
 	// heldDomain and heldAddr count the leases refused for a full domain
 	// or address, for the operator to see which bound holds the crawl
@@ -145,11 +137,7 @@ func (s *serverSlots) tryTake(site string) (held, bool) {
 	if h.addr != "" && s.addrs[h.addr] >= s.bound(h.addr) {
 		s.heldAddr++
 		s.park("a "+h.addr, site)
-		s.wait(h.addr, site)
 		return held{}, false
-	}
-	if h.addr != "" {
-		s.served(h.addr, site)
 	}
 	if h.domain != "" {
 		if s.domains == nil {
@@ -175,13 +163,11 @@ func (s *serverSlots) addAddress(h *held, site, addr string) bool {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.addrs[addr] >= s.bound(addr) || s.waitedBefore(addr, site) {
+	if s.addrs[addr] >= s.bound(addr) {
 		s.heldAddr++
 		s.park("a "+addr, site)
-		s.wait(addr, site)
 		return false
 	}
-	s.served(addr, site)
 	if s.addrs == nil {
 		s.addrs = map[string]int{}
 	}
@@ -281,75 +267,6 @@ func (s *serverSlots) release(h held) {
 	defer s.mu.Unlock()
 	down(s.domains, h.domain)
 	down(s.addrs, h.addr)
-}
-
-// wait is when a site was first refused for an address in its current
-// wait, and last.
-type wait struct{ first, last time.Time }
-
-// waitFresh is how long after its last refusal a waiting site still
-// holds newcomers back: a site refused again and again comes back every
-// domainWait, and one that stops coming back (its queue dropped, its
-// address changed) must not hold an address for good.
-const waitFresh = 20 * domainWait
-
-// wait records site as refused for addr now. s.mu is held.
-func (s *serverSlots) wait(addr, site string) {
-	now := s.clock()
-	m := s.waiting[addr]
-	if m == nil {
-		if s.waiting == nil || len(s.waiting) >= maxAddressBook {
-			s.waiting = map[string]map[string]*wait{} // bounded; start again
-		}
-		m = map[string]*wait{}
-		s.waiting[addr] = m
-	}
-	if w := m[site]; w != nil {
-		w.last = now
-		return
-	}
-	if len(m) >= maxAddressBook {
-		return // bounded: such a site does not hold newcomers back
-	}
-	m[site] = &wait{first: now, last: now}
-}
-
-// served ends site's wait for addr. s.mu is held.
-func (s *serverSlots) served(addr, site string) {
-	if m := s.waiting[addr]; m != nil {
-		delete(m, site)
-		if len(m) == 0 {
-			delete(s.waiting, addr)
-		}
-	}
-}
-
-// waitedBefore reports whether a site other than site, refused for addr
-// before site was (or before now, if site was never refused), still
-// waits; it forgets the waits gone stale. s.mu is held.
-func (s *serverSlots) waitedBefore(addr, site string) bool {
-	m := s.waiting[addr]
-	if len(m) == 0 {
-		return false
-	}
-	now := s.clock()
-	mine := now
-	if w := m[site]; w != nil {
-		mine = w.first
-	}
-	before := false
-	for other, w := range m {
-		switch {
-		case now.Sub(w.last) > waitFresh:
-			delete(m, other)
-		case other != site && w.first.Before(mine):
-			before = true
-		}
-	}
-	if len(m) == 0 {
-		delete(s.waiting, addr)
-	}
-	return before
 }
 
 // park records site as refused for key. s.mu is held.
