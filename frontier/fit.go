@@ -140,11 +140,11 @@ func (q *Queue) promote(nowN int64) error {
 	for s := q.timed.top(); s != nil && s.notBefore <= nowN; s = q.timed.top() {
 		q.timed.remove(s)
 		if s.pending > 0 {
-			if !s.woken || s.readySeq == 0 {
+			if !s.passed || s.readySeq == 0 {
 				q.readySeq++
 				s.readySeq = q.readySeq
 			}
-			s.passed, s.woken = false, false
+			s.passed = false
 			q.ready.push(s)
 			continue
 		}
@@ -225,7 +225,6 @@ func (q *Queue) Wake(sites []string, n int, now time.Time) {
 	})
 	for _, s := range cand[:min(n, len(cand))] {
 		s.notBefore = at
-		s.woken = true
 		q.timed.fix(s)
 	}
 }

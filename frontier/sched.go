@@ -33,17 +33,20 @@ type site struct {
 	// passed is set when the site was passed over without being served:
 	// its lease handed back (Return) or the site put aside (Postpone),
 	// as the engine does when the site's domain or address has its
-	// fetches under way. Only such a site may be woken (Wake).
+	// fetches under way. It keeps its readySeq when it is ready again,
+	// so that sites found meanwhile do not take the slot it waited for (a
+	// trial: sites linked from seeds waited 15 s while a farm's found
+	// later were fetched). Only such a site may be woken (Wake).
+	//
+	// Measured against the alternatives (a trial, three builds, 18
+	// settings and rounds): a site whose wait ran out without a wake
+	// going behind the sites ready meanwhile, as a review proposed so
+	// that a crowd refused at one full address cannot hide a site below
+	// it from every search, crawled 0 to 8 of the 20 sites linked from
+	// the seeds beside a farm, where this rule crawled all 20. The
+	// review's case stays open: a crowd larger than the searches made
+	// while it waits can pass over (README, "Link farms").
 	passed bool
-	// woken is set by Wake: the site keeps its readySeq when it is ready
-	// again, so that sites found meanwhile do not take the slot it waited
-	// for (a trial: sites linked from seeds waited 15 s while a farm's
-	// found later were fetched). A site whose wait simply ran out goes
-	// behind the sites ready meanwhile, so that the sites of a full
-	// address rotate and do not hide the sites below them from every
-	// search (a review: a site on a free address, below 200 refused
-	// ones, was never leased).
-	woken bool
 }
 
 // maxFloor is the floor of a site known to be empty.
