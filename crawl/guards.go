@@ -95,16 +95,8 @@ func (c *Crawler) trapGuards(l *frontier.Lease) (*outcome, []string, error) {
 	if budget > 0 {
 		dom := siteDomain(e.Site)
 		k := domainCountKey(dom)
-		n, err := c.p.Queue.BudgetCount(k)
-		if err != nil {
-			return nil, nil, fmt.Errorf("frontier budget %s: %w", k, err)
-		}
-		if n >= int64(budget) {
-			if spared, err := c.seedSite(e); err != nil {
-				return nil, nil, err
-			} else if !spared {
-				return &outcome{status: codeSiteBudget, annot: []string{"max-pages-per-domain:" + dom}}, nil, nil
-			}
+		if over, err := c.overBudget(e, k, budget, "max-pages-per-domain:"+dom); over != nil || err != nil {
+			return over, nil, err
 		}
 		keys = append(keys, k)
 	}
@@ -128,19 +120,25 @@ func (c *Crawler) trapGuards(l *frontier.Lease) (*outcome, []string, error) {
 	if addr == "" {
 		return nil, keys, nil
 	}
-	k := addressCountKey(addr)
-	a, err := c.p.Queue.BudgetCount(k)
+	over, err := c.overBudget(e, addressCountKey(addr), limit, "max-sites-per-address:"+addr)
+	return over, keys, err
+}
+
+// overBudget returns the outcome of e turned away by the guard whose count
+// is under k, annotated annot, if the count has reached limit and the
+// operator did not name e's site (seedSite); nil otherwise.
+func (c *Crawler) overBudget(e frontier.Entry, k string, limit int, annot string) (*outcome, error) {
+	n, err := c.p.Queue.BudgetCount(k)
 	if err != nil {
-		return nil, nil, fmt.Errorf("frontier budget %s: %w", k, err)
+		return nil, fmt.Errorf("frontier budget %s: %w", k, err)
 	}
-	if a >= int64(limit) {
-		if spared, err := c.seedSite(e); err != nil {
-			return nil, nil, err
-		} else if !spared {
-			return &outcome{status: codeSiteBudget, annot: []string{"max-sites-per-address:" + addr}}, nil, nil
-		}
+	if n < int64(limit) {
+		return nil, nil
 	}
-	return nil, keys, nil
+	if spared, err := c.seedSite(e); err != nil || spared {
+		return nil, err
+	}
+	return &outcome{status: codeSiteBudget, annot: []string{annot}}, nil
 }
 
 // addressCounted returns the budget key that counts a site's first page

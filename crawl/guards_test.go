@@ -217,19 +217,7 @@ func TestSitesPerAddressTakenStayTaken(t *testing.T) {
 // domain's budget for the seed's own site: a trial's seed www.big.test
 // got 6 of its 30 pages. The seed's pages count; the fresh names stop.
 func TestDomainBudgetSparesSeeds(t *testing.T) {
-	var fresh []string
-	for i := range 30 {
-		fresh = append(fresh, fmt.Sprintf("http://w%d.big.test/", i))
-	}
-	web := fakeWeb{"http://hostile.test/": page("th", fresh...),
-		"http://www.big.test/": page("th", "/1", "/2", "/3", "/4", "/5")}
-	for _, u := range fresh {
-		web[u] = page("th")
-	}
-	for i := 1; i <= 5; i++ {
-		web[fmt.Sprintf("http://www.big.test/%d", i)] = page("th")
-	}
-	r := newRetryRig(t, web, nil)
+	r := newRetryRig(t, wildcardWeb(), nil)
 	c := r.crawler(t, Config{MaxPagesPerDomain: 4}, nil, "http://hostile.test/", "http://www.big.test/")
 	if _, err := c.Run(context.Background()); err != nil {
 		t.Fatal(err)
@@ -249,19 +237,8 @@ func TestDomainBudgetSparesSeeds(t *testing.T) {
 // www.big.test, the usual case, which the budget then cut), and stays
 // spared in a later run on the same frontier.
 func TestDomainBudgetSparesRedirectedSeed(t *testing.T) {
-	var fresh []string
-	for i := range 30 {
-		fresh = append(fresh, fmt.Sprintf("http://w%d.big.test/", i))
-	}
-	web := fakeWeb{"http://hostile.test/": page("th", fresh...),
-		"http://big.test/":     "HTTP/1.1 301 Moved Permanently\r\nLocation: http://www.big.test/\r\nContent-Length: 0\r\n\r\n",
-		"http://www.big.test/": page("th", "/1", "/2", "/3", "/4", "/5")}
-	for _, u := range fresh {
-		web[u] = page("th")
-	}
-	for i := 1; i <= 5; i++ {
-		web[fmt.Sprintf("http://www.big.test/%d", i)] = page("th")
-	}
+	web := wildcardWeb()
+	web["http://big.test/"] = "HTTP/1.1 301 Moved Permanently\r\nLocation: http://www.big.test/\r\nContent-Length: 0\r\n\r\n"
 	r := newRetryRig(t, web, nil)
 	c := r.crawler(t, Config{MaxPagesPerDomain: 4, MaxPages: 6}, nil, "http://hostile.test/", "http://big.test/")
 	if _, err := c.Run(context.Background()); err != nil {
@@ -277,4 +254,23 @@ func TestDomainBudgetSparesRedirectedSeed(t *testing.T) {
 			t.Errorf("%s not fetched: where the seed redirected was turned away by its domain's budget\n%s", u, r.lines(t))
 		}
 	}
+}
+
+// wildcardWeb is a domain with wildcard DNS: the site www.big.test of six
+// pages, and hostile.test, whose page links to 30 fresh names under
+// big.test.
+func wildcardWeb() fakeWeb {
+	var fresh []string
+	for i := range 30 {
+		fresh = append(fresh, fmt.Sprintf("http://w%d.big.test/", i))
+	}
+	web := fakeWeb{"http://hostile.test/": page("th", fresh...),
+		"http://www.big.test/": page("th", "/1", "/2", "/3", "/4", "/5")}
+	for _, u := range fresh {
+		web[u] = page("th")
+	}
+	for i := 1; i <= 5; i++ {
+		web[fmt.Sprintf("http://www.big.test/%d", i)] = page("th")
+	}
+	return web
 }
