@@ -140,7 +140,8 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 		return c.finish(l, worker, outcome{status: codeRobotsError, failed: true, annot: []string{"robots:" + err.Error()}}, frontier.Completion{})
 	}
 	if dec.Unavailable {
-		return c.retry(l, worker, failure{status: codeRobotsError, site: true, at: dec.RetryAt, why: dec.Reason})
+		return c.retry(l, worker, failure{status: codeRobotsError, site: true, at: dec.RetryAt, why: dec.Reason,
+			noHost: strings.Contains(dec.Reason, "no such host")})
 	}
 	if !dec.Allowed {
 		return c.finish(l, worker, outcome{status: codeRobots, annot: []string{dec.Reason}}, frontier.Completion{})
@@ -190,7 +191,7 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 	done := frontier.Completion{NotBefore: end.Add(c.p.Gate.Delay(e.Site))}
 	if res == nil {
 		c.unreserve()
-		f := failure{status: failureCode(ferr), site: true, why: "err:" + errString(ferr)}
+		f := failure{status: failureCode(ferr), site: true, why: "err:" + errString(ferr), noHost: noSuchHost(ferr)}
 		if permanent(ferr) {
 			return c.finish(l, worker, outcome{status: f.status, failed: true, annot: []string{f.why}}, done)
 		}

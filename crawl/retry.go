@@ -3,6 +3,7 @@ package crawl
 import (
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -22,6 +23,7 @@ type failure struct {
 	why    string        // annotation for crawl.log
 	usage  frontier.Usage
 	recut  bool // the body came cut: Entry.Recut is set, so it is fetched again for that once only
+	noHost bool // the host's name does not resolve (noSuchHost)
 }
 
 // retry defers a failed URL (DESIGN.md, "Failures"): it goes back to the
@@ -86,16 +88,21 @@ func origin(e frontier.Entry) string {
 // which no scheme mends (a review: by origin alone, a host with no DNS
 // spent every retry twice).
 func deadKey(e frontier.Entry, f failure) string {
-	if noSuchHost(f.why) {
+	if f.noHost {
 		return e.Site
 	}
 	return origin(e)
 }
 
-// noSuchHost reports whether a failure's annotation says the name does
-// not exist (errString writes its spaces as '_').
-func noSuchHost(why string) bool {
-	return strings.Contains(strings.ReplaceAll(why, "_", " "), "no such host")
+// noSuchHost reports whether a fetch error says the host's name does not
+// exist: read from the error itself, not from its annotation, which is
+// cut at 200 bytes, before the words for a long URL (a review).
+func noSuchHost(err error) bool {
+	var dns *net.DNSError
+	if errors.As(err, &dns) {
+		return dns.IsNotFound
+	}
+	return err != nil && strings.Contains(err.Error(), "no such host")
 }
 
 // backoff is the wait before try number tries+1: Retries.Delay doubled for

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"slices"
 	"strings"
@@ -990,12 +991,18 @@ func TestGiveUpKeepsTheOtherScheme(t *testing.T) {
 // given up on for both schemes at once: no scheme mends DNS, and given up
 // by scheme alone, such a host spent every retry twice (a review).
 func TestGiveUpNoSuchHostBothSchemes(t *testing.T) {
-	web := fakeWeb{"http://a.test/": page("th", "http://gone.test/", "https://gone.test/1", "https://gone.test/2")}
-	nxdomain := errors.New("dial tcp: lookup gone.test: no such host")
+	// A long URL, in the fetcher's own words: the annotation is cut at
+	// 200 bytes before "no such host" (a review), the error is not.
+	long := "http://gone.test/" + strings.Repeat("a", 120)
+	web := fakeWeb{"http://a.test/": page("th", long, "https://gone.test/1", "https://gone.test/2")}
+	nxdomain := func(u string) error {
+		return fmt.Errorf("fetch %s: dial gone.test:80: %w", u,
+			&net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Err: "no such host", Name: "gone.test", Server: "127.0.0.53:53", IsNotFound: true}})
+	}
 	r := newRetryRig(t, web, map[string]flake{
-		"http://gone.test/":   {always: true, err: nxdomain},
-		"https://gone.test/1": {always: true, err: nxdomain},
-		"https://gone.test/2": {always: true, err: nxdomain},
+		long:                  {always: true, err: nxdomain(long)},
+		"https://gone.test/1": {always: true, err: nxdomain("https://gone.test/1")},
+		"https://gone.test/2": {always: true, err: nxdomain("https://gone.test/2")},
 	})
 	c := r.crawler(t, Config{}, nil, "http://a.test/")
 	if _, err := c.Run(context.Background()); err != nil {
