@@ -296,10 +296,9 @@ func (s *serverSlots) done(h held) []string {
 	if h == (held{}) {
 		return nil
 	}
+	s.release(h)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	down(s.domains, h.domain)
-	down(s.addrs, h.addr)
 	var wake []string
 	for _, k := range []string{"d " + h.domain, "a " + h.addr} {
 		for site := range s.parked[k] {
