@@ -713,7 +713,7 @@ func CheckSeedsFile(path string) error {
 	var errs []error
 	err := EachSeedLine(path, func(line int, raw, u string) error {
 		if err := CheckSeed(u); err != nil {
-			errs = append(errs, fmt.Errorf("%s:%d: seed %q: %w", path, line, raw, err))
+			errs = append(errs, fmt.Errorf("%s:%d: seed %q: %w", path, line, raw, scope.Why(err)))
 			if len(errs) >= maxSeedErrors {
 				return fmt.Errorf("%s: stopped after %d bad seeds", path, maxSeedErrors)
 			}

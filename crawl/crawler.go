@@ -235,7 +235,7 @@ func (c *Crawler) Seed(seeds []string) (int, error) {
 	for _, s := range seeds {
 		u, err := scope.Canonicalize(s)
 		if err != nil {
-			errs = append(errs, fmt.Errorf("seed %q: %w", s, err))
+			errs = append(errs, fmt.Errorf("seed %q: %w", s, scope.Why(err)))
 			continue
 		}
 		es = append(es, frontier.Entry{

@@ -32,7 +32,7 @@ func Canonicalize(raw string) (*url.URL, error) {
 	}
 	w, err := parser.Parse(raw)
 	if err != nil {
-		return nil, fmt.Errorf("canonicalize %s: %w: %v", quote(raw), ErrParse, err)
+		return nil, urlErr(raw, "", fmt.Errorf("%w: %s", ErrParse, parserReason(err)))
 	}
 	return finish(raw, w)
 }
@@ -46,7 +46,7 @@ func CanonicalizeRef(base *url.URL, ref string) (*url.URL, error) {
 	}
 	w, err := parser.ParseRef(base.String(), ref)
 	if err != nil {
-		return nil, fmt.Errorf("canonicalize %s against %s: %w: %v", quote(ref), quote(base.String()), ErrParse, err)
+		return nil, urlErr(ref, base.String(), fmt.Errorf("%w: %s", ErrParse, parserReason(err)))
 	}
 	return finish(ref, w)
 }
@@ -71,11 +71,11 @@ func plain(raw string) *url.URL {
 func finish(raw string, w *whatwg.Url) (*url.URL, error) {
 	scheme := w.Scheme()
 	if scheme != "http" && scheme != "https" {
-		return nil, fmt.Errorf("canonicalize %s: %w (scheme %q)", quote(raw), ErrScheme, scheme)
+		return nil, urlErr(raw, "", fmt.Errorf("%w (scheme %q)", ErrScheme, scheme))
 	}
 	host := w.Hostname()
 	if !validHost(host) {
-		return nil, fmt.Errorf("canonicalize %s: %w (host %q)", quote(raw), ErrHost, host)
+		return nil, urlErr(raw, "", fmt.Errorf("%w (host %q)", ErrHost, host))
 	}
 	var b strings.Builder
 	b.Grow(len(raw) + 16)
@@ -99,12 +99,12 @@ func finish(raw string, w *whatwg.Url) (*url.URL, error) {
 	s := b.String()
 	u, err := url.Parse(s)
 	if err != nil {
-		return nil, fmt.Errorf("canonicalize %s: %w: %v", quote(raw), ErrParse, err)
+		return nil, urlErr(raw, "", fmt.Errorf("%w: %v", ErrParse, err))
 	}
 	if u.String() != s {
 		// Not reachable for the inputs the WHATWG parser lets through; kept so that a
 		// canonical URL always round-trips.
-		return nil, fmt.Errorf("canonicalize %s: %w: %q does not round-trip", quote(raw), ErrParse, s)
+		return nil, urlErr(raw, "", fmt.Errorf("%w: %q does not round-trip", ErrParse, s))
 	}
 	return u, nil
 }
@@ -154,6 +154,50 @@ func validHost(h string) bool {
 }
 
 // quote quotes s for an error message, shortening very long strings.
+// URLError is the error of Canonicalize and CanonicalizeRef: the URL
+// refused, the base it was resolved against (for a reference), and why.
+// Its message names the URL; Why is the reason alone, for a message that
+// names the URL already (a bad seed: `FILE:LINE: seed "URL": why`).
+type URLError struct {
+	URL  string // the URL or reference as given
+	Base string // the base a reference was resolved against; "" for an absolute URL
+	Why  error  // wraps ErrParse, ErrScheme or ErrHost
+}
+
+func (e *URLError) Error() string {
+	if e.Base != "" {
+		return "canonicalize " + quote(e.URL) + " against " + quote(e.Base) + ": " + e.Why.Error()
+	}
+	return "canonicalize " + quote(e.URL) + ": " + e.Why.Error()
+}
+
+func (e *URLError) Unwrap() error { return e.Why }
+
+func urlErr(raw, base string, why error) error {
+	return &URLError{URL: raw, Base: base, Why: why}
+}
+
+// Why returns the reason err gives for refusing a URL, without the URL,
+// when err is a URLError; err itself otherwise.
+func Why(err error) error {
+	var ue *URLError
+	if errors.As(err, &ue) {
+		return ue.Why
+	}
+	return err
+}
+
+// parserReason is the WHATWG parser's account of a URL it refused, without
+// the decoration it adds ("Error: " before, ". Url: '...'" after, which
+// repeats the URL).
+func parserReason(err error) string {
+	s := strings.TrimPrefix(err.Error(), "Error: ")
+	if i := strings.LastIndex(s, ". Url: '"); i >= 0 {
+		s = s[:i]
+	}
+	return s
+}
+
 func quote(s string) string {
 	const max = 256
 	if len(s) > max {

@@ -244,3 +244,28 @@ func BenchmarkCanonicalize(b *testing.B) {
 		i++
 	}
 }
+
+// TestURLErrorWhy: a refused URL's error names it once, keeps its kind for
+// errors.Is, and Why gives the reason alone, without the WHATWG parser's
+// decoration, for messages that name the URL themselves.
+func TestURLErrorWhy(t *testing.T) {
+	for _, c := range []struct {
+		raw  string
+		kind error
+	}{{"http://[::1", ErrParse}, {"http://x.test:99999/", ErrParse}, {"ftp://x.test/", ErrScheme}} {
+		_, err := Canonicalize(c.raw)
+		if !errors.Is(err, c.kind) || !errors.Is(Why(err), c.kind) {
+			t.Errorf("%s: %v, want %v from the error and its Why", c.raw, err, c.kind)
+			continue
+		}
+		if n := strings.Count(err.Error(), c.raw); n != 1 {
+			t.Errorf("%s: error %q names the URL %d times, want once", c.raw, err, n)
+		}
+		if w := Why(err).Error(); strings.Contains(w, c.raw) || strings.Contains(w, "Url: '") || strings.Contains(w, "Error: ") {
+			t.Errorf("%s: Why = %q, want the reason alone", c.raw, w)
+		}
+	}
+	if err := errors.New("other"); Why(err) != err {
+		t.Error("Why changed an error that is not a URLError")
+	}
+}

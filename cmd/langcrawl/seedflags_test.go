@@ -122,6 +122,16 @@ func TestSeedFlagAndSkipBadSeeds(t *testing.T) {
 			t.Errorf("error does not name %q:\n%v", want, err)
 		}
 	}
+	// Each bad URL is named once, with the parser's reason and without its
+	// decoration ("Error: ...", ". Url: '...'").
+	for _, bad := range []string{"http://[bad", "ftp://d.test/"} {
+		if n := strings.Count(err.Error(), bad); n != 1 {
+			t.Errorf("error names %q %d times, want once:\n%v", bad, n, err)
+		}
+	}
+	if strings.Contains(err.Error(), "Url: '") || strings.Contains(err.Error(), "Error: ") {
+		t.Errorf("error keeps the URL parser's decoration:\n%v", err)
+	}
 	if got := w.fetched(); len(got) != 0 {
 		t.Fatalf("fetched %v from a crawl that should not have started", got)
 	}

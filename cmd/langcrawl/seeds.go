@@ -87,7 +87,7 @@ func (s *seeder) seedListed() (int, error) {
 			if s.cfg.ProfilePath != "" {
 				where = s.cfg.ProfilePath + ": seeds"
 			}
-			s.skip(fmt.Errorf("%s: seed %q: %w", where, u, err))
+			s.skip(fmt.Errorf("%s: seed %q: %w", where, u, scope.Why(err)))
 			continue
 		}
 		good = append(good, u)
@@ -111,7 +111,7 @@ func (s *seeder) seedFile() (int, error) {
 func (s *seeder) seedFileSkipping() (int, error) {
 	return s.queueFile(func(line int, raw, u string) bool {
 		if err := config.CheckSeed(u); err != nil {
-			s.skip(fmt.Errorf("%s:%d: seed %q: %w", s.cfg.SeedsFile, line, raw, err))
+			s.skip(fmt.Errorf("%s:%d: seed %q: %w", s.cfg.SeedsFile, line, raw, scope.Why(err)))
 			return false
 		}
 		return true
