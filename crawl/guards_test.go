@@ -173,6 +173,31 @@ func TestManySitesWarned(t *testing.T) {
 	}
 }
 
+// TestWarnLevels: the warning of many sites on one address comes at
+// addressWarnAt sites and again at each tenfold, once per level and
+// address; after a restart (new books) it comes once more at the level
+// the address has reached (README: "again after a restart").
+func TestWarnLevels(t *testing.T) {
+	var s serverSlots
+	for _, c := range []struct {
+		addr  string
+		sites int64
+		want  bool
+	}{
+		{"a", 999, false}, {"a", 1000, true}, {"a", 1001, false}, {"a", 9999, false},
+		{"b", 1200, true}, // each address on its own
+		{"a", 10000, true}, {"a", 10001, false}, {"a", 99999, false}, {"a", 100000, true}, {"a", 100001, false},
+	} {
+		if got := s.warnDue(c.addr, c.sites); got != c.want {
+			t.Errorf("%s at %d sites: warn %v, want %v", c.addr, c.sites, got, c.want)
+		}
+	}
+	var restarted serverSlots
+	if !restarted.warnDue("a", 1500) || restarted.warnDue("a", 1501) {
+		t.Error("after a restart: want one warning at the level reached, then none")
+	}
+}
+
 // TestSitesPerAddressTakenStayTaken: a site with a page counted is never
 // turned away by max_sites_per_address, whatever address it answers from
 // later, nor one whose address lookup failed; such a site is counted by

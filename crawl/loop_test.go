@@ -557,4 +557,8 @@ func TestParseTruncatedSaid(t *testing.T) {
 	if slices.Contains(r.f.got, "http://a.test/late") || !slices.Contains(r.f.got, "http://a.test/early") {
 		t.Errorf("fetched %v: want /early, not /late (past the bytes read)", r.f.got)
 	}
+	// Unset, the bound is README's 8 MiB (parse-truncated:8388608).
+	if d := r.crawler(t, Config{}, nil, "http://a.test/"); d.cfg.MaxParse != 8388608 {
+		t.Errorf("default MaxParse %d, want 8388608", d.cfg.MaxParse)
+	}
 }

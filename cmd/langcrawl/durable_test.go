@@ -125,4 +125,8 @@ func TestRecentRate(t *testing.T) {
 	if len(r.at) > 12 {
 		t.Errorf("%d samples kept for a 10 s window of 1 s samples", len(r.at))
 	}
+	// README: the last 10 s on a terminal, 20 s in the log.
+	if a, b := rateWindow(time.Second), rateWindow(progressEvery); a != 10*time.Second || b != 20*time.Second {
+		t.Errorf("rate windows %v on a terminal and %v in the log, want 10s and 20s", a, b)
+	}
 }

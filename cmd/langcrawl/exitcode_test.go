@@ -19,9 +19,12 @@ func TestCrawlBadProfileExits2(t *testing.T) {
 	if code != 2 {
 		t.Fatalf("bad profile: exit %d, want status 2\n%s", code, stderr)
 	}
-	for _, key := range []string{"workers", "delay", "wrkers"} {
-		if !strings.Contains(stderr, key) {
-			t.Errorf("stderr does not name %s:\n%s", key, stderr)
+	// Each problem on a line of its own that starts with its key (the
+	// unknown key's hint names workers too, so a bare search for
+	// "workers" would not miss a lost workers problem).
+	for _, key := range []string{"workers: -1", "delay: soon", "wrkers: unknown key"} {
+		if !strings.Contains(stderr, "\n  "+key) {
+			t.Errorf("stderr does not list %q:\n%s", key, stderr)
 		}
 	}
 	if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {

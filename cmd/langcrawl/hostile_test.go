@@ -812,3 +812,34 @@ func tail(s string, n int) string {
 	}
 	return "..." + s[len(s)-n:]
 }
+
+// TestHostileCasesInReadme: README's table of hostile cases ("Safe on the
+// open web") names every case TestHostileServers runs, and its counts are
+// the number of cases. (A review found it said 28 after two farm cases
+// were added.)
+func TestHostileCasesInReadme(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(b)
+	start := strings.Index(readme, "| hostile case |")
+	end := strings.Index(readme[max(start, 0):], "| **in all** |")
+	if start < 0 || end < 0 {
+		t.Fatal("README.md has no table of hostile cases ending in an **in all** row")
+	}
+	table := readme[start : start+end]
+	cases := hostile.Cases()
+	for _, c := range cases {
+		if !regexp.MustCompile(`(?m)^\| ([\w.-]+, )*` + regexp.QuoteMeta(c.Name) + `(,|\s\|)`).MatchString(table) {
+			t.Errorf("README's table of hostile cases does not name %s", c.Name)
+		}
+	}
+	n := len(cases)
+	for _, want := range []string{fmt.Sprintf("| **in all** | **%d cases, %d survived** |", n, n), fmt.Sprintf("plays %d hostile hosts", n),
+		fmt.Sprintf("a hostile web of %d misbehaving servers", n)} {
+		if !strings.Contains(readme, want) {
+			t.Errorf("README.md does not say %q: TestHostileServers runs %d cases", want, n)
+		}
+	}
+}

@@ -30,6 +30,10 @@ import (
 // brings, does not make it quit at once.
 func TestHangupDrains(t *testing.T) { testSignalDrains(t, syscall.SIGHUP, syscall.SIGHUP) }
 
+// TestTermDrains: SIGTERM, what `docker stop`, systemd and kill send,
+// drains the crawl as the first Ctrl-C does.
+func TestTermDrains(t *testing.T) { testSignalDrains(t, syscall.SIGTERM) }
+
 // TestHangupUnderNohup: a crawl started under nohup, which ignores SIGHUP,
 // goes on to its end through a hangup (a review: Notify delivered it).
 func TestHangupUnderNohup(t *testing.T) {

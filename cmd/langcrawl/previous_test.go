@@ -105,15 +105,28 @@ func TestPreviousRecrawl(t *testing.T) {
 // is refused before anything is made, naming the key; it used to make an
 // empty frontier there and crawl from nothing.
 func TestPreviousNotACrawl(t *testing.T) {
-	typo := filepath.Join(t.TempDir(), "A_gen1_typo")
 	p := filepath.Join(t.TempDir(), "p.yaml")
 	os.WriteFile(p, []byte("seeds: [http://a.example/]\nuser_agent: \"test/1 (+http://library.example/)\"\n"), 0o644)
-	code := run([]string{"crawl", "--profile", p, "--out", filepath.Join(t.TempDir(), "new"), "--previous", typo})
-	if code != 2 {
-		t.Errorf("exit %d, want 2", code)
+	// A path that does not exist (a typo), and a folder that exists and
+	// holds no crawl (README: "refused before anything is made").
+	typo := filepath.Join(t.TempDir(), "A_gen1_typo")
+	empty := t.TempDir()
+	os.WriteFile(filepath.Join(empty, "notes.txt"), []byte("not a crawl\n"), 0o644)
+	for _, prev := range []string{typo, empty} {
+		out := filepath.Join(t.TempDir(), "new")
+		code := run([]string{"crawl", "--profile", p, "--out", out, "--previous", prev})
+		if code != 2 {
+			t.Errorf("--previous %s: exit %d, want 2", prev, code)
+		}
+		if _, err := os.Stat(out); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("--previous %s: the refused start made --out %s: %v", prev, out, err)
+		}
 	}
 	if _, err := os.Stat(typo); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("the refused start made %s: %v", typo, err)
+	}
+	if ents, _ := os.ReadDir(empty); len(ents) != 1 {
+		t.Errorf("the refused start wrote into %s: %d entries", empty, len(ents))
 	}
 }
 

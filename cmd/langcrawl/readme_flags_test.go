@@ -2,6 +2,7 @@ package main
 
 import (
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -113,9 +114,11 @@ func TestReadmeSimulateFlags(t *testing.T) {
 // TestReadmeCitesTestsThatExist: every test, benchmark and fuzz test that
 // README.md, BENCHMARKS.md and docs/ name in backquotes is a function in
 // some _test.go file of the module. The first round deleted the focused
-// crawl test while README still cited it; this catches the next one.
+// crawl test while README still cited it; this catches the next one. A
+// citation that names its package (`report.TestSequentialStatus`) must be
+// defined in that package: a name two packages share is not enough.
 func TestReadmeCitesTestsThatExist(t *testing.T) {
-	defined := map[string]bool{}
+	defined := map[string]map[string]bool{} // test name -> directories (packages) that define it
 	decl := regexp.MustCompile(`(?m)^func ((?:Test|Benchmark|Fuzz)\w+)\(`)
 	err := filepath.WalkDir("../..", func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -130,7 +133,10 @@ func TestReadmeCitesTestsThatExist(t *testing.T) {
 				return err
 			}
 			for _, m := range decl.FindAllStringSubmatch(string(b), -1) {
-				defined[m[1]] = true
+				if defined[m[1]] == nil {
+					defined[m[1]] = map[string]bool{}
+				}
+				defined[m[1]][filepath.Base(filepath.Dir(path))] = true
 			}
 		}
 		return nil
@@ -141,8 +147,8 @@ func TestReadmeCitesTestsThatExist(t *testing.T) {
 	docs := []string{"../../README.md", "../../BENCHMARKS.md"}
 	more, _ := filepath.Glob("../../docs/*.md")
 	docs = append(docs, more...)
-	cited := regexp.MustCompile("`((?:Test|Benchmark|Fuzz)[A-Z]\\w*)")
-	n := 0
+	cited := regexp.MustCompile("`(?:([a-z][a-z0-9]*)\\.)?((?:Test|Benchmark|Fuzz)[A-Z]\\w*)")
+	n, qualified := 0, 0
 	for _, doc := range docs {
 		b, err := os.ReadFile(doc)
 		if err != nil {
@@ -150,10 +156,19 @@ func TestReadmeCitesTestsThatExist(t *testing.T) {
 		}
 		for _, m := range cited.FindAllStringSubmatch(string(b), -1) {
 			n++
-			if !defined[m[1]] {
-				t.Errorf("%s cites %s, which no _test.go file defines", filepath.Base(doc), m[1])
+			pkg, name := m[1], m[2]
+			switch {
+			case len(defined[name]) == 0:
+				t.Errorf("%s cites %s, which no _test.go file defines", filepath.Base(doc), name)
+			case pkg != "" && !defined[name][pkg]:
+				t.Errorf("%s cites %s.%s, which package %s does not define (defined in %v)", filepath.Base(doc), pkg, name, pkg, slices.Sorted(maps.Keys(defined[name])))
+			case pkg != "":
+				qualified++
 			}
 		}
+	}
+	if qualified == 0 {
+		t.Error("found no citation of a test with its package (README cites report.TestSequentialStatus): the pattern is broken")
 	}
 	if n < 100 {
 		t.Errorf("found %d citations of tests in the docs, want the hundreds README holds: the pattern is broken", n)

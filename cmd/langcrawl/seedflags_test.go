@@ -137,7 +137,8 @@ func TestSeedFlagAndSkipBadSeeds(t *testing.T) {
 	}
 
 	// With it: the good seeds are crawled, each bad line reported.
-	stderr, err := w.crawlWith(t, "", "--seed", "a.test", "--seed", "http://b.test/", "--seeds", seeds, "--skip-bad-seeds")
+	out2 := filepath.Join(t.TempDir(), "out")
+	stderr, err := w.crawlWith(t, "", "--out", out2, "--seed", "a.test", "--seed", "http://b.test/", "--seeds", seeds, "--skip-bad-seeds")
 	if err != nil {
 		t.Fatalf("crawl --skip-bad-seeds: %v\n%s", err, stderr)
 	}
@@ -147,6 +148,16 @@ func TestSeedFlagAndSkipBadSeeds(t *testing.T) {
 	for _, want := range []string{"skipping bad seed: " + seeds + ":3:", "skipping bad seed: " + seeds + ":4:", "skipping bad seed: " + seeds + ":5:", "skipping bad seed: " + seeds + ":7:"} {
 		if strings.Count(stderr, want) != 1 {
 			t.Errorf("stderr reports %q %d times, want once:\n%s", want, strings.Count(stderr, want), stderr)
+		}
+	}
+	// And langcrawl.log keeps each report (README, --skip-bad-seeds).
+	logged, err := os.ReadFile(filepath.Join(out2, "logs", "langcrawl.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range []int{3, 4, 5, 7} {
+		if want := fmt.Sprintf("%s:%d:", seeds, line); !strings.Contains(string(logged), want) {
+			t.Errorf("langcrawl.log does not report the bad seed %s:\n%s", want, logged)
 		}
 	}
 	if n := strings.Count(stderr, "without a scheme"); n != 1 || !strings.Contains(stderr, "2 seeds were") {

@@ -437,6 +437,11 @@ func (r *recentRate) rate(now time.Time, pages int64) float64 {
 	return float64(pages-r.pages[0]) / d
 }
 
+// rateWindow is how far back the progress line's rate looks, for a line
+// drawn every every: 10 s on a terminal (a line a second), a line's
+// interval in the log (20 s).
+func rateWindow(every time.Duration) time.Duration { return max(every, 10*time.Second) }
+
 // progress prints a live status line on stderr once a second when it is
 // a terminal; otherwise it logs it in langcrawl.log every progressEvery.
 // It returns a function that stops it.
@@ -449,7 +454,7 @@ func progress(w io.Writer, log *slog.Logger, snapshot func() crawl.Snapshot, sta
 	}
 	done := make(chan struct{})
 	stopped := make(chan struct{})
-	recent := recentRate{window: max(every, 10*time.Second), at: []time.Time{start}, pages: []int64{0}}
+	recent := recentRate{window: rateWindow(every), at: []time.Time{start}, pages: []int64{0}}
 	go func() {
 		defer close(stopped)
 		t := time.NewTicker(every)

@@ -507,9 +507,32 @@ func TestMetricsAgreeWithSummary(t *testing.T) {
 		}
 	}
 
+	// Every change is logged, and the start logged the status page with
+	// its token (README, "Monitoring and steering").
+	logText := func() string {
+		b, err := os.ReadFile(filepath.Join(out, "logs", "langcrawl.log"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	lg := logText()
+	for _, cmd := range []string{"pause", "exclude " + rule, "delay " + host + " " + delay} {
+		if !strings.Contains(lg, "msg=control from=") || !strings.Contains(lg, fmt.Sprintf("command=%q", cmd)) && !strings.Contains(lg, "command="+cmd+"\n") {
+			t.Errorf("langcrawl.log does not log the command %q:\n%s", cmd, lg)
+		}
+	}
+	first := r.token
+	if !strings.Contains(lg, "#token="+first) || !strings.Contains(r.stderr.String(), "control token: "+first+"\n") {
+		t.Errorf("the control token %s is not on stderr and in langcrawl.log", first)
+	}
+
 	// The crawl runs again as it was left: paused, until resumed.
 	before := len(w.srv.Log())
 	r = startCrawl(t, cfg)
+	if r.token == first || !strings.Contains(logText(), "#token="+r.token) {
+		t.Errorf("the second start's control token %s: want a new one (the first was %s), in langcrawl.log", r.token, first)
+	}
 	if rep := r.report(t); !rep.Details.Paused {
 		t.Fatal("the crawl run again does not start paused")
 	} else if !strings.Contains(r.stderr.String(), "paused since an earlier run") {

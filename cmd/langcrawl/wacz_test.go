@@ -115,6 +115,17 @@ func TestIndexAndWACZCommands(t *testing.T) {
 		t.Errorf("wacz -o %s: %v, want a usage error naming the folder", missing, err)
 	}
 
+	// Without --out, OUT.wacz beside OUT (README, "WACZ").
+	if err := packageCrawl(context.Background(), out, "", "", io.Discard, io.Discard); err != nil {
+		t.Fatalf("wacz with no --out: %v", err)
+	}
+	if zr, err := zip.OpenReader(filepath.Clean(out) + ".wacz"); err != nil {
+		t.Errorf("wacz with no --out did not write OUT.wacz: %v", err)
+	} else {
+		zr.Close()
+		os.Remove(filepath.Clean(out) + ".wacz")
+	}
+
 	// langcrawl wacz.
 	waczPath := filepath.Join(t.TempDir(), "c.wacz")
 	cmd = waczCmd()
