@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -272,7 +273,7 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 	defer logFile.Close()
 	log := slog.New(slog.NewTextHandler(logFile, &slog.HandlerOptions{Level: slog.LevelInfo}))
 
-	q, err := frontier.Open(filepath.Join(cfg.Out, frontierDir), &frontier.Options{Order: cfg.Scheduling.Order, SeenCache: cfg.Scheduling.SeenCache})
+	q, err := frontier.Open(filepath.Join(cfg.Out, frontierDir), frontierOptions(cfg))
 	if errors.Is(err, syscall.ENOSPC) {
 		return snap, fmt.Errorf("open frontier in %s: disk full: %w (make room and run again: nothing is lost)", cfg.Out, err)
 	}
@@ -579,4 +580,12 @@ func fetchConfig(cfg *config.Config, bw *bandwidth.Manager) fetch.Config {
 		fc.Pacer, fc.ReadBuffer = bw.Pacer(), bw.ReadBuffer()
 	}
 	return fc
+}
+
+// frontierOptions are the frontier's options from the profile: the site
+// order, the seen cache, and the block cache in whole MiB, rounded up.
+func frontierOptions(cfg *config.Config) *frontier.Options {
+	cache := cmp.Or(cfg.Scheduling.FrontierCache, config.DefaultFrontierCache)
+	return &frontier.Options{Order: cfg.Scheduling.Order, SeenCache: cfg.Scheduling.SeenCache,
+		BlockCacheMB: int((cache + 1<<20 - 1) >> 20)}
 }

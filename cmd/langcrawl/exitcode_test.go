@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/langcrawl/langcrawl/config"
 )
 
 // TestCrawlBadProfileExits2 checks README's promise for a bad profile: the
@@ -180,5 +182,35 @@ func TestConfigWarnsUnknownEnv(t *testing.T) {
 	}
 	if !strings.Contains(stdout.String(), "workers: 16") {
 		t.Errorf("config did not print the profile:\n%s", stdout.String())
+	}
+}
+
+// TestFrontierCacheFromProfile: scheduling.frontier_cache reaches the
+// frontier's block cache in whole MiB, rounded up, and its default is
+// README's.
+func TestFrontierCacheFromProfile(t *testing.T) {
+	for _, c := range []struct {
+		set  string
+		want int
+	}{{"", 256}, {"scheduling: {frontier_cache: 100MB}\n", 96}, {"scheduling: {frontier_cache: 1GiB}\n", 1024}} {
+		p := filepath.Join(t.TempDir(), "p.yaml")
+		if err := os.WriteFile(p, []byte("seeds: [\"http://a.test/\"]\nuser_agent: \"t/1 (+https://example.org/t)\"\n"+c.set), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := config.Load(p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := frontierOptions(cfg).BlockCacheMB; got != c.want {
+			t.Errorf("%q: block cache %d MiB, want %d", c.set, got, c.want)
+		}
+	}
+	if got := frontierOptions(&config.Config{}).BlockCacheMB; got != 256 {
+		t.Errorf("a Config made in code, cache unset: %d MiB, want 256", got)
+	}
+	p := filepath.Join(t.TempDir(), "p.yaml")
+	os.WriteFile(p, []byte("seeds: [\"http://a.test/\"]\nuser_agent: \"t/1 (+https://example.org/t)\"\nscheduling: {frontier_cache: 10KB}\n"), 0o644)
+	if _, err := config.Load(p, nil); err == nil || !strings.Contains(err.Error(), "scheduling.frontier_cache") {
+		t.Errorf("frontier_cache 10KB: %v, want an error naming the key", err)
 	}
 }

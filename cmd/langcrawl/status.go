@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"golang.org/x/term"
 
@@ -375,6 +376,11 @@ func serveStatus(addr string, s *steering, leaves crawl.Leaves, stderr io.Writer
 		return func() {}
 	}
 	reg := prometheus.NewRegistry()
+	// The Go runtime's and the process's own metrics beside the crawl's
+	// (go_goroutines, go_memstats_*, process_resident_memory_bytes,
+	// process_open_fds, ...): what a weeks-long crawl is watched by for a
+	// leak. A soak trial had to build its own binary to see them.
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	if err := crawl.RegisterMetrics(reg, s.c, leaves); err != nil {
 		fmt.Fprintf(stderr, "metrics: %v (metrics off)\n", err)
 		return func() {}
