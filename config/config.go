@@ -1559,7 +1559,7 @@ func (c *Config) Validate() error {
 		bad("scheduling.seen_cache", "%d must be between 1 and 1073741824", k)
 	}
 	if n := c.Scheduling.FrontierCache; n != 0 && (n < 1<<20 || n > 1<<40) { // 0: DefaultFrontierCache
-		bad("scheduling.frontier_cache", "%s must be between 1MiB and 1TiB", FormatSize(n))
+		bad("scheduling.frontier_cache", "%s must be between 1MiB and 1TiB (0: the default, %s)", FormatSize(n), FormatSize(DefaultFrontierCache))
 	}
 	if c.Durability.SyncInterval < 0 {
 		bad("durability.sync_interval", "%s must not be negative (0: sync at every URL)", c.Durability.SyncInterval)

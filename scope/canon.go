@@ -153,7 +153,6 @@ func validHost(h string) bool {
 	return true
 }
 
-// quote quotes s for an error message, shortening very long strings.
 // URLError is the error of Canonicalize and CanonicalizeRef: the URL
 // refused, the base it was resolved against (for a reference), and why.
 // Its message names the URL; Why is the reason alone, for a message that
@@ -192,12 +191,15 @@ func Why(err error) error {
 // repeats the URL).
 func parserReason(err error) string {
 	s := strings.TrimPrefix(err.Error(), "Error: ")
-	if i := strings.LastIndex(s, ". Url: '"); i >= 0 {
+	// The reason comes first and never holds this text; the URL after it
+	// may.
+	if i := strings.Index(s, ". Url: '"); i >= 0 {
 		s = s[:i]
 	}
 	return s
 }
 
+// quote quotes s for an error message, shortening very long strings.
 func quote(s string) string {
 	const max = 256
 	if len(s) > max {

@@ -252,7 +252,8 @@ func TestURLErrorWhy(t *testing.T) {
 	for _, c := range []struct {
 		raw  string
 		kind error
-	}{{"http://[::1", ErrParse}, {"http://x.test:99999/", ErrParse}, {"ftp://x.test/", ErrScheme}} {
+	}{{"http://[::1", ErrParse}, {"http://x.test:99999/", ErrParse}, {"ftp://x.test/", ErrScheme},
+		{"http://[::1/. Url: 'zz", ErrParse}} { // a URL holding the parser's own decoration
 		_, err := Canonicalize(c.raw)
 		if !errors.Is(err, c.kind) || !errors.Is(Why(err), c.kind) {
 			t.Errorf("%s: %v, want %v from the error and its Why", c.raw, err, c.kind)

@@ -542,10 +542,11 @@ func TestMetricsAgreeWithSummary(t *testing.T) {
 	// The crawl runs again as it was left: paused, until resumed.
 	before := len(w.srv.Log())
 	r = startCrawl(t, cfg)
+	rep = r.report(t) // served: the status page's log line, written before the server starts, is there
 	if r.token == first || !strings.Contains(logText(), "#token="+r.token) {
 		t.Errorf("the second start's control token %s: want a new one (the first was %s), in langcrawl.log", r.token, first)
 	}
-	if rep := r.report(t); !rep.Details.Paused {
+	if !rep.Details.Paused {
 		t.Fatal("the crawl run again does not start paused")
 	} else if !strings.Contains(r.stderr.String(), "paused since an earlier run") {
 		t.Errorf("the crawl run again does not say on stderr that it is paused:\n%s", r.stderr)
