@@ -43,6 +43,12 @@ type ServerOptions struct {
 	// Graph.Changes); SetGeneration changes it. Default 1, the graph as
 	// generated.
 	Generation int
+	// NoLog keeps no request log (Log returns none). Every request is kept
+	// otherwise, about 100 bytes each, for as long as the server runs: a
+	// test's record, a leak in a server left running for days, as
+	// `langcrawl demo --serve` for an archivist's own crawls (a soak
+	// trial's server grew so). Default false.
+	NoLog bool
 	// Validators makes the servers that support them
 	// (ServerInfo.Validators) send ETag and Last-Modified with their pages
 	// and answer a conditional request that matches with 304 Not Modified.
@@ -254,6 +260,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rec := &recorder{ResponseWriter: w, now: s.opts.Now}
 	host := hostOnly(r.Host)
 	s.serve(rec, r, host)
+	if s.opts.NoLog {
+		return
+	}
 	id, _ := r.Context().Value(connIDKey{}).(uint64)
 	h := Hit{Host: host, URI: r.URL.RequestURI(), Start: start, End: s.opts.Now(), ConnID: id, Status: rec.status, Bytes: rec.bytes}
 	h.Sent = h.End

@@ -422,6 +422,20 @@ func TestLogAndConnIDs(t *testing.T) {
 	}
 }
 
+// TestNoLog: a server with ServerOptions.NoLog answers as any other and
+// keeps no request (langcrawl demo --serve, which may run for days).
+func TestNoLog(t *testing.T) {
+	s, c, _ := start(t, demo(t), ServerOptions{NoLog: true})
+	for range 3 {
+		if resp, body := get(t, c, "http://th-query.test/"); resp.StatusCode != 200 || len(body) == 0 {
+			t.Fatalf("status %d, %d bytes: want the page", resp.StatusCode, len(body))
+		}
+	}
+	if n := len(s.Log()); n != 0 {
+		t.Errorf("%d requests kept, want none", n)
+	}
+}
+
 func TestDialContextRefusesOtherHosts(t *testing.T) {
 	dial := DialContext("127.0.0.1:1")
 	for _, addr := range []string{"example.com:80", "127.0.0.1:80", "test:80", "th-news.test.example:80"} {

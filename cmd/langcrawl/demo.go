@@ -153,7 +153,7 @@ func serveDemo(ctx context.Context, listen, out string, workers int, stdout, std
 	if err != nil {
 		return fmt.Errorf("demo web: %w", err)
 	}
-	srv, ln, err := webgen.NewServer(g, webgen.ServerOptions{}).Listen(listen)
+	srv, ln, err := webgen.NewServer(g, webgen.ServerOptions{NoLog: true}).Listen(listen) // it may run for days
 	if err != nil {
 		return fmt.Errorf("%w: --listen: %w", errUsage, err)
 	}
