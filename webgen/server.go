@@ -44,7 +44,7 @@ type ServerOptions struct {
 	// generated.
 	Generation int
 	// NoLog keeps no request log (Log returns none). Every request is kept
-	// otherwise, about 100 bytes each, for as long as the server runs: a
+	// otherwise, more than 100 bytes each, for as long as the server runs: a
 	// test's record, a leak in a server left running for days, as
 	// `langcrawl demo --serve` for an archivist's own crawls (a soak
 	// trial's server grew so). Default false.
