@@ -808,6 +808,9 @@ func TestTiesByReadiness(t *testing.T) {
 // TestWokenKeepsItsPlace: a site handed back unserved (Return) or put
 // aside (Postpone), then woken (Wake) because what it waited for is free,
 // keeps its place among ties: a site found meanwhile does not go first.
+// It replaces TestHandedBackKeepsItsPlace (02b631b), removed on purpose in
+// 40e1553: a site now keeps its place because it is woken, so the test
+// wakes it.
 func TestWokenKeepsItsPlace(t *testing.T) {
 	for _, how := range []string{"return", "postpone"} {
 		q := openMem(t)
