@@ -173,6 +173,7 @@ type Timeouts struct {
 	Connect time.Duration `yaml:"connect"`
 	Fetch   time.Duration `yaml:"fetch"`
 	Read    time.Duration `yaml:"read"`
+	Drain   time.Duration `yaml:"drain"`
 }
 
 // Robots is the robots.txt policy.
@@ -395,6 +396,7 @@ var Keys = []key{
 	{"timeouts.connect", "10s", "TCP/TLS connect timeout"},
 	{"timeouts.fetch", "60s", "whole-exchange timeout (WARC-Truncated: time)"},
 	{"timeouts.read", "30s", "longest silence while reading a response"},
+	{"timeouts.drain", "10s", "at a stop (Ctrl-C, SIGTERM, a budget), how long fetches in flight may run on; those still running are cut and fetched again at the next start"},
 	{"robots.policy", "obey", "obey or ignore robots.txt"},
 	{"robots.max_crawl_delay", "30s", "cap on a robots.txt Crawl-delay"},
 	{"scope.include", []string{}, "RE2 regular expressions on the canonical URL; when set, a link is followed only if one matches (page requisites excepted)"},
@@ -591,6 +593,7 @@ func Load(profile string, fs *pflag.FlagSet) (*Config, error) {
 	c.Timeouts.Connect = p.duration("timeouts.connect")
 	c.Timeouts.Fetch = p.duration("timeouts.fetch")
 	c.Timeouts.Read = p.duration("timeouts.read")
+	c.Timeouts.Drain = p.duration("timeouts.drain")
 	c.Robots.Policy = p.str("robots.policy")
 	c.Robots.MaxCrawlDelay = p.duration("robots.max_crawl_delay")
 	c.Scope.Include = p.strs("scope.include")
@@ -1456,7 +1459,7 @@ func (c *Config) Validate() error {
 	if c.MaxBodySize < 1024 {
 		bad("max_body_size", "%d bytes is below the 1 KiB minimum", c.MaxBodySize)
 	}
-	for k, d := range map[string]time.Duration{"timeouts.connect": c.Timeouts.Connect, "timeouts.fetch": c.Timeouts.Fetch, "timeouts.read": c.Timeouts.Read} {
+	for k, d := range map[string]time.Duration{"timeouts.connect": c.Timeouts.Connect, "timeouts.fetch": c.Timeouts.Fetch, "timeouts.read": c.Timeouts.Read, "timeouts.drain": c.Timeouts.Drain} {
 		if d <= 0 {
 			bad(k, "%s must be positive", d)
 		}
@@ -1629,7 +1632,7 @@ func (c *Config) YAML() string {
 		m["recrawl"].(map[string]any)["dedup_index"] = c.Recrawl.DedupIndex
 	}
 	m["retries"] = map[string]any{"max": c.Retries.Max, "delay": c.Retries.Delay.String(), "max_delay": c.Retries.MaxDelay.String()}
-	m["timeouts"] = map[string]string{"connect": c.Timeouts.Connect.String(), "fetch": c.Timeouts.Fetch.String(), "read": c.Timeouts.Read.String()}
+	m["timeouts"] = map[string]string{"connect": c.Timeouts.Connect.String(), "fetch": c.Timeouts.Fetch.String(), "read": c.Timeouts.Read.String(), "drain": c.Timeouts.Drain.String()}
 	if r, ok := m["robots"].(map[string]any); ok {
 		r["max_crawl_delay"] = c.Robots.MaxCrawlDelay.String()
 	}

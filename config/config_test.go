@@ -141,7 +141,7 @@ func validBase() *Config {
 	return &Config{
 		Seeds: []string{"http://a.test/"}, Out: "o", WARC: WARC{Prefix: "p", MaxSize: 1 << 30},
 		UserAgent: "x/1 (+https://l.example/c)", Workers: 1, Depth: 8, MaxPagesPerSite: 10, MaxBodySize: 1 << 20,
-		Timeouts: Timeouts{time.Second, time.Second, time.Second}, Robots: Robots{Policy: "obey"},
+		Timeouts: Timeouts{time.Second, time.Second, time.Second, time.Second}, Robots: Robots{Policy: "obey"},
 		Scope: Scope{MaxURLLength: 1, MaxPathSegments: 1, MaxRepeatedSegment: 1, MaxQueryParams: 1},
 		Focus: Focus{Strategy: "bfs", Tolerance: 10, ErrorBound: 0.01, MissBound: 0.001, ForeignDirs: "keep"}, Retries: Retries{Max: 1, Delay: time.Second, MaxDelay: time.Second},
 	}
@@ -151,8 +151,9 @@ func TestRetriesAndBudgetKeys(t *testing.T) {
 	cfg := validBase()
 	cfg.Retries = Retries{Max: 0, Delay: time.Minute, MaxDelay: time.Second}
 	cfg.MaxBytes = -1
+	cfg.Timeouts.Drain = 0
 	err := cfg.Validate()
-	for _, key := range []string{"retries.max", "retries.max_delay", "max_bytes"} {
+	for _, key := range []string{"retries.max", "retries.max_delay", "max_bytes", "timeouts.drain"} {
 		if err == nil || !strings.Contains(err.Error(), key) {
 			t.Errorf("error %v does not name %s", err, key)
 		}

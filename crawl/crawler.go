@@ -135,6 +135,13 @@ type Config struct {
 	// MaxParse bounds how much of a decoded body is parsed for links and
 	// language; default 8 MiB.
 	MaxParse int64
+	// Drain bounds the stop: once the crawl stops taking URLs (Ctrl-C,
+	// SIGTERM, a budget), the fetches in flight may run on this long.
+	// Those still running then are cut and their URLs handed back to the
+	// queue, untried, for the next run: nothing of them is archived or
+	// logged, and no try is counted. 0: no bound (they finish, up to
+	// their own timeouts).
+	Drain time.Duration
 	// Now is the clock; default time.Now.
 	Now func() time.Time
 }
@@ -179,6 +186,9 @@ type Crawler struct {
 	started  time.Time    // when Run began; zero before
 	reserved atomic.Int64 // this run's requests counted against MaxPages
 	received atomic.Int64 // this run's response bytes, for MaxBytes
+	// handedBack counts the fetches cut when the stop's drain ran out
+	// (Config.Drain), whose URLs went back to the queue.
+	handedBack atomic.Int64
 
 	dead deadSites // sites given up on after their last retry
 
@@ -309,7 +319,27 @@ func (c *Crawler) Run(ctx context.Context) (string, error) {
 			}
 		}()
 	}
-	inflight := context.WithoutCancel(ctx)
+	// In-flight fetches outlive work, up to Drain after it ends.
+	inflight, cut := context.WithCancel(context.WithoutCancel(ctx))
+	defer cut()
+	if c.cfg.Drain > 0 {
+		finished := make(chan struct{})
+		defer close(finished)
+		go func() {
+			select {
+			case <-finished:
+				return
+			case <-work.Done():
+			}
+			t := time.NewTimer(c.cfg.Drain)
+			defer t.Stop()
+			select {
+			case <-finished:
+			case <-t.C:
+				cut()
+			}
+		}()
+	}
 
 	g, gctx := errgroup.WithContext(work)
 	for i := 0; i < c.cfg.Workers; i++ {
@@ -317,6 +347,10 @@ func (c *Crawler) Run(ctx context.Context) (string, error) {
 		g.Go(func() error { return c.worker(gctx, inflight, id, stop) })
 	}
 	err := g.Wait()
+	if n := c.handedBack.Load(); n > 0 {
+		c.p.Log.Warn("stop: fetches still running when the drain ran out were cut; their URLs are queued again, untried, for the next run",
+			"fetches", n, "drain", c.cfg.Drain)
+	}
 	// The run's time is kept even when no URL completed since the last
 	// one that carried it (a crawl paused or waiting until stopped).
 	if uerr := c.p.Queue.AddUsage(frontier.Usage{Elapsed: c.elapsed()}); uerr != nil && err == nil {

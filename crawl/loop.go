@@ -54,6 +54,16 @@ type outcome struct {
 	failed   bool // given up on: no more retries, or a failure no retry can mend
 }
 
+// drainCut puts a URL whose fetch the stop's drain cut (Config.Drain)
+// back in the queue, untried, for the next run.
+func (c *Crawler) drainCut(l *frontier.Lease) error {
+	c.handedBack.Add(1)
+	if err := c.p.Queue.Return(l, time.Time{}); err != nil {
+		return fmt.Errorf("frontier return %s: %w", l.Entry.URL, err)
+	}
+	return nil
+}
+
 // process takes one leased URL down the whole data path. It returns an error
 // only for infrastructure failures; every fetch outcome is completed in the
 // frontier and logged.
@@ -131,6 +141,10 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 	// until the gate fetches it again (section 2.3.1.4); it never
 	// disallows it.
 	dec, err := c.p.Gate.Check(ctx, u, now)
+	if ctx.Err() != nil {
+		// The stop's drain ran out while robots.txt was awaited.
+		return c.drainCut(l)
+	}
 	if errors.Is(err, politeness.ErrLocal) {
 		// robots.txt could not be archived or logged: a disk failure
 		// stops the crawl as a page's would, the lease left in flight.
@@ -158,9 +172,10 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 	}
 	release, err := c.p.Gate.Acquire(ctx, e.Site)
 	if err != nil {
-		// Only a cancelled context gets here; keep the URL for later.
+		// Only a cancelled context gets here (the stop's drain ran out
+		// while the site's slot was awaited); keep the URL for later.
 		c.unreserve()
-		return c.p.Queue.Return(l, time.Time{})
+		return c.drainCut(l)
 	}
 	hdr := http.Header{"Accept-Encoding": {"gzip"}}
 	// An earlier capture of the URL (an earlier generation, or before a
@@ -176,6 +191,13 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 	end := c.cfg.Now()
 	release(end)
 	defer res.Close() // a body too large for memory went to a temporary file
+	if ctx.Err() != nil {
+		// The stop's drain ran out during the fetch: what came of it
+		// is cut short by the stop, not by the server, so none of it
+		// is archived, logged or counted as a try.
+		c.unreserve()
+		return c.drainCut(l)
+	}
 	if res != nil {
 		// The site's next leases count against the address it answered
 		// from, and a busy answer gives that address's other sites fewer

@@ -43,7 +43,7 @@ func crawlCmd() *cobra.Command {
 		},
 	}
 	config.AddFlags(cmd.Flags())
-	return onInterrupt(cmd, "finishing in-flight fetches and closing files", "quitting at once; in-flight URLs will be fetched again on resume")
+	return onInterrupt(cmd, "finishing in-flight fetches (for up to timeouts.drain) and closing files", "quitting at once; in-flight URLs will be fetched again on resume")
 }
 
 // loadConfig resolves the configuration from --profile and the other
@@ -394,6 +394,7 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 		DomainConnections: cfg.Scheduling.DomainConnections, AddressConnections: cfg.Scheduling.AddressConnections,
 		Resolve:    client.Address,
 		Requisites: cfg.Scope.Requisites, Focus: policy, Bandwidth: bw, SiteBudgets: siteBudgets,
+		Drain: cfg.Timeouts.Drain,
 		Scope: scope.Decider{
 			MaxDepth:  cfg.Depth,
 			QueryRule: cfg.Scope.OneQueryPerScript,
