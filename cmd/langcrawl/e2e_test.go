@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httputil"
 	"os"
@@ -16,6 +17,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -552,6 +554,87 @@ func testSignalDrains(t *testing.T, sigs ...os.Signal) {
 		if len(resp[u]) != 1 {
 			t.Errorf("%s archived %d times across the interrupt, want 1", u, len(resp[u]))
 		}
+	}
+}
+
+// TestInterruptCutsStalledFetch: the stop of `langcrawl crawl` is bounded
+// by timeouts.drain. A server that takes the request and never answers,
+// under fetch and read timeouts far longer than the test, has its fetch
+// cut at the drain; the crawl exits 0 with its files closed, langcrawl.log
+// says a fetch was cut, and the next run asks for the URL again and
+// archives it once.
+func TestInterruptCutsStalledFetch(t *testing.T) {
+	w := startWeb(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	var answer atomic.Bool // false: take the page's request and never answer
+	held := make(chan struct{}, 16)
+	go func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer conn.Close()
+				req, err := http.ReadRequest(bufio.NewReader(conn))
+				if err != nil {
+					return
+				}
+				switch {
+				case req.URL.Path == "/robots.txt":
+					io.WriteString(conn, "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+				case answer.Load():
+					body := "<html><body><p>answered at last</p></body></html>"
+					fmt.Fprintf(conn, "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s", len(body), body)
+				default:
+					held <- struct{}{}
+					io.Copy(io.Discard, conn) // until the crawler closes it
+				}
+			}()
+		}
+	}()
+	const stalled = "http://stall.test/"
+	out := t.TempDir()
+	cfg := w.profile(t, out, "")
+	cfg.Seeds = append(cfg.Seeds, stalled)
+	cfg.Network.ConnectTo["stall.test"] = ln.Addr().String()
+	cfg.Timeouts.Fetch, cfg.Timeouts.Read, cfg.Timeouts.Drain = 10*time.Minute, 10*time.Minute, 200*time.Millisecond
+	var stdout bytes.Buffer
+	child := w.crawlInChild(t, cfg, &stdout)
+	select {
+	case <-held:
+	case <-time.After(time.Minute):
+		child.Process.Kill()
+		t.Fatal("the crawl never asked the stalling server for its page")
+	}
+	child.Process.Signal(os.Interrupt)
+	exited := make(chan error, 1)
+	go func() { exited <- child.Wait() }()
+	select {
+	case err := <-exited:
+		if err != nil {
+			t.Fatalf("interrupted crawl exited with %v, want 0\n%s", err, stdout.String())
+		}
+	case <-time.After(2 * time.Minute):
+		child.Process.Kill()
+		t.Fatal("the crawl did not stop within two minutes of Ctrl-C: the stalled fetch was not cut")
+	}
+	if open, _ := filepath.Glob(filepath.Join(out, warcDir, "*.open")); len(open) > 0 {
+		t.Errorf("WARC files left open after the stop: %v", open)
+	}
+	if log, err := os.ReadFile(filepath.Join(out, "logs", "langcrawl.log")); err != nil || !strings.Contains(string(log), "were cut") {
+		t.Errorf("langcrawl.log does not say a fetch was cut at the stop (%v)", err)
+	}
+	answer.Store(true)
+	if _, err := runCrawl(context.Background(), cfg, io.Discard, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(responses(warcRecords(t, filepath.Join(out, warcDir)))[stalled]); n != 1 {
+		t.Errorf("%s archived %d times after the resume, want 1", stalled, n)
 	}
 }
 
