@@ -396,7 +396,7 @@ var Keys = []key{
 	{"timeouts.connect", "10s", "TCP/TLS connect timeout"},
 	{"timeouts.fetch", "60s", "whole-exchange timeout (WARC-Truncated: time)"},
 	{"timeouts.read", "30s", "longest silence while reading a response"},
-	{"timeouts.drain", "5s", "at a stop (Ctrl-C, SIGTERM, a budget), how long fetches in flight may run on; those still running are cut and fetched again at the next start"},
+	{"timeouts.drain", "5s", "at a stop (Ctrl-C, SIGTERM, a budget, the stop command), how long fetches in flight may run on; those still running are cut and fetched again at the next start"},
 	{"robots.policy", "obey", "obey or ignore robots.txt"},
 	{"robots.max_crawl_delay", "30s", "cap on a robots.txt Crawl-delay"},
 	{"scope.include", []string{}, "RE2 regular expressions on the canonical URL; when set, a link is followed only if one matches (page requisites excepted)"},

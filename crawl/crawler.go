@@ -136,11 +136,13 @@ type Config struct {
 	// language; default 8 MiB.
 	MaxParse int64
 	// Drain bounds the stop: once the crawl stops taking URLs (Ctrl-C,
-	// SIGTERM, a budget), the fetches in flight may run on this long.
-	// Those still running then are cut and their URLs handed back to the
-	// queue, untried, for the next run: nothing of them is archived or
-	// logged, and no try is counted. 0: no bound (they finish, up to
-	// their own timeouts).
+	// SIGTERM, a budget, a worker's error), the fetches in flight may run
+	// on this long. Those still running then are cut and their URLs
+	// handed back to the queue, untried, for the next run: nothing of
+	// them is archived or logged, and no try is counted (a robots.txt
+	// fetch they started runs on, detached, and is archived if it ends
+	// before the archive closes). 0: no bound (they finish, up to their
+	// own timeouts); the profile's timeouts.drain is always positive.
 	Drain time.Duration
 	// Now is the clock; default time.Now.
 	Now func() time.Time
@@ -319,9 +321,12 @@ func (c *Crawler) Run(ctx context.Context) (string, error) {
 			}
 		}()
 	}
-	// In-flight fetches outlive work, up to Drain after it ends.
+	// In-flight fetches outlive work, up to Drain after the crawl stops
+	// taking URLs: work ends, or a worker's error (a full disk) ends the
+	// group's context.
 	inflight, cut := context.WithCancel(context.WithoutCancel(ctx))
 	defer cut()
+	g, gctx := errgroup.WithContext(work)
 	if c.cfg.Drain > 0 {
 		finished := make(chan struct{})
 		defer close(finished)
@@ -329,7 +334,7 @@ func (c *Crawler) Run(ctx context.Context) (string, error) {
 			select {
 			case <-finished:
 				return
-			case <-work.Done():
+			case <-gctx.Done():
 			}
 			t := time.NewTimer(c.cfg.Drain)
 			defer t.Stop()
@@ -341,7 +346,6 @@ func (c *Crawler) Run(ctx context.Context) (string, error) {
 		}()
 	}
 
-	g, gctx := errgroup.WithContext(work)
 	for i := 0; i < c.cfg.Workers; i++ {
 		id := i + 1
 		g.Go(func() error { return c.worker(gctx, inflight, id, stop) })

@@ -100,8 +100,10 @@ func TestDrainCutsStalledFetch(t *testing.T) {
 	if r.err != nil || r.reason != StopCanceled {
 		t.Fatalf("Run = %q, %v; want %q", r.reason, r.err, StopCanceled)
 	}
-	if n := c.handedBack.Load(); n != 1 {
-		t.Errorf("%d fetches cut at the stop, want 1", n)
+	// At least the stalled one (a.test/1 may still be in flight too on a
+	// loaded machine: a review saw 1 run in 800 cut both).
+	if n := c.handedBack.Load(); n < 1 {
+		t.Errorf("%d fetches cut at the stop, want the stalled one at least", n)
 	}
 	if st := q.Stats(); st.InFlight != 0 {
 		t.Errorf("%d URLs left in flight, want the cut one queued again", st.InFlight)
@@ -136,5 +138,67 @@ func TestDrainCutsStalledFetch(t *testing.T) {
 	}
 	if len(lines) != 1 || strings.Fields(lines[0])[1] != "200" || strings.Contains(lines[0], "retry:") {
 		t.Errorf("crawl.log lines for %s after the resume: %q; want one 200, not a retry", slow, lines)
+	}
+}
+
+// failingAfterStall is stallFetcher whose archive fills up once the
+// stalled fetch has begun: a.test/1 waits for it, and its records fail
+// to be written.
+type failingAfterStall struct {
+	*stallFetcher
+	a *fakeArchive
+}
+
+func (f *failingAfterStall) Do(ctx context.Context, method, rawURL string, h http.Header) (*fetch.Result, error) {
+	if rawURL == "http://a.test/1" {
+		<-f.stalled // the other worker is in the stalled fetch
+		f.a.mu.Lock()
+		f.a.failing = true
+		f.a.mu.Unlock()
+	}
+	return f.stallFetcher.Do(ctx, method, rawURL, h)
+}
+
+// TestDrainBoundsStopOnDiskError: a worker's infrastructure error (the
+// archive's disk full) stops the crawl as a stop does, and the drain
+// bounds it too. A review found the bound waited for a stop the error
+// never gave: Run waited for the stalled fetch for ever.
+func TestDrainBoundsStopOnDiskError(t *testing.T) {
+	const slow = "http://slow.test/"
+	web := fakeWeb{
+		"http://a.test/":  page("th", slow, "/1"),
+		"http://a.test/1": page("th"),
+		slow:              page("th"),
+	}
+	q, err := frontier.Open("", &frontier.Options{Storage: storage.NewMemStorage(), PollInterval: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer q.Close()
+	a := &fakeArchive{}
+	f := &failingAfterStall{stallFetcher: &stallFetcher{fakeFetcher: &fakeFetcher{web: web}, stall: slow, stalled: make(chan struct{})}, a: a}
+	c, err := New(Config{Workers: 2, Requisites: true, Retries: fastRetries, Drain: 20 * time.Millisecond},
+		Parts{Queue: q, Archive: a, Fetcher: f, Gate: fakeGate{}, Detector: fakeDetector{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Seed([]string{"http://a.test/"}); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.Run(context.Background())
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "no space left") {
+			t.Errorf("Run = %v, want the disk error", err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("Run did not return a minute after a worker's disk error: the stalled fetch was not cut")
+	}
+	if n := c.handedBack.Load(); n != 1 {
+		t.Errorf("%d fetches cut, want the stalled one", n)
 	}
 }

@@ -141,14 +141,14 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 	// until the gate fetches it again (section 2.3.1.4); it never
 	// disallows it.
 	dec, err := c.p.Gate.Check(ctx, u, now)
-	if ctx.Err() != nil {
-		// The stop's drain ran out while robots.txt was awaited.
-		return c.drainCut(l)
-	}
 	if errors.Is(err, politeness.ErrLocal) {
 		// robots.txt could not be archived or logged: a disk failure
 		// stops the crawl as a page's would, the lease left in flight.
 		return err
+	}
+	if ctx.Err() != nil {
+		// The stop's drain ran out while robots.txt was awaited.
+		return c.drainCut(l)
 	}
 	if err != nil {
 		return c.finish(l, worker, outcome{status: codeRobotsError, failed: true, annot: []string{"robots:" + err.Error()}}, frontier.Completion{})
