@@ -97,7 +97,7 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 		}
 		counts = focus.Counts(n)
 	}
-	if key != "" && !(e.Requisite && e.Priority == frontier.High) && pol.Skip(counts) {
+	if key != "" && !(e.Requisite && e.Priority == frontier.High) && pol.Skip(counts, e.Priority == frontier.High) {
 		return c.finish(l, worker, outcome{status: codeFocusSkip, annot: []string{"focus:irrelevant-server"}}, frontier.Completion{})
 	}
 	if key != "" && !(e.Requisite && e.Priority == frontier.High) {
@@ -531,7 +531,7 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 		if err != nil {
 			return fmt.Errorf("frontier drop %s: %w", e.Site, err)
 		}
-		c.stats.dropped.Add(int64(n))
+		c.stats.drop(n)
 	}
 	return nil
 }

@@ -198,6 +198,16 @@ func (s Snapshot) HarvestRate() float64 {
 	return float64(s.Relevant) / float64(s.HTML)
 }
 
+// drop counts n URLs dropped from the queue when their server turned
+// irrelevant: each has its -5003 line in crawl.log, so the status counts
+// have them too.
+func (s *Stats) drop(n int) {
+	s.dropped.Add(int64(n))
+	s.mu.Lock()
+	s.status[codeFocusSkip] += int64(n)
+	s.mu.Unlock()
+}
+
 // ProgressLine is the one-line live status: pages, MB, queue, sites, the
 // rate over the whole run.
 func (s Snapshot) ProgressLine(elapsed time.Duration) string {

@@ -163,8 +163,8 @@ func TestDecideLink(t *testing.T) {
 	if got, want := cs.DecideLink(false, undecided, unvisited, false, MaxScore), cs.Decide(false, undecided, unvisited, false); got != want {
 		t.Errorf("conservative-server with evidence: %+v, want %+v", got, want)
 	}
-	if p.Skip(irrelevant) {
-		t.Error("the evidence strategy skipped a queued URL")
+	if p.Skip(irrelevant, true) || !p.Skip(irrelevant, false) {
+		t.Error("the evidence strategy: want a high-priority URL of an irrelevant server kept (its evidence let it in), a low-priority one skipped")
 	}
 	if p.Key("a.example", "a.example/x/") != "a.example" {
 		t.Error("the evidence strategy keys by server")
@@ -221,8 +221,8 @@ func TestSequentialLinkEvidence(t *testing.T) {
 			t.Errorf("%s: got %+v, want %+v", c.name, got, c.want)
 		}
 	}
-	if p.Skip(judged) || !plain.Skip(judged) {
-		t.Error("fetch-time skip: want none with link evidence, the sequential one without")
+	if p.Skip(judged, true) || !p.Skip(judged, false) || !plain.Skip(judged, true) || !plain.Skip(judged, false) {
+		t.Error("fetch-time skip: with link evidence, want only low-priority URLs skipped (a high one was let in by its evidence); without, all")
 	}
 	for _, cfg := range []Config{
 		{Strategy: ConservativeServer, Langs: []string{"th"}, LinkEvidence: true},

@@ -237,9 +237,13 @@ func TestSkip(t *testing.T) {
 	for _, s := range Strategies() {
 		p := mustNew(t, Config{Strategy: s})
 		for _, c := range []Counts{unvisited, undecided, atLimit, irrelevant, relevant} {
-			want := s.ServerBased() && c == irrelevant
-			if got := p.Skip(c); got != want {
-				t.Errorf("%s: Skip(%+v) = %v, want %v", s, c, got, want)
+			for _, high := range []bool{false, true} {
+				// A policy that reads links keeps a high-priority URL: its
+				// own evidence let it into the irrelevant server.
+				want := s.ServerBased() && c == irrelevant && !(p.ReadsLinks() && high)
+				if got := p.Skip(c, high); got != want {
+					t.Errorf("%s: Skip(%+v, high %v) = %v, want %v", s, c, high, got, want)
+				}
 			}
 		}
 	}
@@ -275,8 +279,8 @@ func TestDecay(t *testing.T) {
 	}
 	c := Counts{Downloaded: 5}
 	late := p.At(1000)
-	if p.Skip(c) || !late.Skip(c) {
-		t.Errorf("5 irrelevant pages: skip early=%v late=%v, want false, true", p.Skip(c), late.Skip(c))
+	if p.Skip(c, false) || !late.Skip(c, false) {
+		t.Errorf("5 irrelevant pages: skip early=%v late=%v, want false, true", p.Skip(c, false), late.Skip(c, false))
 	}
 	if v := late.Decide(true, relevant, c, false); v.Enqueue {
 		t.Errorf("late policy enqueued link to a server now irrelevant: %+v", v)

@@ -243,13 +243,13 @@ func TestSequentialDecide(t *testing.T) {
 		}
 	}
 	for c, want := range map[Counts]bool{unvisited: false, seqUndecided: false, seqIrrelevant: true, seqRelevant: false, seqBackstop: true} {
-		if got := p.Skip(c); got != want {
+		if got := p.Skip(c, false); got != want {
 			t.Errorf("Skip(%+v) = %v, want %v", c, got, want)
 		}
 	}
 	// The same counters under conservative-server: only N_a and N_r count.
 	cs := mustNew(t, Config{Strategy: ConservativeServer})
-	if cs.Skip(seqIrrelevant) || !cs.Skip(seqBackstop) {
+	if cs.Skip(seqIrrelevant, false) || !cs.Skip(seqBackstop, false) {
 		t.Error("conservative-server reads the sequential evidence")
 	}
 }
