@@ -196,3 +196,46 @@ func TestTargetLinksSelf(t *testing.T) {
 		}
 	}
 }
+
+// TestSequentialOwnSection: a Thai server entered through its English
+// section, whose home page links its Thai section /th/, keeps its Thai
+// pages under the sequential verdict (T = 3, as in an independent trial
+// that lost 10 to 12 of 12 such servers at T = 3 and 6 of 12 at T = 10).
+// th.test links three English pages of x.test; the first asks for the
+// home page (English, linking /th/), which comes after them. x.test is held
+// open past T until /th/, queued at low priority behind the English pages
+// /en/1 links, is fetched, and its Thai pages make it relevant. Before, the
+// next English page judged it irrelevant (T + 1 = 4 pages) and /th/ was
+// dropped (-5003).
+func TestSequentialOwnSection(t *testing.T) {
+	web := fakeWeb{
+		"http://th.test/":    page("th", "http://x.test/en/1", "http://x.test/en/2", "http://x.test/en/3"),
+		"http://x.test/":     page("en", "/th/", "/en/1"),
+		"http://x.test/en/1": page("en", "/en/4", "/en/5", "/en/6"),
+		"http://x.test/en/2": page("en"),
+		"http://x.test/en/3": page("en"),
+		"http://x.test/en/4": page("en"),
+		"http://x.test/en/5": page("en"),
+		"http://x.test/en/6": page("en"),
+		"http://x.test/th/":  page("th", "/th/1", "/th/2"),
+		"http://x.test/th/1": page("th"),
+		"http://x.test/th/2": page("th"),
+	}
+	pol, err := focus.New(focus.Config{Strategy: focus.Sequential, Langs: []string{"th"}, Tolerance: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, web, Config{Focus: pol}, "http://th.test/")
+	if _, err := h.run(); err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range []string{"http://x.test/th/", "http://x.test/th/1", "http://x.test/th/2"} {
+		if !h.fetched(u) {
+			t.Errorf("%s not fetched (crawl.log: %v)", u, h.annotations(t, u))
+		}
+	}
+	c, _ := h.q.Counts("x.test")
+	if pol.Status(focus.Counts(c)) != focus.Relevant {
+		t.Errorf("x.test counters %+v: not relevant", c)
+	}
+}

@@ -65,6 +65,8 @@ func pageOf(r rune) Page {
 		return Page{Confidence: 0.998, Reached: ReachedInter, TargetLinks: true}
 	case 's': // the same, one of them to a target section of its own server
 		return Page{Confidence: 0.998, Reached: ReachedInter, TargetLinks: true, SelfTargetLinks: true}
+	case 'Q': // the probed home page, foreign, linking a target section of its own
+		return Page{Confidence: 0.998, Home: true, Probe: true, TargetLinks: true, SelfTargetLinks: true}
 	case 'u':
 		return Page{}
 	case 'i': // foreign, reached from another server
@@ -121,7 +123,18 @@ func TestSequentialStatus(t *testing.T) {
 		// target server entered through its English section stays open.
 		{"links to its own target section lift the backstop", 0.01, 0.01, 10, "ssssssssssss", "UUUURRRRRRRR"},
 		{"one such page is enough", 0.01, 0.01, 5, "mmmsmmmm", "UUUURRRR"},
-		{"but not before the evidence is there", 0.01, 0.01, 3, "ssss", "UUUI"},
+		// Nor does T, nor the foreign pages' evidence, judge such a server
+		// within a second tolerance (2T+1 linked pages): its section is
+		// what the server says it holds. Before the seventeenth session
+		// T did ("ssss" was "UUUI"), and an independent trial lost Thai
+		// servers entered through English pages whose home page linked
+		// /th/.
+		{"links to its own section hold it open past T", 0.01, 0.01, 3, "sssss", "UUUUR"},
+		{"entered through English pages, the probed home page links /th/", 0, 0, 10,
+			"iiiQ" + strings.Repeat("c", 19), strings.Repeat("U", 22) + "I"},
+		{"and its Thai section, reached after T, makes it relevant", 0, 0, 10,
+			"iiiQccccccccct", "UUUUUUUUUUUUUR"},
+		{"at T = 3 the same, within 7 linked pages", 0, 0, 3, "iiiQiiiii", "UUUUUUUUI"},
 		{"pages without confidence say nothing", 0.01, 0.01, 10, "Fuuuu", "UUUUU"},
 		{"a hub: links from other servers and the home page", 0.01, 0.01, 10, "iFii", "UUUI"},
 		{"a chain through one section says little: T decides", 0.01, 0.01, 10, "iFccccccccc", "UUUUUUUUUUI"},
