@@ -553,7 +553,7 @@ func NewCollector(c *Crawler) *Collector {
 		"queued":    d("frontier_queued", "URLs waiting in the frontier."),
 		"inflight":  d("frontier_inflight", "URLs being fetched."),
 		"seen":      d("frontier_seen", "URLs in the seen set."),
-		"status":    d("status_total", "Fetch outcomes by status code class.", "class"),
+		"status":    d("status_total", "Outcomes by status code class, as crawl.log's lines: HTTP statuses, and the negative codes (error), which include URLs skipped or dropped from the queue without a fetch.", "class"),
 		"paused":    d("paused", "1 while the crawl is paused (by the operator, or for a disk below durability.min_free_space), else 0."),
 		"held":      d("held_back_total", "Times a ready site was passed over because the fetches under way to its registered domain (scheduling.domain_connections) or its IP address (scheduling.address_connections) were at the bound; a site waiting is counted each time it is looked at again (every 50 ms or so), so read it as a rate.", "bound"),
 		"slowed":    d("slowed_addresses", "IP addresses whose bound of fetches at once (scheduling.address_connections) a 429 or 503 answer has lowered, for now."),

@@ -112,6 +112,10 @@ func TestEvaluationTrial(t *testing.T) {
 			m[key].right++
 		}
 		if key == "sr-Latn" {
+			if wentTo[key] == nil {
+				wentTo[key] = map[string]int{}
+			}
+			wentTo[key][r.Lang]++
 			continue
 		}
 		if p.scenario == "short" {
@@ -138,10 +142,19 @@ func TestEvaluationTrial(t *testing.T) {
 			s = &tally{}
 		}
 		t.Logf("%-8s paragraph and template pages %3d of %3d right; short %2d of %2d; misses %v", k, paras[k].right, paras[k].n, s.right, s.n, wentTo[k])
+		if k == "sr-Latn" {
+			t.Logf("%-8s (all its pages, short texts too, counted in the misses)", k)
+		}
 	}
 	ece := rel.log(t)
 	t.Logf("paragraph and template pages %d of %d right (%.4f), short %d of %d (%.4f), Serbian in Latin apart", paraRight, para, ratio(paraRight, para), shortRight, short, ratio(shortRight, short))
 
+	// Serbian in Latin script: every page Croatian, the limit README
+	// states (TestSerbianLatinReadAsCroatian). A Latin profile of Serbian
+	// changes this, and README with it.
+	if sl := paras["sr-Latn"]; sl == nil || sl.n+shorts["sr-Latn"].n != 260 || wentTo["sr-Latn"]["hr"] != 260 {
+		t.Errorf("Serbian in Latin script went to %v, want all 260 pages to hr", wentTo["sr-Latn"])
+	}
 	if para < 4484 || short < 1380 {
 		t.Fatalf("%d paragraph and %d short pages: the set is not whole", para, short)
 	}
@@ -160,7 +173,10 @@ func TestEvaluationTrial(t *testing.T) {
 	// recall), 1 and 1 elsewhere (Danish and Nynorsk measured 0.9899 and
 	// 0.99 recall).
 	fp := map[string]int{}
-	for _, to := range wentTo {
+	for from, to := range wentTo {
+		if from == "sr-Latn" {
+			continue // the documented limit, apart
+		}
 		for l, n := range to {
 			fp[l] += n
 		}

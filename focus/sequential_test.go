@@ -65,6 +65,8 @@ func pageOf(r rune) Page {
 		return Page{Confidence: 0.998, Reached: ReachedInter, TargetLinks: true}
 	case 's': // the same, one of them to a target section of its own server
 		return Page{Confidence: 0.998, Reached: ReachedInter, TargetLinks: true, SelfTargetLinks: true}
+	case 'S': // foreign, reached from a foreign page of its own, linking a target section of its own
+		return Page{Confidence: 0.998, Reached: ReachedFromOther, TargetLinks: true, SelfTargetLinks: true}
 	case 'Q': // the probed home page, foreign, linking a target section of its own
 		return Page{Confidence: 0.998, Home: true, Probe: true, TargetLinks: true, SelfTargetLinks: true}
 	case 'u':
@@ -129,12 +131,24 @@ func TestSequentialStatus(t *testing.T) {
 		// T did ("ssss" was "UUUI"), and an independent trial lost Thai
 		// servers entered through English pages whose home page linked
 		// /th/.
-		{"links to its own section hold it open past T", 0.01, 0.01, 3, "sssss", "UUUUR"},
+		{"links to its own section hold it open past T, to 2T+1", 0.01, 0.01, 3, "ssssssss", "UUUUUUUI"},
 		{"entered through English pages, the probed home page links /th/", 0, 0, 10,
 			"iiiQ" + strings.Repeat("c", 19), strings.Repeat("U", 22) + "I"},
 		{"and its Thai section, reached after T, makes it relevant", 0, 0, 10,
 			"iiiQccccccccct", "UUUUUUUUUUUUUR"},
 		{"at T = 3 the same, within 7 linked pages", 0, 0, 3, "iiiQiiiii", "UUUUUUUUI"},
+		// But no further, whatever its links say: the links to its own
+		// section, which the server is held for, may not judge it relevant
+		// in the hold; past 2T+1 linked pages with no page called target it
+		// is irrelevant. With the hold alone (7141cbb), a foreign server
+		// linking a "/th/" of its own on every fourth page (a 404, say)
+		// reached the upper bound in the hold and was crawled in full (a
+		// review).
+		{"its own section's links in the hold do not judge it relevant", 0, 0, 10, "F" + strings.Repeat("cccS", 6),
+			strings.Repeat("U", 21) + "IIII"},
+		// Links that judged it relevant within T+1 pages still do, as they
+		// did before the hold (the tenth session's rule).
+		{"links that judged it within T+1 pages keep it", 0, 0, 10, strings.Repeat("s", 25), "UUUU" + strings.Repeat("R", 21)},
 		{"pages without confidence say nothing", 0.01, 0.01, 10, "Fuuuu", "UUUUU"},
 		{"a hub: links from other servers and the home page", 0.01, 0.01, 10, "iFii", "UUUI"},
 		{"a chain through one section says little: T decides", 0.01, 0.01, 10, "iFccccccccc", "UUUUUUUUUUI"},

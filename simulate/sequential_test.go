@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/langcrawl/langcrawl/focus"
@@ -49,8 +51,21 @@ func TestSequentialFamilyReport(t *testing.T) {
 		}
 		base.Seed = seed
 	}
+	if v := os.Getenv("LANGCRAWL_FAMILY_USERSOUT"); v != "" { // hosting servers' foreign users linking out
+		x, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			t.Fatalf("LANGCRAWL_FAMILY_USERSOUT: %v", err)
+		}
+		base.HostingUsersLinkOut = x
+	}
+	webs := Family()
+	if v := os.Getenv("LANGCRAWL_FAMILY_WEBS"); v != "" { // only these webs, by name
+		webs = slices.DeleteFunc(webs, func(w FamilyWeb) bool { return !slices.Contains(strings.Split(v, ","), w.Name) })
+	}
 	vs := sequentialVariants()
 	switch {
+	case os.Getenv("LANGCRAWL_FAMILY_HOSTING") != "": // the strategies that judge hosting servers differently
+		vs = []Variant{vs[0], {Strategy: string(focus.ConservativeDirectory)}, vs[2], vs[7], vs[3]}
 	case os.Getenv("LANGCRAWL_FAMILY_PAIR") != "": // conservative-server and the default sequential only
 		vs = []Variant{vs[0], vs[2]}
 	case os.Getenv("LANGCRAWL_FAMILY_LINKS") != "": // conservative-server, evidence, sequential with and without link evidence
@@ -58,7 +73,7 @@ func TestSequentialFamilyReport(t *testing.T) {
 	case os.Getenv("LANGCRAWL_FAMILY_RANGE") != "": // conservative-server and the other sequential variants
 		vs = append([]Variant{vs[0]}, vs[4:]...)
 	}
-	fr, err := RunFamily(context.Background(), base, Family(), vs, Options{Parallel: 2}, os.Stderr)
+	fr, err := RunFamily(context.Background(), base, webs, vs, Options{Parallel: 2}, os.Stderr)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -115,6 +115,7 @@ const (
 	saltHreflang = 0x68726566
 	saltContext  = 0x63747874
 	saltDecl     = 0x6465636c
+	saltUserOut  = 0x7573726f
 )
 
 // hostingForeignShare is the share of a hosting server's pages (its home
@@ -145,6 +146,14 @@ func (g *Graph) multilingual(sv *server, s int) {
 	if sv.dirs && g.draw(saltHome, uint64(s), 0) < g.p.ForeignHomeShare {
 		sv.foreignHome = true
 	}
+}
+
+// linksOut reports whether the page of local index local, a foreign page
+// of hosting server s (index si), links as a foreign server's page does:
+// its user is one of Params.HostingUsersLinkOut (a draw fixed per user).
+func (g *Graph) linksOut(s *server, si int32, local int32) bool {
+	return s.hosting && g.p.HostingUsersLinkOut > 0 &&
+		g.draw(saltUserOut, uint64(si), uint64(userOf(s, local))) < g.p.HostingUsersLinkOut
 }
 
 // userOf is the user directory of the page of local index local on

@@ -405,3 +405,56 @@ func TestServedAnchorsAndContext(t *testing.T) {
 		t.Errorf("checked %d pages, %d in a legacy charset: the web has too few", checked, legacy)
 	}
 }
+
+// TestHostingUsersLinkOut: the foreign users of hosting servers chosen by
+// Params.HostingUsersLinkOut link to other servers as foreign servers'
+// pages do (Tamura Table 4's row for other servers: most links leave the
+// server), where before all linked as a target server's foreign pages
+// (its mixed row: most links stay home). At 0 the web is as it was.
+func TestHostingUsersLinkOut(t *testing.T) {
+	share := func(out float64) (float64, *Graph) {
+		p := familyParams()
+		p.HostingShare, p.HostingUsersLinkOut = 0.2, out
+		g, err := Generate(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var n, inter int
+		for s := int32(0); s < int32(g.NumServers()); s++ {
+			si := g.Server(s)
+			if !si.Hosting {
+				continue
+			}
+			for i := si.First + 1; i < si.End; i++ {
+				if g.IsTarget(i) || g.Page(i).Status != 200 {
+					continue
+				}
+				for _, d := range g.Links(i) {
+					n++
+					if g.PageServer(d) != s {
+						inter++
+					}
+				}
+			}
+		}
+		if n == 0 {
+			t.Fatal("no links from foreign users of hosting servers")
+		}
+		return float64(inter) / float64(n), g
+	}
+	before, g0 := share(0)
+	after, _ := share(1)
+	t.Logf("links of foreign users that leave the hosting server: %.2f as mixed pages, %.2f as foreign servers' pages", before, after)
+	if after < before+0.1 { // the two rows: 0.26 and 0.51 of links to non-target pages leave the server
+		t.Errorf("foreign users linking out leave the server on %.2f of their links, against %.2f: want clearly more", after, before)
+	}
+	p := familyParams()
+	p.HostingShare = 0.2
+	g1, err := Generate(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g0.NumPages() != g1.NumPages() || len(g0.links) != len(g1.links) {
+		t.Error("HostingUsersLinkOut 0 changed the web")
+	}
+}

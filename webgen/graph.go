@@ -643,12 +643,20 @@ func (g *Graph) generateLinks(rng *rand.Rand) {
 		if local >= s.nPrimary+s.nForeign {
 			continue // 404 pages have no links
 		}
-		// Class of the source page (rows of Tamura Table 4).
+		// Class of the source page (rows of Tamura Table 4). A foreign
+		// user of a hosting server that links out (Params.HostingUsersLinkOut)
+		// is another publisher: its pages link as a foreign server's do,
+		// and choose their destinations as a foreign server's do (srcTarget).
 		var toTarget, targetInter, otherInter, foreignShare float64
+		srcTarget := s.target
 		switch {
 		case s.target && !s.foreignAt(local):
 			toTarget, targetInter, otherInter = p.TargetToTarget, p.TargetToTargetInter, p.TargetToOtherInter
 			foreignShare = p.TargetServerForeignLinkShare
+		case s.target && g.linksOut(s, si, local):
+			toTarget, targetInter, otherInter = p.OtherToTarget, 1, p.OtherToOtherInter
+			foreignShare = p.OtherServerForeignLinkShare
+			srcTarget = false
 		case s.target:
 			toTarget, targetInter, otherInter = p.MixedToTarget, p.MixedToTargetInter, p.MixedToOtherInter
 			foreignShare = p.TargetServerForeignLinkShare
@@ -680,11 +688,11 @@ func (g *Graph) generateLinks(rng *rand.Rand) {
 					ds = si
 					switch {
 					case deadHere:
-					case s.target && deadFromTarget != nil && !deadFromTarget.empty():
+					case srcTarget && deadFromTarget != nil && !deadFromTarget.empty():
 						ds = deadFromTarget.pick(rng, -1)
-					case s.target && !anyFromTarget.empty():
+					case srcTarget && !anyFromTarget.empty():
 						ds = anyFromTarget.pick(rng, -1)
-					case !s.target && !anyServer.empty():
+					case !srcTarget && !anyServer.empty():
 						ds = anyServer.pick(rng, -1)
 					}
 					if t := &g.servers[ds]; t.nMissing > 0 {
@@ -698,7 +706,7 @@ func (g *Graph) generateLinks(rng *rand.Rand) {
 					dst = g.intra(rng, s, i, 0, s.nPrimary)
 				case wantTarget:
 					pk := tgt
-					if s.target {
+					if srcTarget {
 						pk = tgtFromTarget
 					}
 					if !pk.empty() {
@@ -707,17 +715,17 @@ func (g *Graph) generateLinks(rng *rand.Rand) {
 							dst = g.interPage(rng, t, 0, t.nPrimary)
 						}
 					}
-				case s.target && !useForeign && hubs != nil && !hubs.empty():
+				case srcTarget && !useForeign && hubs != nil && !hubs.empty():
 					if ds = hubs.pick(rng, si); ds >= 0 {
 						t := &g.servers[ds]
 						dst = g.interPageHome(rng, t, p.HubHomeLinkShare)
 					}
-				case useForeign && s.target && !foreignFromTarget.empty():
+				case useForeign && srcTarget && !foreignFromTarget.empty():
 					if ds = foreignFromTarget.pick(rng, si); ds >= 0 {
 						t := &g.servers[ds]
 						dst = t.first + t.nPrimary + rng.Int32N(t.nForeign)
 					}
-				case useForeign && !s.target && !foreign.empty():
+				case useForeign && !srcTarget && !foreign.empty():
 					if ds = foreign.pick(rng, si); ds >= 0 {
 						t := &g.servers[ds]
 						dst = t.first + t.nPrimary + rng.Int32N(t.nForeign)

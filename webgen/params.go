@@ -149,6 +149,16 @@ type Params struct {
 	// directory hierarchies for each language or user"). Both assumed;
 	// both drawn per server from no shared generator.
 	ForeignHomeShare, HostingShare float64
+	// HostingUsersLinkOut is the share of a hosting server's foreign users
+	// whose pages link as the pages of a foreign server do (Tamura Table
+	// 4's row for other servers); the rest link as the foreign pages of a
+	// target server do (its mixed row), as all did before it. A foreign
+	// user of a hosting server is another publisher, not a target site's
+	// English section: an independent trial's web, whose foreign users
+	// linked out like foreign sites, found a hosting server relevant for
+	// one Thai user opening most of the foreign web. 0 by default;
+	// assumed.
+	HostingUsersLinkOut float64
 
 	// Per-link and per-page evidence (issue 9, part 4), 0 by default; the
 	// simulator renders them, Graph.Hreflang, LinkContext and DeclaredLang
@@ -336,6 +346,7 @@ func (p *Params) validate() error {
 		{"OtherCCTLDShare", p.OtherCCTLDShare},
 		{"ForeignHomeShare", p.ForeignHomeShare},
 		{"HostingShare", p.HostingShare},
+		{"HostingUsersLinkOut", p.HostingUsersLinkOut},
 		{"HreflangShare", p.HreflangShare},
 		{"ContextDestShare", p.ContextDestShare},
 		{"LangDeclShare", p.LangDeclShare},
