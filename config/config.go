@@ -420,7 +420,7 @@ var Keys = []key{
 	{"focus.error_bound", 0.01, "sequential strategy: the chance per server that one holding no target page is judged relevant (it costs pages); in (0, 0.5)"},
 	{"focus.miss_bound", 0.001, "sequential strategy: the chance per server that one holding target pages is judged irrelevant (its pages are lost); in (0, 0.5)"},
 	{"focus.link_evidence", false, "sequential strategy: also decide each link on its own evidence (anchor, hreflang, lang, URL cues), as the evidence strategy does (experimental)"},
-	{"focus.foreign_dirs", "keep", "sequential strategy: keep (crawl the foreign-language sections, /en/, of relevant servers in full, for completeness) or cut (only until judged foreign, when harvest matters)"},
+	{"focus.foreign_dirs", "keep", "sequential strategy: keep (crawl the foreign-language sections, /en/, of relevant servers in full, for completeness) or cut (only until judged foreign, and a hosting server's foreign users open no new servers, when harvest matters)"},
 	{"bandwidth.limit", "0", "bandwidth limit L in bytes per second, as a size: 140KB is 140,000 B/s; 0: no limit"},
 	{"bandwidth.search_depth", 6, "maxd: ready sites searched for a download that fits under L (bandwidth paper: 6)"},
 	{"bandwidth.default_rate", "50KB", "expected rate of a server never measured, bytes per second"},

@@ -371,10 +371,10 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 	// directory.
 	// The sequential strategy adds the page's evidence, counts its
 	// directory, and may probe the server's home page (verdict.go).
-	var src focus.Counts
+	var src, opening focus.Counts
 	if out.page && key != "" {
 		var probe *links.Link
-		src, done.Tally, probe, err = c.tally(pol, key, counts, e, u, out, found)
+		src, done.Tally, probe, opening, err = c.tally(pol, key, counts, e, u, out, found)
 		if err != nil {
 			return err
 		}
@@ -391,7 +391,7 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 	// A stylesheet's requisites inherit the standing of the page it was
 	// queued for.
 	linkRelevant := out.relevant || (!out.page && e.Priority == frontier.High)
-	accepted, outlinks, err := c.decideLinks(pol, e, key, src, linkRelevant, decl, found)
+	accepted, outlinks, err := c.decideLinks(pol, e, key, src, opening, linkRelevant, decl, found)
 	if err != nil {
 		return err
 	}
@@ -551,7 +551,11 @@ const redirectKind = links.Kind(255)
 // decideLinks turns the links found on a response into frontier entries.
 // It returns the accepted entries and one metadata "outlink" field per link
 // with the decision, so the WARC says why a link was or was not followed.
-func (c *Crawler) decideLinks(pol *focus.Policy, e frontier.Entry, key string, src focus.Counts, relevant bool, decl string, found []links.Link) ([]frontier.Entry, []archive.Field, error) {
+//
+// src is the page's server's counters with the page; opening what step 4.5
+// reads for its links (tally): src, or for a page in a user's directory of
+// a hosting server, src with that user's count of target pages.
+func (c *Crawler) decideLinks(pol *focus.Policy, e frontier.Entry, key string, src, opening focus.Counts, relevant bool, decl string, found []links.Link) ([]frontier.Entry, []archive.Field, error) {
 	var accepted []frontier.Entry
 	var fields []archive.Field
 	// Destination counters, looked up once per page. The page's own key
@@ -571,7 +575,7 @@ func (c *Crawler) decideLinks(pol *focus.Policy, e frontier.Entry, key string, s
 		if ln.Kind == links.Requisite && !c.cfg.Requisites {
 			continue
 		}
-		entry, why, err := c.decideLink(pol, e, src, relevant, decl, prio, ln, counts, claims, now)
+		entry, why, err := c.decideLink(pol, e, opening, relevant, decl, prio, ln, counts, claims, now)
 		if err != nil {
 			return nil, nil, err
 		}

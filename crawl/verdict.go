@@ -21,8 +21,12 @@ import (
 // before the page. It returns the server's counters with the page, the
 // frontier tallies, and the link that probes the server's home page when
 // the sequential verdict waits for it (nil otherwise).
+//
+// opening is what step 4.5 reads for the page's links (focus.Policy.OpeningCounts):
+// the server's counters with the page, or, for a page in a user's directory
+// of a hosting server, with that user's count of target pages.
 func (c *Crawler) tally(pol *focus.Policy, key string, counts focus.Counts, e frontier.Entry, u *url.URL,
-	out outcome, found []links.Link) (focus.Counts, []frontier.Tally, *links.Link, error) {
+	out outcome, found []links.Link) (src focus.Counts, ts []frontier.Tally, probe *links.Link, opening focus.Counts, err error) {
 	pg := focus.Page{Relevant: out.relevant}
 	if out.det != nil {
 		pg.Confidence = out.det.Confidence
@@ -32,30 +36,31 @@ func (c *Crawler) tally(pol *focus.Policy, key string, counts focus.Counts, e fr
 	pg.UserDir = focus.IsUserDir(u.Path) // decoded: /%7Ename/ too
 	pg.Reached = reached(u, e)
 	if pol.NeedsLinks(counts) {
-		var err error
 		if pg.TargetLinks, pg.SelfTargetLinks, err = c.targetLinks(pol, key, out.relevant, found); err != nil {
-			return counts, nil, nil, err
+			return counts, nil, nil, counts, err
 		}
 	}
-	src := pol.Count(counts, pg)
+	src = pol.Count(counts, pg)
+	opening = src
 	// Home and Probe as Count kept them: the paper's strategies keep
 	// neither, so their counter records stay two varints.
-	ts := []frontier.Tally{{Key: key, Relevant: out.relevant, Evidence: src.Evidence - counts.Evidence,
+	ts = []frontier.Tally{{Key: key, Relevant: out.relevant, Evidence: src.Evidence - counts.Evidence,
 		Home: src.Home && !counts.Home, Probe: src.Probes > counts.Probes, SelfLinks: src.SelfLinks && !counts.SelfLinks}}
 	if dk := pol.DirKey(key, scope.DirKey(u)); dk != "" {
 		n, err := c.p.Queue.Counts(dk)
 		if err != nil {
-			return counts, nil, nil, fmt.Errorf("frontier counts %s: %w", dk, err)
+			return counts, nil, nil, counts, fmt.Errorf("frontier counts %s: %w", dk, err)
 		}
 		d := focus.Counts(n)
-		ts = append(ts, frontier.Tally{Key: dk, Relevant: out.relevant, Evidence: pol.CountDir(d, pg).Evidence - d.Evidence})
+		after := pol.CountDir(d, pg)
+		ts = append(ts, frontier.Tally{Key: dk, Relevant: out.relevant, Evidence: after.Evidence - d.Evidence})
+		opening = pol.OpeningCounts(src, after, dk)
 	}
-	var probe *links.Link
 	if pol.Probe(src) {
 		home := (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: "/"}).String()
 		probe = &links.Link{URL: home, Kind: links.Nav, Tag: "focus", Attr: focus.ReasonHomeProbe}
 	}
-	return src, ts, probe, nil
+	return src, ts, probe, opening, nil
 }
 
 // isProbe reports whether a link is the home probe tally adds.

@@ -239,3 +239,44 @@ func TestSequentialOwnSection(t *testing.T) {
 		t.Errorf("x.test counters %+v: not relevant", c)
 	}
 }
+
+// TestSequentialForeignUserOpensNothing: with foreign sections cut, on a
+// hosting server that a Thai user made relevant, a foreign user's page may
+// not open a server never visited (focus.Policy.OpeningCounts); a Thai
+// user's page may, and under conservative-server and the sequential
+// strategy with sections kept (the paper's step 4.5, by server) both do.
+// An independent trial's foreign users opened most of its foreign web so.
+func TestSequentialForeignUserOpensNothing(t *testing.T) {
+	web := fakeWeb{
+		"http://th.test/":         page("th", "http://host.test/~ann/1", "http://host.test/~bob/1"),
+		"http://host.test/":       page("en"),
+		"http://host.test/~ann/1": page("th", "/~ann/2", "http://thai2.test/"),
+		"http://host.test/~ann/2": page("th"),
+		"http://host.test/~bob/1": page("en", "/~bob/2", "http://foreign.test/"),
+		"http://host.test/~bob/2": page("en"),
+		"http://thai2.test/":      page("th"),
+		"http://foreign.test/":    page("en", "/a", "/b"),
+		"http://foreign.test/a":   page("en"),
+		"http://foreign.test/b":   page("en"),
+	}
+	for _, c := range []struct {
+		s   focus.Strategy
+		cut bool
+	}{{focus.Sequential, true}, {focus.Sequential, false}, {focus.ConservativeServer, false}} {
+		s := c.s
+		pol, err := focus.New(focus.Config{Strategy: s, Langs: []string{"th"}, CutForeignDirs: c.cut})
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := newHarness(t, web, Config{Focus: pol}, "http://th.test/")
+		if _, err := h.run(); err != nil {
+			t.Fatal(err)
+		}
+		if !h.fetched("http://thai2.test/") || !h.fetched("http://host.test/~bob/2") {
+			t.Errorf("%s: a Thai user's link or a foreign user's own page not fetched: %v", s, h.f.got)
+		}
+		if got, want := h.fetched("http://foreign.test/"), !c.cut; got != want {
+			t.Errorf("%s (cut %v): the foreign user's link to a server never visited fetched: %v, want %v", s, c.cut, got, want)
+		}
+	}
+}

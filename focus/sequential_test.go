@@ -441,3 +441,42 @@ func TestErrorBound(t *testing.T) {
 		t.Errorf("ParseStrategy(sequential) = %q, %v", got, err)
 	}
 }
+
+// TestOpeningCounts: with foreign sections cut (the sequential strategy),
+// a page in a user's directory of a hosting server opens servers never
+// visited (step 4.5) as its user's pages say, not as the server's: a
+// foreign user of a server that one Thai user made relevant opens none.
+// With sections kept, the paper's step by server.
+func TestOpeningCounts(t *testing.T) {
+	p := mustNew(t, Config{Strategy: Sequential, CutForeignDirs: true})
+	server := Counts{Downloaded: 12, Relevant: 3, Evidence: 9000, Home: true}
+	foreignUser := Counts{Downloaded: 2, Evidence: -2400}
+	thaiUser := Counts{Downloaded: 2, Relevant: 1, Evidence: 6000}
+	dk := p.DirKey("host.test", "host.test/~ann/")
+	if dk != "host.test/~ann/" {
+		t.Fatalf("DirKey of a user's directory with sections kept = %q", dk)
+	}
+	if got := p.OpeningCounts(server, foreignUser, dk); got.Relevant != 0 {
+		t.Errorf("a foreign user's page: opening counts %+v, want no target page", got)
+	}
+	if got := p.OpeningCounts(server, thaiUser, dk); got.Relevant != 1 {
+		t.Errorf("a Thai user's page: opening counts %+v", got)
+	}
+	if v := p.Decide(false, p.OpeningCounts(server, foreignUser, dk), Counts{}, false); v.Enqueue {
+		t.Errorf("a foreign user's page opened a server never visited: %+v", v)
+	}
+	if v := p.Decide(false, server, Counts{}, false); !v.Enqueue {
+		t.Errorf("a foreign page of a relevant server, not a user's: %+v, want it to open the server (step 4.5 as in the paper)", v)
+	}
+	if got := p.OpeningCounts(server, foreignUser, ""); got != server {
+		t.Error("no directory key: the server's counters")
+	}
+	keep := mustNew(t, Config{Strategy: Sequential})
+	if keep.DirKey("host.test", "host.test/~ann/") != "" || keep.OpeningCounts(server, foreignUser, dk) != server {
+		t.Error("sections kept: the paper's step 4.5, by server")
+	}
+	cs := mustNew(t, Config{Strategy: ConservativeServer})
+	if cs.DirKey("host.test", "host.test/~ann/") != "" || cs.OpeningCounts(server, foreignUser, "host.test/~ann/") != server {
+		t.Error("conservative-server: the paper's step 4.5, by server")
+	}
+}
