@@ -453,7 +453,7 @@ func (p *Policy) CountDir(dir Counts, pg Page) Counts {
 // v enqueues is rejected when the directory is an irrelevant section of a
 // relevant server. Requisites of relevant pages are not to be passed here.
 func (p *Policy) DecideDir(v Verdict, server, dir Counts) Verdict {
-	if p.cfg.CutForeignDirs && v.Enqueue && p.DirStatus(server, dir) == Irrelevant {
+	if v.Enqueue && p.DirStatus(server, dir) == Irrelevant {
 		return Verdict{Reason: ReasonIrrelevantDir}
 	}
 	return v
@@ -463,7 +463,7 @@ func (p *Policy) DecideDir(v Verdict, server, dir Counts) Verdict {
 // a server with counters server should be skipped at fetch time: the
 // directory turned into an irrelevant section after the URL was queued.
 func (p *Policy) SkipDir(server, dir Counts) bool {
-	return p.cfg.CutForeignDirs && p.DirStatus(server, dir) == Irrelevant
+	return p.DirStatus(server, dir) == Irrelevant
 }
 
 // thresholds returns the upper and lower thresholds of Wald's test for
