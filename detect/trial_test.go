@@ -152,7 +152,7 @@ func TestEvaluationTrial(t *testing.T) {
 	// Serbian in Latin script: every page Croatian, the limit README
 	// states (TestSerbianLatinReadAsCroatian). A Latin profile of Serbian
 	// changes this, and README with it.
-	if sl := paras["sr-Latn"]; sl == nil || sl.n+shorts["sr-Latn"].n != 260 || wentTo["sr-Latn"]["hr"] != 260 {
+	if sl, ss := paras["sr-Latn"], shorts["sr-Latn"]; sl == nil || ss == nil || sl.n+ss.n != 260 || wentTo["sr-Latn"]["hr"] != 260 {
 		t.Errorf("Serbian in Latin script went to %v, want all 260 pages to hr", wentTo["sr-Latn"])
 	}
 	if para < 4484 || short < 1380 {

@@ -256,10 +256,14 @@ func (p *Policy) sequentialStatus(c Counts) Status {
 	// A server whose own pages link to a target section of its own
 	// (SelfLinks) is held open for a second tolerance, 2T+1 linked pages
 	// (below); past that, no page called target, it is irrelevant, unless
-	// its links judged it relevant within the first T+1 (Count keeps them
-	// from doing so later: a foreign server linking "/th/" on every page,
-	// a 404 or a redirect, would otherwise be judged relevant on those
-	// links during the hold and crawled in full; a review).
+	// its links judged it relevant within the first T+1, as they could
+	// before the hold. Count keeps them from doing so later: a foreign
+	// server linking a "/th/" of its own on some of its pages (a 404 or a
+	// redirect) was judged relevant on them during the hold and crawled in
+	// full (a review). One that links it on nearly every page still
+	// reaches the bound within T+1 pages and is crawled in full, as
+	// before this session: requiring a target page first cost the tenth
+	// session's gains (simulate/RESULTS.md).
 	limit := int64(p.tol)
 	if c.SelfLinks {
 		limit = 2*limit + 1
@@ -409,7 +413,15 @@ func (p *Policy) OpeningCounts(server, dir Counts, dirKey string) Counts {
 	if p.cfg.Strategy != Sequential || !p.cfg.CutForeignDirs || dirKey == "" {
 		return server
 	}
-	if i := strings.IndexByte(dirKey, '/'); i < 0 || !IsUserDir(dirKey[i:]) {
+	i := strings.IndexByte(dirKey, '/')
+	if i < 0 {
+		return server
+	}
+	seg := dirKey[i:]
+	if u, err := url.PathUnescape(seg); err == nil {
+		seg = u // scope.DirKey keeps an escaped ~ (/%7Ename/)
+	}
+	if !IsUserDir(seg) {
 		return server
 	}
 	server.Relevant = dir.Relevant

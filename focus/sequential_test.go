@@ -454,7 +454,7 @@ func TestOpeningCounts(t *testing.T) {
 	thaiUser := Counts{Downloaded: 2, Relevant: 1, Evidence: 6000}
 	dk := p.DirKey("host.test", "host.test/~ann/")
 	if dk != "host.test/~ann/" {
-		t.Fatalf("DirKey of a user's directory with sections kept = %q", dk)
+		t.Fatalf("DirKey of a user's directory with sections cut = %q", dk)
 	}
 	if got := p.OpeningCounts(server, foreignUser, dk); got.Relevant != 0 {
 		t.Errorf("a foreign user's page: opening counts %+v, want no target page", got)
@@ -467,6 +467,9 @@ func TestOpeningCounts(t *testing.T) {
 	}
 	if v := p.Decide(false, server, Counts{}, false); !v.Enqueue {
 		t.Errorf("a foreign page of a relevant server, not a user's: %+v, want it to open the server (step 4.5 as in the paper)", v)
+	}
+	if got := p.OpeningCounts(server, foreignUser, "host.test/%7Eann/"); got.Relevant != 0 {
+		t.Errorf("a user's directory written /%%7Ename/ (scope.DirKey keeps the escape): opening counts %+v", got)
 	}
 	if got := p.OpeningCounts(server, foreignUser, ""); got != server {
 		t.Error("no directory key: the server's counters")
