@@ -31,7 +31,7 @@ type Queue interface {
 	Requeue(l *frontier.Lease, d frontier.Deferral) error
 	PushMany(es []frontier.Entry) (int, error)
 	Seen(url string) (bool, error)
-	DropSite(site string, each func(frontier.Entry) error) (int, error)
+	DropSite(site string, keep func(frontier.Entry) bool, each func(frontier.Entry) error) (int, error)
 	Counts(key string) (frontier.Counts, error)
 	BudgetCount(key string) (int64, error)
 	SetFlags(keys []string) error

@@ -97,10 +97,10 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 		}
 		counts = focus.Counts(n)
 	}
-	if key != "" && !(e.Requisite && e.Priority == frontier.High) && pol.Skip(counts, e.Priority == frontier.High) {
+	if key != "" && !requisiteOfRelevant(e) && pol.Skip(counts, e.Priority == frontier.High) {
 		return c.finish(l, worker, outcome{status: codeFocusSkip, annot: []string{"focus:irrelevant-server"}}, frontier.Completion{})
 	}
-	if key != "" && !(e.Requisite && e.Priority == frontier.High) {
+	if key != "" && !requisiteOfRelevant(e) {
 		// A foreign section of a relevant server (sequential strategy).
 		why, err := c.skipDir(pol, key, counts, u)
 		if err != nil {
@@ -527,13 +527,23 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 				return c.p.CrawlLog.Write(now, worker, d, outcome{status: codeFocusSkip, annot: []string{"focus:dropped:" + key}})
 			}
 		}
-		n, err := c.p.Queue.DropSite(e.Site, logDrop)
+		// The requisites of relevant pages stay, as the skip above lets
+		// them through: a relevant page on another server embedding this
+		// one's images must replay.
+		n, err := c.p.Queue.DropSite(e.Site, requisiteOfRelevant, logDrop)
 		if err != nil {
 			return fmt.Errorf("frontier drop %s: %w", e.Site, err)
 		}
 		c.stats.drop(n)
 	}
 	return nil
+}
+
+// requisiteOfRelevant reports whether e is a requisite of a relevant page:
+// queued at high priority (decideLinks). Focusing neither skips nor drops it,
+// so the page replays.
+func requisiteOfRelevant(e frontier.Entry) bool {
+	return e.Requisite && e.Priority == frontier.High
 }
 
 // maxRedirects is the longest chain of redirects followed from one link,

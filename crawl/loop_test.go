@@ -367,6 +367,46 @@ func TestConservativeServer(t *testing.T) {
 	}
 }
 
+// TestDropKeepsRequisites: a server judged irrelevant gives up its queue,
+// but not the requisites of relevant pages queued there: a Thai page whose
+// image sits on an English server judged irrelevant before the image was
+// fetched must still replay. (An earlier version dropped them: the
+// fetch-time skip let them through, DropSite did not.)
+func TestDropKeepsRequisites(t *testing.T) {
+	web := fakeWeb{
+		// th.test has more pages queued than en.test, so (in the default
+		// site order, longest queue first) /a and its image are queued
+		// before en.test's third page judges it.
+		"http://th.test/":         page("th", "/a", "/b1", "/b2", "/b3", "/b4", "/b5", "http://en.test/1", "http://en.test/2", "http://en.test/3", "http://en.test/4"),
+		"http://th.test/a":        page("th", "img:http://en.test/logo.png"),
+		"http://en.test/1":        page("en"),
+		"http://en.test/2":        page("en"),
+		"http://en.test/3":        page("en"),
+		"http://en.test/4":        page("en"),
+		"http://en.test/logo.png": "HTTP/1.1 200 OK\r\nContent-Type: image/png\r\nContent-Length: 3\r\n\r\nPNG",
+	}
+	pol, err := focus.New(focus.Config{Strategy: focus.ConservativeServer, Tolerance: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, web, Config{Focus: pol}, "http://th.test/")
+	if _, err := h.run(); err != nil {
+		t.Fatal(err)
+	}
+	if h.fetched("http://en.test/4") {
+		t.Error("en.test/4 fetched: en.test was not judged irrelevant after T+1 = 3 pages")
+	}
+	if !h.fetched("http://en.test/logo.png") {
+		t.Errorf("the image of a Thai page was dropped with its server's queue (fetched %q)", h.f.got)
+	}
+	if st := h.c.Stats(); st.Dropped != 1 {
+		t.Errorf("dropped %d queued URLs, want 1 (en.test/4)", st.Dropped)
+	}
+	if !slices.Contains(h.a.urls, "http://en.test/logo.png") {
+		t.Error("the image was fetched but not archived")
+	}
+}
+
 func TestArchiveFailureStopsTheCrawl(t *testing.T) {
 	web := fakeWeb{"http://a.test/": page("th", "/1"), "http://a.test/1": page("th")}
 	h := newHarness(t, web, Config{}, "http://a.test/")

@@ -190,6 +190,7 @@ func (p *Policy) Weigh(pg Page) int64 {
 // foreign section cannot undo it, as N_r > 0 never is undone in the paper).
 // The caller stores the difference as frontier Tally.Evidence.
 func (p *Policy) Count(c Counts, pg Page) Counts {
+	judged := p.cfg.Strategy == Sequential && p.sequentialStatus(c) == Irrelevant
 	c.Downloaded++
 	if pg.Relevant {
 		c.Relevant++
@@ -198,7 +199,12 @@ func (p *Policy) Count(c Counts, pg Page) Counts {
 		return c
 	}
 	c.Home = c.Home || pg.Home
-	c.SelfLinks = c.SelfLinks || pg.SelfTargetLinks
+	// A link to its own target section on a page of a server already
+	// judged irrelevant (a requisite of a relevant page, fetched after the
+	// verdict) does not reopen it: the hold is for a server not yet judged,
+	// and the queue the verdict dropped is not queued again. A target page
+	// does reopen it, as N_r > 0 does in the paper.
+	c.SelfLinks = c.SelfLinks || (pg.SelfTargetLinks && !judged)
 	if pg.Probe {
 		c.Probes++
 	}

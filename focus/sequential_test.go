@@ -149,6 +149,11 @@ func TestSequentialStatus(t *testing.T) {
 		// Links that judged it relevant within T+1 pages still do, as they
 		// did before the hold (the tenth session's rule).
 		{"links that judged it within T+1 pages keep it", 0, 0, 10, strings.Repeat("s", 25), "UUUU" + strings.Repeat("R", 21)},
+		// A link to its own section on a page fetched after the verdict
+		// (a requisite of a relevant page, exempt from the skip) does not
+		// reopen it; before, the hold's longer limit turned it back to
+		// undecided.
+		{"a link to its own section after the verdict does not reopen it", 0, 0, 3, "ffffs", "UUUII"},
 		{"pages without confidence say nothing", 0.01, 0.01, 10, "Fuuuu", "UUUUU"},
 		{"a hub: links from other servers and the home page", 0.01, 0.01, 10, "iFii", "UUUI"},
 		{"a chain through one section says little: T decides", 0.01, 0.01, 10, "iFccccccccc", "UUUUUUUUUUI"},

@@ -859,15 +859,17 @@ func (q *Queue) Return(l *Lease, notBefore time.Time) error {
 // dropChunk bounds the size of one DropSite batch.
 const dropChunk = 4096
 
-// DropSite removes every queued entry of site, e.g. when its server turned
-// irrelevant, and returns how many it removed. The URLs stay in the seen
-// set, so they are not queued again. A lease outstanding for the site is
-// not affected. Large sites are removed in several writes; each write keeps
-// the store consistent. each, when not nil, is called with every entry
-// before the write that removes it (the engine logs each dropped URL), so
-// a crash never removes an entry it was not called for; an error from it
-// stops DropSite before that write.
-func (q *Queue) DropSite(site string, each func(Entry) error) (int, error) {
+// DropSite removes the queued entries of site, e.g. when its server turned
+// irrelevant, and returns how many it removed. keep, when not nil, spares
+// the entries it returns true for (the engine keeps the requisites of
+// relevant pages, which a relevant page needs to replay). The removed URLs
+// stay in the seen set, so they are not queued again. A lease outstanding
+// for the site is not affected. Large sites are removed in several writes;
+// each write keeps the store consistent. each, when not nil, is called with
+// every entry to remove before the write that removes it (the engine logs
+// each dropped URL), so a crash never removes an entry it was not called
+// for; an error from it stops DropSite before that write.
+func (q *Queue) DropSite(site string, keep func(Entry) bool, each func(Entry) error) (int, error) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if q.db == nil {
@@ -878,23 +880,30 @@ func (q *Queue) DropSite(site string, each func(Entry) error) (int, error) {
 		return 0, nil
 	}
 	prefix := queuePrefix(site)
+	rng := util.BytesPrefix(prefix)
 	total := 0
+	var kept, keptHigh int64
+	var lastKey []byte
 	for {
 		t := q.begin()
 		d := t.delta(site)
-		it := q.db.NewIterator(util.BytesPrefix(prefix), nil)
-		n := 0
-		for n < dropChunk && it.Next() {
+		it := q.db.NewIterator(rng, nil)
+		n, seen := 0, 0
+		for seen < dropChunk && it.Next() {
+			seen++
 			k := it.Key()
-			if len(k) == len(prefix)+keySuffixLen && Priority(k[len(prefix)]) == High {
-				d.high--
-			}
-			d.pending--
-			t.b.Delete(k)
-			n++
-			if each != nil {
+			high := len(k) == len(prefix)+keySuffixLen && Priority(k[len(prefix)]) == High
+			if keep != nil || each != nil {
 				e, err := decodeEntry(it.Value(), site)
-				if err == nil {
+				if err == nil && keep != nil && keep(e) {
+					kept++
+					if high {
+						keptHigh++
+					}
+					lastKey = append(lastKey[:0], k...)
+					continue
+				}
+				if err == nil && each != nil {
 					err = each(e)
 				}
 				if err != nil {
@@ -902,24 +911,38 @@ func (q *Queue) DropSite(site string, each func(Entry) error) (int, error) {
 					return total, fmt.Errorf("frontier: drop site %s: %w", site, err)
 				}
 			}
+			if high {
+				d.high--
+			}
+			d.pending--
+			t.b.Delete(k)
+			lastKey = append(lastKey[:0], k...)
+			n++
 		}
 		it.Release()
 		if err := it.Error(); err != nil {
 			return total, fmt.Errorf("frontier: drop site %s: %w", site, dbErr(err))
 		}
-		if n < dropChunk {
-			// Last chunk: whatever the record said, the site is now empty.
-			d.pending, d.high = -s.pending, -s.high
+		if lastKey != nil {
+			rng.Start = append(append([]byte(nil), lastKey...), 0) // the next chunk starts after it
 		}
-		if n > 0 || s.pending != 0 {
+		last := seen < dropChunk
+		if last {
+			// Last chunk: whatever the record said, the site now holds
+			// the entries kept.
+			d.pending, d.high = kept-s.pending, keptHigh-s.high
+		}
+		if n > 0 || (last && (s.pending != kept || s.high != keptHigh)) {
 			if err := t.commit(); err != nil {
 				return total, fmt.Errorf("frontier: drop site %s: %w", site, err)
 			}
 		}
 		total += n
 		q.stats.Dropped += int64(n)
-		if n < dropChunk {
-			s.floor = maxFloor
+		if last {
+			if kept == 0 {
+				s.floor = maxFloor
+			}
 			return total, nil
 		}
 	}

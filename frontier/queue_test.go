@@ -430,14 +430,14 @@ func TestDropSite(t *testing.T) {
 	if la.Entry.Site != "a" {
 		t.Fatalf("lease from %s", la.Entry.Site)
 	}
-	n, err := q.DropSite("a", nil)
+	n, err := q.DropSite("a", nil, nil)
 	if err != nil || n != len(es)-1 {
 		t.Fatalf("DropSite = %d, %v; want %d", n, err, len(es)-1)
 	}
-	if n, err := q.DropSite("a", nil); n != 0 || err != nil {
+	if n, err := q.DropSite("a", nil, nil); n != 0 || err != nil {
 		t.Errorf("second DropSite = %d, %v", n, err)
 	}
-	if n, err := q.DropSite("nosuch", nil); n != 0 || err != nil {
+	if n, err := q.DropSite("nosuch", nil, nil); n != 0 || err != nil {
 		t.Errorf("DropSite(nosuch) = %d, %v", n, err)
 	}
 	if st := q.Stats(); st.Queued != 2 || st.Dropped != int64(len(es)-1) || st.Sites != 2 {
@@ -458,6 +458,59 @@ func TestDropSite(t *testing.T) {
 	mustPush(t, q, ent("a", "new", 0, Low))
 	if got := drain(t, q, t0); !slices.Equal(got, []string{"http://a/new"}) {
 		t.Errorf("after re-push: %q", got)
+	}
+}
+
+// TestDropSiteKeeps: entries keep spares stay queued, across chunks, with
+// the site's counts right in memory and after a reopen; each sees only the
+// entries removed.
+func TestDropSiteKeeps(t *testing.T) {
+	dir := t.TempDir()
+	q := openDir(t, dir)
+	var es []Entry
+	keep := map[string]bool{}
+	for i := range 2*dropChunk + 7 { // three chunks
+		p := Low
+		if i%5 == 0 {
+			p = High
+		}
+		e := ent("a", fmt.Sprint(i), 0, p)
+		e.Requisite = i%7 == 0
+		if e.Requisite && p == High {
+			keep[e.URL] = true
+		}
+		es = append(es, e)
+	}
+	mustPush(t, q, es...)
+	var logged int
+	n, err := q.DropSite("a", func(e Entry) bool { return e.Requisite && e.Priority == High }, func(e Entry) error {
+		if keep[e.URL] {
+			t.Errorf("each called for kept %s", e.URL)
+		}
+		logged++
+		return nil
+	})
+	if err != nil || n != len(es)-len(keep) || logged != n {
+		t.Fatalf("DropSite = %d, %v (logged %d); want %d", n, err, logged, len(es)-len(keep))
+	}
+	if st := q.Stats(); st.Queued != int64(len(keep)) {
+		t.Errorf("queued %d after the drop, want %d", st.Queued, len(keep))
+	}
+	if err := q.Close(); err != nil {
+		t.Fatal(err)
+	}
+	q = openDir(t, dir)
+	if st := q.Stats(); st.Queued != int64(len(keep)) {
+		t.Errorf("queued %d after reopen, want %d", st.Queued, len(keep))
+	}
+	got := drain(t, q, t0)
+	if len(got) != len(keep) {
+		t.Fatalf("drained %d, want the %d kept", len(got), len(keep))
+	}
+	for _, u := range got {
+		if !keep[u] {
+			t.Errorf("%s left queued, not kept", u)
+		}
 	}
 }
 
@@ -695,7 +748,7 @@ func TestClosed(t *testing.T) {
 	checks["Return"] = q.Return(l, t0)
 	_, checks["Seen"] = q.Seen("x")
 	_, checks["MarkSeen"] = q.MarkSeen("x")
-	_, checks["DropSite"] = q.DropSite("a", nil)
+	_, checks["DropSite"] = q.DropSite("a", nil, nil)
 	_, checks["Counts"] = q.Counts("a")
 	_, _, checks["History"] = q.History("x")
 	checks["SetHistory"] = q.SetHistory("x", History{})
@@ -734,7 +787,7 @@ func TestPushBelowHead(t *testing.T) {
 		}
 	}
 	// After a drop and a restart the site still serves new work.
-	if n, err := q.DropSite("a", nil); n != 1 || err != nil {
+	if n, err := q.DropSite("a", nil, nil); n != 1 || err != nil {
 		t.Fatalf("DropSite = %d, %v", n, err)
 	}
 	mustPush(t, q, ent("a", "e9", 9, Low))
