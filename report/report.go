@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/langcrawl/langcrawl/bandwidth"
+	"github.com/langcrawl/langcrawl/config"
 	"github.com/langcrawl/langcrawl/focus"
 	"github.com/langcrawl/langcrawl/internal/logfiles"
 	"github.com/langcrawl/langcrawl/scope"
@@ -167,6 +168,14 @@ type Candidate struct {
 	// Pages and Relevant are Host's N_a and N_r: 0 when it was never
 	// fetched; a host with a target-language page is no candidate.
 	Pages, Relevant int
+	// SectionURLs counts the distinct URLs of Host, rejected or dropped,
+	// whose path or query names a target language as a section ("/th/",
+	// "?lang=th": focus.Policy.NamesTarget), and SectionSample lists the
+	// first few. Such a host says it holds target pages that focusing
+	// never fetched (a Thai section behind English pages, or a dead link
+	// to one), so these candidates come first.
+	SectionURLs   int
+	SectionSample []string `json:",omitempty"`
 }
 
 // Report is what a crawl did, read from its output directory. Build fills
@@ -221,7 +230,8 @@ type Report struct {
 	// Seeds are the profile's seeds in its order, then the other seeds
 	// crawl.log names (lines with an empty hop path) in log order.
 	Seeds []Seed
-	// Candidates are the hosts focusing turned away, with the most
+	// Candidates are the hosts focusing turned away: those with URLs
+	// naming a target section first (Candidate.SectionURLs), then the most
 	// referring pages first. Empty when the crawl did not focus.
 	Candidates []Candidate
 
@@ -286,21 +296,31 @@ type accumulator struct {
 	seeds    map[string]*Seed  // canonical seed URL -> row
 	seedList []string          // seeds in order
 	cands    map[string]*candidate
+	// namesTarget is focus.Policy.NamesTarget for the profile's target
+	// languages; nil when focusing was off.
+	namesTarget func(rawURL string) bool
 }
 
 func newAccumulator(r *Report) *accumulator {
-	return &accumulator{r: r, seen: map[string]int64{}, gens: map[int64]*Generation{}, servers: map[string]*Server{}, judged: map[string]time.Time{}, langs: map[string]*Language{},
+	a := &accumulator{r: r, seen: map[string]int64{}, gens: map[int64]*Generation{}, servers: map[string]*Server{}, judged: map[string]time.Time{}, langs: map[string]*Language{},
 		depth: map[int]int{}, external: map[string]int{}, trees: map[string]int{}, step: 1,
 		status: map[int]*StatusCount{}, ann: map[string]int{}, canon: map[string]canonURL{},
 		mimes: map[string]*MIMEType{}, tree: map[string][2]int{}, seeds: map[string]*Seed{}, cands: map[string]*candidate{}}
+	if langs := config.SplitLanguages(r.Profile.Language); len(langs) > 0 {
+		if p, err := focus.New(focus.Config{Strategy: focus.ConservativeServer, Langs: langs}); err == nil {
+			a.namesTarget = p.NamesTarget
+		}
+	}
+	return a
 }
 
 // candidate gathers a Candidate while the records stream by.
 type candidate struct {
 	Candidate
-	refs    map[string]struct{}
-	anchors map[string]int
-	reasons map[string]int
+	refs     map[string]struct{}
+	anchors  map[string]int
+	reasons  map[string]int
+	sections map[string]struct{} // SectionURLs, up to maxReferrers
 }
 
 // Bounds on what a candidate keeps.
@@ -310,6 +330,24 @@ const (
 	maxAnchors        = 200 // distinct anchor texts counted per host
 	topAnchors        = 5   // shown per host
 )
+
+// section counts u toward c's SectionURLs when it names a target section.
+func (a *accumulator) section(c *candidate, u string) {
+	if a.namesTarget == nil || !a.namesTarget(u) {
+		return
+	}
+	if _, seen := c.sections[u]; seen || len(c.sections) >= maxReferrers {
+		return
+	}
+	if c.sections == nil {
+		c.sections = map[string]struct{}{}
+	}
+	c.sections[u] = struct{}{}
+	c.SectionURLs++
+	if len(c.SectionSample) < maxReferrerSample {
+		c.SectionSample = append(c.SectionSample, u)
+	}
+}
 
 func (a *accumulator) candidate(host string) *candidate {
 	c := a.cands[host]
@@ -920,7 +958,9 @@ func (a *accumulator) addLog(l LogLine) {
 	}
 	if l.Status == codeFocusDropped {
 		if u, err := url.Parse(l.URL); err == nil && u.Host != "" {
-			a.candidate(scope.SiteKey(u)).Dropped++
+			c := a.candidate(scope.SiteKey(u))
+			c.Dropped++
+			a.section(c, l.URL)
 		}
 	}
 	for _, an := range l.Annotations {
@@ -1000,6 +1040,7 @@ func (a *accumulator) addCandidates(page string, links []Outlink) {
 		c := a.candidate(scope.SiteKey(u))
 		c.Links++
 		c.reasons[reason]++
+		a.section(c, u.String())
 		if _, seen := c.refs[page]; !seen && len(c.refs) < maxReferrers {
 			c.refs[page] = struct{}{}
 			if len(c.ReferrerSample) < maxReferrerSample {
@@ -1040,7 +1081,7 @@ func (a *accumulator) finishSeeds() {
 		r.Candidates = append(r.Candidates, c.Candidate)
 	}
 	slices.SortFunc(r.Candidates, func(x, y Candidate) int {
-		return cmp.Or(cmp.Compare(y.Referrers, x.Referrers), cmp.Compare(y.Links, x.Links),
+		return cmp.Or(cmp.Compare(min(y.SectionURLs, 1), min(x.SectionURLs, 1)), cmp.Compare(y.Referrers, x.Referrers), cmp.Compare(y.Links, x.Links),
 			cmp.Compare(y.Dropped, x.Dropped), strings.Compare(x.Host, y.Host))
 	})
 }

@@ -390,17 +390,38 @@ func (r *Report) writeCandidates(p func(string, ...any)) {
 	n := min(len(r.Candidates), TopCandidates)
 	p("Hosts without a target-language page that focusing turned away: links to them it rejected, the pages those links were on, ")
 	p("their anchor texts, and URLs dropped from their queue when they were judged irrelevant (crawl.log -5003). ")
-	p("A host with %s anchors may deserve a seed. The %d with the most referring pages (all %d in %s):\n\n",
-		r.Profile.Language, n, len(r.Candidates), FileCandidates)
-	p("| host | referring pages | rejected links | dropped URLs | pages fetched | anchor texts | reasons | e.g. linked from |\n|---|---:|---:|---:|---:|---|---|---|\n")
+	p("A host with %s anchors may deserve a seed. ", r.Profile.Language)
+	sections := 0
+	for _, c := range r.Candidates {
+		if c.SectionURLs > 0 {
+			sections++
+		}
+	}
+	if sections > 0 {
+		p("**%d of them had URLs naming a %s section** (`/%s/`, `?lang=%s`) rejected or dropped, which focusing never fetched: ",
+			sections, r.Profile.Language, firstLang(r.Profile.Language), firstLang(r.Profile.Language))
+		p("such a host says it holds %s pages (a section behind foreign pages, or a dead link to one), so they come first. ", r.Profile.Language)
+	}
+	p("The %d with the most referring pages (all %d in %s):\n\n", n, len(r.Candidates), FileCandidates)
+	p("| host | referring pages | rejected links | dropped URLs | pages fetched | section URLs | anchor texts | reasons | e.g. linked from |\n|---|---:|---:|---:|---:|---|---|---|---|\n")
 	for _, c := range r.Candidates[:n] {
 		ref := ""
 		if len(c.ReferrerSample) > 0 {
 			ref = c.ReferrerSample[0]
 		}
-		p("| %s | %d | %d | %d | %d | %s | %s | %s |\n", mdEsc(c.Host), c.Referrers, c.Links, c.Dropped, c.Pages,
-			mdEsc(anchorList(c.Anchors)), mdEsc(countList(c.Reasons)), mdEsc(ref))
+		sec := "0"
+		if c.SectionURLs > 0 {
+			sec = fmt.Sprintf("%d, e.g. %s", c.SectionURLs, c.SectionSample[0])
+		}
+		p("| %s | %d | %d | %d | %d | %s | %s | %s | %s |\n", mdEsc(c.Host), c.Referrers, c.Links, c.Dropped, c.Pages,
+			mdEsc(sec), mdEsc(anchorList(c.Anchors)), mdEsc(countList(c.Reasons)), mdEsc(ref))
 	}
+}
+
+// firstLang is the first code of a profile's language list ("nb, nn").
+func firstLang(langs string) string {
+	first, _, _ := strings.Cut(langs, ",")
+	return strings.TrimSpace(first)
 }
 
 // anchorList writes anchor texts quoted, with their counts above one.
@@ -478,7 +499,8 @@ func (r *Report) WriteFiles(dir string) error {
 			anchors = append(anchors, a.Name)
 		}
 		cands = append(cands, []string{c.Host, itoa(c.Referrers), itoa(c.Links), itoa(c.Dropped), itoa(c.Pages),
-			strings.Join(anchors, " | "), countList(c.Reasons), strings.Join(c.ReferrerSample, " ")})
+			strings.Join(anchors, " | "), countList(c.Reasons), strings.Join(c.ReferrerSample, " "),
+			itoa(c.SectionURLs), strings.Join(c.SectionSample, " ")})
 	}
 	for _, s := range r.Servers {
 		servers = append(servers, []string{s.Host, itoa(s.Pages), itoa(s.Relevant), s.Status, fmtTime(s.First), fmtTime(s.Last)})
@@ -526,7 +548,7 @@ func (r *Report) WriteFiles(dir string) error {
 		write(FileMIMETypes, csvOf([]string{"mime_type", "lines", "bytes"}, mimes)),
 		write(FileSeeds, csvOf([]string{"seed", "status", "meaning", "tree", "html_pages", "target_pages", "in_profile"}, seeds)),
 		write(FileCandidates, csvOf([]string{"host", "referring_pages", "rejected_links", "dropped_urls", "html_pages",
-			"anchor_texts", "reasons", "referrer_sample"}, cands)),
+			"anchor_texts", "reasons", "referrer_sample", "section_urls", "section_sample"}, cands)),
 		write(FileJSON, r.WriteJSON),
 	)
 }
