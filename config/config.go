@@ -123,7 +123,10 @@ type Recrawl struct {
 	DedupMinSize int64 `yaml:"dedup_min_size"`
 	// DedupIndex lists CDXJ indexes of earlier captures (another crawl's,
 	// pywb's) whose payloads count as archived already.
-	DedupIndex []string `yaml:"dedup_index,omitempty"`
+	DedupIndex []string `yaml:"dedup_index,omitempty"` // RecheckIrrelevant: in a new generation, fetch one URL of each server
+	// an earlier generation judged irrelevant, so that a server whose
+	// language turned to the target is found.
+	RecheckIrrelevant bool `yaml:"recheck_irrelevant"`
 }
 
 // AdaptiveDelay configures the delay that follows the server's speed.
@@ -388,6 +391,7 @@ var Keys = []key{
 	{"recrawl.interval", "0s", "in a re-crawl (crawl run again on a finished crawl), fetch a known URL again once its last visit is this old (0: all of them)"},
 	{"recrawl.dedup_min_size", "1KiB", "a payload of at least this size already archived at another URL (or in an earlier generation) is written as a revisit record referring to it (0: off)"},
 	{"recrawl.dedup_index", []string{}, "CDXJ indexes of earlier captures (pywb's, another crawl's) whose payloads count as archived: the same payload becomes a revisit naming that capture by URL and date; relative to the profile"},
+	{"recrawl.recheck_irrelevant", true, "in a re-crawl, fetch one URL (usually the home page) of each server an earlier generation judged irrelevant, so that a server whose language turned to the target is found (false: skip them all, as the earlier verdict says)"},
 	{"recrawl.previous", "", "output directory of an earlier crawl to re-crawl from into a new --out (its fetch history makes requests conditional and revisits refer to its WARCs)"},
 	{"retries.max", 10, "tries in all for a URL whose fetch failed (no connection, timeout, 5xx, 429) or whose robots.txt was unavailable; then it is recorded as failed (-8)"},
 	{"retries.delay", "30s", "wait before the second try; doubled for each further try"},
@@ -574,6 +578,7 @@ func Load(profile string, fs *pflag.FlagSet) (*Config, error) {
 		c.Recrawl.Previous = prev // checked by the crawl's first start, which reads it
 	}
 	c.Recrawl.DedupMinSize = p.size("recrawl.dedup_min_size")
+	c.Recrawl.RecheckIrrelevant = p.boolean("recrawl.recheck_irrelevant")
 	for _, f := range p.strs("recrawl.dedup_index") {
 		if baseDir != "" && !filepath.IsAbs(f) {
 			f = filepath.Join(baseDir, f)
@@ -1624,7 +1629,8 @@ func (c *Config) YAML() string {
 		}
 		m["seeds"] = seeds
 	}
-	m["recrawl"] = map[string]any{"interval": c.Recrawl.Interval.String(), "dedup_min_size": c.Recrawl.DedupMinSize}
+	m["recrawl"] = map[string]any{"interval": c.Recrawl.Interval.String(), "dedup_min_size": c.Recrawl.DedupMinSize,
+		"recheck_irrelevant": c.Recrawl.RecheckIrrelevant}
 	if c.Recrawl.Previous != "" {
 		m["recrawl"].(map[string]any)["previous"] = c.Recrawl.Previous
 	}

@@ -124,6 +124,12 @@ type Config struct {
 	// it. 0 and none: every known URL is due.
 	RecrawlInterval  time.Duration
 	RecrawlIntervals map[string]time.Duration
+	// Recheck: in a generation after the first, one URL of each server
+	// an earlier generation judged irrelevant is fetched and counted (the
+	// first its queue gives, so usually its home page), so that a server
+	// whose language turned to the target is found. Without it, such a
+	// server's URLs are skipped (-5003) in every later generation.
+	Recheck bool
 	// Bandwidth, when not nil, is the fetcher manager of the bandwidth
 	// paper: a URL is leased only while its server's expected rate fits
 	// under the limit beside the downloads in flight, searching the top

@@ -97,8 +97,16 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 		}
 		counts = focus.Counts(n)
 	}
+	recheck := false
 	if key != "" && !requisiteOfRelevant(e) && pol.Skip(counts, e.Priority == frontier.High) {
-		return c.finish(l, worker, outcome{status: codeFocusSkip, annot: []string{"focus:irrelevant-server"}}, frontier.Completion{})
+		if !c.rechecks(counts) {
+			return c.finish(l, worker, outcome{status: codeFocusSkip, annot: []string{"focus:irrelevant-server"}}, frontier.Completion{})
+		}
+		// The server was judged irrelevant in an earlier generation and
+		// has not been looked at in this one: this URL is fetched and
+		// counted, so a server whose language changed to the target is
+		// found (Config.Recheck).
+		recheck = true
 	}
 	if key != "" && !requisiteOfRelevant(e) {
 		// A foreign section of a relevant server (sequential strategy).
@@ -211,6 +219,9 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 		}
 	}
 	done := frontier.Completion{NotBefore: end.Add(c.p.Gate.Delay(e.Site))}
+	if recheck {
+		done.Recheck = key // spent once a response came, whatever it says
+	}
 	if res == nil {
 		c.unreserve()
 		f := failure{status: failureCode(ferr), site: true, why: "err:" + errString(ferr), noHost: noSuchHost(ferr)}
@@ -264,6 +275,9 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 	}
 	out := outcome{status: res.Status, bytes: res.Size(), dur: res.Duration, started: res.Started,
 		mime: mediaType(res.Header.Get("Content-Type")), failed: gaveUp}
+	if recheck {
+		out.annot = append(out.annot, "focus:recheck")
+	}
 	if res.Status == http.StatusNotModified && asked {
 		// The capture of an earlier visit still stands: a revisit record
 		// that refers to it, and no body to parse. A 304 to a request that
@@ -537,6 +551,19 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 		c.stats.drop(n)
 	}
 	return nil
+}
+
+// rechecks reports whether a URL of a server its counters judge irrelevant
+// is fetched all the same, as its server's re-check: in a generation after
+// the first, with Config.Recheck, when the server has had none in this
+// generation (focus.Counts.Rechecked). A re-crawl months later keeps the
+// earlier verdicts, and without the re-check a server that turned to the
+// target language was never fetched again (an independent re-crawl trial:
+// a server English in the first crawl and Thai in the second lost all 7
+// of its Thai pages in every later generation).
+func (c *Crawler) rechecks(counts focus.Counts) bool {
+	g := c.generation.Load()
+	return c.cfg.Recheck && g >= 2 && counts.Rechecked < g
 }
 
 // requisiteOfRelevant reports whether e is a requisite of a relevant page:

@@ -15,6 +15,7 @@ import (
 
 	"github.com/langcrawl/langcrawl/archive"
 	"github.com/langcrawl/langcrawl/fetch"
+	"github.com/langcrawl/langcrawl/focus"
 	"github.com/langcrawl/langcrawl/frontier"
 )
 
@@ -364,5 +365,82 @@ func TestRecrawlIntervalHoldsForLinks(t *testing.T) {
 	}
 	if n := c2.Stats().Rejects["recrawl:not-due"]; n != 1 {
 		t.Errorf("rejected as not due: %d, want 1 (%v)", n, c2.Stats().Rejects)
+	}
+}
+
+// TestRecheckIrrelevant: a re-crawl keeps the earlier server verdicts, but
+// fetches one URL of each server judged irrelevant (Config.Recheck), so a
+// server whose language turned to the target is crawled again, and one
+// still foreign costs one page. Without the re-check (an independent
+// re-crawl trial found it) such a server was never fetched again.
+func TestRecheckIrrelevant(t *testing.T) {
+	for _, recheck := range []bool{true, false} {
+		t.Run(strconv.FormatBool(recheck), func(t *testing.T) {
+			web := fakeWeb{
+				"http://th.test/": page("th", "http://en.test/", "http://en.test/1", "http://en.test/2", "http://en.test/3",
+					"http://fr.test/", "http://fr.test/1", "http://fr.test/2", "http://fr.test/3"),
+				"http://en.test/":  page("en"),
+				"http://en.test/1": page("en"),
+				"http://en.test/2": page("en"),
+				"http://en.test/3": page("en"),
+				"http://fr.test/":  page("fr"),
+				"http://fr.test/1": page("fr"),
+				"http://fr.test/2": page("fr"),
+				"http://fr.test/3": page("fr"),
+			}
+			pol, err := focus.New(focus.Config{Strategy: focus.ConservativeServer, Tolerance: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			g := newGenRig(t, web, nil)
+			g.firstGeneration(t, Config{Focus: pol, Recheck: recheck}, "http://th.test/")
+			n := 0
+			for _, u := range g.w.got {
+				n += strings.Count(u, "http://en.test/")
+			}
+			if n != 3 {
+				t.Fatalf("first generation fetched %d pages of en.test, want T+1 = 3", n)
+			}
+			// Months later en.test is in Thai, with a new page.
+			for _, p := range []string{"", "1", "2"} {
+				web["http://en.test/"+p] = page("th")
+			}
+			web["http://en.test/"] = page("th", "/4")
+			web["http://en.test/4"] = page("th")
+
+			for gen := int64(2); gen <= 3; gen++ {
+				c := g.crawler(t, Config{Focus: pol, Recheck: recheck})
+				if _, _, err := c.Recrawl(0, nil, time.Now()); err != nil {
+					t.Fatal(err)
+				}
+				c.Seed([]string{"http://th.test/"})
+				before := len(g.w.got)
+				if _, err := c.Run(context.Background()); err != nil {
+					t.Fatal(err)
+				}
+				got := g.w.got[before:]
+				en, fr := 0, 0
+				for _, u := range got {
+					en += strings.Count(u, "http://en.test/")
+					fr += strings.Count(u, "http://fr.test/")
+				}
+				switch {
+				case recheck && !slices.Contains(got, "http://en.test/4"):
+					t.Errorf("generation %d: the server now in Thai was not crawled again: %q", gen, got)
+				case recheck && gen == 2 && fr != 1:
+					t.Errorf("generation 2: %d pages of the server still in French, want its one re-check", fr)
+				case recheck && gen == 3 && fr != 1:
+					t.Errorf("generation 3: %d pages of the server still in French, want one re-check per generation", fr)
+				case !recheck && en+fr != 0:
+					t.Errorf("generation %d without re-checks fetched %q", gen, got)
+				}
+				if recheck {
+					cs, _ := g.q.Counts("fr.test")
+					if cs.Rechecked != gen {
+						t.Errorf("generation %d: fr.test re-checked in %d", gen, cs.Rechecked)
+					}
+				}
+			}
+		})
 	}
 }

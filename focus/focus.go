@@ -113,6 +113,10 @@ type Counts struct {
 	// server (Page.SelfTargetLinks); only such links may keep a server
 	// with no target page past the sequential verdict's backstop.
 	SelfLinks bool
+	// Rechecked: the crawl generation in which the engine last fetched a
+	// page of the server, judged irrelevant before, to see whether its
+	// language changed (0: never). No status reads it.
+	Rechecked int64
 }
 
 // StatusOf returns the status for counters c under tolerance T (section 4.1):

@@ -242,7 +242,7 @@ func encodeCounts(c Counts) []byte {
 	b := make([]byte, 0, 24)
 	b = binary.AppendUvarint(b, uint64(c.Downloaded))
 	b = binary.AppendUvarint(b, uint64(c.Relevant))
-	if c.Evidence != 0 || c.Home || c.Probes != 0 || c.SelfLinks {
+	if c.Evidence != 0 || c.Home || c.Probes != 0 || c.SelfLinks || c.Rechecked != 0 {
 		b = binary.AppendVarint(b, c.Evidence)
 		var flags byte
 		if c.Home {
@@ -254,9 +254,15 @@ func encodeCounts(c Counts) []byte {
 		if c.SelfLinks {
 			flags |= 4
 		}
+		if c.Rechecked != 0 {
+			flags |= 8
+		}
 		b = append(b, flags)
 		if c.Probes != 0 {
 			b = binary.AppendUvarint(b, uint64(c.Probes))
+		}
+		if c.Rechecked != 0 {
+			b = binary.AppendUvarint(b, uint64(c.Rechecked))
 		}
 	}
 	return b
@@ -271,6 +277,9 @@ func decodeCounts(b []byte) (Counts, error) {
 		c.Home, c.SelfLinks = flags&1 != 0, flags&4 != 0
 		if flags&2 != 0 {
 			c.Probes = int64(d.uvarint())
+		}
+		if flags&8 != 0 {
+			c.Rechecked = int64(d.uvarint())
 		}
 	}
 	return c, d.err

@@ -103,6 +103,8 @@ func TestCountsEncoding(t *testing.T) {
 		{Counts{Downloaded: 3, Probes: 1}, 5},
 		{Counts{Downloaded: 4, Evidence: 2300, SelfLinks: true}, 5},
 		{Counts{Downloaded: 4, SelfLinks: true, Probes: 2, Home: true}, 5},
+		{Counts{Downloaded: 11, Rechecked: 2}, 5},
+		{Counts{Downloaded: 12, Evidence: -3400, Home: true, Probes: 1, Rechecked: 300}, 8},
 	}
 	for _, tt := range tests {
 		b := encodeCounts(tt.in)

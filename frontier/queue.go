@@ -155,6 +155,12 @@ type Completion struct {
 	// link or seed may queue it again: a URL skipped by an operator's
 	// exclusion, which the operator may lift.
 	Unsee bool
+	// Recheck names a focus key whose re-check in this generation the
+	// completion spends: its Counts.Rechecked becomes the current
+	// generation, atomically with the Tally (package crawl: the one page
+	// a server judged irrelevant in an earlier generation is fetched in a
+	// new one, to see whether its language changed).
+	Recheck string
 }
 
 // Usage is what a job has spent, kept across restarts. Fetches and Bytes
@@ -202,6 +208,9 @@ type Counts struct {
 	Home       bool  // a Tally with Home was given
 	Probes     int64 // pages among Downloaded that came with Tally.Probe
 	SelfLinks  bool  // a Tally with SelfLinks was given
+	// Rechecked is the generation whose re-check the key had
+	// (Completion.Recheck); 0 if never.
+	Rechecked int64
 }
 
 // The status these counters give a server, with a tolerance T, is package
@@ -771,7 +780,7 @@ func (q *Queue) Complete(l *Lease, c Completion) error {
 	if _, err := t.push(c.Links); err != nil {
 		return fmt.Errorf("frontier: complete %s: %w", l.Entry.URL, err)
 	}
-	if err := t.tally(c.Tally); err != nil {
+	if err := t.tally(c.Tally, c.Recheck); err != nil {
 		return fmt.Errorf("frontier: complete %s: %w", l.Entry.URL, err)
 	}
 	if err := t.budgets(c.Budgets); err != nil {

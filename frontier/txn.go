@@ -122,13 +122,18 @@ func (t *txn) push(es []Entry) (int, error) {
 	return n, nil
 }
 
-// tally bumps the focus counters, adding up repeated keys first.
-func (t *txn) tally(ts []Tally) error {
-	if len(ts) == 0 {
+// tally bumps the focus counters, adding up repeated keys first, and marks
+// the key recheck (if not "") as rechecked in the current generation.
+func (t *txn) tally(ts []Tally, recheck string) error {
+	if len(ts) == 0 && recheck == "" {
 		return nil
 	}
-	sum := make(map[string]Counts, len(ts))
+	sum := make(map[string]Counts, len(ts)+1)
 	var keys []string
+	if recheck != "" {
+		keys = append(keys, recheck)
+		sum[recheck] = Counts{Rechecked: max(t.meta.gen, 1)}
+	}
 	for _, x := range ts {
 		c, ok := sum[x.Key]
 		if !ok {
@@ -158,6 +163,7 @@ func (t *txn) tally(ts []Tally) error {
 		c.Home = c.Home || add.Home
 		c.SelfLinks = c.SelfLinks || add.SelfLinks
 		c.Probes += add.Probes
+		c.Rechecked = max(c.Rechecked, add.Rechecked)
 		t.b.Put(siteKey(tCount, k), encodeCounts(c))
 	}
 	return nil

@@ -390,6 +390,7 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 		MaxPagesPerDomain: cfg.MaxPagesPerDomain, DomainBudgets: domainBudgets, MaxSitesPerAddress: cfg.MaxSitesPerAddress,
 		Retries:         crawl.Retries{Max: cfg.Retries.Max, Delay: cfg.Retries.Delay, MaxDelay: cfg.Retries.MaxDelay},
 		DedupMinSize:    cfg.Recrawl.DedupMinSize,
+		Recheck:         cfg.Recrawl.RecheckIrrelevant,
 		RecrawlInterval: cfg.Recrawl.Interval, RecrawlIntervals: recrawlIntervals(cfg.Hosts),
 		DomainConnections: cfg.Scheduling.DomainConnections, AddressConnections: cfg.Scheduling.AddressConnections,
 		Resolve:    client.Address,
