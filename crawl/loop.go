@@ -425,11 +425,7 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 		// before, changed or not, which the WARC files of a --previous
 		// crawl could not tell it (an archivist's trial: 547 changed or
 		// gone pages counted as new).
-		last := prev.Fetched // the capture's date, or a later visit that found it unchanged
-		if prev.Checked.After(last) {
-			last = prev.Checked
-		}
-		meta = append(meta, archive.Field{Name: "previousVisit", Value: last.UTC().Format(time.RFC3339) + " " + strconv.Itoa(prev.Status)})
+		meta = append(meta, archive.Field{Name: "previousVisit", Value: lastVisit(prev)})
 	}
 	if res.TLSVerifyError != "" {
 		meta = append(meta, archive.Field{Name: "tlsVerifyError", Value: oneLine(res.TLSVerifyError)})
@@ -465,10 +461,11 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 		c.stats.langChanged.Add(1)
 	}
 	hist := &frontier.History{URL: e.URL, Fetched: res.Started, Status: res.Status,
-		ETag: res.Header.Get("ETag"), LastModified: res.Header.Get("Last-Modified"),
+		ETag: res.Header.Get("ETag"), LastModified: validLastModified(res),
 		Tree: e.Tree, Depth: e.Depth, Priority: e.Priority, Requisite: e.Requisite, Hops: e.Hops, Via: e.Via}
 	if out.det != nil {
 		hist.Lang = out.det.Lang
+		hist.Relevant, hist.Judged = out.det.Relevant, true
 	}
 	if d, ok := c.sameCapture(res, prev, known); ok {
 		_, err := c.p.Archive.WriteRevisit(&archive.Revisit{URL: e.URL, IP: res.IP, Date: res.Started,

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -63,7 +64,24 @@ func (c *Crawler) notModified(l *frontier.Lease, worker int, res *fetch.Result, 
 	// WARC 1.1 (6.7.3) lets a server-not-modified revisit's block be empty.
 	head := res.RawResponse[:min(res.BodyOffset, len(res.RawResponse))]
 	meta := []archive.Field{{Name: "notModifiedResponse", Value: oneLine(strings.ReplaceAll(string(head), "\r\n", "; "))},
-		{Name: "revisit", Value: revisitNotModified}}
+		{Name: "revisit", Value: revisitNotModified},
+		// How the URL was reached and its last visit, as for any page
+		// (an independent re-crawl trial found them missing here).
+		{Name: "via", Value: e.Via},
+		{Name: "hopsFromSeed", Value: e.Hops},
+		{Name: "depth", Value: strconv.Itoa(e.Depth)},
+		{Name: "tree", Value: e.Tree},
+		{Name: "fetchTimeMs", Value: strconv.FormatInt(res.Duration.Milliseconds(), 10)},
+		{Name: "previousVisit", Value: lastVisit(prev)}}
+	if prev.Lang != "" && prev.Judged {
+		// The server says the page is the capture referred to, whose
+		// language this is: not detected again (there is no body), and
+		// marked so. The report counts the page with it; without it a
+		// server that answered only 304s read as one with no pages.
+		meta = append(meta, archive.Field{Name: "language", Value: prev.Lang},
+			archive.Field{Name: "languageFrom", Value: "refers-to"},
+			archive.Field{Name: "relevant", Value: strconv.FormatBool(prev.Relevant)})
+	}
 	_, err := c.p.Archive.WriteRevisit(&archive.Revisit{URL: e.URL, IP: res.IP, Date: res.Started,
 		RawRequest: res.RawRequest, Profile: archive.ProfileServerNotModified, Metadata: meta,
 		RefersTo: prev.RecordID, RefersToTargetURI: prev.URL, RefersToDate: prev.Fetched, PayloadDigest: prev.Digest})
@@ -78,6 +96,44 @@ func (c *Crawler) notModified(l *frontier.Lease, worker int, res *fetch.Result, 
 	out.annot = append(out.annot, "revisit:not-modified")
 	c.stats.revisits.Add(1)
 	return c.finish(l, worker, out, done)
+}
+
+// validLastModified returns the response's Last-Modified for a later
+// If-Modified-Since, or "" when it cannot be trusted: not a valid
+// HTTP-date, or later than the response's Date (our clock when it has
+// none). RFC 9110 (8.8.2.1) forbids an origin server a Last-Modified later
+// than its Date; one in the future makes every later If-Modified-Since
+// look unchanged to a server that compares dates, and an independent
+// re-crawl trial saw such a server answer 304 for a changed page, whose
+// new body was then never archived.
+func validLastModified(res *fetch.Result) string {
+	lm := res.Header.Get("Last-Modified")
+	if lm == "" {
+		return ""
+	}
+	t, err := http.ParseTime(lm)
+	if err != nil {
+		return ""
+	}
+	now := res.Started
+	if d, err := http.ParseTime(res.Header.Get("Date")); err == nil {
+		now = d
+	}
+	if !now.IsZero() && t.After(now) {
+		return ""
+	}
+	return lm
+}
+
+// lastVisit is a URL's last visit as the previousVisit metadata field
+// gives it: the date of its capture, or of a later visit that found it
+// unchanged, and the status of its capture.
+func lastVisit(prev frontier.History) string {
+	last := prev.Fetched
+	if prev.Checked.After(last) {
+		last = prev.Checked
+	}
+	return last.UTC().Format(time.RFC3339) + " " + strconv.Itoa(prev.Status)
 }
 
 // sameCapture reports whether a 2xx response carries the payload of the

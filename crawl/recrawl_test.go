@@ -159,6 +159,16 @@ func TestRecrawlGeneration(t *testing.T) {
 		!strings.HasPrefix(nm.Metadata[0].Value, "HTTP/1.1 304") {
 		t.Errorf("304 revisit: block %q, metadata %v; want no block and the 304 in notModifiedResponse", nm.RawResponse, nm.Metadata)
 	}
+	// Its metadata says how the URL was reached, its last visit, and the
+	// language of the capture it stands for, marked as not detected again
+	// (an independent re-crawl trial found only the first two fields).
+	for _, f := range []archive.Field{{Name: "hopsFromSeed", Value: "L"}, {Name: "via", Value: "http://a.test/"},
+		{Name: "depth", Value: "1"}, {Name: "previousVisit", Value: first.Fetched.UTC().Format(time.RFC3339) + " 200"},
+		{Name: "language", Value: "th"}, {Name: "languageFrom", Value: "refers-to"}, {Name: "relevant", Value: "true"}} {
+		if !slices.Contains(nm.Metadata, f) {
+			t.Errorf("304 revisit metadata %v lacks %v", nm.Metadata, f)
+		}
+	}
 	same, ok := profiles["http://a.test/same"]
 	if !ok || same.Profile != archive.ProfileIdenticalPayloadDigest || same.RefersToTargetURI != "http://a.test/same" || same.RefersTo == "" {
 		t.Errorf("unchanged page: revisit %+v (%v)", same, ok)
@@ -442,5 +452,40 @@ func TestRecheckIrrelevant(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestFutureLastModified: a Last-Modified later than the response's Date
+// (RFC 9110 8.8.2.1 forbids it) is not sent back as If-Modified-Since, so
+// a server comparing dates cannot answer 304 for a page that changed (an
+// independent re-crawl trial saw one do so); a sound one is.
+func TestFutureLastModified(t *testing.T) {
+	withLM := func(lm, date string) string {
+		body := "<html lang=\"th\"><body>x</body></html>"
+		return "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nDate: " + date + "\r\nLast-Modified: " + lm +
+			"\r\nContent-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n" + body
+	}
+	now := time.Now().UTC()
+	date := now.Format(http.TimeFormat)
+	web := fakeWeb{
+		"http://a.test/":       page("th", "/future", "/past", "/bad"),
+		"http://a.test/future": withLM(now.AddDate(5, 0, 0).Format(http.TimeFormat), date),
+		"http://a.test/past":   withLM(now.AddDate(-1, 0, 0).Format(http.TimeFormat), date),
+		"http://a.test/bad":    withLM("yesterday", date),
+	}
+	g := newGenRig(t, web, nil)
+	g.firstGeneration(t, Config{}, "http://a.test/")
+	c := g.crawler(t, Config{})
+	if _, _, err := c.Recrawl(0, nil, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for u, want := range map[string]bool{"http://a.test/future": false, "http://a.test/past": true, "http://a.test/bad": false} {
+		h := g.w.hdrs[u]
+		if got := h.Get("If-Modified-Since") != ""; got != want {
+			t.Errorf("%s: If-Modified-Since %q sent: %v, want %v", u, h.Get("If-Modified-Since"), got, want)
+		}
 	}
 }

@@ -306,6 +306,12 @@ func encodeHistory(h *History) []byte {
 	if h.Requisite {
 		flags |= 2
 	}
+	if h.Relevant {
+		flags |= 4
+	}
+	if h.Judged {
+		flags |= 8
+	}
 	b = append(b, flags, byte(h.Priority))
 	b = appendString(b, h.Lang)
 	b = appendString(b, h.Tree)
@@ -335,6 +341,7 @@ func decodeHistory(b []byte) (History, error) {
 		h.Checked = d.time()
 		flags := d.byte()
 		h.Changed, h.Requisite = flags&1 != 0, flags&2 != 0
+		h.Relevant, h.Judged = flags&4 != 0, flags&8 != 0
 		h.Priority = Priority(d.byte())
 		h.Lang = d.string()
 		h.Tree = d.string()

@@ -235,6 +235,9 @@ type History struct {
 	Checked time.Time // the last visit, when it found the capture unchanged (304 or the same digest); zero if none
 	Changed bool      // the capture's payload differed from the one before it
 	Lang    string    // detected language of the page, "" if not a page
+	// Relevant: the page was in a target language; Judged says Relevant
+	// was recorded (false in records written before it was kept).
+	Relevant, Judged bool
 
 	Tree      string   // the site tree the URL was in
 	Depth     int      // its depth in that tree

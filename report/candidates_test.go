@@ -3,11 +3,15 @@ package report
 import (
 	"bytes"
 	"encoding/csv"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/langcrawl/langcrawl/archive"
 )
 
 // A focused crawl whose pages link to hosts focusing turned away: lao.test
@@ -191,5 +195,52 @@ func TestJSONRoundTrip(t *testing.T) {
 	}
 	if _, err := ReadJSON(strings.NewReader("{")); err == nil {
 		t.Error("ReadJSON of a cut document: no error")
+	}
+}
+
+// TestCandidatesFromLaterGeneration: a re-crawl's capture of a page rejects
+// links of its own (a server judged irrelevant in an earlier generation),
+// and they count toward the candidate hosts; an independent re-crawl trial
+// found generation 2's rejections missing, hiding the very servers a
+// curator should re-seed. A resumed crawl's second capture of a page in
+// the same generation counts once.
+func TestCandidatesFromLaterGeneration(t *testing.T) {
+	out := t.TempDir()
+	link := `http://en2th.test/ L a/@href rejected:focus:irrelevant-server anchor:"ข่าวไทย"`
+	for i, gen := range []int64{1, 2, 2} {
+		at := t0.Add(time.Duration(i) * 24 * time.Hour)
+		w, err := archive.NewWriter(archive.Config{Dir: filepath.Join(out, WARCDir), Prefix: fmt.Sprint("g", i), Compress: true,
+			Hostname: "h", Software: "langcrawl test", Now: func() time.Time { return at }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.SetGeneration(gen)
+		p := page{url: "http://th.test/", tree: "th.test", lang: "th", charset: "utf-8", relevant: true}
+		if gen == 2 {
+			p.outlinks = []string{link}
+		}
+		const body = "<html>x</html>"
+		resp := fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: %d\r\n\r\n%s", len(body), body)
+		ref, err := w.WriteExchange(&archive.Exchange{URL: p.url, IP: "192.0.2.1", Date: at,
+			RawRequest: []byte("GET / HTTP/1.1\r\n\r\n"), RawResponse: []byte(resp), BodyOffset: len(resp) - len(body)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.WriteMetadata(p.url, ref.ResponseID, at, p.fields()); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(out, ProfileFile), []byte("focus:\n  language: th\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Build(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Candidates) != 1 || r.Candidates[0].Host != "en2th.test" || r.Candidates[0].Links != 1 || r.Candidates[0].Referrers != 1 {
+		t.Errorf("candidates %+v, want en2th.test with 1 rejected link from 1 page", r.Candidates)
 	}
 }

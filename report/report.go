@@ -585,13 +585,29 @@ func (a *accumulator) add(m metaRecord) {
 		// A later capture (a re-crawl, a resume) may carry a later verdict.
 		if u, err := url.Parse(m.URI); err == nil && u.Host != "" {
 			var key, verdict string
+			var links []Outlink
+			html := false
 			for _, f := range m.Fields {
 				switch f.Name {
 				case "focusKey":
 					key = f.Value
 				case "focusStatus":
 					verdict = f.Value
+				case "language":
+					html = true
+				case "outlink":
+					if o, ok := ParseOutlink(f.Value); ok {
+						links = append(links, o)
+					}
 				}
+			}
+			// A re-crawl's capture rejects links of its own: a server
+			// judged irrelevant is a candidate a curator may re-seed.
+			// (An independent re-crawl trial found generation 2's
+			// rejections missing from the candidates.) A resumed crawl's
+			// second capture of a URL adds nothing new.
+			if again && html && r.Profile.Language != "" {
+				a.addCandidates(m.URI, links)
 			}
 			host := scope.SiteKey(u)
 			a.noteVerdict(host, key, verdict, m)
