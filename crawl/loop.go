@@ -83,8 +83,8 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 	}
 
 	// 1. Focus: skip a URL whose server turned irrelevant after it was
-	// queued (Tamura section 4.1). Requisites of relevant pages (queued at
-	// high priority) are exempt: those pages must replay.
+	// queued (Tamura section 4.1). Requisites are exempt: the pages that
+	// embed them were archived and must replay (keptRequisite).
 	pol := c.policy()
 	key := c.focusKey(u)
 	// The key's counters, read once: the site lease keeps them still
@@ -98,9 +98,16 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 		counts = focus.Counts(n)
 	}
 	recheck := false
-	if key != "" && !requisiteOfRelevant(e) && pol.Skip(counts, e.Priority == frontier.High) {
+	if key != "" && !keptRequisite(e) && pol.Skip(counts, e.Priority == frontier.High) {
 		if !c.rechecks(counts) {
-			return c.finish(l, worker, outcome{status: codeFocusSkip, annot: []string{"focus:irrelevant-server"}}, frontier.Completion{})
+			why := "focus:irrelevant-server"
+			if strings.Contains(key, "/") {
+				// conservative-directory's key, host/dir/: said as the
+				// sequential strategy's directory skips say it (a trial
+				// read "irrelevant-server" on a relevant server's /en/).
+				why = "focus:" + focus.ReasonIrrelevantDir
+			}
+			return c.finish(l, worker, outcome{status: codeFocusSkip, annot: []string{why}}, frontier.Completion{})
 		}
 		// The server was judged irrelevant in an earlier generation and
 		// has not been looked at in this one: this URL is fetched and
@@ -108,7 +115,7 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 		// found (Config.Recheck).
 		recheck = true
 	}
-	if key != "" && !requisiteOfRelevant(e) {
+	if key != "" && !keptRequisite(e) {
 		// A foreign section of a relevant server (sequential strategy).
 		why, err := c.skipDir(pol, key, counts, u)
 		if err != nil {
@@ -538,10 +545,10 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 				return c.p.CrawlLog.Write(now, worker, d, outcome{status: codeFocusSkip, annot: []string{"focus:dropped:" + key}})
 			}
 		}
-		// The requisites of relevant pages stay, as the skip above lets
-		// them through: a relevant page on another server embedding this
-		// one's images must replay.
-		n, err := c.p.Queue.DropSite(e.Site, requisiteOfRelevant, logDrop)
+		// The requisites stay, as the skip above lets them through: a
+		// relevant page on another server embedding this one's images
+		// must replay.
+		n, err := c.p.Queue.DropSite(e.Site, keptRequisite, logDrop)
 		if err != nil {
 			return fmt.Errorf("frontier drop %s: %w", e.Site, err)
 		}
@@ -563,11 +570,18 @@ func (c *Crawler) rechecks(counts focus.Counts) bool {
 	return c.cfg.Recheck && g >= 2 && counts.Rechecked < g
 }
 
-// requisiteOfRelevant reports whether e is a requisite of a relevant page:
-// queued at high priority (decideLinks). Focusing neither skips nor drops it,
-// so the page replays.
-func requisiteOfRelevant(e frontier.Entry) bool {
-	return e.Requisite && e.Priority == frontier.High
+// keptRequisite reports whether e is a page requisite, which focusing
+// neither skips nor drops once queued, whatever its server's status: the
+// page that embeds it was archived and replays only with it. A requisite is
+// queued once, by the first page found to embed it, so one first found on
+// a foreign page and later embedded by relevant pages carries the foreign
+// page's low priority: an independent trial found a banner shared by a
+// foreign hub's pages and 21 Thai pages dropped with the hub's queue, and
+// the Thai pages replayed without it. Requisites of foreign pages found
+// after their server was judged irrelevant are still not queued
+// (Policy.Requisite decides them as links).
+func keptRequisite(e frontier.Entry) bool {
+	return e.Requisite
 }
 
 // maxRedirects is the longest chain of redirects followed from one link,

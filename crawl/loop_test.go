@@ -370,20 +370,26 @@ func TestConservativeServer(t *testing.T) {
 // TestDropKeepsRequisites: a server judged irrelevant gives up its queue,
 // but not the requisites of relevant pages queued there: a Thai page whose
 // image sits on an English server judged irrelevant before the image was
-// fetched must still replay. (An earlier version dropped them: the
-// fetch-time skip let them through, DropSite did not.)
+// fetched must still replay, and so must one whose image a foreign page
+// queued first, at low priority. (Earlier versions dropped them: the
+// fetch-time skip let the first through, DropSite did not; then the second
+// was dropped, found by an independent trial.)
 func TestDropKeepsRequisites(t *testing.T) {
 	web := fakeWeb{
 		// th.test has more pages queued than en.test, so (in the default
 		// site order, longest queue first) /a and its image are queued
 		// before en.test's third page judges it.
-		"http://th.test/":         page("th", "/a", "/b1", "/b2", "/b3", "/b4", "/b5", "http://en.test/1", "http://en.test/2", "http://en.test/3", "http://en.test/4"),
-		"http://th.test/a":        page("th", "img:http://en.test/logo.png"),
-		"http://en.test/1":        page("en"),
-		"http://en.test/2":        page("en"),
-		"http://en.test/3":        page("en"),
-		"http://en.test/4":        page("en"),
-		"http://en.test/logo.png": "HTTP/1.1 200 OK\r\nContent-Type: image/png\r\nContent-Length: 3\r\n\r\nPNG",
+		"http://th.test/":   page("th", "/a", "/b1", "/b2", "/b3", "/b4", "/b5", "http://en.test/1", "http://en.test/2", "http://en.test/3", "http://en.test/4"),
+		"http://th.test/a":  page("th", "img:http://en.test/logo.png"),
+		"http://th.test/b1": page("th", "img:http://en.test/shared.png"), // fetched after en.test/1
+		// A banner en.test's own pages embed, found there first: queued at
+		// low priority, and needed by th.test/b1 all the same.
+		"http://en.test/1":          page("en", "img:http://en.test/shared.png"),
+		"http://en.test/shared.png": "HTTP/1.1 200 OK\r\nContent-Type: image/png\r\nContent-Length: 3\r\n\r\nPNG",
+		"http://en.test/2":          page("en"),
+		"http://en.test/3":          page("en"),
+		"http://en.test/4":          page("en"),
+		"http://en.test/logo.png":   "HTTP/1.1 200 OK\r\nContent-Type: image/png\r\nContent-Length: 3\r\n\r\nPNG",
 	}
 	pol, err := focus.New(focus.Config{Strategy: focus.ConservativeServer, Tolerance: 2})
 	if err != nil {
@@ -398,6 +404,9 @@ func TestDropKeepsRequisites(t *testing.T) {
 	}
 	if !h.fetched("http://en.test/logo.png") {
 		t.Errorf("the image of a Thai page was dropped with its server's queue (fetched %q)", h.f.got)
+	}
+	if !h.fetched("http://en.test/shared.png") {
+		t.Errorf("an image a foreign page queued first, which a Thai page embeds too, was dropped (fetched %q)", h.f.got)
 	}
 	if st := h.c.Stats(); st.Dropped != 1 {
 		t.Errorf("dropped %d queued URLs, want 1 (en.test/4)", st.Dropped)
@@ -612,5 +621,34 @@ func TestParseTruncatedSaid(t *testing.T) {
 	// Unset, the bound is README's 8 MiB (parse-truncated:8388608).
 	if d := r.crawler(t, Config{}, nil, "http://a.test/"); d.cfg.MaxParse != 8388608 {
 		t.Errorf("default MaxParse %d, want 8388608", d.cfg.MaxParse)
+	}
+}
+
+// TestDirectorySkipSaysDirectory: conservative-directory skips the queued
+// URLs of a top directory judged irrelevant, on a server that may be
+// relevant; crawl.log says "irrelevant-directory", as the sequential
+// strategy's directory skips do (a trial read "irrelevant-server" on a
+// Thai server's /en/ section).
+func TestDirectorySkipSaysDirectory(t *testing.T) {
+	web := fakeWeb{
+		"http://th.test/":     page("th", "/en/1", "/en/2", "/en/3", "/en/4"),
+		"http://th.test/en/1": page("en"),
+		"http://th.test/en/2": page("en"),
+		"http://th.test/en/3": page("en"),
+		"http://th.test/en/4": page("en"),
+	}
+	pol, err := focus.New(focus.Config{Strategy: focus.ConservativeDirectory, Tolerance: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, web, Config{Focus: pol}, "http://th.test/")
+	if _, err := h.run(); err != nil {
+		t.Fatal(err)
+	}
+	if h.fetched("http://th.test/en/4") {
+		t.Fatal("th.test/en/ was not judged irrelevant after T+1 = 3 pages")
+	}
+	if got := h.annotations(t, "http://th.test/en/4"); !slices.Contains(got, "focus:irrelevant-directory") {
+		t.Errorf("crawl.log annotations of the skipped th.test/en/4: %q, want focus:irrelevant-directory", got)
 	}
 }
