@@ -46,6 +46,7 @@ const candidateLog = `2026-01-01T00:00:01.000Z   200       1000 http://th.test/ 
 2026-01-01T00:00:05.000Z -5003          0 http://ja.test/2 L http://ja.test/ - #002 - - - focus:dropped:ja.test
 2026-01-01T00:00:05.000Z -5003          0 http://ja.test/3 L http://ja.test/ - #002 - - - focus:dropped:ja.test
 2026-01-01T00:00:05.000Z -5003          0 http://ja.test/th/ L http://ja.test/ - #002 - - - focus:dropped:ja.test
+2026-01-01T00:00:05.000Z -5003          0 http://ja.test/4 L http://th.test/a - #002 - - - focus:dropped:ja.test
 2026-01-01T00:00:06.000Z    -2          0 http://down.test/ - - - #003 - - - err:connection_refused
 2026-01-01T00:00:07.000Z   200        400 http://th2.test/ L http://th.test/ text/html #001 20260101000300000+5 sha1:DDD - lang:th,charset:utf-8
 `
@@ -82,8 +83,10 @@ func TestCandidatesSeedsMIME(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantCand := []Candidate{
-		{Host: "ja.test", Links: 1, Referrers: 1, ReferrerSample: []string{"http://ja.test/"},
-			Anchors: []Count{{"次へ", 1}}, Reasons: []Count{{"irrelevant-server", 1}}, Dropped: 3, Pages: 1,
+		// th.test/a's link to ja.test/4 was queued, then dropped: th.test/a
+		// refers to ja.test too; ja.test/'s own dropped links do not count.
+		{Host: "ja.test", Links: 1, Referrers: 2, ReferrerSample: []string{"http://ja.test/", "http://th.test/a"},
+			Anchors: []Count{{"次へ", 1}}, Reasons: []Count{{"irrelevant-server", 1}}, Dropped: 4, Pages: 1,
 			SectionURLs: 1, SectionSample: []string{"http://ja.test/th/"}},
 		{Host: "lao.test", Links: 4, Referrers: 2, ReferrerSample: []string{"http://th.test/", "http://th.test/a"},
 			Anchors: []Count{{"ຂ່າວ ລາວ", 2}, {`Lao "news"`, 1}}, Reasons: []Count{{"irrelevant-page", 4}}},
@@ -102,7 +105,7 @@ func TestCandidatesSeedsMIME(t *testing.T) {
 		t.Errorf("seeds\n got %+v\nwant %+v", r.Seeds, wantSeeds)
 	}
 
-	wantMIME := []MIMEType{{"image/png", 1, 3000}, {"text/html", 4, 2600}, {"", 4, 0}}
+	wantMIME := []MIMEType{{"image/png", 1, 3000}, {"text/html", 4, 2600}, {"", 5, 0}}
 	if !reflect.DeepEqual(r.MIMETypes, wantMIME) {
 		t.Errorf("MIME types\n got %+v\nwant %+v", r.MIMETypes, wantMIME)
 	}
@@ -112,7 +115,7 @@ func TestCandidatesSeedsMIME(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"## Candidate hosts", `| lao.test | 2 | 4 | 0 | 0 | 0 | "ຂ່າວ ລາວ" ×2, "Lao \"news\"" |`,
-		"| ja.test | 1 | 1 | 3 | 1 | 1, e.g. http://ja.test/th/ |", "**1 of them had URLs naming a th section**",
+		"| ja.test | 2 | 1 | 4 | 1 | 1, e.g. http://ja.test/th/ |", "**1 of them had URLs naming a th section**",
 		"## Seeds", "| http://never.test/ | - | not fetched | never.test | 0 | 0 |", "## MIME types", "| image/png | 1 | 3000 |"} {
 		if !strings.Contains(md.String(), want) {
 			t.Errorf("markdown lacks %q:\n%s", want, md.String())
@@ -132,7 +135,7 @@ func TestCandidatesSeedsMIME(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rows) != 3 || rows[2][0] != "lao.test" || rows[1][3] != "3" || !strings.Contains(rows[2][5], "ຂ່າວ ລາວ") ||
+	if len(rows) != 3 || rows[2][0] != "lao.test" || rows[1][3] != "4" || !strings.Contains(rows[2][5], "ຂ່າວ ລາວ") ||
 		rows[0][8] != "section_urls" || rows[1][8] != "1" || rows[1][9] != "http://ja.test/th/" {
 		t.Errorf("%s: %q", FileCandidates, rows)
 	}
