@@ -652,3 +652,15 @@ func TestDirectorySkipSaysDirectory(t *testing.T) {
 		t.Errorf("crawl.log annotations of the skipped th.test/en/4: %q, want focus:irrelevant-directory", got)
 	}
 }
+
+// TestStatusClass: URLs kept from a fetch by a rule are "skipped", not
+// errors, in langcrawl_status_total.
+func TestStatusClass(t *testing.T) {
+	for code, want := range map[int]string{200: "2xx", 404: "4xx", codeFocusSkip: "skipped", codeRobots: "skipped",
+		codeSiteBudget: "skipped", codeExcluded: "skipped", codeAddress: "skipped", codeConnectFailed: "error",
+		codeGaveUp: "error", codeRobotsError: "error", codeTimeout: "error"} {
+		if got := statusClass(code); got != want {
+			t.Errorf("statusClass(%d) = %q, want %q", code, got, want)
+		}
+	}
+}
