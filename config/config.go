@@ -123,9 +123,10 @@ type Recrawl struct {
 	DedupMinSize int64 `yaml:"dedup_min_size"`
 	// DedupIndex lists CDXJ indexes of earlier captures (another crawl's,
 	// pywb's) whose payloads count as archived already.
-	DedupIndex []string `yaml:"dedup_index,omitempty"` // RecheckIrrelevant: in a new generation, fetch one URL of each server
-	// an earlier generation judged irrelevant, so that a server whose
-	// language turned to the target is found.
+	DedupIndex []string `yaml:"dedup_index,omitempty"`
+	// RecheckIrrelevant: in a new generation, fetch a page of each server
+	// (or directory) an earlier generation judged irrelevant, so that one
+	// whose language turned to the target is found.
 	RecheckIrrelevant bool `yaml:"recheck_irrelevant"`
 }
 
@@ -391,7 +392,7 @@ var Keys = []key{
 	{"recrawl.interval", "0s", "in a re-crawl (crawl run again on a finished crawl), fetch a known URL again once its last visit is this old (0: all of them)"},
 	{"recrawl.dedup_min_size", "1KiB", "a payload of at least this size already archived at another URL (or in an earlier generation) is written as a revisit record referring to it (0: off)"},
 	{"recrawl.dedup_index", []string{}, "CDXJ indexes of earlier captures (pywb's, another crawl's) whose payloads count as archived: the same payload becomes a revisit naming that capture by URL and date; relative to the profile"},
-	{"recrawl.recheck_irrelevant", true, "in a re-crawl, fetch one URL (usually the home page) of each server an earlier generation judged irrelevant, so that a server whose language turned to the target is found (false: skip them all, as the earlier verdict says)"},
+	{"recrawl.recheck_irrelevant", true, "in a re-crawl, fetch a page of each server (or, with conservative-directory, directory) an earlier generation judged irrelevant: the first its queue gives, following redirects, at most 3 tries; a server whose language turned to the target is found (false: skip them all, as the earlier verdict says)"},
 	{"recrawl.previous", "", "output directory of an earlier crawl to re-crawl from into a new --out (its fetch history makes requests conditional and revisits refer to its WARCs)"},
 	{"retries.max", 10, "tries in all for a URL whose fetch failed (no connection, timeout, 5xx, 429) or whose robots.txt was unavailable; then it is recorded as failed (-8)"},
 	{"retries.delay", "30s", "wait before the second try; doubled for each further try"},

@@ -97,7 +97,7 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 		}
 		counts = focus.Counts(n)
 	}
-	recheck := false
+	var recheck *frontier.Recheck // this URL is its server's re-check try
 	if key != "" && !keptRequisite(e) && pol.Skip(counts, e.Priority == frontier.High) {
 		if !c.rechecks(counts) {
 			why := "focus:irrelevant-server"
@@ -113,7 +113,7 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 		// has not been looked at in this one: this URL is fetched and
 		// counted, so a server whose language changed to the target is
 		// found (Config.Recheck).
-		recheck = true
+		recheck = &frontier.Recheck{Key: key}
 	}
 	if key != "" && !keptRequisite(e) {
 		// A foreign section of a relevant server (sequential strategy).
@@ -226,12 +226,11 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 		}
 	}
 	done := frontier.Completion{NotBefore: end.Add(c.p.Gate.Delay(e.Site))}
-	if recheck {
-		done.Recheck = key // spent once a response came, whatever it says
-	}
+	// Every try of a re-check counts, a failed one too (maxRecheckTries).
+	done.Recheck = recheck
 	if res == nil {
 		c.unreserve()
-		f := failure{status: failureCode(ferr), site: true, why: "err:" + errString(ferr), noHost: noSuchHost(ferr)}
+		f := failure{status: failureCode(ferr), site: true, why: "err:" + errString(ferr), noHost: noSuchHost(ferr), recheck: recheck}
 		if permanent(ferr) {
 			return c.finish(l, worker, outcome{status: f.status, failed: true, annot: []string{f.why}}, done)
 		}
@@ -256,7 +255,7 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 		// Retry-After if it sent one. Other 5xx are the URL's own: it goes
 		// behind the site's other work. On the last try the response is
 		// archived as it came, and the URL is recorded as failed.
-		f := failure{status: res.Status, site: busy,
+		f := failure{status: res.Status, site: busy, recheck: recheck,
 			after: retryAfter(res.Header.Get("Retry-After"), end), why: fmt.Sprintf("http:%d", res.Status), usage: done.Usage}
 		if e.Tries+1 < c.cfg.Retries.Max {
 			return c.retry(l, worker, f)
@@ -277,13 +276,21 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 		// try spent on robots.txt or a 503 before took the page's retry
 		// away (a hostile-server trial), and one left no room for the
 		// retry's own try.
-		return c.retry(l, worker, failure{status: codeConnectLost, recut: true,
+		return c.retry(l, worker, failure{status: codeConnectLost, recut: true, recheck: recheck,
 			why: fmt.Sprintf("truncated:%s,http:%d", res.Truncated, res.Status), usage: done.Usage})
 	}
 	out := outcome{status: res.Status, bytes: res.Size(), dur: res.Duration, started: res.Started,
 		mime: mediaType(res.Header.Get("Content-Type")), failed: gaveUp}
-	if recheck {
+	if recheck != nil {
 		out.annot = append(out.annot, "focus:recheck")
+		if res.Status >= 300 && res.Status < 400 && res.Status != http.StatusNotModified {
+			// A redirect spends no try: its target is queued (a server
+			// that moved from http to https between generations answers
+			// every due URL so), and the re-check goes on until a page
+			// or a failure. Before, three redirects spent the re-check
+			// and the server, now Thai, was never found (a review).
+			done.Recheck = nil
+		}
 	}
 	if res.Status == http.StatusNotModified && asked {
 		// The capture of an earlier visit still stands: a revisit record
@@ -404,6 +411,13 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 		}
 		if pol.Strategy() == focus.Sequential && key == e.Site {
 			c.stats.judge(e.Site, pol.Status(src))
+		}
+		switch {
+		case recheck != nil:
+			recheck.Done = true // a page was counted: the re-check is over
+		case c.rechecking() && pol.Status(counts) != focus.Irrelevant && pol.Status(src) == focus.Irrelevant:
+			// Judged in this generation: no re-check of it in this one.
+			done.Recheck = &frontier.Recheck{Key: key, Done: true}
 		}
 	}
 
@@ -557,17 +571,35 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 	return nil
 }
 
+// maxRecheckTries bounds the fetches of one re-check in a generation: a
+// redirect (a server moved from http to https) and its target, or a failure
+// and its retry, and one more. A re-check ends sooner once a page is
+// counted (frontier.Recheck.Done). Without a bound, a foreign server
+// answering 500 everywhere had each of its due URLs fetched as a re-check,
+// with all its retries (a review: 16 fetches at retries.max 4).
+const maxRecheckTries = 3
+
+// rechecking reports whether this generation re-checks servers judged
+// irrelevant before it: a generation after the first, with Config.Recheck.
+func (c *Crawler) rechecking() bool {
+	return c.cfg.Recheck && c.generation.Load() >= 2
+}
+
 // rechecks reports whether a URL of a server its counters judge irrelevant
-// is fetched all the same, as its server's re-check: in a generation after
-// the first, with Config.Recheck, when the server has had none in this
-// generation (focus.Counts.Rechecked). A re-crawl months later keeps the
+// is fetched all the same, as a try of its server's re-check: the server
+// was judged in an earlier generation (one judged in this one has its
+// re-check marked done), and its re-check in this generation has neither
+// counted a page nor run out of tries. A re-crawl months later keeps the
 // earlier verdicts, and without the re-check a server that turned to the
 // target language was never fetched again (an independent re-crawl trial:
 // a server English in the first crawl and Thai in the second lost all 7
 // of its Thai pages in every later generation).
 func (c *Crawler) rechecks(counts focus.Counts) bool {
+	if !c.rechecking() {
+		return false
+	}
 	g := c.generation.Load()
-	return c.cfg.Recheck && g >= 2 && counts.Rechecked < g
+	return counts.Rechecked != g || (!counts.RecheckDone && counts.RecheckTries < maxRecheckTries)
 }
 
 // keptRequisite reports whether e is a page requisite, which focusing

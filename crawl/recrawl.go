@@ -73,6 +73,14 @@ func (c *Crawler) notModified(l *frontier.Lease, worker int, res *fetch.Result, 
 		{Name: "tree", Value: e.Tree},
 		{Name: "fetchTimeMs", Value: strconv.FormatInt(res.Duration.Milliseconds(), 10)},
 		{Name: "previousVisit", Value: lastVisit(prev)}}
+	relevant := prev.Relevant
+	if pol := c.policy(); pol != nil {
+		// Judged by this generation's target languages, which a profile
+		// may have changed since the capture (a review).
+		if in, known := pol.InTarget(prev.Lang); known {
+			relevant = in
+		}
+	}
 	if prev.Lang != "" && prev.Judged {
 		// The server says the page is the capture referred to, whose
 		// language this is: not detected again (there is no body), and
@@ -80,7 +88,7 @@ func (c *Crawler) notModified(l *frontier.Lease, worker int, res *fetch.Result, 
 		// server that answered only 304s read as one with no pages.
 		meta = append(meta, archive.Field{Name: "language", Value: prev.Lang},
 			archive.Field{Name: "languageFrom", Value: "refers-to"},
-			archive.Field{Name: "relevant", Value: strconv.FormatBool(prev.Relevant)})
+			archive.Field{Name: "relevant", Value: strconv.FormatBool(relevant)})
 	}
 	_, err := c.p.Archive.WriteRevisit(&archive.Revisit{URL: e.URL, IP: res.IP, Date: res.Started,
 		RawRequest: res.RawRequest, Profile: archive.ProfileServerNotModified, Metadata: meta,

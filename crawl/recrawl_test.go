@@ -2,6 +2,7 @@ package crawl
 
 import (
 	"context"
+	"fmt"
 	"slices"
 
 	"net/http"
@@ -488,4 +489,91 @@ func TestFutureLastModified(t *testing.T) {
 			t.Errorf("%s: If-Modified-Since %q sent: %v, want %v", u, h.Get("If-Modified-Since"), got, want)
 		}
 	}
+}
+
+// TestRecheckBounds: what one re-check may cost, and what it must reach
+// (a review found each of these wrong in the first version).
+//   - A server that moved from http to https between generations answers
+//     every due URL with a redirect: redirects spend no try, so the target
+//     is reached and the server, now Thai, is found.
+//   - A server answering 500 everywhere costs maxRecheckTries fetches, not
+//     every due URL with all its retries (16 fetches at four tries).
+//   - A directory first judged irrelevant in this generation gets no
+//     re-check in it (conservative-directory skips at fetch time): T+1.
+func TestRecheckBounds(t *testing.T) {
+	gen2 := func(t *testing.T, g *genRig, pol *focus.Policy, prefix string) (n int, got []string) {
+		t.Helper()
+		c := g.crawler(t, Config{Focus: pol, Recheck: true, Retries: Retries{Max: 4, Delay: time.Millisecond, MaxDelay: time.Millisecond}})
+		if _, _, err := c.Recrawl(0, nil, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		c.Seed([]string{"http://th.test/"})
+		before := len(g.w.got)
+		if _, err := c.Run(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		got = g.w.got[before:]
+		for _, u := range got {
+			if strings.HasPrefix(u, prefix) {
+				n++
+			}
+		}
+		return n, got
+	}
+	en := func(n int) fakeWeb {
+		w := fakeWeb{"http://en.test/": page("en")}
+		links := []string{"http://en.test/"}
+		for i := 1; i <= n; i++ {
+			u := fmt.Sprint("http://en.test/", i)
+			w[u] = page("en")
+			links = append(links, u)
+		}
+		w["http://th.test/"] = page("th", links...)
+		return w
+	}
+	server, err := focus.New(focus.Config{Strategy: focus.ConservativeServer, Tolerance: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Run("moved to https", func(t *testing.T) {
+		web := en(3)
+		g := newGenRig(t, web, nil)
+		g.firstGeneration(t, Config{Focus: server, Recheck: true}, "http://th.test/")
+		for _, p := range []string{"", "1", "2", "3"} {
+			web["http://en.test/"+p] = redirectTo("https://en.test/" + p)
+			web["https://en.test/"+p] = page("th")
+		}
+		if n, got := gen2(t, g, server, "https://en.test/"); n == 0 {
+			t.Errorf("the server, now Thai behind redirects to https, was not found: %q", got)
+		}
+	})
+	t.Run("500 everywhere", func(t *testing.T) {
+		web := en(5)
+		g := newGenRig(t, web, nil)
+		g.firstGeneration(t, Config{Focus: server, Recheck: true}, "http://th.test/")
+		for u := range web {
+			if strings.HasPrefix(u, "http://en.test/") {
+				web[u] = "HTTP/1.1 500 Oops\r\nContent-Length: 0\r\n\r\n"
+			}
+		}
+		if n, got := gen2(t, g, server, "http://en.test/"); n != maxRecheckTries {
+			t.Errorf("a foreign server answering 500 cost %d fetches, want %d: %q", n, maxRecheckTries, got)
+		}
+	})
+	t.Run("judged in this generation", func(t *testing.T) {
+		dir, err := focus.New(focus.Config{Strategy: focus.ConservativeDirectory, Tolerance: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		web := fakeWeb{"http://th.test/": page("th")}
+		g := newGenRig(t, web, nil)
+		g.firstGeneration(t, Config{Focus: dir, Recheck: true}, "http://th.test/")
+		web["http://th.test/"] = page("th", "http://en.test/d/1", "http://en.test/d/2", "http://en.test/d/3", "http://en.test/d/4", "http://en.test/d/5")
+		for i := 1; i <= 5; i++ {
+			web[fmt.Sprint("http://en.test/d/", i)] = page("en")
+		}
+		if n, got := gen2(t, g, dir, "http://en.test/"); n != 3 {
+			t.Errorf("a directory first judged in this generation: %d pages, want T+1 = 3: %q", n, got)
+		}
+	})
 }

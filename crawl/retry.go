@@ -24,6 +24,9 @@ type failure struct {
 	usage  frontier.Usage
 	recut  bool // the body came cut: Entry.Recut is set, so it is fetched again for that once only
 	noHost bool // the host's name does not resolve (noSuchHost)
+	// recheck: the URL was its server's re-check try, which the failure
+	// spends as a fetch does (crawl.maxRecheckTries).
+	recheck *frontier.Recheck
 }
 
 // retry defers a failed URL (DESIGN.md, "Failures"): it goes back to the
@@ -42,7 +45,7 @@ func (c *Crawler) retry(l *frontier.Lease, worker int, f failure) error {
 			c.dead.add(deadKey(e, f), now, now.Add(c.cfg.Retries.MaxDelay), fmt.Sprintf("%d", f.status))
 		}
 		annot := []string{fmt.Sprintf("gave-up:%d-tries", tries), fmt.Sprintf("last:%d", f.status), f.why}
-		return c.finish(l, worker, outcome{status: codeGaveUp, failed: true, annot: annot}, frontier.Completion{Usage: f.usage})
+		return c.finish(l, worker, outcome{status: codeGaveUp, failed: true, annot: annot}, frontier.Completion{Usage: f.usage, Recheck: f.recheck})
 	}
 	at := f.at
 	if at.IsZero() {
@@ -50,7 +53,7 @@ func (c *Crawler) retry(l *frontier.Lease, worker int, f failure) error {
 	}
 	e.Tries, e.RetryAt = tries, at
 	e.Recut = e.Recut || f.recut
-	d := frontier.Deferral{Entry: e, Tail: !f.site, NotBefore: at, Usage: f.usage}
+	d := frontier.Deferral{Entry: e, Tail: !f.site, NotBefore: at, Usage: f.usage, Recheck: f.recheck}
 	if !f.site {
 		// The URL's own failure: the site goes on with its other work
 		// after the usual delay.

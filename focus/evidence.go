@@ -114,6 +114,16 @@ func (p *Policy) Score(l Link) Score {
 	return Score(max(min(s, int(MaxScore)), -int(MaxScore)))
 }
 
+// InTarget reports whether a page in language lang (the detector's code)
+// is in the target: one of Config.Langs ("no" for Bokmål or Nynorsk).
+// known is false when the policy has no target languages.
+func (p *Policy) InTarget(lang string) (in, known bool) {
+	if len(p.cfg.Langs) == 0 {
+		return false, false
+	}
+	return targets(p.cfg.Langs).has(lang), true
+}
+
 // targets is the set of target languages (Config.Langs): one code, or a
 // few collected together.
 type targets []string

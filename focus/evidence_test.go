@@ -233,3 +233,17 @@ func TestSequentialLinkEvidence(t *testing.T) {
 		}
 	}
 }
+
+// TestInTarget: a page's language against the target set, "no" for either
+// Norwegian standard; unknown without target languages.
+func TestInTarget(t *testing.T) {
+	p := mustNew(t, Config{Strategy: ConservativeServer, Langs: []string{"nb", "nn"}})
+	for lang, want := range map[string]bool{"nb": true, "nn": true, "no": true, "da": false, "": false} {
+		if in, known := p.InTarget(lang); in != want || !known {
+			t.Errorf("InTarget(%q) = %v, %v; want %v, true", lang, in, known, want)
+		}
+	}
+	if _, known := mustNew(t, Config{Strategy: ConservativeServer}).InTarget("th"); known {
+		t.Error("InTarget known without target languages")
+	}
+}

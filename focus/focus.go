@@ -115,8 +115,12 @@ type Counts struct {
 	SelfLinks bool
 	// Rechecked: the crawl generation in which the engine last fetched a
 	// page of the server, judged irrelevant before, to see whether its
-	// language changed (0: never). No status reads it.
-	Rechecked int64
+	// language changed (0: never); RecheckTries, its tries in that
+	// generation; RecheckDone, whether the re-check ended there. No status
+	// reads them.
+	Rechecked    int64
+	RecheckTries int64
+	RecheckDone  bool
 }
 
 // StatusOf returns the status for counters c under tolerance T (section 4.1):

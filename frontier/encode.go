@@ -242,7 +242,7 @@ func encodeCounts(c Counts) []byte {
 	b := make([]byte, 0, 24)
 	b = binary.AppendUvarint(b, uint64(c.Downloaded))
 	b = binary.AppendUvarint(b, uint64(c.Relevant))
-	if c.Evidence != 0 || c.Home || c.Probes != 0 || c.SelfLinks || c.Rechecked != 0 {
+	if c.Evidence != 0 || c.Home || c.Probes != 0 || c.SelfLinks || c.Rechecked != 0 || c.RecheckDone {
 		b = binary.AppendVarint(b, c.Evidence)
 		var flags byte
 		if c.Home {
@@ -257,12 +257,16 @@ func encodeCounts(c Counts) []byte {
 		if c.Rechecked != 0 {
 			flags |= 8
 		}
+		if c.RecheckDone {
+			flags |= 16
+		}
 		b = append(b, flags)
 		if c.Probes != 0 {
 			b = binary.AppendUvarint(b, uint64(c.Probes))
 		}
 		if c.Rechecked != 0 {
 			b = binary.AppendUvarint(b, uint64(c.Rechecked))
+			b = binary.AppendUvarint(b, uint64(c.RecheckTries))
 		}
 	}
 	return b
@@ -280,7 +284,9 @@ func decodeCounts(b []byte) (Counts, error) {
 		}
 		if flags&8 != 0 {
 			c.Rechecked = int64(d.uvarint())
+			c.RecheckTries = int64(d.uvarint())
 		}
+		c.RecheckDone = flags&16 != 0
 	}
 	return c, d.err
 }

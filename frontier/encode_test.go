@@ -103,8 +103,10 @@ func TestCountsEncoding(t *testing.T) {
 		{Counts{Downloaded: 3, Probes: 1}, 5},
 		{Counts{Downloaded: 4, Evidence: 2300, SelfLinks: true}, 5},
 		{Counts{Downloaded: 4, SelfLinks: true, Probes: 2, Home: true}, 5},
-		{Counts{Downloaded: 11, Rechecked: 2}, 5},
-		{Counts{Downloaded: 12, Evidence: -3400, Home: true, Probes: 1, Rechecked: 300}, 8},
+		{Counts{Downloaded: 11, Rechecked: 2, RecheckTries: 1}, 6},
+		{Counts{Downloaded: 11, Rechecked: 2, RecheckTries: 3, RecheckDone: true}, 6},
+		{Counts{Downloaded: 12, Evidence: -3400, Home: true, Probes: 1, Rechecked: 300, RecheckTries: 2}, 9},
+		{Counts{Downloaded: 12, RecheckDone: true}, 4},
 	}
 	for _, tt := range tests {
 		b := encodeCounts(tt.in)

@@ -155,12 +155,20 @@ type Completion struct {
 	// link or seed may queue it again: a URL skipped by an operator's
 	// exclusion, which the operator may lift.
 	Unsee bool
-	// Recheck names a focus key whose re-check in this generation the
-	// completion spends: its Counts.Rechecked becomes the current
-	// generation, atomically with the Tally (package crawl: the one page
-	// a server judged irrelevant in an earlier generation is fetched in a
-	// new one, to see whether its language changed).
-	Recheck string
+	// Recheck, when not nil, records a re-check try of a focus key in the
+	// current generation, atomically with the Tally (package crawl: a
+	// page of a server judged irrelevant in an earlier generation is
+	// fetched in a new one, to see whether its language changed).
+	Recheck *Recheck
+}
+
+// Recheck is one try of a focus key's re-check in the current generation
+// (Completion.Recheck, Deferral.Recheck): Counts.Rechecked becomes the
+// generation (the tries of an earlier one are forgotten), RecheckTries
+// grows by one, and Done ends the re-check for the generation.
+type Recheck struct {
+	Key  string
+	Done bool
 }
 
 // Usage is what a job has spent, kept across restarts. Fetches and Bytes
@@ -208,9 +216,12 @@ type Counts struct {
 	Home       bool  // a Tally with Home was given
 	Probes     int64 // pages among Downloaded that came with Tally.Probe
 	SelfLinks  bool  // a Tally with SelfLinks was given
-	// Rechecked is the generation whose re-check the key had
-	// (Completion.Recheck); 0 if never.
-	Rechecked int64
+	// Rechecked is the generation of the key's last re-check
+	// (Completion.Recheck), 0 if never; RecheckTries the tries in that
+	// generation, and RecheckDone whether it ended there.
+	Rechecked    int64
+	RecheckTries int64
+	RecheckDone  bool
 }
 
 // The status these counters give a server, with a tolerance T, is package
@@ -906,8 +917,13 @@ func (q *Queue) DropSite(site string, keep func(Entry) bool, each func(Entry) er
 			k := it.Key()
 			high := len(k) == len(prefix)+keySuffixLen && Priority(k[len(prefix)]) == High
 			if keep != nil || each != nil {
+				// An entry that does not decode is not kept: it is
+				// dropped, unless each must see it (then, as before,
+				// the drop stops with the error).
 				e, err := decodeEntry(it.Value(), site)
-				if err == nil && keep != nil && keep(e) {
+				if err != nil && each == nil {
+					err = nil
+				} else if err == nil && keep != nil && keep(e) {
 					kept++
 					if high {
 						keptHigh++

@@ -27,6 +27,9 @@ type Deferral struct {
 	// Usage is added to the job's totals, as Completion.Usage is: a
 	// failed fetch that got a response still reached the server.
 	Usage Usage
+	// Recheck, when not nil, records a re-check try, as
+	// Completion.Recheck does: a failed try counts too.
+	Recheck *Recheck
 }
 
 // Requeue puts a leased URL back for another try, with its entry updated,
@@ -71,6 +74,9 @@ func (q *Queue) Requeue(l *Lease, d Deferral) error {
 	if d.Usage != (Usage{}) {
 		t.meta.usage.add(d.Usage)
 		t.dirty = true
+	}
+	if err := t.tally(nil, d.Recheck); err != nil {
+		return fmt.Errorf("frontier: requeue %s: %w", l.Entry.URL, err)
 	}
 	if err := t.commit(); err != nil {
 		return fmt.Errorf("frontier: requeue %s: %w", l.Entry.URL, err)

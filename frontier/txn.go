@@ -122,17 +122,17 @@ func (t *txn) push(es []Entry) (int, error) {
 	return n, nil
 }
 
-// tally bumps the focus counters, adding up repeated keys first, and marks
-// the key recheck (if not "") as rechecked in the current generation.
-func (t *txn) tally(ts []Tally, recheck string) error {
-	if len(ts) == 0 && recheck == "" {
+// tally bumps the focus counters, adding up repeated keys first, and
+// records the re-check try rc (if not nil).
+func (t *txn) tally(ts []Tally, rc *Recheck) error {
+	if len(ts) == 0 && rc == nil {
 		return nil
 	}
 	sum := make(map[string]Counts, len(ts)+1)
 	var keys []string
-	if recheck != "" {
-		keys = append(keys, recheck)
-		sum[recheck] = Counts{Rechecked: max(t.meta.gen, 1)}
+	if rc != nil {
+		keys = append(keys, rc.Key)
+		sum[rc.Key] = Counts{}
 	}
 	for _, x := range ts {
 		c, ok := sum[x.Key]
@@ -163,7 +163,13 @@ func (t *txn) tally(ts []Tally, recheck string) error {
 		c.Home = c.Home || add.Home
 		c.SelfLinks = c.SelfLinks || add.SelfLinks
 		c.Probes += add.Probes
-		c.Rechecked = max(c.Rechecked, add.Rechecked)
+		if rc != nil && k == rc.Key {
+			if gen := max(t.meta.gen, 1); c.Rechecked != gen {
+				c.Rechecked, c.RecheckTries, c.RecheckDone = gen, 0, false
+			}
+			c.RecheckTries++
+			c.RecheckDone = c.RecheckDone || rc.Done
+		}
 		t.b.Put(siteKey(tCount, k), encodeCounts(c))
 	}
 	return nil

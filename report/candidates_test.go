@@ -206,11 +206,12 @@ func TestJSONRoundTrip(t *testing.T) {
 // and they count toward the candidate hosts; an independent re-crawl trial
 // found generation 2's rejections missing, hiding the very servers a
 // curator should re-seed. A resumed crawl's second capture of a page in
-// the same generation counts once.
+// the same generation, and a third generation's capture of the same page
+// with the same link, count once.
 func TestCandidatesFromLaterGeneration(t *testing.T) {
 	out := t.TempDir()
 	link := `http://en2th.test/ L a/@href rejected:focus:irrelevant-server anchor:"ข่าวไทย"`
-	for i, gen := range []int64{1, 2, 2} {
+	for i, gen := range []int64{1, 2, 2, 3} {
 		at := t0.Add(time.Duration(i) * 24 * time.Hour)
 		w, err := archive.NewWriter(archive.Config{Dir: filepath.Join(out, WARCDir), Prefix: fmt.Sprint("g", i), Compress: true,
 			Hostname: "h", Software: "langcrawl test", Now: func() time.Time { return at }})
@@ -219,7 +220,7 @@ func TestCandidatesFromLaterGeneration(t *testing.T) {
 		}
 		w.SetGeneration(gen)
 		p := page{url: "http://th.test/", tree: "th.test", lang: "th", charset: "utf-8", relevant: true}
-		if gen == 2 {
+		if gen >= 2 {
 			p.outlinks = []string{link}
 		}
 		const body = "<html>x</html>"

@@ -323,6 +323,7 @@ type candidate struct {
 	anchors  map[string]int
 	reasons  map[string]int
 	sections map[string]struct{} // SectionURLs, up to maxReferrers
+	links    map[string]struct{} // "page URL" pairs counted in Links, up to maxReferrers
 }
 
 // Bounds on what a candidate keeps.
@@ -364,7 +365,8 @@ func (a *accumulator) section(c *candidate, u string) {
 func (a *accumulator) candidate(host string) *candidate {
 	c := a.cands[host]
 	if c == nil {
-		c = &candidate{Candidate: Candidate{Host: host}, refs: map[string]struct{}{}, anchors: map[string]int{}, reasons: map[string]int{}}
+		c = &candidate{Candidate: Candidate{Host: host}, refs: map[string]struct{}{}, anchors: map[string]int{}, reasons: map[string]int{},
+			links: map[string]struct{}{}}
 		a.cands[host] = c
 	}
 	return c
@@ -1077,6 +1079,14 @@ func (a *accumulator) addCandidates(page string, links []Outlink) {
 			continue
 		}
 		c := a.candidate(scope.SiteKey(u))
+		// A link counts once per page: a re-crawl's capture of the page
+		// rejects it again (a review found it counted once per generation).
+		if pair := page + " " + u.String(); len(c.links) < maxReferrers {
+			if _, seen := c.links[pair]; seen {
+				continue
+			}
+			c.links[pair] = struct{}{}
+		}
 		c.Links++
 		c.reasons[reason]++
 		a.section(c, u.String())

@@ -402,7 +402,7 @@ func (r *Report) writeCandidates(p func(string, ...any)) {
 			sections, r.Profile.Language, firstLang(r.Profile.Language), firstLang(r.Profile.Language))
 		p("such a host says it holds %s pages (a section behind foreign pages, or a dead link to one), so they come first. ", r.Profile.Language)
 	}
-	p("The %d with the most referring pages (all %d in %s):\n\n", n, len(r.Candidates), FileCandidates)
+	p("The first %d, by section URLs, then referring pages (all %d in %s):\n\n", n, len(r.Candidates), FileCandidates)
 	p("| host | referring pages | rejected links | dropped URLs | pages fetched | section URLs | anchor texts | reasons | e.g. linked from |\n|---|---:|---:|---:|---:|---|---|---|---|\n")
 	for _, c := range r.Candidates[:n] {
 		ref := ""

@@ -74,7 +74,7 @@ func startGeneration(c *crawl.Crawler, q *frontier.Queue, cfg *config.Config, st
 		// The server verdicts carry over: said, or a curator counting
 		// the due URLs against those fetched reads the gap as lost.
 		if cfg.Recrawl.RecheckIrrelevant {
-			fmt.Fprintln(stderr, "  each server the earlier generations judged irrelevant gets one URL fetched again (focus:recheck in crawl.log); "+
+			fmt.Fprintln(stderr, "  each server the earlier generations judged irrelevant is re-checked: a page of it fetched again, up to three tries (focus:recheck in crawl.log); "+
 				"its other URLs are skipped (-5003) unless that page, or a later one, turns it relevant; the summary counts them")
 		} else {
 			fmt.Fprintln(stderr, "  those on servers the earlier generations judged irrelevant are skipped (-5003) (recrawl.recheck_irrelevant is false); the summary counts them")
