@@ -177,6 +177,16 @@ func (c *Crawler) Recrawl(interval time.Duration, intervals map[string]time.Dura
 		if !isDue(h, u.Host, interval, intervals, now) {
 			return frontier.Entry{}, false
 		}
+		if c.cfg.Focus != nil && h.Requisite && h.Priority != frontier.High {
+			// A requisite of a page that was not relevant (focusing
+			// queues those of relevant pages at high priority) is left
+			// to its page: fetched again, the page queues it anew as its
+			// standing then says. Focusing never skips a queued
+			// requisite (keptRequisite), so queued here it would be
+			// fetched in every generation for a foreign page that is
+			// itself skipped (a review).
+			return frontier.Entry{}, false
+		}
 		e := frontier.Entry{URL: u.String(), Site: scope.SiteKey(u), Tree: h.Tree, Depth: h.Depth,
 			Priority: h.Priority, Requisite: h.Requisite, Discovered: now, Hops: h.Hops, Via: h.Via}
 		if e.Tree == "" {

@@ -781,10 +781,15 @@ func TestCutBodyIsRetried(t *testing.T) {
 		// hostile-server trial: the cut page was archived cut).
 		"http://d.test/": {n: 1, raw: cut, truncated: fetch.TruncatedDisconnect,
 			before: []string{"HTTP/1.1 500 Internal Server Error\r\nContent-Length: 0\r\n\r\n"}},
+		"http://e.test/": {n: 1, raw: cut, truncated: fetch.TruncatedTime},
 	})
+	// A body the server fell silent in (timeouts.read: truncated time) is
+	// tried once more too (a crash trial: 68 pages archived cut).
 	web["http://d.test/"] = page("th", "/more")
 	web["http://d.test/more"] = page("th")
-	c := r.crawler(t, Config{}, nil, "http://a.test/", "http://b.test/", "http://c.test/", "http://d.test/")
+	web["http://e.test/"] = page("th", "/more")
+	web["http://e.test/more"] = page("th")
+	c := r.crawler(t, Config{}, nil, "http://a.test/", "http://b.test/", "http://c.test/", "http://d.test/", "http://e.test/")
 	if _, err := c.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -805,15 +810,21 @@ func TestCutBodyIsRetried(t *testing.T) {
 		t.Errorf("d.test/ (a 500, then cut, then whole) tried %d times, archived %d times, its link %d; want 3, 1, 1",
 			n, archived["http://d.test/"], archived["http://d.test/more"])
 	}
+	if n := r.f.tries["http://e.test/"]; n != 2 || archived["http://e.test/"] != 1 || archived["http://e.test/more"] != 1 {
+		t.Errorf("e.test/ (silent mid-body, then whole) tried %d times, archived %d times, its link %d; want 2, 1, 1",
+			n, archived["http://e.test/"], archived["http://e.test/more"])
+	}
 	log := r.lines(t)
-	for _, want := range []string{"retry:1/4", "truncated:disconnect"} {
+	for _, want := range []string{"retry:1/4", "truncated:disconnect", "truncated:time"} {
 		if !strings.Contains(log, want) {
 			t.Errorf("crawl.log has no %q:\n%s", want, log)
 		}
 	}
 	for _, line := range strings.Split(log, "\n") {
-		// The deferred try is a lost connection (-3), not a 200 of no bytes.
-		if strings.Contains(line, "retry:") && strings.Contains(line, "truncated:") && !strings.Contains(line, " -3 ") {
+		// The deferred try is a lost connection (-3) or a timeout (-4),
+		// not a 200 of no bytes.
+		if strings.Contains(line, "retry:") && strings.Contains(line, "truncated:disconnect") && !strings.Contains(line, " -3 ") ||
+			strings.Contains(line, "retry:") && strings.Contains(line, "truncated:time") && !strings.Contains(line, " -4 ") {
 			t.Errorf("the retry's line does not say -3: %s", line)
 		}
 	}

@@ -34,6 +34,11 @@ func TestHangupDrains(t *testing.T) { testSignalDrains(t, syscall.SIGHUP, syscal
 // drains the crawl as the first Ctrl-C does.
 func TestTermDrains(t *testing.T) { testSignalDrains(t, syscall.SIGTERM) }
 
+// TestTermTwiceDrains: two SIGTERMs at once, as coreutils timeout sends
+// them (to the process and to its group), are one request: the crawl
+// drains (a crash trial found it quitting at once in 4 runs of 6).
+func TestTermTwiceDrains(t *testing.T) { testSignalDrains(t, syscall.SIGTERM, syscall.SIGTERM) }
+
 // TestHangupUnderNohup: a crawl started under nohup, which ignores SIGHUP,
 // goes on to its end through a hangup (a review: Notify delivered it).
 func TestHangupUnderNohup(t *testing.T) {

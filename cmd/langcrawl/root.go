@@ -8,6 +8,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 )
@@ -102,6 +103,10 @@ const (
 // quitting). SIGHUP is a closed terminal: it killed the crawl outright
 // before, leaving its WARC file open (the crash trial); it drains, never
 // quits at once, and is left ignored under nohup.
+// dupTerm is how soon after a first SIGTERM a second one is taken for the
+// same request, delivered twice (to the process and to its group).
+const dupTerm = time.Second
+
 func interrupts(stopping, quitting string) (context.Context, func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	ch := make(chan os.Signal, 2)
@@ -113,17 +118,26 @@ func interrupts(stopping, quitting string) (context.Context, func()) {
 	}
 	signal.Notify(ch, sigs...)
 	go func() {
+		var first os.Signal
 		select {
-		case <-ch:
+		case first = <-ch:
 		case <-ctx.Done():
 			return
 		}
+		firstAt := time.Now()
 		fmt.Fprintf(os.Stderr, "\nlangcrawl: interrupted; %s (Ctrl-C again to quit at once)\n", stopping)
 		cancel()
 		for sig := range ch {
 			if sig == syscall.SIGHUP {
 				// A hangup often comes twice (the shell's, the
 				// kernel's): only Ctrl-C or SIGTERM quits at once.
+				continue
+			}
+			if sig == syscall.SIGTERM && first == syscall.SIGTERM && time.Since(firstAt) < dupTerm {
+				// coreutils timeout sends its SIGTERM to the process
+				// and to its group, so the crawl gets it twice: one
+				// request, not two (a crash trial: 4 of 6 runs under
+				// `timeout` quit at once instead of draining).
 				continue
 			}
 			fmt.Fprintln(os.Stderr, "langcrawl: "+quitting)
