@@ -577,3 +577,43 @@ func TestRecheckBounds(t *testing.T) {
 		}
 	})
 }
+
+// TestRecrawlLeavesForeignRequisites: a focused re-crawl queues again from
+// the history the requisites of relevant pages, but not those of pages
+// that were not relevant: focusing never skips a queued requisite, so the
+// image of a foreign page, itself skipped, was fetched in every generation
+// (a review).
+func TestRecrawlLeavesForeignRequisites(t *testing.T) {
+	img := "HTTP/1.1 200 OK\r\nContent-Type: image/png\r\nContent-Length: 3\r\n\r\nPNG"
+	web := fakeWeb{
+		"http://th.test/":         page("th", "http://en.test/1", "http://en.test/2", "img:http://en.test/logo.png"),
+		"http://en.test/1":        page("en", "img:http://en.test/img.png"),
+		"http://en.test/2":        page("en"),
+		"http://en.test/img.png":  img,
+		"http://en.test/logo.png": img,
+	}
+	pol, err := focus.New(focus.Config{Strategy: focus.ConservativeServer, Tolerance: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := newGenRig(t, web, nil)
+	g.firstGeneration(t, Config{Focus: pol, Requisites: true}, "http://th.test/")
+	if !slices.Contains(g.w.got, "http://en.test/img.png") {
+		t.Fatalf("first generation did not fetch the foreign page's image: %q", g.w.got)
+	}
+	c := g.crawler(t, Config{Focus: pol, Requisites: true})
+	if _, _, err := c.Recrawl(0, nil, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	before := len(g.w.got)
+	if _, err := c.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	got := g.w.got[before:]
+	if slices.Contains(got, "http://en.test/img.png") {
+		t.Errorf("the image of a foreign page, itself skipped, was fetched again: %q", got)
+	}
+	if !slices.Contains(got, "http://en.test/logo.png") {
+		t.Errorf("the image of a Thai page on a server judged irrelevant was not fetched again: %q", got)
+	}
+}
