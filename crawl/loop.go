@@ -530,7 +530,14 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 		}
 		out.digest = d
 		out.annot = append(out.annot, "revisit:duplicate-of:"+orig.URL)
-		c.stats.deduplicated.Add(1)
+		if kind == revisitUnchanged {
+			// Counted as the metadata and the report count it: the URL
+			// is unchanged since its last visit (a re-crawl trial found
+			// the summary calling it deduplicated, the report unchanged).
+			c.stats.revisits.Add(1)
+		} else {
+			c.stats.deduplicated.Add(1)
+		}
 		hist.Digest = d
 	} else {
 		tail, tailN := res.Tail()

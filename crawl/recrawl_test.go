@@ -296,6 +296,32 @@ func TestDeduplicateAcrossURLs(t *testing.T) {
 	if s := c.Stats(); s.Deduplicated != 1 {
 		t.Errorf("deduplicated %d, want 1", s.Deduplicated)
 	}
+	// A second generation: b.test/copy.pdf is a duplicate of a.test/doc.pdf
+	// again, and unchanged since its own last visit. Its metadata says
+	// unchanged, and the summary counts it among the revisits, not as
+	// deduplicated (a re-crawl trial found the two disagreeing).
+	c2 := r.crawler(t, Config{DedupMinSize: 1024}, nil)
+	if _, _, err := c2.Recrawl(0, nil, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	n := len(r.a.revisits)
+	if _, err := c2.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	kind := ""
+	for _, rv := range r.a.revisits[n:] {
+		if rv.URL == "http://b.test/copy.pdf" {
+			for _, f := range rv.Metadata {
+				if f.Name == "revisit" {
+					kind = f.Value
+				}
+			}
+		}
+	}
+	if s := c2.Stats(); kind != revisitUnchanged || s.Deduplicated != 0 || s.Revisits < 2 {
+		t.Errorf("generation 2: copy.pdf's revisit says %q; deduplicated %d, revisits %d; want unchanged, 0, and both PDFs among the revisits",
+			kind, s.Deduplicated, s.Revisits)
+	}
 }
 
 // A CDXJ index of another crawl (pywb's form: the digest without its
