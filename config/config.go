@@ -1489,6 +1489,29 @@ func (c *Config) Validate() error {
 	sort.Strings(hosts)
 	for _, h := range hosts {
 		addr := c.Network.ConnectTo[h]
+		if h != "*" {
+			// The key in the form the fetcher looks hosts up in: lower
+			// case, punycode, no trailing dot. A key that could never
+			// match (a port, a scheme, a path, a space) is an error: it
+			// sent the host past the mapping to DNS (an address-guard
+			// trial: ทดสอบ.test and good.test:80 were looked up in DNS).
+			k, err := hostmatch.Key(h)
+			switch {
+			case err != nil:
+				bad("network.connect_to", "%v; a key is a host name or *", err)
+				continue
+			case strings.HasPrefix(k, "."):
+				bad("network.connect_to", "%q: a key is a host name or *, not a .domain", h)
+				continue
+			case k != h:
+				if _, dup := c.Network.ConnectTo[k]; dup {
+					bad("network.connect_to", "%q and %q name the same host", h, k)
+					continue
+				}
+				delete(c.Network.ConnectTo, h)
+				c.Network.ConnectTo[k] = addr
+			}
+		}
 		host, port, err := net.SplitHostPort(addr)
 		if err != nil || net.ParseIP(host) == nil {
 			bad("network.connect_to", "%s=%q: want IP:PORT, e.g. 127.0.0.1:8080", h, addr)

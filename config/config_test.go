@@ -706,3 +706,27 @@ func TestBadProfileAndSeedsFile(t *testing.T) {
 		}
 	}
 }
+
+// TestConnectToKeys: a connect_to key is kept in the form the fetcher looks
+// hosts up in (lower case, punycode, no trailing dot), and a key that could
+// never match is an error naming it. Before, ทดสอบ.test and good.test:80
+// were accepted and their hosts sent past the mapping to DNS (an
+// address-guard trial).
+func TestConnectToKeys(t *testing.T) {
+	dir := t.TempDir()
+	prof := filepath.Join(dir, "p.yaml")
+	os.WriteFile(prof, []byte("seeds: [http://a.test/]\nuser_agent: \"x/1 (+https://lib.example/c)\"\nnetwork:\n  connect_to:\n    ทดสอบ.test: 127.0.0.1:1\n    Mixed.Test.: 127.0.0.1:2\n"), 0o644)
+	c, err := Load(prof, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Network.ConnectTo["xn--l3cfk7dp.test"] != "127.0.0.1:1" || c.Network.ConnectTo["mixed.test"] != "127.0.0.1:2" || len(c.Network.ConnectTo) != 2 {
+		t.Errorf("connect_to = %v, want the keys as hosts are looked up", c.Network.ConnectTo)
+	}
+	for _, key := range []string{"good.test:80", "http://other.test/", "bad host", ".domain.test"} {
+		os.WriteFile(prof, []byte("seeds: [http://a.test/]\nuser_agent: \"x/1 (+https://lib.example/c)\"\nnetwork:\n  connect_to:\n    \""+key+"\": 127.0.0.1:1\n"), 0o644)
+		if _, err := Load(prof, nil); err == nil || !strings.Contains(err.Error(), "network.connect_to") {
+			t.Errorf("connect_to key %q: error %v, want one naming network.connect_to", key, err)
+		}
+	}
+}

@@ -35,6 +35,7 @@ type Stats struct {
 	robots                      atomic.Int64 // URLs disallowed by robots.txt
 	skipped                     atomic.Int64 // URLs skipped by focus or budgets
 	skipFocus, skipBudget       atomic.Int64 // of them: on an irrelevant server or section (-5003), over a site's budget (-5002)
+	refused                     atomic.Int64 // the address guard refused the host's address (-5010)
 	dropped                     atomic.Int64 // queued URLs dropped when a server turned irrelevant
 
 	mu       sync.Mutex
@@ -64,6 +65,11 @@ func (s *Stats) record(e frontier.Entry, out outcome) {
 		case codeSiteBudget:
 			s.skipBudget.Add(1)
 		}
+	case out.status == codeAddress:
+		// Refused before any connection, and never retried: not a
+		// failure after the last retry (an address-guard trial found 87
+		// of a summary's 89 "given up" to be these).
+		s.refused.Add(1)
 	case out.status < 0:
 		s.failed.Add(1)
 	default:
@@ -149,7 +155,9 @@ type Snapshot struct {
 	// SkippedFocus and SkippedBudget are the Skipped that focusing
 	// (-5003) and a trap guard's budget (-5002) skipped; the rest an
 	// operator's exclusion did (-5004).
-	SkippedFocus, SkippedBudget               int64
+	SkippedFocus, SkippedBudget int64
+	// Refused counts the URLs the address guard refused (-5010).
+	Refused                                   int64
 	Deferred                                  int64
 	Revisits, Gone, LangChanged, Deduplicated int64
 	Sites                                     int
@@ -183,7 +191,7 @@ func (s *Stats) snapshot(f frontier.Stats) Snapshot {
 	return Snapshot{
 		Pages: s.pages.Load(), Bytes: s.bytes.Load(), HTML: s.html.Load(), Relevant: s.relevant.Load(),
 		Failed: s.failed.Load(), Robots: s.robots.Load(), Skipped: s.skipped.Load(), Dropped: s.dropped.Load(),
-		SkippedFocus: s.skipFocus.Load(), SkippedBudget: s.skipBudget.Load(),
+		SkippedFocus: s.skipFocus.Load(), SkippedBudget: s.skipBudget.Load(), Refused: s.refused.Load(),
 		Deferred: s.deferred.Load(), Revisits: s.revisits.Load(), Gone: s.gone.Load(), LangChanged: s.langChanged.Load(),
 		Deduplicated: s.deduplicated.Load(),
 		Sites:        len(s.hosts), Status: st, Langs: cp(s.langs), Rejects: cp(s.rejects), Frontier: f,
@@ -255,6 +263,9 @@ func (s Snapshot) WriteSummary(w io.Writer, elapsed time.Duration, reason string
 	// site budget's (an archivist's trial).
 	fmt.Fprintf(w, "not fetched: %d disallowed by robots.txt; %d skipped (%d on servers or sections judged irrelevant, %d over a trap guard's budget (a site's, a domain's or an address's), %d excluded by the operator); %d dropped from the queue when their server was judged irrelevant\n",
 		s.Robots, s.Skipped, s.SkippedFocus, s.SkippedBudget, s.Skipped-s.SkippedFocus-s.SkippedBudget, s.Dropped)
+	if s.Refused > 0 {
+		fmt.Fprintf(w, "refused: %d URLs whose host's address the address guard refused (loopback, private, ...; crawl.log -5010)\n", s.Refused)
+	}
 	fmt.Fprintf(w, "failed: %d given up on after their last retry (crawl.log -8 or an error status); %d tries deferred for a retry\n",
 		s.Failed, s.Deferred)
 	if s.Deduplicated > 0 {
