@@ -415,7 +415,7 @@ var Keys = []key{
 	{"scope.max_repeated_segment", 3, "trap guard: most repeats of one path segment"},
 	{"scope.max_query_params", 32, "trap guard: most query parameters accepted"},
 	{"network.connect_to", map[string]string{}, "map of host (or *) to ip:port to dial instead of DNS"},
-	{"network.allow_addresses", []string{}, "address classes (loopback, private, link-local, cgnat, multicast, unspecified, broadcast) or CIDR prefixes the crawler may connect to; all refused by default, connect_to targets always allowed"},
+	{"network.allow_addresses", []string{}, "address classes (loopback, private, link-local, cgnat, multicast, unspecified, broadcast, reserved, self) or CIDR prefixes the crawler may connect to; all refused by default, connect_to targets always allowed"},
 	{"focus.language", "", "target language, ISO 639-1, or a list of them (fi, sv) collected together (empty: no focusing)"},
 	{"focus.charsets", []string{}, "charsets that also define the target (text must confirm), e.g. [tis-620, windows-874]"},
 	{"focus.strategy", "conservative-server", "bfs, hard-focused, soft-focused, aggressive-server, conservative-server, conservative-directory, evidence (experimental: per-link evidence) or sequential (sequential server verdicts and directory status)"},
@@ -1339,7 +1339,7 @@ var contactRE = regexp.MustCompile(`\(.*\+https?://[^\s)]+\.[^\s)]+.*\)`)
 // addressClasses are the names fetch.AddressClasses lists, for
 // network.allow_addresses; fetch.New checks them again.
 var addressClasses = map[string]bool{"loopback": true, "private": true, "link-local": true, "cgnat": true,
-	"multicast": true, "unspecified": true, "broadcast": true}
+	"multicast": true, "unspecified": true, "broadcast": true, "reserved": true, "self": true}
 
 var strategies = []string{"bfs", "hard-focused", "soft-focused", "aggressive-server", "conservative-server", "conservative-directory", "evidence", "sequential"}
 
@@ -1523,7 +1523,7 @@ func (c *Config) Validate() error {
 	}
 	for _, a := range c.Network.AllowAddresses {
 		if _, _, err := net.ParseCIDR(a); err != nil && net.ParseIP(a) == nil && !addressClasses[strings.ToLower(a)] {
-			bad("network.allow_addresses", "%q is neither an address class (loopback, private, link-local, cgnat, multicast, unspecified, broadcast) nor a CIDR prefix such as 10.0.0.0/8", a)
+			bad("network.allow_addresses", "%q is neither an address class (loopback, private, link-local, cgnat, multicast, unspecified, broadcast, reserved, self) nor a CIDR prefix such as 10.0.0.0/8", a)
 		}
 	}
 	for _, l := range c.Focus.Languages() {

@@ -3,6 +3,7 @@ package fetch
 import (
 	"errors"
 	"fmt"
+	"net"
 	"net/netip"
 	"strconv"
 	"strings"
@@ -27,15 +28,28 @@ const (
 	AddrMulticast   = "multicast"   // 224.0.0.0/4, ff00::/8
 	AddrUnspecified = "unspecified" // 0.0.0.0/8, ::
 	AddrBroadcast   = "broadcast"   // 255.255.255.255
+	// AddrReserved: special-purpose blocks that are not globally reachable
+	// (RFC 6890): 192.0.0.0/24, the documentation blocks 192.0.2.0/24,
+	// 198.51.100.0/24, 203.0.113.0/24 and 2001:db8::/32, benchmarking
+	// 198.18.0.0/15, and 240.0.0.0/4. No public site answers there; a
+	// private network may (an address-guard trial ran on a machine whose
+	// own interface was 192.0.2.2).
+	AddrReserved = "reserved"
+	// AddrSelf: an address of one of this machine's own interfaces, read
+	// when the client is made: a public address of the crawler's machine
+	// reaches the services it runs (its status page, with
+	// metrics.all_interfaces) as loopback would.
+	AddrSelf = "self"
 )
 
 // AddressClasses lists the class names Config.AllowAddresses accepts, for
 // documentation and validation elsewhere (the config package); changing it
 // changes nothing in this package.
-var AddressClasses = []string{AddrLoopback, AddrPrivate, AddrLinkLocal, AddrCGNAT, AddrMulticast, AddrUnspecified, AddrBroadcast}
+var AddressClasses = []string{AddrLoopback, AddrPrivate, AddrLinkLocal, AddrCGNAT, AddrMulticast, AddrUnspecified, AddrBroadcast,
+	AddrReserved, AddrSelf}
 
 var classNames = map[string]bool{AddrLoopback: true, AddrPrivate: true, AddrLinkLocal: true, AddrCGNAT: true,
-	AddrMulticast: true, AddrUnspecified: true, AddrBroadcast: true}
+	AddrMulticast: true, AddrUnspecified: true, AddrBroadcast: true, AddrReserved: true, AddrSelf: true}
 
 // AddressError is the error of a refused address. It wraps
 // ErrAddressRefused. Host is the URL's host as written (lower case); Class
@@ -67,6 +81,12 @@ var v4Classes = []struct {
 	{netip.MustParsePrefix("100.64.0.0/10"), AddrCGNAT},
 	{netip.MustParsePrefix("224.0.0.0/4"), AddrMulticast},
 	{netip.MustParsePrefix("255.255.255.255/32"), AddrBroadcast},
+	{netip.MustParsePrefix("192.0.0.0/24"), AddrReserved},
+	{netip.MustParsePrefix("192.0.2.0/24"), AddrReserved},
+	{netip.MustParsePrefix("198.51.100.0/24"), AddrReserved},
+	{netip.MustParsePrefix("203.0.113.0/24"), AddrReserved},
+	{netip.MustParsePrefix("198.18.0.0/15"), AddrReserved},
+	{netip.MustParsePrefix("240.0.0.0/4"), AddrReserved},
 }
 
 var v6Classes = []struct {
@@ -79,6 +99,7 @@ var v6Classes = []struct {
 	{netip.MustParsePrefix("fec0::/10"), AddrPrivate}, // site-local, deprecated by RFC 3879
 	{netip.MustParsePrefix("fe80::/10"), AddrLinkLocal},
 	{netip.MustParsePrefix("ff00::/8"), AddrMulticast},
+	{netip.MustParsePrefix("2001:db8::/32"), AddrReserved},
 }
 
 var (
@@ -119,10 +140,31 @@ func addrClass(a netip.Addr) (class string, v4 netip.Addr) {
 	return "", a
 }
 
-// guard holds the parsed Config.AllowAddresses.
+// guard holds the parsed Config.AllowAddresses, and this machine's own
+// addresses (AddrSelf).
 type guard struct {
 	classes  map[string]bool
 	prefixes []netip.Prefix
+	self     map[netip.Addr]bool
+}
+
+// selfAddrs returns the addresses of this machine's interfaces, as the
+// guard compares them (zone and IPv4 mapping removed); none if they cannot
+// be read.
+func selfAddrs() map[netip.Addr]bool {
+	out := map[netip.Addr]bool{}
+	addrs, err := net.InterfaceAddrs()
+	if err != nil {
+		return out
+	}
+	for _, a := range addrs {
+		if n, ok := a.(*net.IPNet); ok {
+			if ip, ok := netip.AddrFromSlice(n.IP); ok {
+				out[ip.Unmap().WithZone("")] = true
+			}
+		}
+	}
+	return out
 }
 
 // parseAllow reads Config.AllowAddresses: class names, CIDR prefixes or
@@ -147,7 +189,7 @@ func parseAllow(list []string) (guard, []error) {
 			a, err := netip.ParseAddr(s)
 			if err != nil {
 				errs = append(errs, fmt.Errorf("fetch: config AllowAddresses[%d]: %q is neither an address class (%s) nor a CIDR prefix",
-					i, s, "loopback, private, link-local, cgnat, multicast, unspecified, broadcast"))
+					i, s, strings.Join(AddressClasses, ", ")))
 				continue
 			}
 			g.prefixes = append(g.prefixes, netip.PrefixFrom(a, a.BitLen()))
@@ -159,6 +201,9 @@ func parseAllow(list []string) (guard, []error) {
 // check returns nil if a may be dialled for host, or an *AddressError.
 func (g *guard) check(host string, a netip.Addr) error {
 	class, v4 := addrClass(a)
+	if class == "" && (g.self[a.Unmap().WithZone("")] || (v4.IsValid() && g.self[v4])) {
+		class = AddrSelf
+	}
 	if class == "" || g.classes[class] {
 		return nil
 	}

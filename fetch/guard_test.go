@@ -266,6 +266,18 @@ func TestAddrClass(t *testing.T) {
 		{"::10.0.0.1", AddrPrivate},
 		{"64:ff9b::a9fe:a9fe", AddrLinkLocal},
 		{"2002:c0a8:0101::", AddrPrivate},
+		// Not globally reachable (RFC 6890): an address-guard trial ran on
+		// a machine whose own interface was 192.0.2.2.
+		{"192.0.2.2", AddrReserved},
+		{"198.51.100.7", AddrReserved},
+		{"203.0.113.1", AddrReserved},
+		{"198.19.255.255", AddrReserved},
+		{"192.0.0.9", AddrReserved},
+		{"240.0.0.1", AddrReserved},
+		{"::ffff:192.0.2.2", AddrReserved},
+		{"2001:db8::1", AddrReserved},
+		{"198.20.0.1", ""},
+		{"192.0.3.1", ""},
 	} {
 		if got, _ := addrClass(netip.MustParseAddr(tt.addr)); got != tt.class {
 			t.Errorf("addrClass(%s) = %q, want %q", tt.addr, got, tt.class)
@@ -378,5 +390,32 @@ func TestAddress(t *testing.T) {
 	defer d.Close()
 	if _, err := d.Address(context.Background(), "http://shop.test/"); !errors.Is(err, ErrNoLookup) {
 		t.Errorf("Address under a custom Dial: %v, want ErrNoLookup", err)
+	}
+}
+
+// TestGuardRefusesSelf: an address of this machine's own interfaces is
+// refused as "self" unless allowed (its public address reaches what it
+// serves, as loopback does); a public address that is not its own is not.
+func TestGuardRefusesSelf(t *testing.T) {
+	own := netip.MustParseAddr("93.184.216.34")
+	g, _ := parseAllow(nil)
+	g.self = map[netip.Addr]bool{own: true}
+	var ae *AddressError
+	if err := g.check("me.example", own); !errors.As(err, &ae) || ae.Class != AddrSelf {
+		t.Errorf("own address: %v, want refused as %s", err, AddrSelf)
+	}
+	if err := g.check("me.example", netip.MustParseAddr("::ffff:93.184.216.34")); !errors.As(err, &ae) || ae.Class != AddrSelf {
+		t.Errorf("own address, IPv4-mapped: %v, want refused as %s", err, AddrSelf)
+	}
+	if err := g.check("other.example", netip.MustParseAddr("93.184.216.35")); err != nil {
+		t.Errorf("another public address: %v", err)
+	}
+	g, _ = parseAllow([]string{"self"})
+	g.self = map[netip.Addr]bool{own: true}
+	if err := g.check("me.example", own); err != nil {
+		t.Errorf("own address with self allowed: %v", err)
+	}
+	if len(selfAddrs()) == 0 {
+		t.Error("selfAddrs read no address of this machine (it has loopback at least)")
 	}
 }
