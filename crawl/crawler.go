@@ -62,6 +62,9 @@ type Gate interface {
 	Acquire(ctx context.Context, host string) (release func(end time.Time), err error)
 	Delay(host string) time.Duration
 	Busy(host string, busy bool)
+	// Ready is when host may next be fetched (zero: now, or no fetch on
+	// record): Acquire would wait until then.
+	Ready(host string) time.Time
 }
 
 // Detector identifies the charset and language of a page.

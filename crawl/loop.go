@@ -179,6 +179,19 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 	// 5. Fetch, holding the site's politeness slot: one connection per
 	// site, and w between the end of one request and the next. The
 	// request is counted against max_pages before it is sent.
+	//
+	// A site whose delay has not run out (the page after its robots.txt,
+	// fetched in this lease, under a Crawl-delay) goes back to the queue
+	// until it has, rather than wait here holding its domain's and its
+	// address's slots: a politeness trial saw one site's 30 s Crawl-delay
+	// hold the only slot of an address a 503 had lowered to one, and the
+	// 50 other sites there wait 26 s.
+	if at := c.p.Gate.Ready(e.Site); time.Until(at) > readyWait {
+		if err := c.p.Queue.Return(l, at); err != nil {
+			return fmt.Errorf("frontier return %s: %w", e.URL, err)
+		}
+		return nil
+	}
 	if !c.reserveRequest() {
 		if err := c.p.Queue.Return(l, time.Time{}); err != nil {
 			return fmt.Errorf("frontier return %s: %w", e.URL, err)
@@ -594,6 +607,11 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 // answering 500 everywhere had each of its due URLs fetched as a re-check,
 // with all its retries (a review: 16 fetches at retries.max 4).
 const maxRecheckTries = 3
+
+// readyWait is the longest a lease waits for its site's politeness delay
+// while holding its domain's and address's slots; a longer wait gives the
+// lease back until the site is ready.
+const readyWait = 250 * time.Millisecond
 
 // rechecking reports whether this generation re-checks servers judged
 // irrelevant before it: a generation after the first, with Config.Recheck.

@@ -129,6 +129,7 @@ func (fakeGate) Acquire(context.Context, string) (func(time.Time), error) {
 }
 func (fakeGate) Delay(string) time.Duration { return 0 }
 func (fakeGate) Busy(string, bool)          {}
+func (fakeGate) Ready(string) time.Time     { return time.Time{} }
 
 // fakeDetector reads <html lang="xx">; the target is "th".
 type fakeDetector struct{}

@@ -1033,3 +1033,34 @@ func TestGiveUpNoSuchHostBothSchemes(t *testing.T) {
 		t.Errorf("want 2 site-gave-up lines:\n%s", log)
 	}
 }
+
+// readyGate is fakeGate with a site not ready until a set time.
+type readyGate struct {
+	fakeGate
+	until map[string]time.Time
+}
+
+func (g readyGate) Ready(site string) time.Time { return g.until[site] }
+
+// TestLeaseGivenBackUntilReady: a site whose politeness delay has not run
+// out (the page after its robots.txt, under a Crawl-delay) gives its lease
+// back until it has, instead of waiting with its domain's and address's
+// slots held; the other sites go on meanwhile, and the page is fetched once
+// the site is ready (a politeness trial: one site's Crawl-delay held an
+// address's only slot, and 50 other sites waited 26 s).
+func TestLeaseGivenBackUntilReady(t *testing.T) {
+	web := fakeWeb{"http://a-slow.test/": page("th"), "http://other.test/": page("th", "/2"), "http://other.test/2": page("th")}
+	r := newRetryRig(t, web, nil)
+	gate := readyGate{until: map[string]time.Time{"a-slow.test": time.Now().Add(400 * time.Millisecond)}}
+	c := r.crawler(t, Config{}, gate, "http://a-slow.test/", "http://other.test/")
+	if _, err := c.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	got := r.f.got
+	if len(got) != 3 || got[len(got)-1] != "http://a-slow.test/" {
+		t.Errorf("fetched %q; want other.test's two pages first, then a-slow.test/ once ready", got)
+	}
+	if st := r.q.Stats(); st.Returned == 0 {
+		t.Errorf("frontier stats %+v: the lease of the site not ready was not given back", st)
+	}
+}

@@ -154,6 +154,26 @@ func (s *Steered) withRobots(key string, w time.Duration) time.Duration {
 	return max(w, min(cd, g.cfg.MaxCrawlDelay))
 }
 
+// Ready is Gate.Ready, with the delay set for host when one is.
+func (s *Steered) Ready(host string) time.Time {
+	t := s.Gate.Ready(host)
+	key := strings.ToLower(host)
+	w, ok := s.steered(key)
+	if !ok {
+		return t
+	}
+	s.mu.Lock()
+	last := s.lastEnd[key]
+	s.mu.Unlock()
+	if last.IsZero() {
+		return t
+	}
+	if r := last.Add(s.withRobots(key, w)); r.After(t) {
+		t = r
+	}
+	return t
+}
+
 // Acquire is Gate.Acquire, waiting the delay set for host when one is.
 func (s *Steered) Acquire(ctx context.Context, host string) (func(end time.Time), error) {
 	release, err := s.Gate.Acquire(ctx, host)

@@ -110,6 +110,21 @@ func (g *Gate) Busy(host string, busy bool) {
 	}
 }
 
+// Ready returns when host may next be fetched: Delay(host) after the end of
+// its previous fetch (its robots.txt's included), or the zero time if none
+// is on record. A fetch in progress is not considered: the crawl runs one
+// per site.
+func (g *Gate) Ready(host string) time.Time {
+	key := strings.ToLower(host)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	s := g.sites[key]
+	if s == nil || s.lastEnd.IsZero() {
+		return time.Time{}
+	}
+	return s.lastEnd.Add(g.delayLocked(key))
+}
+
 // Acquire blocks until host has no fetch in progress and Delay(host) has
 // passed since the end of the previous fetch to it (Castillo et al. 2004:
 // one connection per site, w seconds between accesses). It returns a

@@ -98,6 +98,28 @@ func TestAcquireDelayFromReleaseEnd(t *testing.T) {
 	})
 }
 
+// TestReady: when a site may next be fetched, as Acquire would wait: zero
+// before any fetch, the end of the last one plus the delay after it.
+func TestReady(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		g := newGate(t, Config{Delay: 10 * time.Second}, nil2(t))
+		if r := g.Ready("h.example"); !r.IsZero() {
+			t.Errorf("Ready before any fetch = %v, want zero", r)
+		}
+		release := mustAcquire(t, g, "h.example")
+		end := time.Now()
+		release(end)
+		if r := g.Ready("H.example"); !r.Equal(end.Add(10 * time.Second)) {
+			t.Errorf("Ready = %v, want the end plus the delay, %v", r, end.Add(10*time.Second))
+		}
+		time.Sleep(3 * time.Second)
+		mustAcquire(t, g, "h.example")
+		if got := time.Since(end); got != 10*time.Second {
+			t.Errorf("Acquire waited until %v after the end, want 10s, when Ready said", got)
+		}
+	})
+}
+
 // nil2 returns a fetcher for tests that never Check.
 func nil2(t *testing.T) RobotsFetcher {
 	return func(context.Context, string) (int, []byte, error) {

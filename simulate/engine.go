@@ -213,6 +213,7 @@ func (openGate) Acquire(context.Context, string) (func(time.Time), error) {
 
 func (openGate) Delay(string) time.Duration { return 0 }
 func (openGate) Busy(string, bool)          {}
+func (openGate) Ready(string) time.Time     { return time.Time{} }
 
 // discardArchive writes nothing.
 type discardArchive struct{}

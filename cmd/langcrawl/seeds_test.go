@@ -37,6 +37,7 @@ func (nopParts) Acquire(context.Context, string) (func(time.Time), error) {
 }
 func (nopParts) Delay(string) time.Duration          { return 0 }
 func (nopParts) Busy(string, bool)                   {}
+func (nopParts) Ready(string) time.Time              { return time.Time{} }
 func (nopParts) Detect([]byte, string) detect.Result { return detect.Result{} }
 
 // A seeds file is streamed into the frontier in batches, bare host names
