@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/netip"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -1496,7 +1497,13 @@ func (c *Config) Validate() error {
 			// sent the host past the mapping to DNS (an address-guard
 			// trial: ทดสอบ.test and good.test:80 were looked up in DNS).
 			k, err := hostmatch.Key(h)
+			if a, perr := netip.ParseAddr(strings.Trim(strings.TrimSpace(h), "[]")); perr == nil {
+				k, err = a.String(), nil // an IP literal, as the fetcher reads URL hosts: ::1
+			}
 			switch {
+			case strings.Contains(h, "*"):
+				bad("network.connect_to", "%q: a key is a host name or * alone (no wildcard in a name)", h)
+				continue
 			case err != nil:
 				bad("network.connect_to", "%v; a key is a host name or *", err)
 				continue

@@ -723,7 +723,13 @@ func TestConnectToKeys(t *testing.T) {
 	if c.Network.ConnectTo["xn--l3cfk7dp.test"] != "127.0.0.1:1" || c.Network.ConnectTo["mixed.test"] != "127.0.0.1:2" || len(c.Network.ConnectTo) != 2 {
 		t.Errorf("connect_to = %v, want the keys as hosts are looked up", c.Network.ConnectTo)
 	}
-	for _, key := range []string{"good.test:80", "http://other.test/", "bad host", ".domain.test"} {
+	os.WriteFile(prof, []byte("seeds: [http://a.test/]\nuser_agent: \"x/1 (+https://lib.example/c)\"\nnetwork:\n  connect_to:\n    \"::1\": 127.0.0.1:1\n    \"[2001:DB8::5]\": 127.0.0.1:2\n"), 0o644)
+	if c, err := Load(prof, nil); err != nil {
+		t.Errorf("IPv6 literal keys: %v", err)
+	} else if c.Network.ConnectTo["::1"] != "127.0.0.1:1" || c.Network.ConnectTo["2001:db8::5"] != "127.0.0.1:2" {
+		t.Errorf("IPv6 literal keys: %v", c.Network.ConnectTo)
+	}
+	for _, key := range []string{"good.test:80", "http://other.test/", "bad host", ".domain.test", "*.example.test", "a*b.test"} {
 		os.WriteFile(prof, []byte("seeds: [http://a.test/]\nuser_agent: \"x/1 (+https://lib.example/c)\"\nnetwork:\n  connect_to:\n    \""+key+"\": 127.0.0.1:1\n"), 0o644)
 		if _, err := Load(prof, nil); err == nil || !strings.Contains(err.Error(), "network.connect_to") {
 			t.Errorf("connect_to key %q: error %v, want one naming network.connect_to", key, err)

@@ -186,8 +186,13 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 	// address's slots: a politeness trial saw one site's 30 s Crawl-delay
 	// hold the only slot of an address a 503 had lowered to one, and the
 	// 50 other sites there wait 26 s.
-	if at := c.p.Gate.Ready(e.Site); time.Until(at) > readyWait {
-		if err := c.p.Queue.Return(l, at); err != nil {
+	if wait := time.Until(c.p.Gate.Ready(e.Site)); wait > readyWait {
+		// The gate measures its wait on the monotonic clock; the
+		// frontier compares notBefore with the crawl's clock: the wait
+		// is carried over, not the gate's time, or a step of the wall
+		// clock hands the lease back at once, again and again (a review:
+		// 21,079 give-backs in 0.8 s with the clock an hour ahead).
+		if err := c.p.Queue.Return(l, c.cfg.Now().Add(wait)); err != nil {
 			return fmt.Errorf("frontier return %s: %w", e.URL, err)
 		}
 		return nil

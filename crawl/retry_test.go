@@ -678,6 +678,11 @@ func TestPermanentFailuresNotRetried(t *testing.T) {
 	if s := c.Stats(); s.Failed != 2 || s.Refused != 1 || s.Deferred != 0 {
 		t.Errorf("failed %d, refused %d, deferred %d; want 2, 1 and 0", s.Failed, s.Refused, s.Deferred)
 	}
+	m := scrape(t, c, Leaves{})
+	if m["langcrawl_address_refused_total"] != 1 || m["langcrawl_fetch_failures_total"] != 2 {
+		t.Errorf("metrics: address_refused_total %v, fetch_failures_total %v; want 1 and 2",
+			m["langcrawl_address_refused_total"], m["langcrawl_fetch_failures_total"])
+	}
 	var sum strings.Builder
 	c.Stats().WriteSummary(&sum, time.Second, "")
 	if !strings.Contains(sum.String(), "refused: 1 URLs") {
@@ -1062,5 +1067,22 @@ func TestLeaseGivenBackUntilReady(t *testing.T) {
 	}
 	if st := r.q.Stats(); st.Returned == 0 {
 		t.Errorf("frontier stats %+v: the lease of the site not ready was not given back", st)
+	}
+}
+
+// TestLeaseGivenBackUnderClockStep: the wait is carried over to the
+// crawl's clock, so a crawl clock ahead of the gate's (a wall-clock step)
+// does not hand the lease back at once, again and again (a review: 21,079
+// give-backs in 0.8 s with the clock an hour ahead).
+func TestLeaseGivenBackUnderClockStep(t *testing.T) {
+	web := fakeWeb{"http://a.test/": page("th")}
+	r := newRetryRig(t, web, nil)
+	gate := readyGate{until: map[string]time.Time{"a.test": time.Now().Add(300 * time.Millisecond)}}
+	c := r.crawler(t, Config{Now: func() time.Time { return time.Now().Add(time.Hour) }}, gate, "http://a.test/")
+	if _, err := c.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if st := r.q.Stats(); st.Returned == 0 || st.Returned > 3 || !slices.Contains(r.f.got, "http://a.test/") {
+		t.Errorf("lease given back %d times (fetched %q); want once or twice, then the page", st.Returned, r.f.got)
 	}
 }

@@ -558,7 +558,8 @@ func NewCollector(c *Crawler) *Collector {
 		"bytes":     d("response_bytes_total", "Raw response bytes archived."),
 		"html":      d("html_pages_total", "HTML pages whose language was identified."),
 		"relevant":  d("relevant_pages_total", "HTML pages in the target language."),
-		"failed":    d("fetch_failures_total", "Fetches that got no response."),
+		"failed":    d("fetch_failures_total", "URLs given up on after their last try, or failing at once (a URL too long, a response that is not HTTP)."),
+		"refused":   d("address_refused_total", "URLs whose host's address the address guard refused (crawl.log -5010), before any connection."),
 		"robots":    d("robots_disallowed_total", "URLs not fetched because robots.txt disallows them."),
 		"skipped":   d("skipped_total", "URLs skipped by focusing or a per-site budget."),
 		"queued":    d("frontier_queued", "URLs waiting in the frontier."),
@@ -592,6 +593,7 @@ func (col *Collector) Collect(ch chan<- prometheus.Metric) {
 	counter("html", s.HTML)
 	counter("relevant", s.Relevant)
 	counter("failed", s.Failed)
+	counter("refused", s.Refused)
 	counter("robots", s.Robots)
 	counter("skipped", s.Skipped)
 	gauge("queued", s.Frontier.Queued)

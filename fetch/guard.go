@@ -29,9 +29,11 @@ const (
 	AddrUnspecified = "unspecified" // 0.0.0.0/8, ::
 	AddrBroadcast   = "broadcast"   // 255.255.255.255
 	// AddrReserved: special-purpose blocks that are not globally reachable
-	// (RFC 6890): 192.0.0.0/24, the documentation blocks 192.0.2.0/24,
-	// 198.51.100.0/24, 203.0.113.0/24 and 2001:db8::/32, benchmarking
-	// 198.18.0.0/15, and 240.0.0.0/4. No public site answers there; a
+	// (RFC 6890, IANA's registries): 192.0.0.0/24 (but 192.0.0.9 and
+	// 192.0.0.10), the documentation blocks 192.0.2.0/24, 198.51.100.0/24,
+	// 203.0.113.0/24, 2001:db8::/32 and 3fff::/20, benchmarking
+	// 198.18.0.0/15 and 2001:2::/48, discard-only 100::/64, and
+	// 240.0.0.0/4. No public site answers there; a
 	// private network may (an address-guard trial ran on a machine whose
 	// own interface was 192.0.2.2).
 	AddrReserved = "reserved"
@@ -81,6 +83,10 @@ var v4Classes = []struct {
 	{netip.MustParsePrefix("100.64.0.0/10"), AddrCGNAT},
 	{netip.MustParsePrefix("224.0.0.0/4"), AddrMulticast},
 	{netip.MustParsePrefix("255.255.255.255/32"), AddrBroadcast},
+	// 192.0.0.9 and 192.0.0.10 are globally reachable anycast services
+	// within 192.0.0.0/24 (IANA): public, so before the block.
+	{netip.MustParsePrefix("192.0.0.9/32"), ""},
+	{netip.MustParsePrefix("192.0.0.10/32"), ""},
 	{netip.MustParsePrefix("192.0.0.0/24"), AddrReserved},
 	{netip.MustParsePrefix("192.0.2.0/24"), AddrReserved},
 	{netip.MustParsePrefix("198.51.100.0/24"), AddrReserved},
@@ -99,7 +105,10 @@ var v6Classes = []struct {
 	{netip.MustParsePrefix("fec0::/10"), AddrPrivate}, // site-local, deprecated by RFC 3879
 	{netip.MustParsePrefix("fe80::/10"), AddrLinkLocal},
 	{netip.MustParsePrefix("ff00::/8"), AddrMulticast},
-	{netip.MustParsePrefix("2001:db8::/32"), AddrReserved},
+	{netip.MustParsePrefix("2001:db8::/32"), AddrReserved}, // documentation
+	{netip.MustParsePrefix("3fff::/20"), AddrReserved},     // documentation (RFC 9637)
+	{netip.MustParsePrefix("2001:2::/48"), AddrReserved},   // benchmarking
+	{netip.MustParsePrefix("100::/64"), AddrReserved},      // discard-only
 }
 
 var (

@@ -104,7 +104,19 @@ type hostileCheck struct {
 
 var hostileChecks = map[string]hostileCheck{
 	"slow-drip": {archived: []string{"/"}, check: func(r *hostileRun, c hostile.Case) []string {
-		return r.truncated(c.URL("/"), "time")
+		p := r.truncated(c.URL("/"), "time")
+		// Cut by time, it was tried once more before it was archived
+		// (a deferred try, -4, in crawl.log).
+		deferred := 0
+		for _, l := range r.log[c.URL("/")] {
+			if l.status == "-4" && strings.Contains(l.annot, "truncated:time") {
+				deferred++
+			}
+		}
+		if deferred != 1 {
+			p = append(p, fmt.Sprintf("%d deferred tries cut by time in crawl.log, want 1: a cut body is tried once more", deferred))
+		}
+		return p
 	}},
 	"endless-body": {archived: []string{"/"}, check: func(r *hostileRun, c hostile.Case) []string {
 		return r.truncated(c.URL("/"), "length")

@@ -97,16 +97,17 @@ const (
 	readQuitting = "quitting at once; a temporary file (*.tmp-*) may be left beside the output"
 )
 
-// interrupts returns a context cancelled by the first SIGINT, SIGTERM or
-// SIGHUP, which drains the crawl (what the command does then is stopping,
-// for the message). A second signal exits at once (with the message
-// quitting). SIGHUP is a closed terminal: it killed the crawl outright
-// before, leaving its WARC file open (the crash trial); it drains, never
-// quits at once, and is left ignored under nohup.
 // dupTerm is how soon after a first SIGTERM a second one is taken for the
 // same request, delivered twice (to the process and to its group).
 const dupTerm = time.Second
 
+// interrupts returns a context cancelled by the first SIGINT, SIGTERM or
+// SIGHUP, which drains the crawl (what the command does then is stopping,
+// for the message). A second signal exits at once (with the message
+// quitting), but a SIGTERM within dupTerm of a first SIGTERM. SIGHUP is a
+// closed terminal: it killed the crawl outright before, leaving its WARC
+// file open (the crash trial); it drains, never quits at once, and is left
+// ignored under nohup.
 func interrupts(stopping, quitting string) (context.Context, func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	ch := make(chan os.Signal, 2)
