@@ -99,6 +99,25 @@ func (g *genRig) firstGeneration(t *testing.T, cfg Config, seeds ...string) *Cra
 	return c
 }
 
+// nextGeneration starts a new generation of the rig's finished crawl with
+// a crawler of cfg, seeds it, runs it to its end and returns the URLs it
+// fetched.
+func (g *genRig) nextGeneration(t *testing.T, cfg Config, seeds ...string) []string {
+	t.Helper()
+	c := g.crawler(t, cfg)
+	if _, _, err := c.Recrawl(0, nil, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if len(seeds) > 0 {
+		c.Seed(seeds)
+	}
+	before := len(g.w.got)
+	if _, err := c.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return g.w.got[before:]
+}
+
 // A second generation of a finished crawl: the known URLs are fetched
 // again with conditional requests; a 304 and an unchanged payload become
 // revisit records that name the first capture (record ID, URL and date,
@@ -446,16 +465,7 @@ func TestRecheckIrrelevant(t *testing.T) {
 			web["http://en.test/4"] = page("th")
 
 			for gen := int64(2); gen <= 3; gen++ {
-				c := g.crawler(t, Config{Focus: pol, Recheck: recheck})
-				if _, _, err := c.Recrawl(0, nil, time.Now()); err != nil {
-					t.Fatal(err)
-				}
-				c.Seed([]string{"http://th.test/"})
-				before := len(g.w.got)
-				if _, err := c.Run(context.Background()); err != nil {
-					t.Fatal(err)
-				}
-				got := g.w.got[before:]
+				got := g.nextGeneration(t, Config{Focus: pol, Recheck: recheck}, "http://th.test/")
 				en, fr := 0, 0
 				for _, u := range got {
 					en += strings.Count(u, "http://en.test/")
@@ -502,13 +512,7 @@ func TestFutureLastModified(t *testing.T) {
 	}
 	g := newGenRig(t, web, nil)
 	g.firstGeneration(t, Config{}, "http://a.test/")
-	c := g.crawler(t, Config{})
-	if _, _, err := c.Recrawl(0, nil, time.Now()); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := c.Run(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	g.nextGeneration(t, Config{})
 	for u, want := range map[string]bool{"http://a.test/future": false, "http://a.test/past": true, "http://a.test/bad": false} {
 		h := g.w.hdrs[u]
 		if got := h.Get("If-Modified-Since") != ""; got != want {
@@ -529,16 +533,8 @@ func TestFutureLastModified(t *testing.T) {
 func TestRecheckBounds(t *testing.T) {
 	gen2 := func(t *testing.T, g *genRig, pol *focus.Policy, prefix string) (n int, got []string) {
 		t.Helper()
-		c := g.crawler(t, Config{Focus: pol, Recheck: true, Retries: Retries{Max: 4, Delay: time.Millisecond, MaxDelay: time.Millisecond}})
-		if _, _, err := c.Recrawl(0, nil, time.Now()); err != nil {
-			t.Fatal(err)
-		}
-		c.Seed([]string{"http://th.test/"})
-		before := len(g.w.got)
-		if _, err := c.Run(context.Background()); err != nil {
-			t.Fatal(err)
-		}
-		got = g.w.got[before:]
+		got = g.nextGeneration(t, Config{Focus: pol, Recheck: true, Retries: Retries{Max: 4, Delay: time.Millisecond, MaxDelay: time.Millisecond}},
+			"http://th.test/")
 		for _, u := range got {
 			if strings.HasPrefix(u, prefix) {
 				n++
@@ -627,15 +623,7 @@ func TestRecrawlLeavesForeignRequisites(t *testing.T) {
 	if !slices.Contains(g.w.got, "http://en.test/img.png") {
 		t.Fatalf("first generation did not fetch the foreign page's image: %q", g.w.got)
 	}
-	c := g.crawler(t, Config{Focus: pol, Requisites: true})
-	if _, _, err := c.Recrawl(0, nil, time.Now()); err != nil {
-		t.Fatal(err)
-	}
-	before := len(g.w.got)
-	if _, err := c.Run(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	got := g.w.got[before:]
+	got := g.nextGeneration(t, Config{Focus: pol, Requisites: true})
 	if slices.Contains(got, "http://en.test/img.png") {
 		t.Errorf("the image of a foreign page, itself skipped, was fetched again: %q", got)
 	}
