@@ -96,6 +96,13 @@ func (c *Crawler) notModified(l *frontier.Lease, worker int, res *fetch.Result, 
 	if err != nil {
 		return fmt.Errorf("archive %s: %w", e.URL, err)
 	}
+	if done.Recheck != nil {
+		// A re-check answered "not modified": the page is the one
+		// captured before, which was not in the target (the server was
+		// judged irrelevant), so the re-check is over (a re-run of the
+		// re-crawl trial: three 304s spent three tries).
+		done.Recheck.Done = true
+	}
 	h := prev
 	h.Checked, h.Changed = res.Started, false
 	h.Tree, h.Depth, h.Priority, h.Requisite, h.Hops, h.Via = e.Tree, e.Depth, e.Priority, e.Requisite, e.Hops, e.Via

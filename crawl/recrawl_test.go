@@ -569,6 +569,22 @@ func TestRecheckBounds(t *testing.T) {
 			t.Errorf("the server, now Thai behind redirects to https, was not found: %q", got)
 		}
 	})
+	t.Run("not modified", func(t *testing.T) {
+		// A 304 says the page is the foreign one captured before: the
+		// re-check is over after one fetch (it took three tries before).
+		web := en(3)
+		etags := map[string]string{}
+		for u := range web {
+			if strings.HasPrefix(u, "http://en.test/") {
+				etags[u] = `"v1"`
+			}
+		}
+		g := newGenRig(t, web, etags)
+		g.firstGeneration(t, Config{Focus: server, Recheck: true}, "http://th.test/")
+		if n, got := gen2(t, g, server, "http://en.test/"); n != 1 {
+			t.Errorf("a foreign server answering 304 cost %d fetches, want 1: %q", n, got)
+		}
+	})
 	t.Run("500 everywhere", func(t *testing.T) {
 		web := en(5)
 		g := newGenRig(t, web, nil)

@@ -73,10 +73,15 @@ func startGeneration(c *crawl.Crawler, q *frontier.Queue, cfg *config.Config, st
 	if cfg.Focus.Language != "" {
 		// The server verdicts carry over: said, or a curator counting
 		// the due URLs against those fetched reads the gap as lost.
-		if cfg.Recrawl.RecheckIrrelevant {
+		// A crawl begun with --previous takes the history only: it
+		// judges every server again, and has nothing to re-check.
+		switch {
+		case cfg.Recrawl.Previous != "":
+			fmt.Fprintf(stderr, "  the server verdicts of %s are not taken: every server is judged again\n", cfg.Recrawl.Previous)
+		case cfg.Recrawl.RecheckIrrelevant:
 			fmt.Fprintln(stderr, "  each server the earlier generations judged irrelevant is re-checked: a page of it fetched again, up to three tries (focus:recheck in crawl.log); "+
 				"its other URLs are skipped (-5003) unless that page, or a later one, turns it relevant; the summary counts them")
-		} else {
+		default:
 			fmt.Fprintln(stderr, "  those on servers the earlier generations judged irrelevant are skipped (-5003) (recrawl.recheck_irrelevant is false); the summary counts them")
 		}
 	}
