@@ -906,7 +906,7 @@ func statusMeaning(code int) string {
 	case -5002:
 		return "trap guard: a site's, domain's or address's budget reached"
 	case codeFocusDropped:
-		return "server judged irrelevant (queued URL dropped)"
+		return "focusing: server or section judged irrelevant (queued URL dropped or skipped)"
 	case -5004:
 		return "excluded by a rule added while queued"
 	case -5010:

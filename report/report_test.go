@@ -314,7 +314,7 @@ func TestBuild(t *testing.T) {
 	t.Run("crawl.log", func(t *testing.T) {
 		want := []StatusCount{
 			{-9998, "disallowed by robots.txt", 1, 0},
-			{-5003, "server judged irrelevant (queued URL dropped)", 1, 0},
+			{-5003, "focusing: server or section judged irrelevant (queued URL dropped or skipped)", 1, 0},
 			{-2, "connect failed", 1, 0},
 			{200, "OK", 4, 2000},
 			{404, "Not Found", 1, 100},
