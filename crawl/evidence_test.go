@@ -35,10 +35,7 @@ func TestEvidenceCuesInTheLoop(t *testing.T) {
 		{focus.Sequential, false, map[string]bool{"http://new.co.th/": false, "http://around.test/": false, "http://plain.test/": false}},
 		{focus.ConservativeServer, false, map[string]bool{"http://new.co.th/": false, "http://around.test/": false, "http://plain.test/": false}},
 	} {
-		pol, err := focus.New(focus.Config{Strategy: tc.strategy, Langs: []string{"th"}, LinkEvidence: tc.links})
-		if err != nil {
-			t.Fatal(err)
-		}
+		pol := mustPolicy(t, focus.Config{Strategy: tc.strategy, Langs: []string{"th"}, LinkEvidence: tc.links})
 		h := newHarness(t, web, Config{Focus: pol}, "http://en.test/")
 		if _, err := h.run(); err != nil {
 			t.Fatal(err)

@@ -144,6 +144,16 @@ func (fakeDetector) Detect(body []byte, _ string) detect.Result {
 	return detect.Result{Lang: lang, Charset: "utf-8", Confidence: 1, Relevant: lang == "th", Evidence: "fake"}
 }
 
+// mustPolicy returns the focus policy of cfg, failing the test on a bad one.
+func mustPolicy(t testing.TB, cfg focus.Config) *focus.Policy {
+	t.Helper()
+	p, err := focus.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 type harness struct {
 	log string // crawl.log's path
 	q   *frontier.Queue
@@ -327,10 +337,7 @@ func TestConservativeServer(t *testing.T) {
 		"http://en.test/5": page("en"),
 		"http://new.test/": page("th"),
 	}
-	pol, err := focus.New(focus.Config{Strategy: focus.ConservativeServer, Tolerance: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
+	pol := mustPolicy(t, focus.Config{Strategy: focus.ConservativeServer, Tolerance: 2})
 	h := newHarness(t, web, Config{Focus: pol}, "http://th.test/")
 	if _, err := h.run(); err != nil {
 		t.Fatal(err)
@@ -392,10 +399,7 @@ func TestDropKeepsRequisites(t *testing.T) {
 		"http://en.test/4":          page("en"),
 		"http://en.test/logo.png":   "HTTP/1.1 200 OK\r\nContent-Type: image/png\r\nContent-Length: 3\r\n\r\nPNG",
 	}
-	pol, err := focus.New(focus.Config{Strategy: focus.ConservativeServer, Tolerance: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
+	pol := mustPolicy(t, focus.Config{Strategy: focus.ConservativeServer, Tolerance: 2})
 	h := newHarness(t, web, Config{Focus: pol}, "http://th.test/")
 	if _, err := h.run(); err != nil {
 		t.Fatal(err)
@@ -465,10 +469,7 @@ func TestFallingTolerance(t *testing.T) {
 		{focus.Decay{}, 4},                 // T = 3 throughout: T+1 pages
 		{focus.Decay{Every: 1, Min: 1}, 2}, // T = 3 - pages crawled, at least 1
 	} {
-		pol, err := focus.New(focus.Config{Strategy: focus.ConservativeServer, Tolerance: 3, Decay: c.decay})
-		if err != nil {
-			t.Fatal(err)
-		}
+		pol := mustPolicy(t, focus.Config{Strategy: focus.ConservativeServer, Tolerance: 3, Decay: c.decay})
 		h := newHarness(t, web, Config{Focus: pol}, "http://th.test/")
 		if _, err := h.run(); err != nil {
 			t.Fatal(err)
@@ -535,10 +536,7 @@ func TestDecayCountsEarlierRuns(t *testing.T) {
 		"http://a.test/1": page("th"),
 		"http://a.test/2": page("th"),
 	}
-	pol, err := focus.New(focus.Config{Strategy: focus.ConservativeServer, Tolerance: 10, Decay: focus.Decay{Every: 1, Min: 2}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	pol := mustPolicy(t, focus.Config{Strategy: focus.ConservativeServer, Tolerance: 10, Decay: focus.Decay{Every: 1, Min: 2}})
 	h := newHarness(t, web, Config{Focus: pol}, "http://a.test/")
 	if _, err := h.run(); err != nil {
 		t.Fatal(err)
@@ -638,10 +636,7 @@ func TestDirectorySkipSaysDirectory(t *testing.T) {
 		"http://th.test/en/3": page("en"),
 		"http://th.test/en/4": page("en"),
 	}
-	pol, err := focus.New(focus.Config{Strategy: focus.ConservativeDirectory, Tolerance: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
+	pol := mustPolicy(t, focus.Config{Strategy: focus.ConservativeDirectory, Tolerance: 2})
 	h := newHarness(t, web, Config{Focus: pol}, "http://th.test/")
 	if _, err := h.run(); err != nil {
 		t.Fatal(err)

@@ -444,10 +444,7 @@ func TestRecheckIrrelevant(t *testing.T) {
 				"http://fr.test/2": page("fr"),
 				"http://fr.test/3": page("fr"),
 			}
-			pol, err := focus.New(focus.Config{Strategy: focus.ConservativeServer, Tolerance: 2})
-			if err != nil {
-				t.Fatal(err)
-			}
+			pol := mustPolicy(t, focus.Config{Strategy: focus.ConservativeServer, Tolerance: 2})
 			g := newGenRig(t, web, nil)
 			g.firstGeneration(t, Config{Focus: pol, Recheck: recheck}, "http://th.test/")
 			n := 0
@@ -553,10 +550,7 @@ func TestRecheckBounds(t *testing.T) {
 		w["http://th.test/"] = page("th", links...)
 		return w
 	}
-	server, err := focus.New(focus.Config{Strategy: focus.ConservativeServer, Tolerance: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
+	server := mustPolicy(t, focus.Config{Strategy: focus.ConservativeServer, Tolerance: 2})
 	t.Run("moved to https", func(t *testing.T) {
 		web := en(3)
 		g := newGenRig(t, web, nil)
@@ -599,10 +593,7 @@ func TestRecheckBounds(t *testing.T) {
 		}
 	})
 	t.Run("judged in this generation", func(t *testing.T) {
-		dir, err := focus.New(focus.Config{Strategy: focus.ConservativeDirectory, Tolerance: 2})
-		if err != nil {
-			t.Fatal(err)
-		}
+		dir := mustPolicy(t, focus.Config{Strategy: focus.ConservativeDirectory, Tolerance: 2})
 		web := fakeWeb{"http://th.test/": page("th")}
 		g := newGenRig(t, web, nil)
 		g.firstGeneration(t, Config{Focus: dir, Recheck: true}, "http://th.test/")
@@ -630,10 +621,7 @@ func TestRecrawlLeavesForeignRequisites(t *testing.T) {
 		"http://en.test/img.png":  img,
 		"http://en.test/logo.png": img,
 	}
-	pol, err := focus.New(focus.Config{Strategy: focus.ConservativeServer, Tolerance: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	pol := mustPolicy(t, focus.Config{Strategy: focus.ConservativeServer, Tolerance: 1})
 	g := newGenRig(t, web, nil)
 	g.firstGeneration(t, Config{Focus: pol, Requisites: true}, "http://th.test/")
 	if !slices.Contains(g.w.got, "http://en.test/img.png") {

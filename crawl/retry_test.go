@@ -748,10 +748,7 @@ func TestDroppedURLsLogged(t *testing.T) {
 		"http://en.test/1": page("en"), "http://en.test/2": page("en"), "http://en.test/3": page("en"),
 		"http://en.test/4": page("en"), "http://en.test/5": page("en"),
 	}
-	pol, err := focus.New(focus.Config{Strategy: focus.ConservativeServer, Tolerance: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
+	pol := mustPolicy(t, focus.Config{Strategy: focus.ConservativeServer, Tolerance: 2})
 	r := newRetryRig(t, web, nil)
 	c := r.crawler(t, Config{Focus: pol}, nil, "http://th.test/")
 	if _, err := c.Run(context.Background()); err != nil {

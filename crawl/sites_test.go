@@ -65,10 +65,7 @@ func randomCrawl(c *Crawler, rng *rand.Rand, sites, pages int) {
 // for n within and beyond the list kept.
 func TestSitesKeptAsWalked(t *testing.T) {
 	for seed := range uint64(6) {
-		pol, err := focus.New(focus.Config{Strategy: focus.ConservativeServer, Tolerance: 3})
-		if err != nil {
-			t.Fatal(err)
-		}
+		pol := mustPolicy(t, focus.Config{Strategy: focus.ConservativeServer, Tolerance: 3})
 		c := &Crawler{stats: newStats(), cfg: Config{Focus: pol}}
 		if seed == 5 {
 			c.stats.maxHosts = 60 // the cap on sites kept: the rest are not counted
@@ -104,10 +101,7 @@ func TestSitesKeptAsWalked(t *testing.T) {
 // TestSitesFallingTolerance: the statuses use the tolerance in force,
 // which falls as pages are crawled (Tamura 5.2), not the starting one.
 func TestSitesFallingTolerance(t *testing.T) {
-	pol, err := focus.New(focus.Config{Strategy: focus.ConservativeServer, Tolerance: 3, Decay: focus.Decay{Every: 1}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	pol := mustPolicy(t, focus.Config{Strategy: focus.ConservativeServer, Tolerance: 3, Decay: focus.Decay{Every: 1}})
 	c := &Crawler{stats: newStats(), cfg: Config{Focus: pol}}
 	for range 2 {
 		c.stats.record(frontier.Entry{URL: "http://a.test/", Site: "a.test"}, outcome{status: 200, page: true})

@@ -45,10 +45,7 @@ func TestSequentialVerdict(t *testing.T) {
 		"http://multi.test/en/5": page("en"),
 	}
 	for _, keep := range []bool{false, true} {
-		pol, err := focus.New(focus.Config{Strategy: focus.Sequential, Langs: []string{"th"}, ErrorBound: 0.01, MissBound: 0.01, CutForeignDirs: !keep})
-		if err != nil {
-			t.Fatal(err)
-		}
+		pol := mustPolicy(t, focus.Config{Strategy: focus.Sequential, Langs: []string{"th"}, ErrorBound: 0.01, MissBound: 0.01, CutForeignDirs: !keep})
 		h := newHarness(t, web, Config{Focus: pol}, "http://th.test/")
 		if _, err := h.run(); err != nil {
 			t.Fatal(err)
@@ -156,10 +153,7 @@ func TestProbeThroughRedirect(t *testing.T) {
 // strategy at its default bounds, targeting Thai.
 func runSequential(t *testing.T, web fakeWeb) (*harness, *focus.Policy) {
 	t.Helper()
-	pol, err := focus.New(focus.Config{Strategy: focus.Sequential, Langs: []string{"th"}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	pol := mustPolicy(t, focus.Config{Strategy: focus.Sequential, Langs: []string{"th"}})
 	h := newHarness(t, web, Config{Focus: pol}, "http://th.test/")
 	if _, err := h.run(); err != nil {
 		t.Fatal(err)
@@ -171,10 +165,7 @@ func runSequential(t *testing.T, web fakeWeb) (*harness, *focus.Policy) {
 // page's own server (self) from one to another server, whichever comes
 // first, and reads navigation links only.
 func TestTargetLinksSelf(t *testing.T) {
-	pol, err := focus.New(focus.Config{Strategy: focus.Sequential, Langs: []string{"th"}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	pol := mustPolicy(t, focus.Config{Strategy: focus.Sequential, Langs: []string{"th"}})
 	h := newHarness(t, fakeWeb{}, Config{Focus: pol}, "http://a.test/")
 	u, _ := url.Parse("http://a.test/en/1.html")
 	key := scope.SiteKey(u)
@@ -221,10 +212,7 @@ func TestSequentialOwnSection(t *testing.T) {
 		"http://x.test/th/1": page("th"),
 		"http://x.test/th/2": page("th"),
 	}
-	pol, err := focus.New(focus.Config{Strategy: focus.Sequential, Langs: []string{"th"}, Tolerance: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
+	pol := mustPolicy(t, focus.Config{Strategy: focus.Sequential, Langs: []string{"th"}, Tolerance: 3})
 	h := newHarness(t, web, Config{Focus: pol}, "http://th.test/")
 	if _, err := h.run(); err != nil {
 		t.Fatal(err)
@@ -264,10 +252,7 @@ func TestSequentialForeignUserOpensNothing(t *testing.T) {
 		cut bool
 	}{{focus.Sequential, true}, {focus.Sequential, false}, {focus.ConservativeServer, false}} {
 		s := c.s
-		pol, err := focus.New(focus.Config{Strategy: s, Langs: []string{"th"}, CutForeignDirs: c.cut})
-		if err != nil {
-			t.Fatal(err)
-		}
+		pol := mustPolicy(t, focus.Config{Strategy: s, Langs: []string{"th"}, CutForeignDirs: c.cut})
 		h := newHarness(t, web, Config{Focus: pol}, "http://th.test/")
 		if _, err := h.run(); err != nil {
 			t.Fatal(err)

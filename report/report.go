@@ -576,6 +576,40 @@ func (a *accumulator) generation(m metaRecord, earlier, repeat bool) {
 	}
 }
 
+// pageFields are the fields of a metadata record the report reads.
+type pageFields struct {
+	depth, tree, lang, charset, key, verdict string
+	relevant, html                           bool // html: the record has a language
+	links                                    []Outlink
+}
+
+func readPageFields(m metaRecord) pageFields {
+	var p pageFields
+	for _, f := range m.Fields {
+		switch f.Name {
+		case "depth":
+			p.depth = f.Value
+		case "tree":
+			p.tree = f.Value
+		case "language":
+			p.lang, p.html = f.Value, true
+		case "charset":
+			p.charset = f.Value
+		case "relevant":
+			p.relevant = f.Value == "true"
+		case "focusKey":
+			p.key = f.Value
+		case "focusStatus":
+			p.verdict = f.Value
+		case "outlink":
+			if o, ok := ParseOutlink(f.Value); ok {
+				p.links = append(p.links, o)
+			}
+		}
+	}
+	return p
+}
+
 // add takes one metadata record.
 func (a *accumulator) add(m metaRecord) {
 	r := a.r
@@ -598,33 +632,17 @@ func (a *accumulator) add(m metaRecord) {
 		}
 		// A later capture (a re-crawl, a resume) may carry a later verdict.
 		if u, err := url.Parse(m.URI); err == nil && u.Host != "" {
-			var key, verdict string
-			var links []Outlink
-			html := false
-			for _, f := range m.Fields {
-				switch f.Name {
-				case "focusKey":
-					key = f.Value
-				case "focusStatus":
-					verdict = f.Value
-				case "language":
-					html = true
-				case "outlink":
-					if o, ok := ParseOutlink(f.Value); ok {
-						links = append(links, o)
-					}
-				}
-			}
+			pf := readPageFields(m)
 			// A re-crawl's capture rejects links of its own: a server
 			// judged irrelevant is a candidate a curator may re-seed.
 			// (An independent re-crawl trial found generation 2's
 			// rejections missing from the candidates.) A resumed crawl's
 			// second capture of a URL adds nothing new.
-			if again && html && r.Profile.Language != "" {
-				a.addCandidates(m.URI, links)
+			if again && pf.html && r.Profile.Language != "" {
+				a.addCandidates(m.URI, pf.links)
 			}
 			host := scope.SiteKey(u)
-			a.noteVerdict(host, key, verdict, m)
+			a.noteVerdict(host, pf.key, pf.verdict, m)
 			if sv := a.servers[host]; sv != nil {
 				sv.touch(m.Date) // a re-crawl's visit is the server's last fetch
 			}
@@ -644,39 +662,16 @@ func (a *accumulator) add(m metaRecord) {
 	}
 	s.touch(m.Date)
 
-	var depth, tree, lang, charset, key, verdict string
-	var relevant, html bool
-	var links []Outlink
-	for _, f := range m.Fields {
-		switch f.Name {
-		case "depth":
-			depth = f.Value
-		case "tree":
-			tree = f.Value
-		case "language":
-			lang, html = f.Value, true
-		case "charset":
-			charset = f.Value
-		case "relevant":
-			relevant = f.Value == "true"
-		case "focusKey":
-			key = f.Value
-		case "focusStatus":
-			verdict = f.Value
-		case "outlink":
-			if o, ok := ParseOutlink(f.Value); ok {
-				links = append(links, o)
-			}
-		}
-	}
-	if !html {
+	pf := readPageFields(m)
+	depth, tree, lang, charset, links := pf.depth, pf.tree, pf.lang, pf.charset, pf.links
+	if !pf.html {
 		return // a redirect, an error page or a requisite
 	}
 	if r.Profile.Language != "" {
 		a.addCandidates(m.URI, links)
 	}
-	relevant = relevant && r.Profile.Language != ""
-	a.noteVerdict(host, key, verdict, m)
+	relevant := pf.relevant && r.Profile.Language != ""
+	a.noteVerdict(host, pf.key, pf.verdict, m)
 	s.Pages++
 	r.Pages++
 	if relevant {
