@@ -427,6 +427,7 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 	// The sequential strategy adds the page's evidence, counts its
 	// directory, and may probe the server's home page (verdict.go).
 	var src, opening focus.Counts
+	var follow string // the link a re-check follows (recheckSection)
 	if out.page && key != "" {
 		var probe *links.Link
 		src, done.Tally, probe, opening, err = c.tally(pol, key, counts, e, u, out, found)
@@ -441,7 +442,11 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 		}
 		switch {
 		case recheck != nil:
-			recheck.Done = true // a page was counted: the re-check is over
+			// A page was counted: the re-check is over, unless the page
+			// is foreign but links a target section of its own server,
+			// which is fetched next as the re-check's next try.
+			follow = c.recheckSection(pol, key, counts, out.relevant, found)
+			recheck.Done = follow == ""
 		case c.rechecking() && pol.Status(counts) != focus.Irrelevant && pol.Status(src) == focus.Irrelevant:
 			// Judged in this generation: no re-check of it in this one.
 			done.Recheck = &frontier.Recheck{Key: key, Done: true}
@@ -453,7 +458,7 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 	// A stylesheet's requisites inherit the standing of the page it was
 	// queued for.
 	linkRelevant := out.relevant || (!out.page && e.Priority == frontier.High)
-	accepted, outlinks, err := c.decideLinks(pol, e, key, src, opening, linkRelevant, decl, found)
+	accepted, outlinks, err := c.decideLinks(pol, e, key, src, opening, linkRelevant, decl, found, follow)
 	if err != nil {
 		return err
 	}
@@ -641,6 +646,38 @@ func (c *Crawler) rechecks(counts focus.Counts) bool {
 	return counts.Rechecked != g || (!counts.RecheckDone && counts.RecheckTries < maxRecheckTries)
 }
 
+// recheckSection returns the link a re-check follows next when its page,
+// counted, is not in the target but links a target section of its own
+// server ("/th/", "?lang=th": Policy.NamesTarget) under the same focus
+// key, while the re-check has a try left for it (maxRecheckTries): the
+// first such navigation link, or "". A server that added a Thai section
+// beside its foreign pages is found so; before, the link was rejected as
+// any link into an irrelevant server (a re-crawl trial's limit, said in
+// README). The link goes to the front of the server's queue
+// (frontier.Entry.Front), so it is the re-check's next try, not the URLs
+// the generation queued before it.
+func (c *Crawler) recheckSection(pol *focus.Policy, key string, counts focus.Counts, relevant bool, found []links.Link) string {
+	if relevant {
+		return ""
+	}
+	var tries int64
+	if counts.Rechecked == c.generation.Load() {
+		tries = counts.RecheckTries
+	}
+	if tries+1 >= maxRecheckTries {
+		return ""
+	}
+	for _, ln := range found {
+		if ln.Kind != links.Nav || !pol.NamesTarget(ln.URL) {
+			continue
+		}
+		if u, err := url.Parse(ln.URL); err == nil && c.focusKey(u) == key {
+			return ln.URL
+		}
+	}
+	return ""
+}
+
 // keptRequisite reports whether e is a page requisite, which focusing
 // neither skips nor drops once queued, whatever its server's status: the
 // page that embeds it was archived and replays only with it. A requisite is
@@ -674,7 +711,11 @@ const redirectKind = links.Kind(255)
 // src is the page's server's counters with the page; opening what step 4.5
 // reads for its links (tally): src, or for a page in a user's directory of
 // a hosting server, src with that user's count of target pages.
-func (c *Crawler) decideLinks(pol *focus.Policy, e frontier.Entry, key string, src, opening focus.Counts, relevant bool, decl string, found []links.Link) ([]frontier.Entry, []archive.Field, error) {
+//
+// follow, when not empty, is the URL of a link to the page's own server
+// that a re-check follows (recheckSection): scope alone decides it, and it
+// goes to the front of its site's queue, as the server's next URL.
+func (c *Crawler) decideLinks(pol *focus.Policy, e frontier.Entry, key string, src, opening focus.Counts, relevant bool, decl string, found []links.Link, follow string) ([]frontier.Entry, []archive.Field, error) {
 	var accepted []frontier.Entry
 	var fields []archive.Field
 	// Destination counters, looked up once per page. The page's own key
@@ -694,7 +735,11 @@ func (c *Crawler) decideLinks(pol *focus.Policy, e frontier.Entry, key string, s
 		if ln.Kind == links.Requisite && !c.cfg.Requisites {
 			continue
 		}
-		entry, why, err := c.decideLink(pol, e, opening, relevant, decl, prio, ln, counts, claims, now)
+		lpol, lprio, followed := pol, prio, follow != "" && ln.URL == follow && ln.Kind == links.Nav
+		if followed {
+			lpol, lprio, follow = nil, frontier.High, ""
+		}
+		entry, why, err := c.decideLink(lpol, e, opening, relevant, decl, lprio, ln, counts, claims, now)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -704,9 +749,14 @@ func (c *Crawler) decideLinks(pol *focus.Policy, e frontier.Entry, key string, s
 			v += " rejected:" + why
 			c.stats.rejected(why)
 		} else {
+			admitted := entry.Scope
+			if followed {
+				entry.Front = true
+				admitted = strings.TrimPrefix(admitted+";focus:"+focus.ReasonRecheckSection, ";")
+			}
 			accepted = append(accepted, entry)
-			if entry.Scope != "" {
-				v += " admitted:" + entry.Scope
+			if admitted != "" {
+				v += " admitted:" + admitted
 			}
 		}
 		if ln.Anchor != "" {

@@ -489,6 +489,71 @@ func TestRecheckIrrelevant(t *testing.T) {
 	}
 }
 
+// TestRecheckSection: a re-checked page still foreign that links a Thai
+// section of its own server has that link followed next, as the re-check's
+// next try (recheckSection, at the front of the queue): the server, English
+// in the first generation, now with a Thai section, is found and crawled.
+// A server whose "section" is foreign too costs at most maxRecheckTries
+// fetches; one with no such link, one. Before, the link was rejected as any
+// link into an irrelevant server, and the Thai section was lost.
+func TestRecheckSection(t *testing.T) {
+	web := fakeWeb{
+		"http://th.test/": page("th", "http://en.test/", "http://en.test/1", "http://en.test/2",
+			"http://de.test/", "http://de.test/1", "http://de.test/2", "http://fr.test/", "http://fr.test/1", "http://fr.test/2"),
+	}
+	for _, h := range []string{"en", "de", "fr"} {
+		for _, p := range []string{"", "1", "2"} {
+			web["http://"+h+".test/"+p] = page(h)
+		}
+	}
+	pol := mustPolicy(t, focus.Config{Strategy: focus.ConservativeServer, Tolerance: 2, Langs: []string{"th"}})
+	g := newGenRig(t, web, nil)
+	g.firstGeneration(t, Config{Focus: pol, Recheck: true}, "http://th.test/")
+	// Months later en.test's pages, still English, link a new Thai
+	// section; de.test's link one that is German too, deeper and deeper.
+	for _, p := range []string{"", "1", "2"} {
+		web["http://en.test/"+p] = page("en", "/th/")
+		web["http://de.test/"+p] = page("de", "/th/")
+	}
+	web["http://en.test/th/"] = page("th", "/th/more")
+	web["http://en.test/th/more"] = page("th")
+	web["http://de.test/th/"] = page("de", "/th/a")
+	web["http://de.test/th/a"] = page("de", "/th/b")
+	web["http://de.test/th/b"] = page("de")
+
+	got := g.nextGeneration(t, Config{Focus: pol, Recheck: true}, "http://th.test/")
+	count := func(prefix string) int {
+		n := 0
+		for _, u := range got {
+			if strings.HasPrefix(u, prefix) && !strings.HasSuffix(u, "/robots.txt") {
+				n++
+			}
+		}
+		return n
+	}
+	if !slices.Contains(got, "http://en.test/th/") || !slices.Contains(got, "http://en.test/th/more") {
+		t.Errorf("en.test's new Thai section was not crawled: %q", got)
+	}
+	if c, _ := g.q.Counts("en.test"); pol.Status(focus.Counts(c)) != focus.Relevant {
+		t.Errorf("en.test counters %+v: not relevant after its Thai section", c)
+	}
+	if n := count("http://de.test/"); n != maxRecheckTries {
+		t.Errorf("de.test: %d fetches, want the re-check's %d tries: %q", n, maxRecheckTries, got)
+	}
+	if n := count("http://fr.test/"); n != 1 {
+		t.Errorf("fr.test: %d fetches, want its one re-check", n)
+	}
+	var meta string
+	for _, u := range []string{"http://en.test/", "http://en.test/1", "http://en.test/2"} {
+		for _, f := range g.a.meta[u] {
+			meta += f.Name + ": " + f.Value + "\n"
+		}
+	}
+	if !strings.Contains(meta, "http://en.test/th/ L a/@href admitted:focus:"+focus.ReasonRecheckSection) {
+		t.Errorf("no en.test page's metadata says its section link was admitted for the re-check:\n%s", meta)
+	}
+}
+
 // TestFutureLastModified: a Last-Modified later than the response's Date
 // (RFC 9110 8.8.2.1 forbids it) is not sent back as If-Modified-Since, so
 // a server comparing dates cannot answer 304 for a page that changed (an

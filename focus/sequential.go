@@ -381,6 +381,9 @@ func IsUserDir(path string) bool {
 const (
 	ReasonIrrelevantDir = "irrelevant-directory" // a foreign section of a relevant server
 	ReasonHomeProbe     = "home-probe"           // the home page, queued for the sequential verdict
+	// ReasonRecheckSection: a re-checked foreign page's link to a target
+	// section of its own server, which the re-check follows (package crawl).
+	ReasonRecheckSection = "recheck-section"
 )
 
 // DirKey returns the key the sequential strategy keeps directory counters

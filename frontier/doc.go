@@ -16,7 +16,10 @@
 //     High priority entry comes before every site that has only Low ones.
 //   - Inside a site, entries are ordered by (priority, depth, insertion
 //     sequence): High before Low, then breadth-first, then first come first
-//     served.
+//     served. One place, the front (High, depth 0, sequence 0), comes before
+//     all: an entry pushed with Entry.Front goes there while it is free, and
+//     one already queued is moved there (a new frontier starts its sequence
+//     at 1, so no other entry takes it).
 //   - At most one entry per site is leased at a time, which gives the
 //     paper's "never more than one connection to a Web site". When the lease
 //     is completed the caller says when the site may be visited again

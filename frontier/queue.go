@@ -86,6 +86,16 @@ type Entry struct {
 	// fetched again for that (the engine's); opaque. Kept in bit 2 of the
 	// requisite byte, which frontiers written before it hold as 0.
 	Recut bool
+	// Front asks for the entry to be served before every other entry of
+	// its site: it goes to the site's front place, the ordering suffix
+	// (High, depth 0, sequence 0), which no other key sorts before. A site
+	// has one front place; while it is taken (queued or leased), the
+	// entry is queued at its usual place. When the URL is queued already,
+	// Push moves its entry there instead (Queue.promote), unless that entry
+	// waits for a retry. Not stored: it decides the key only. The engine
+	// puts there the link a re-check follows to a target section of the
+	// server it re-checks, so that the link is the re-check's next try.
+	Front bool
 }
 
 func (e *Entry) validate() error {
@@ -446,6 +456,9 @@ func (q *Queue) load() error {
 	v, err := q.db.Get([]byte{tMeta}, nil)
 	switch {
 	case errors.Is(err, leveldb.ErrNotFound):
+		// A new frontier: sequence 0 is left to the front place
+		// (Entry.Front), whose key is the lowest.
+		q.meta.seq = 1
 	case err != nil:
 		return fmt.Errorf("read meta: %w", err)
 	default:
@@ -593,7 +606,7 @@ func (q *Queue) PushMany(es []Entry) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	if n == 0 {
+	if n == 0 && len(t.fronts) == 0 {
 		return 0, nil
 	}
 	if err := t.commit(); err != nil {
@@ -777,6 +790,7 @@ func (q *Queue) Complete(l *Lease, c Completion) error {
 	if err != nil {
 		return err
 	}
+	t.ending = l
 	d := t.delta(l.site)
 	d.unlease = true
 	d.setNB, d.notBefore = true, unixNano(c.NotBefore)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/syndtr/goleveldb/leveldb"
+	"github.com/syndtr/goleveldb/leveldb/util"
 )
 
 // txn collects the writes of one operation in a LevelDB batch, with the
@@ -21,6 +22,11 @@ type txn struct {
 	sites map[string]*siteDelta
 	order []string // sites in first-touched order, for deterministic batches
 	added int64
+	// ending is the lease the txn ends (Complete), whose front place, if
+	// it holds it, is free once the txn commits; fronts are the sites
+	// whose front place the txn has filled.
+	ending *Lease
+	fronts map[string]struct{}
 }
 
 // siteDelta is the change a txn makes to one site.
@@ -104,22 +110,114 @@ func (t *txn) push(es []Entry) (int, error) {
 			return 0, fmt.Errorf("seen %s: %w", e.URL, err)
 		}
 		if !added {
+			if e.Front {
+				if err := t.promote(e.Site, e.URL); err != nil {
+					return 0, fmt.Errorf("front %s: %w", e.URL, err)
+				}
+			}
 			continue
 		}
 		buf = encodeEntry(buf[:0], e)
-		k := queueKey(e.Site, e.Priority, e.Depth, t.meta.seq)
+		var k []byte
+		if e.Front {
+			free, err := t.frontFree(e.Site)
+			if err != nil {
+				return 0, fmt.Errorf("front %s: %w", e.URL, err)
+			}
+			if free {
+				k = t.takeFront(e.Site)
+			}
+		}
+		if k == nil {
+			k = queueKey(e.Site, e.Priority, e.Depth, t.meta.seq)
+			t.meta.seq++
+		}
 		t.b.Put(k, buf)
-		t.meta.seq++
 		d := t.delta(e.Site)
 		d.pending++
 		d.lower(k[len(k)-keySuffixLen:])
-		if e.Priority == High {
+		if Priority(k[len(k)-keySuffixLen]) == High {
 			d.high++
 		}
 		n++
 	}
 	t.added += int64(n)
 	return n, nil
+}
+
+// frontSuffix is the ordering suffix of a site's front place (Entry.Front):
+// priority High, depth 0, sequence 0, the lowest there is. A frontier
+// written before the front place may hold its first entry there (sequence
+// 0 at depth 0); frontFree sees it as a taken place.
+var frontSuffix [keySuffixLen]byte
+
+// frontScan bounds how many queued entries of a site promote reads to find
+// a URL: a site's head is what the front place is for.
+const frontScan = 4096
+
+// frontFree reports whether the front place of site is free: nothing
+// queued there, nothing put there earlier in this txn, and no lease taken
+// from it outstanding (Return puts a lease back at its own place), but the
+// lease this txn ends.
+func (t *txn) frontFree(site string) (bool, error) {
+	if _, taken := t.fronts[site]; taken {
+		return false, nil
+	}
+	if l := t.q.leases[site]; l != nil && l != t.ending && l.suffix == frontSuffix {
+		return false, nil
+	}
+	in, err := t.q.db.Has(append(queuePrefix(site), frontSuffix[:]...), nil)
+	if err != nil {
+		return false, dbErr(err)
+	}
+	return !in, nil
+}
+
+// takeFront marks the front place of site taken in this txn and returns
+// its key.
+func (t *txn) takeFront(site string) []byte {
+	if t.fronts == nil {
+		t.fronts = make(map[string]struct{})
+	}
+	t.fronts[site] = struct{}{}
+	return append(queuePrefix(site), frontSuffix[:]...)
+}
+
+// promote moves the queued entry of url, among the first frontScan of its
+// site, to the site's front place when that is free (Entry.Front). An entry
+// waiting for a retry (retryClass) stays where it is, as does one not found:
+// fetched already, in flight, or queued further back.
+func (t *txn) promote(site, url string) error {
+	free, err := t.frontFree(site)
+	if err != nil || !free {
+		return err
+	}
+	prefix := queuePrefix(site)
+	it := t.q.db.NewIterator(util.BytesPrefix(prefix), nil)
+	defer it.Release()
+	for n := 0; n < frontScan && it.Next(); n++ {
+		k := it.Key()
+		if len(k) != len(prefix)+keySuffixLen {
+			return fmt.Errorf("queue key %q: %w", k, ErrCorrupt)
+		}
+		d := decoder{b: it.Value()}
+		if v := d.byte(); (v != 1 && v != 2) || d.string() != url || d.err != nil {
+			continue
+		}
+		class := Priority(k[len(prefix)])
+		if class == retryClass {
+			return nil
+		}
+		t.b.Delete(k)
+		t.b.Put(t.takeFront(site), append([]byte(nil), it.Value()...))
+		sd := t.delta(site)
+		sd.lower(frontSuffix[:])
+		if class != High {
+			sd.high++
+		}
+		return nil
+	}
+	return dbErr(it.Error())
 }
 
 // tally bumps the focus counters, adding up repeated keys first, and
