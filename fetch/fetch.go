@@ -190,7 +190,7 @@ func New(cfg Config) (*Client, error) {
 	}
 	cfg.AllowAddresses = append([]string(nil), cfg.AllowAddresses...)
 	g, _ := parseAllow(cfg.AllowAddresses) // validated above
-	g.self = selfAddrs()
+	g.self = &ownAddrs{read: selfAddrs, now: time.Now}
 	return &Client{
 		cfg:   cfg,
 		guard: g,

@@ -7,7 +7,9 @@ import (
 	"net/netip"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
+	"time"
 )
 
 // ErrAddressRefused is wrapped by the error of a fetch that the address
@@ -38,7 +40,7 @@ const (
 	// own interface was 192.0.2.2).
 	AddrReserved = "reserved"
 	// AddrSelf: an address of one of this machine's own interfaces, read
-	// when the client is made: a public address of the crawler's machine
+	// when the client is made and every 30 s after: a public address of the crawler's machine
 	// reaches the services it runs (its status page, with
 	// metrics.all_interfaces) as loopback would.
 	AddrSelf = "self"
@@ -154,7 +156,40 @@ func addrClass(a netip.Addr) (class string, v4 netip.Addr) {
 type guard struct {
 	classes  map[string]bool
 	prefixes []netip.Prefix
-	self     map[netip.Addr]bool
+	self     *ownAddrs
+}
+
+// ownAddrsTTL is how long the guard trusts its reading of this machine's
+// interface addresses.
+const ownAddrsTTL = 30 * time.Second
+
+// ownAddrs is this machine's interface addresses (AddrSelf), read again once
+// the last reading is ownAddrsTTL old: an address the machine gains during
+// a weeks-long crawl (a DHCP lease renewed to a new address, an IPv6 privacy
+// address, which rotates daily, a container's new interface) is refused as
+// the first were. Before the nineteenth session they were read once, at
+// start.
+type ownAddrs struct {
+	read func() map[netip.Addr]bool
+	now  func() time.Time
+
+	mu  sync.Mutex
+	at  time.Time
+	set map[netip.Addr]bool
+}
+
+// has reports whether a, zone and IPv4 mapping removed, is one of this
+// machine's addresses.
+func (o *ownAddrs) has(a netip.Addr) bool {
+	if o == nil {
+		return false
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if now := o.now(); o.set == nil || now.Sub(o.at) >= ownAddrsTTL || now.Before(o.at) {
+		o.set, o.at = o.read(), now
+	}
+	return o.set[a]
 }
 
 // selfAddrs returns the addresses of this machine's interfaces, as the
@@ -210,7 +245,7 @@ func parseAllow(list []string) (guard, []error) {
 // check returns nil if a may be dialled for host, or an *AddressError.
 func (g *guard) check(host string, a netip.Addr) error {
 	class, v4 := addrClass(a)
-	if class == "" && (g.self[a.Unmap().WithZone("")] || (v4.IsValid() && g.self[v4])) {
+	if class == "" && (g.self.has(a.Unmap().WithZone("")) || (v4.IsValid() && g.self.has(v4))) {
 		class = AddrSelf
 	}
 	if class == "" || g.classes[class] {

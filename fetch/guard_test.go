@@ -9,6 +9,7 @@ import (
 	"net/netip"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/net/dns/dnsmessage"
 )
@@ -395,13 +396,58 @@ func TestAddress(t *testing.T) {
 	}
 }
 
+// fixedOwn is an ownAddrs that always reads as.
+func fixedOwn(as ...netip.Addr) *ownAddrs {
+	set := map[netip.Addr]bool{}
+	for _, a := range as {
+		set[a] = true
+	}
+	return &ownAddrs{read: func() map[netip.Addr]bool { return set }, now: time.Now}
+}
+
+// TestGuardRereadsSelf: an address the machine gains after the start is
+// refused as "self" once the reading is ownAddrsTTL old (a clock stepped
+// back reads again too); within it, the interfaces are not read again.
+func TestGuardRereadsSelf(t *testing.T) {
+	first, later := netip.MustParseAddr("93.184.216.34"), netip.MustParseAddr("2001:4860::1234")
+	now := time.Date(2026, 11, 27, 10, 0, 0, 0, time.UTC)
+	reads := 0
+	set := map[netip.Addr]bool{first: true}
+	g, _ := parseAllow(nil)
+	g.self = &ownAddrs{read: func() map[netip.Addr]bool {
+		reads++
+		out := map[netip.Addr]bool{}
+		for a := range set {
+			out[a] = true
+		}
+		return out
+	}, now: func() time.Time { return now }}
+	if err := g.check("me.example", first); err == nil {
+		t.Fatal("the first own address was let through")
+	}
+	set[later] = true // the machine gains an address
+	if err := g.check("new.example", later); err != nil || reads != 1 {
+		t.Fatalf("within the TTL: %v after %d reads, want let through on the first reading", err, reads)
+	}
+	now = now.Add(ownAddrsTTL)
+	var ae *AddressError
+	if err := g.check("new.example", later); !errors.As(err, &ae) || ae.Class != AddrSelf || reads != 2 {
+		t.Errorf("after the TTL: %v after %d reads, want refused as %s on a second reading", err, reads, AddrSelf)
+	}
+	delete(set, later)
+	now = now.Add(-time.Hour) // the clock stepped back
+	if err := g.check("new.example", later); err != nil || reads != 3 {
+		t.Errorf("after a clock step back: %v after %d reads, want let through on a third reading", err, reads)
+	}
+}
+
 // TestGuardRefusesSelf: an address of this machine's own interfaces is
 // refused as "self" unless allowed (its public address reaches what it
 // serves, as loopback does); a public address that is not its own is not.
 func TestGuardRefusesSelf(t *testing.T) {
 	own := netip.MustParseAddr("93.184.216.34")
 	g, _ := parseAllow(nil)
-	g.self = map[netip.Addr]bool{own: true}
+	g.self = fixedOwn(own)
 	var ae *AddressError
 	if err := g.check("me.example", own); !errors.As(err, &ae) || ae.Class != AddrSelf {
 		t.Errorf("own address: %v, want refused as %s", err, AddrSelf)
@@ -413,7 +459,7 @@ func TestGuardRefusesSelf(t *testing.T) {
 		t.Errorf("another public address: %v", err)
 	}
 	g, _ = parseAllow([]string{"self"})
-	g.self = map[netip.Addr]bool{own: true}
+	g.self = fixedOwn(own)
 	if err := g.check("me.example", own); err != nil {
 		t.Errorf("own address with self allowed: %v", err)
 	}
