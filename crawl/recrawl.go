@@ -13,6 +13,7 @@ import (
 
 	"github.com/langcrawl/langcrawl/archive"
 	"github.com/langcrawl/langcrawl/fetch"
+	"github.com/langcrawl/langcrawl/focus"
 	"github.com/langcrawl/langcrawl/frontier"
 	"github.com/langcrawl/langcrawl/internal/hostmatch"
 	"github.com/langcrawl/langcrawl/scope"
@@ -74,7 +75,8 @@ func (c *Crawler) notModified(l *frontier.Lease, worker int, res *fetch.Result, 
 		{Name: "fetchTimeMs", Value: strconv.FormatInt(res.Duration.Milliseconds(), 10)},
 		{Name: "previousVisit", Value: lastVisit(prev)}}
 	relevant := prev.Relevant
-	if pol := c.policy(); pol != nil {
+	pol := c.policy()
+	if pol != nil {
 		// Judged by this generation's target languages, which a profile
 		// may have changed since the capture (a review).
 		if in, known := pol.InTarget(prev.Lang); known {
@@ -89,6 +91,19 @@ func (c *Crawler) notModified(l *frontier.Lease, worker int, res *fetch.Result, 
 		meta = append(meta, archive.Field{Name: "language", Value: prev.Lang},
 			archive.Field{Name: "languageFrom", Value: "refers-to"},
 			archive.Field{Name: "relevant", Value: strconv.FormatBool(relevant)})
+		if u, err := url.Parse(e.URL); err == nil && pol != nil {
+			if key := c.focusKey(u); key != "" {
+				// The verdict on its server now, as a page's record
+				// says it; a 304 adds nothing to the counters (the
+				// page was counted when captured).
+				n, err := c.p.Queue.Counts(key)
+				if err != nil {
+					return fmt.Errorf("frontier counts %s: %w", key, err)
+				}
+				meta = append(meta, archive.Field{Name: "focusKey", Value: key},
+					archive.Field{Name: "focusStatus", Value: pol.Status(focus.Counts(n)).String()})
+			}
+		}
 	}
 	_, err := c.p.Archive.WriteRevisit(&archive.Revisit{URL: e.URL, IP: res.IP, Date: res.Started,
 		RawRequest: res.RawRequest, Profile: archive.ProfileServerNotModified, Metadata: meta,

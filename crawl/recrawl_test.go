@@ -554,6 +554,35 @@ func TestRecheckSection(t *testing.T) {
 	}
 }
 
+// TestNotModifiedFocusStatus: in a focused re-crawl, a 304's revisit
+// metadata says its server's focus key and the verdict on it now, as a
+// page's record does, so a report reading the latest record of a server
+// that answered only 304s has its verdict (an item noticed last session).
+func TestNotModifiedFocusStatus(t *testing.T) {
+	web := fakeWeb{
+		"http://a.test/":     page("th", "/etag"),
+		"http://a.test/etag": page("th"),
+	}
+	pol := mustPolicy(t, focus.Config{Strategy: focus.ConservativeServer, Tolerance: 2, Langs: []string{"th"}})
+	g := newGenRig(t, web, map[string]string{"http://a.test/etag": `"v1"`})
+	g.firstGeneration(t, Config{Focus: pol}, "http://a.test/")
+	g.nextGeneration(t, Config{Focus: pol}, "http://a.test/")
+	var nm *archive.Revisit
+	for i := range g.a.revisits {
+		if rv := &g.a.revisits[i]; rv.URL == "http://a.test/etag" && rv.Profile == archive.ProfileServerNotModified {
+			nm = rv
+		}
+	}
+	if nm == nil {
+		t.Fatalf("no 304 revisit for a.test/etag: %+v", g.a.revisits)
+	}
+	for _, f := range []archive.Field{{Name: "focusKey", Value: "a.test"}, {Name: "focusStatus", Value: focus.Relevant.String()}} {
+		if !slices.Contains(nm.Metadata, f) {
+			t.Errorf("304 revisit metadata %v lacks %v", nm.Metadata, f)
+		}
+	}
+}
+
 // TestFutureLastModified: a Last-Modified later than the response's Date
 // (RFC 9110 8.8.2.1 forbids it) is not sent back as If-Modified-Since, so
 // a server comparing dates cannot answer 304 for a page that changed (an
