@@ -390,7 +390,10 @@ type declaration struct{ source, charset string }
 // none). Detect never fails: what it cannot tell is "und".
 func (d *Detector) Detect(body []byte, contentType string) Result {
 	var decl []declaration
-	x := extract(body)
+	// A body cut by a size or time limit, a disconnect or the parse limit
+	// ends inside a character two times in three for Thai in UTF-8: the
+	// partial character is not evidence against UTF-8.
+	x := extract(trimPartialUTF8(body))
 	if len(x.metas) > 0 {
 		last := ""
 		for _, l := range x.metas {
@@ -439,7 +442,7 @@ func (d *Detector) Detect(body []byte, contentType string) Result {
 			res.Charset, res.Evidence = decl[0].charset, decl[0].source+"+ngram"
 			csEvidence = true
 		}
-	case utf8.Valid(x.raw):
+	case nearlyUTF8(x.raw):
 		best = d.scoreUTF8(x.raw, true)
 		res.Charset = "utf-8"
 	default:
@@ -751,7 +754,7 @@ func (d *Detector) fits(raw []byte, high int, decl, chosen string, best scored) 
 	hist, _ := highHist(raw)
 	if decl == "utf-8" || !d.plausible(decl, raw, high, &hist) {
 		if decl == "utf-8" {
-			return utf8.Valid(raw), best
+			return nearlyUTF8(raw), best
 		}
 		return false, best
 	}
@@ -780,6 +783,67 @@ func (d *Detector) fits(raw []byte, high int, decl, chosen string, best scored) 
 		return true, sa
 	}
 	return false, best
+}
+
+// maxStrayPer is how many valid multi-byte characters text must hold for
+// each run of invalid UTF-8 bytes in it to be read as UTF-8 (nearlyUTF8).
+const maxStrayPer = 32
+
+// nearlyUTF8 reports whether raw is UTF-8 text but for stray runs of
+// invalid bytes, at most one per maxStrayPer valid multi-byte characters: a
+// character damaged in transit, or a pasted Latin-1 one, in a Thai page. A
+// page in a legacy charset declared or taken as UTF-8 has most of its
+// words invalid (a TIS-620 consonant pair may form a valid 2-byte sequence,
+// rarely more), and one with no multi-byte character must have no invalid
+// byte. Before the nineteenth session one damaged character in a Thai page
+// declared UTF-8 made it windows-1252 and und (a trap trial).
+func nearlyUTF8(raw []byte) bool {
+	bad, multi := 0, 0
+	inBad := false
+	for i := 0; i < len(raw); {
+		if raw[i] < utf8.RuneSelf {
+			i++
+			inBad = false
+			continue
+		}
+		r, n := utf8.DecodeRune(raw[i:])
+		if r == utf8.RuneError && n == 1 {
+			if !inBad {
+				bad++
+			}
+			inBad = true
+		} else {
+			multi++
+			inBad = false
+		}
+		i += n
+	}
+	return bad == 0 || (multi > 0 && bad*maxStrayPer <= multi)
+}
+
+// trimPartialUTF8 returns b without a UTF-8 sequence cut short at its end:
+// a lead byte followed by fewer continuation bytes than it announces. Other
+// bytes are left alone; at worst a legacy page loses its last byte or two.
+func trimPartialUTF8(b []byte) []byte {
+	for k := 1; k <= utf8.UTFMax-1 && k <= len(b); k++ {
+		c := b[len(b)-k]
+		if utf8.RuneStart(c) {
+			need := 0
+			switch {
+			case c&0xE0 == 0xC0:
+				need = 2
+			case c&0xF0 == 0xE0:
+				need = 3
+			case c&0xF8 == 0xF0:
+				need = 4
+			}
+			if need > k {
+				return b[:len(b)-k]
+			}
+			return b
+		}
+	}
+	return b
 }
 
 func (t *table) profsScore(d *Detector, raw []byte, limit int) scored {

@@ -397,3 +397,66 @@ func TestHighWords(t *testing.T) {
 		t.Error("every word high: want the text itself, not a copy")
 	}
 }
+
+// TestCutAndDamagedUTF8: a Thai page in UTF-8 cut inside its last character
+// (a body cut by a size or time limit, a disconnect or the parse limit), or
+// with a damaged character or a stray byte, is still Thai in UTF-8, whether
+// it declares UTF-8 or nothing; a trap trial had such pages read as Tajik or
+// Belarusian in windows-1251, or und, and lost whole Thai servers. A page in
+// TIS-620 declared UTF-8 is still read in its own charset.
+func TestCutAndDamagedUTF8(t *testing.T) {
+	d := newDetector(t, Options{Targets: []string{"th"}})
+	text := []byte(strings.Repeat(thaiText+" ", 2))
+	// The start of the third byte from the end of the text: inside a
+	// three-byte Thai character.
+	lead := len(text) - 4
+	for lead > 0 && text[lead]&0xC0 == 0x80 {
+		lead--
+	}
+	for _, head := range []string{`<meta charset="utf-8">`, ""} {
+		whole := page(head, text)
+		cases := map[string][]byte{
+			"cut after one byte":  append([]byte(nil), whole[:len(whole)-len(text)-len("</p></body></html>")+lead+1]...),
+			"cut after two bytes": append([]byte(nil), whole[:len(whole)-len(text)-len("</p></body></html>")+lead+2]...),
+			"a damaged character": bytes.Replace(whole, []byte("ประจำตัว"), []byte("ประจ\xe0\xb8ตัว"), 1),
+			"a stray byte":        bytes.Replace(whole, []byte("สิทธิ"), []byte("สิท\xffธิ"), 1),
+		}
+		for name, body := range cases {
+			if res := d.Detect(body, ""); res.Lang != "th" || res.Charset != "utf-8" || !res.Relevant {
+				t.Errorf("%q, %s: %+v; want Thai in UTF-8", head, name, res)
+			}
+		}
+	}
+	tis := page(`<meta charset="utf-8">`, enc(t, thaiText, "windows-874"))
+	if res := d.Detect(tis, ""); res.Lang != "th" || res.Charset == "utf-8" {
+		t.Errorf("TIS-620 declared UTF-8: %+v; want Thai in its own charset", res)
+	}
+}
+
+// TestNearlyUTF8: stray invalid runs are let through only beside many
+// valid multi-byte characters, never in text that has none.
+func TestNearlyUTF8(t *testing.T) {
+	thai := strings.Repeat("ไทย", 40) // 120 characters
+	for _, tc := range []struct {
+		name string
+		in   string
+		want bool
+	}{
+		{"ASCII", "plain text", true},
+		{"valid", thai, true},
+		{"one stray run", thai[:30] + "\xff\xfe" + thai[30:], true},
+		{"five stray runs", strings.Repeat(thai[:60]+"\xff", 5), false},
+		{"Latin-1 alone", "caf\xe9 cr\xe8me", false},
+	} {
+		if got := nearlyUTF8([]byte(tc.in)); got != tc.want {
+			t.Errorf("%s: nearlyUTF8 = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	for _, tc := range []struct{ in, want string }{
+		{"abc\xe0\xb8", "abc"}, {"abc\xe0", "abc"}, {"abc\xe0\xb8\x84", "abc\xe0\xb8\x84"}, {"abc", "abc"}, {"\xb8", "\xb8"},
+	} {
+		if got := string(trimPartialUTF8([]byte(tc.in))); got != tc.want {
+			t.Errorf("trimPartialUTF8(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

@@ -275,7 +275,11 @@ func extract(body []byte) extracted {
 			break
 		}
 		r, n := raw[b.r0:b.r1], ncr[b.n0:b.n1]
-		r, n = r[:min(len(r), maxText-len(x.raw))], cutUTF8(n, maxText-len(x.ncr))
+		if len(r) > maxText-len(x.raw) {
+			// Not inside a UTF-8 character (trimPartialUTF8).
+			r = trimPartialUTF8(r[:maxText-len(x.raw)])
+		}
+		n = cutUTF8(n, maxText-len(x.ncr))
 		x.raw = append(x.raw, r...)
 		x.ends = append(x.ends, len(x.raw))
 		x.raw = append(x.raw, '\n')
