@@ -214,6 +214,7 @@ type Scope struct {
 	MaxPathSegments    int  `yaml:"max_path_segments"`
 	MaxRepeatedSegment int  `yaml:"max_repeated_segment"`
 	MaxQueryParams     int  `yaml:"max_query_params"`
+	MaxEmbedHops       int  `yaml:"max_embed_hops"`
 }
 
 // Network holds connection overrides.
@@ -415,6 +416,7 @@ var Keys = []key{
 	{"scope.max_path_segments", 32, "trap guard: most path segments accepted"},
 	{"scope.max_repeated_segment", 3, "trap guard: most repeats of one path segment"},
 	{"scope.max_query_params", 32, "trap guard: most query parameters accepted"},
+	{"scope.max_embed_hops", 3, "trap guard: longest chain of requisites found in requisites (a stylesheet, one it @imports, that one's images)"},
 	{"network.connect_to", map[string]string{}, "map of host (or *) to ip:port to dial instead of DNS"},
 	{"network.allow_addresses", []string{}, "address classes (loopback, private, link-local, cgnat, multicast, unspecified, broadcast, reserved, self) or CIDR prefixes the crawler may connect to; all refused by default, connect_to targets always allowed"},
 	{"focus.language", "", "target language, ISO 639-1, or a list of them (fi, sv) collected together (empty: no focusing)"},
@@ -613,6 +615,7 @@ func Load(profile string, fs *pflag.FlagSet) (*Config, error) {
 	c.Scope.MaxPathSegments = p.integer("scope.max_path_segments")
 	c.Scope.MaxRepeatedSegment = p.integer("scope.max_repeated_segment")
 	c.Scope.MaxQueryParams = p.integer("scope.max_query_params")
+	c.Scope.MaxEmbedHops = p.integer("scope.max_embed_hops")
 	c.Network.ConnectTo = p.hostMap("network.connect_to")
 	c.Network.AllowAddresses = p.strs("network.allow_addresses")
 	c.Focus.Language = joinLanguages(p.strs("focus.language"))
@@ -1478,7 +1481,8 @@ func (c *Config) Validate() error {
 		bad("robots.max_crawl_delay", "%s must not be negative", c.Robots.MaxCrawlDelay)
 	}
 	for k, n := range map[string]int{"scope.max_url_length": c.Scope.MaxURLLength, "scope.max_path_segments": c.Scope.MaxPathSegments,
-		"scope.max_repeated_segment": c.Scope.MaxRepeatedSegment, "scope.max_query_params": c.Scope.MaxQueryParams} {
+		"scope.max_repeated_segment": c.Scope.MaxRepeatedSegment, "scope.max_query_params": c.Scope.MaxQueryParams,
+		"scope.max_embed_hops": c.Scope.MaxEmbedHops} {
 		if n < 1 {
 			bad(k, "%d must be at least 1", n)
 		}

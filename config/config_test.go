@@ -142,7 +142,7 @@ func validBase() *Config {
 		Seeds: []string{"http://a.test/"}, Out: "o", WARC: WARC{Prefix: "p", MaxSize: 1 << 30},
 		UserAgent: "x/1 (+https://l.example/c)", Workers: 1, Depth: 8, MaxPagesPerSite: 10, MaxBodySize: 1 << 20,
 		Timeouts: Timeouts{time.Second, time.Second, time.Second, time.Second}, Robots: Robots{Policy: "obey"},
-		Scope: Scope{MaxURLLength: 1, MaxPathSegments: 1, MaxRepeatedSegment: 1, MaxQueryParams: 1},
+		Scope: Scope{MaxURLLength: 1, MaxPathSegments: 1, MaxRepeatedSegment: 1, MaxQueryParams: 1, MaxEmbedHops: 1},
 		Focus: Focus{Strategy: "bfs", Tolerance: 10, ErrorBound: 0.01, MissBound: 0.001, ForeignDirs: "keep"}, Retries: Retries{Max: 1, Delay: time.Second, MaxDelay: time.Second},
 	}
 }

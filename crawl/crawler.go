@@ -138,9 +138,14 @@ type Config struct {
 	// under the limit beside the downloads in flight, searching the top
 	// SearchDepth ready sites. Nil: no bandwidth limit.
 	Bandwidth  *bandwidth.Manager
-	Requisites bool          // fetch page requisites so pages replay
-	Scope      scope.Decider // depth limit, query rule, trap guards
-	Focus      *focus.Policy // nil: no focusing (every page counts as relevant)
+	Requisites bool // fetch page requisites so pages replay
+	// MaxEmbedHops bounds a chain of requisites found in requisites: the
+	// embed hops (E) at the end of a requisite's hop path, a stylesheet
+	// that @imports one that @imports another, and its images. 0: the
+	// default, DefaultMaxEmbedHops; negative: no bound.
+	MaxEmbedHops int
+	Scope        scope.Decider // depth limit, query rule, trap guards
+	Focus        *focus.Policy // nil: no focusing (every page counts as relevant)
 	// MaxParse bounds how much of a decoded body is parsed for links and
 	// language; default 8 MiB.
 	MaxParse int64

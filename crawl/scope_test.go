@@ -2,6 +2,7 @@ package crawl
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -152,5 +153,64 @@ func TestRuntimeExclusionSkipsQueued(t *testing.T) {
 	}
 	if !slices.Contains(r.f.got, "http://a.test/calendar/1") {
 		t.Errorf("the skipped URL was not fetched once seeded again: %v", r.f.got)
+	}
+}
+
+// TestEmbedHopsBound: a chain of stylesheets each @importing a new one is
+// followed to DefaultMaxEmbedHops embed hops (E) and no further, with the
+// rejection in the metadata record of the last stylesheet fetched; a trap
+// trial's server was fetched until max_time this way. MaxEmbedHops
+// negative lifts the bound.
+func TestEmbedHopsBound(t *testing.T) {
+	raw := func(ct, body string) string {
+		return fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n%s", ct, len(body), body)
+	}
+	web := fakeWeb{
+		"http://a.test/": raw("text/html", `<html lang="th"><head><link rel="stylesheet" href="/c1.css"></head><body>x</body></html>`),
+	}
+	for i := 1; i <= 8; i++ {
+		web[fmt.Sprintf("http://a.test/c%d.css", i)] = raw("text/css", fmt.Sprintf("@import url(/c%d.css);\nbody{background:url(/i%d.png)}", i+1, i))
+		web[fmt.Sprintf("http://a.test/i%d.png", i)] = raw("image/png", "png")
+	}
+	for _, tc := range []struct {
+		limit int
+		want  []string // stylesheets fetched
+	}{
+		{0, []string{"c1", "c2", "c3"}},
+		{-1, []string{"c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8", "c9"}}, // c9 is a 404
+	} {
+		h := newHarness(t, web, Config{Requisites: true, MaxEmbedHops: tc.limit}, "http://a.test/")
+		if _, err := h.run(); err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for i := 1; i <= 9; i++ {
+			if h.fetched(fmt.Sprintf("http://a.test/c%d.css", i)) {
+				got = append(got, fmt.Sprintf("c%d", i))
+			}
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("MaxEmbedHops %d: stylesheets fetched %v, want %v", tc.limit, got, tc.want)
+		}
+		if tc.limit == 0 {
+			if !h.fetched("http://a.test/i2.png") || h.fetched("http://a.test/i3.png") {
+				t.Errorf("the images of c2 (EEE) should be fetched, those of c3 (EEEE) not: %v", h.f.got)
+			}
+			found := false
+			for _, f := range h.a.meta["http://a.test/c3.css"] {
+				found = found || (f.Name == "outlink" && strings.Contains(f.Value, "rejected:scope:embed-hops:3"))
+			}
+			if !found {
+				t.Errorf("c3.css's metadata does not say its links were rejected: %v", h.a.meta["http://a.test/c3.css"])
+			}
+		}
+	}
+}
+
+func TestEmbedHops(t *testing.T) {
+	for hops, want := range map[string]int{"": 0, "L": 0, "LE": 1, "LEE": 2, "LERE": 2, "LEL": 0, "E": 1, "IE": 1, "LERRE": 2} {
+		if got := embedHops(hops); got != want {
+			t.Errorf("embedHops(%q) = %d, want %d", hops, got, want)
+		}
 	}
 }

@@ -394,7 +394,7 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 		RecrawlInterval: cfg.Recrawl.Interval, RecrawlIntervals: recrawlIntervals(cfg.Hosts),
 		DomainConnections: cfg.Scheduling.DomainConnections, AddressConnections: cfg.Scheduling.AddressConnections,
 		Resolve:    client.Address,
-		Requisites: cfg.Scope.Requisites, Focus: policy, Bandwidth: bw, SiteBudgets: siteBudgets,
+		Requisites: cfg.Scope.Requisites, MaxEmbedHops: cfg.Scope.MaxEmbedHops, Focus: policy, Bandwidth: bw, SiteBudgets: siteBudgets,
 		Drain: cfg.Timeouts.Drain,
 		Scope: scope.Decider{
 			MaxDepth:  cfg.Depth,
