@@ -18,6 +18,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"syscall"
 	"sync/atomic"
 	"time"
 
@@ -629,9 +630,13 @@ func (c *Client) exchange(ctx context.Context, pc *persistConn, reused bool, req
 		case rec.hitLines:
 			err = fmt.Errorf("%w (limit %d)", ErrTooManyHeaderFields, c.cfg.MaxHeaderFields)
 		case errors.Is(err, ErrMalformedResponse):
-		case rec.eof && bytes.HasPrefix(rec.buf[headStart:], []byte("HTTP/1.")) && !headComplete(rec.buf[headStart:]):
-			// The server closed in the middle of a head that looked
-			// right: a disconnect, whatever the parser made of the rest.
+		case (rec.eof || rec.reset) && bytes.HasPrefix(rec.buf[headStart:], []byte("HTTP/1.")) && !headComplete(rec.buf[headStart:]):
+			// The server closed, or reset, the connection in the middle
+			// of a head that looked right: a disconnect, whatever the
+			// parser made of the rest, and retried as one. Before the
+			// nineteenth session a reset there failed the URL at once
+			// as a malformed response (a failure trial lost two pages
+			// of a server that reset once).
 			err = fmt.Errorf("%w: %w", io.ErrUnexpectedEOF, err)
 		case len(rec.buf) > 0 && !errors.Is(err, ErrTimeout) && !errors.Is(err, context.Canceled) &&
 			!isNetErr(err) && !errors.Is(err, io.ErrUnexpectedEOF):
@@ -953,6 +958,9 @@ type recorder struct {
 	deadline    time.Time
 	hitLimit    bool
 	eof         bool // the server closed its side
+	// reset: a read failed with the connection reset or aborted, not a
+	// timeout: the server's side went away as with eof, less politely.
+	reset bool
 
 	// Header line counting, from buf[scan:] while counting: lines seen
 	// in the current head and the length of the current line (CR not
@@ -1024,6 +1032,7 @@ func (r *recorder) Read(p []byte) (int, error) {
 		return n, kerr
 	}
 	r.eof = r.eof || errors.Is(err, io.EOF)
+	r.reset = r.reset || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.ECONNABORTED)
 	if r.scanLines() {
 		return n, errLines
 	}

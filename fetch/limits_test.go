@@ -176,10 +176,17 @@ func TestMalformedResponse(t *testing.T) {
 		{"conflicting content-length", "HTTP/1.1 200 OK\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab", true},
 		{"cut head", "HTTP/1.1 200 OK\r\nContent-Ty", false},
 		{"empty", "", false},
+		// Cut by a reset, not a close (a failure trial: failed at once
+		// as malformed, and the pages of a server that reset once lost).
+		{"reset in a field", "HTTP/1.1 200 OK\r\nContent-Ty", false},
+		{"reset in the status line", "HTTP/1.1 20", false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := newRawServer(t, func(c net.Conn, _ []byte, _ int) bool {
 				io.WriteString(c, tt.sent)
+				if strings.HasPrefix(tt.name, "reset") {
+					c.(*net.TCPConn).SetLinger(0) // Close sends a reset
+				}
 				return false
 			})
 			c := newClient(t, Config{})
