@@ -389,6 +389,32 @@ type phantom struct {
 // Ticket.Reader may raise its share of CB.
 const liveAfter = 50 * time.Millisecond
 
+// stallAfter is how long a download runs before the rate read through it
+// may also lower its share of CB (Ticket.share).
+const stallAfter = 3 * time.Second
+
+// share is the download's part of CB at now, once it has run stallAfter
+// (not in Paper mode): the rate it has read at, its waits on the pacer
+// taken out, when that is below its reservation; the reservation before.
+// A server that sends a byte a second, or falls silent after its headers,
+// kept its whole reservation until the fetch timed out, and held every
+// other download back meanwhile (a failure trial: a crawl under a limit
+// of 200 KB/s read 4 B/s for a minute behind four such servers, and one
+// of 2 MB/s 0.5% of it behind one hanging server). Lowering it cannot
+// overrun the limit: the pacer holds every read to it. Called with m.mu
+// held.
+func (t *Ticket) share(now time.Time) float64 {
+	el := now.Sub(t.start)
+	if el < stallAfter {
+		return t.rate
+	}
+	run := el - time.Duration(t.waited.Load())
+	if run <= 0 {
+		return t.rate
+	}
+	return min(t.rate, float64(t.read.Load())/run.Seconds())
+}
+
 // expected returns the CB that admission compares with L. The paper's is
 // the sum of the reservations, and so is this one while the pacer carries
 // the bytes. Otherwise (not in Paper mode) a download that is running
@@ -397,12 +423,20 @@ const liveAfter = 50 * time.Millisecond
 // next downloads at once instead of after the download ends; and CB is
 // calibrated (calibrate). Called with m.mu held.
 func (m *Manager) expected(now time.Time) float64 {
-	if m.cfg.Paper || m.pacing() {
+	if m.cfg.Paper {
+		return m.cb
+	}
+	if m.pacing() {
 		// With the pacer carrying the bytes, it holds back a download
 		// that runs faster than its reservation, and its waits would
 		// bias the calibration; the loopback test measured both off as
-		// better (see the package doc).
-		return m.cb
+		// better (see the package doc). A download that has run slower
+		// than its reservation for stallAfter gives back the rest.
+		cb := 0.0
+		for t := range m.live {
+			cb += t.share(now)
+		}
+		return cb
 	}
 	m.calibrate(now)
 	cb := 0.0
@@ -410,7 +444,11 @@ func (m *Manager) expected(now time.Time) float64 {
 		r := t.rate
 		// The rate read so far, which the pacer may have held back: a
 		// lower bound of the server's.
-		if el := now.Sub(t.start); el >= liveAfter {
+		if el := now.Sub(t.start); el >= stallAfter {
+			// Past stallAfter, the rate read: above the
+			// reservation or below it (Ticket.share).
+			r = float64(t.read.Load()) / el.Seconds()
+		} else if el >= liveAfter {
 			r = max(r, float64(t.read.Load())/el.Seconds())
 		}
 		cb += r
@@ -729,7 +767,16 @@ func (m *Manager) Sample(now time.Time) Sample {
 	n := m.bytes.Swap(0)
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	s := Sample{Time: now, Predicted: m.cb, Limit: m.cfg.Limit}
+	// Predicted is what admission compares with L: the reservations, less
+	// what stalled downloads gave back (Ticket.share).
+	pred := m.cb
+	if !m.cfg.Paper {
+		pred = 0
+		for t := range m.live {
+			pred += t.share(now)
+		}
+	}
+	s := Sample{Time: now, Predicted: pred, Limit: m.cfg.Limit}
 	if !m.last.IsZero() {
 		if d := now.Sub(m.last).Seconds(); d > 0 {
 			s.Measured = float64(n) / d

@@ -391,3 +391,58 @@ func TestReadTraceResumed(t *testing.T) {
 		t.Errorf("two runs, no cut line: %d samples, %v", len(got), err)
 	}
 }
+
+// TestStalledDownloadGivesBack: a download that has run stallAfter slower
+// than its reservation (a server that drips a byte a second, or falls
+// silent after its headers) counts in CB at the rate it read, so other
+// downloads start; before stallAfter, and in Paper mode, it keeps its
+// reservation. With the pacer carrying the bytes, time waited on the pacer
+// is not counted against it: one held back by the limit keeps its share.
+func TestStalledDownloadGivesBack(t *testing.T) {
+	for _, paced := range []bool{false, true} {
+		m := newManager(t, Config{Limit: 1000, DefaultRate: 300})
+		if paced {
+			m.pacer.bytes.Add(1) // the crawl's client reads through the pacer
+		}
+		now := wed
+		var tks []*Ticket
+		for _, s := range []string{"drip", "b", "c"} {
+			tk, _ := m.TryStart(s, now)
+			if tk == nil {
+				t.Fatalf("paced %v: %s refused", paced, s)
+			}
+			tks = append(tks, tk)
+		}
+		if tk, _ := m.TryStart("d", now.Add(stallAfter/2)); tk != nil {
+			t.Fatalf("paced %v: d admitted beside 900 B/s reserved, before stallAfter", paced)
+		}
+		later := now.Add(stallAfter)
+		secs := stallAfter.Seconds()
+		tks[0].read.Store(int64(secs)) // a byte a second
+		tks[1].read.Store(int64(300 * secs))
+		tks[2].read.Store(int64(30 * secs)) // held back by the pacer 90% of the time, if paced
+		if paced {
+			tks[2].waited.Store(int64(stallAfter * 9 / 10))
+		}
+		d, _ := m.TryStart("d", later)
+		if d == nil {
+			t.Errorf("paced %v: d refused after the drip gave back its reservation", paced)
+		}
+		if got := m.Sample(later).Predicted; paced && got > 1000 {
+			t.Errorf("paced %v: predicted %v after the drip gave back, want at most L", paced, got)
+		}
+		if paced {
+			// c read 30 B/s over 0.3 s of its own: 300 B/s, its whole share.
+			if s := tks[2].share(later); s != 300 {
+				t.Errorf("a download held back by the pacer has share %v, want its reservation 300", s)
+			}
+		}
+	}
+	m := newManager(t, Config{Limit: 1000, DefaultRate: 300, Paper: true})
+	for _, s := range []string{"a", "b", "c"} {
+		m.TryStart(s, wed)
+	}
+	if tk, _ := m.TryStart("d", wed.Add(time.Hour)); tk != nil {
+		t.Error("Paper mode: d admitted beside 900 B/s reserved")
+	}
+}
