@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"golang.org/x/net/idna"
 )
 
 // Errors of the rule API, for errors.Is.
@@ -90,6 +92,11 @@ type rule struct {
 	text string         // as given: a regular expression, or SURTRule + prefix
 	re   *regexp.Regexp // nil for a SURT rule
 	surt string         // the SURT prefix without its scheme
+	// unicode: the expression holds non-ASCII text, a Thai host name or
+	// path, which the canonical URL carries in punycode and
+	// percent-escapes; it is matched against the URL as read too
+	// (target.readable).
+	unicode bool
 }
 
 type seedScope struct {
@@ -114,14 +121,49 @@ func parseRule(text string) (rule, error) {
 	if err != nil {
 		return rule{}, fmt.Errorf("%w: regular expression %q: %v", ErrRule, text, err)
 	}
-	return rule{text: text, re: re}, nil
+	return rule{text: text, re: re, unicode: !isASCII(text)}, nil
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // target is a URL in the two forms rules compare: canonical and SURT
 // (without scheme), each made on first use.
 type target struct {
-	u          *url.URL
-	canon, sur string
+	u                    *url.URL
+	canon, sur, readable string
+}
+
+// readableForm is the URL as a person reads and writes it: its host in
+// Unicode (IDNA), its path and query unescaped. A rule written with a Thai
+// host name, "^https?://ข่าว\.test/", was accepted, kept and reported in
+// force while it matched nothing (a steering trial).
+func (t *target) readableForm() string {
+	if t.readable == "" {
+		host := t.u.Host
+		if h, err := idna.ToUnicode(t.u.Hostname()); err == nil {
+			host = h
+			if p := t.u.Port(); p != "" {
+				host += ":" + p
+			}
+		}
+		s := t.u.Scheme + "://" + host + t.u.Path
+		if t.u.RawQuery != "" {
+			q, err := url.QueryUnescape(t.u.RawQuery)
+			if err != nil {
+				q = t.u.RawQuery
+			}
+			s += "?" + q
+		}
+		t.readable = s
+	}
+	return t.readable
 }
 
 func (t *target) canonical() string {
@@ -140,7 +182,7 @@ func (t *target) surt() string {
 
 func (r rule) match(t *target) bool {
 	if r.re != nil {
-		return r.re.MatchString(t.canonical())
+		return r.re.MatchString(t.canonical()) || (r.unicode && r.re.MatchString(t.readableForm()))
 	}
 	return strings.HasPrefix(t.surt(), r.surt)
 }

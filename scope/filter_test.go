@@ -264,6 +264,31 @@ func TestRuntimeExclude(t *testing.T) {
 	}
 }
 
+// TestExcludeReadable: a rule written with a Thai host name or path
+// matches the URL as the crawl keeps it, in punycode and percent-escapes
+// (a steering trial's rule was accepted, kept, said to be in force and
+// matched nothing); an ASCII rule still matches the canonical form only.
+func TestExcludeReadable(t *testing.T) {
+	d := Decider{Filter: &Filter{}}
+	for _, r := range []string{`^https?://ข่าว\.test/`, `/ปฏิทิน/`} {
+		if err := d.AddExclude(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for link, want := range map[string]string{
+		"http://ข่าว.test/a":                                                     `exclude:^https?://ข่าว\.test/`,
+		"http://xn--22c8e6a1f.test/a":                                            `exclude:^https?://ข่าว\.test/`,
+		"http://b.test/ปฏิทิน/2026":                                              "exclude:/ปฏิทิน/",
+		"http://b.test/%E0%B8%9B%E0%B8%8F%E0%B8%B4%E0%B8%97%E0%B8%B4%E0%B8%99/1": "exclude:/ปฏิทิน/",
+		"http://b.test/news/":                                                    "",
+		"http://xn--o3cw4h.test/":                                                "",
+	} {
+		if got := d.Decide("b.test", 0, link); got.Reject != want {
+			t.Errorf("%s: Reject = %q, want %q", link, got.Reject, want)
+		}
+	}
+}
+
 // TestFilterConcurrent changes rules while other goroutines decide; run
 // with -race. Every decision sees a whole rule set: the link is either
 // followed or rejected by one of the two rules.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -58,6 +59,9 @@ func (c Command) String() string {
 func ParseCommands(text string) ([]Command, error) {
 	var cmds []Command
 	var errs []error
+	bad := 0
+	// A byte order mark, as Notepad writes one, is no part of a command.
+	text = strings.TrimPrefix(text, "\ufeff")
 	sc := bufio.NewScanner(strings.NewReader(text))
 	sc.Buffer(nil, 1<<20)
 	n := 0
@@ -69,11 +73,19 @@ func ParseCommands(text string) ([]Command, error) {
 		}
 		c, err := parseLine(line)
 		if err != nil {
-			errs = append(errs, fmt.Errorf("%w: line %d: %q: %w", ErrCommand, n, line, err))
+			// Each bad line is named, up to maxBadLines, and quoted
+			// short: a stray binary file of 30 MB gave one log line
+			// of 141 MB (a steering trial).
+			if bad++; bad <= maxBadLines {
+				errs = append(errs, fmt.Errorf("%w: line %d: %s: %w", ErrCommand, n, quoteShort(line), err))
+			}
 			continue
 		}
 		c.Line = n
 		cmds = append(cmds, c)
+	}
+	if bad > maxBadLines {
+		errs = append(errs, fmt.Errorf("%w: and %d more bad lines", ErrCommand, bad-maxBadLines))
 	}
 	if err := sc.Err(); err != nil {
 		errs = append(errs, fmt.Errorf("%w: line %d: %w", ErrCommand, n+1, err))
@@ -82,6 +94,20 @@ func ParseCommands(text string) ([]Command, error) {
 		return nil, err
 	}
 	return cmds, nil
+}
+
+// maxBadLines is how many bad lines ParseCommands names one by one.
+const maxBadLines = 20
+
+// maxQuoted is how much of a bad line an error quotes.
+const maxQuoted = 200
+
+// quoteShort quotes line, cut to maxQuoted bytes with its length said.
+func quoteShort(line string) string {
+	if len(line) <= maxQuoted {
+		return strconv.Quote(line)
+	}
+	return fmt.Sprintf("%q… (%d bytes)", strings.ToValidUTF8(line[:maxQuoted], ""), len(line))
 }
 
 // uncomment returns line without its comment, and trimmed: a '#' that
@@ -152,6 +178,12 @@ func parseLine(line string) (Command, error) {
 		}
 		if strings.Contains(words[0], "/") {
 			return c, fmt.Errorf("delay: %q is not a host name", words[0])
+		}
+		if strings.Contains(words[0], "*") {
+			// Accepted before, kept, and it changed nothing (a
+			// steering trial): the delay of every host is the
+			// profile's.
+			return c, fmt.Errorf("delay: %q: a delay is for a host (or .domain, it and every host under it); for every host, set delay in the profile", words[0])
 		}
 	case Exclude, Unexclude:
 		if rest == "" {

@@ -66,6 +66,9 @@ func watchActions(ctx context.Context, dir string, s *steering, seen actionFiles
 // is applied not at all; its errors are logged and written beside it in
 // done/, as NAME.err. Problems with the directory itself are logged, and
 // the next poll tries again.
+// maxActionFile is the largest action file read: some 400,000 seeds.
+const maxActionFile = 16 << 20
+
 func processActions(ctx context.Context, dir string, s *steering, now time.Time, seen actionFiles, start bool) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -77,6 +80,7 @@ func processActions(ctx context.Context, dir string, s *steering, now time.Time,
 	type file struct {
 		name string
 		mod  time.Time
+		size int64
 	}
 	var files []file
 	present := map[string]bool{}
@@ -99,7 +103,7 @@ func processActions(ctx context.Context, dir string, s *steering, now time.Time,
 		if now.Sub(was.since) < actionSettle && !(start && age >= actionSettle) {
 			continue // still being written, perhaps
 		}
-		files = append(files, file{name, mod})
+		files = append(files, file{name, mod, size})
 	}
 	for name := range seen {
 		if !present[name] {
@@ -122,13 +126,22 @@ func processActions(ctx context.Context, dir string, s *steering, now time.Time,
 	}
 	for _, f := range files {
 		path := filepath.Join(dir, f.name)
-		data, err := os.ReadFile(path)
-		if err != nil {
+		from := "action/" + f.name
+		var cmds []status.Command
+		var perr error
+		if f.size > maxActionFile {
+			// Not read: a stray file this large is no list of
+			// commands (a steering trial's 30 MB of binary took the
+			// crawler from 215 MB to 710 MB); a list of seeds this
+			// long goes in several files.
+			perr = fmt.Errorf("%w: %d bytes, more than %d MiB: not read; split it into several files",
+				status.ErrCommand, f.size, maxActionFile>>20)
+		} else if data, err := os.ReadFile(path); err != nil {
 			s.log.Error("action file", "file", path, "err", err)
 			continue
+		} else {
+			cmds, perr = status.ParseCommands(string(data))
 		}
-		from := "action/" + f.name
-		cmds, perr := status.ParseCommands(string(data))
 		if perr != nil {
 			s.log.Warn("action file not applied", "file", path, "err", perr)
 		} else if len(cmds) > 0 {

@@ -635,6 +635,39 @@ func TestActionFileSettles(t *testing.T) {
 	}
 }
 
+// TestActionFileTooLarge: a file in action/ larger than maxActionFile is
+// not read: it is moved to done/ with an .err that says why, and nothing
+// is applied (a steering trial's 30 MB of binary made a log line of
+// 141 MB and took the crawler from 215 MB to 710 MB of memory).
+func TestActionFileTooLarge(t *testing.T) {
+	out := t.TempDir()
+	dir := filepath.Join(out, actionDir)
+	os.MkdirAll(dir, 0o755)
+	c := &crawl.Crawler{}
+	s := newSteering(out, c, nil, nil, nil, "", slog.New(slog.DiscardHandler))
+	f := filepath.Join(dir, "huge")
+	big := append([]byte("pause\n"), bytes.Repeat([]byte{0xff}, maxActionFile)...)
+	if err := os.WriteFile(f, big, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(f, old, old)
+	processActions(context.Background(), dir, s, time.Now(), actionFiles{}, true)
+	if _, err := os.Stat(f); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the large file is still in action/: %v", err)
+	}
+	if _, paused := c.Paused(); paused {
+		t.Error("a command of the large file was applied")
+	}
+	errs, _ := filepath.Glob(filepath.Join(dir, "done", "*-huge.err"))
+	if len(errs) != 1 {
+		t.Fatalf("done/ holds %d .err files for it, want 1", len(errs))
+	}
+	if b, _ := os.ReadFile(errs[0]); len(b) > 300 || !strings.Contains(string(b), "split it") {
+		t.Errorf("its .err (%d bytes) says %.300q; want a short line saying to split it", len(b), b)
+	}
+}
+
 // TestDelayKeysNormalised: a delay is kept in control.json under the key
 // the gate matches hosts by, so that "delay TH-Travel.test 10s" and
 // "delay th-travel.test default" name one entry (the first used to come
