@@ -71,6 +71,9 @@ func (c *Crawler) retry(l *frontier.Lease, worker int, f failure) error {
 		return fmt.Errorf("frontier requeue %s: %w", e.URL, err)
 	}
 	c.stats.deferred.Add(1)
+	c.stats.mu.Lock()
+	c.stats.retries[f.status]++
+	c.stats.mu.Unlock()
 	c.p.Log.Debug("deferred", "url", e.URL, "status", f.status, "err", f.why)
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net"
 	"net/http"
 	"slices"
@@ -12,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/syndtr/goleveldb/leveldb/storage"
 
 	"github.com/langcrawl/langcrawl/fetch"
@@ -188,6 +190,30 @@ func TestFailuresAreRetried(t *testing.T) {
 	s := c.Stats()
 	if s.Failed != 0 || s.Deferred != 6 {
 		t.Errorf("failed %d, deferred %d; want 0 failed and 6 deferred tries", s.Failed, s.Deferred)
+	}
+	// The tries put back, by their status, for langcrawl_retries_total: a
+	// server answering 503 to everything shows there, not in
+	// status_total (a steering trial).
+	if want := map[int]int64{codeConnectFailed: 2, 503: 1, 429: 2, 500: 1}; !maps.Equal(s.Retries, want) {
+		t.Errorf("retries by status %v, want %v", s.Retries, want)
+	}
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(NewCollector(c))
+	mfs, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	byClass := map[string]float64{}
+	for _, mf := range mfs {
+		if mf.GetName() != "langcrawl_retries_total" {
+			continue
+		}
+		for _, m := range mf.GetMetric() {
+			byClass[m.GetLabel()[0].GetValue()] = m.GetCounter().GetValue()
+		}
+	}
+	if want := map[string]float64{"2xx": 0, "3xx": 0, "4xx": 2, "5xx": 2, "skipped": 0, "error": 2}; !maps.Equal(byClass, want) {
+		t.Errorf("langcrawl_retries_total %v, want %v", byClass, want)
 	}
 	log := r.lines(t)
 	for _, want := range []string{" -2 ", " 503 ", " 429 ", " 500 ", "retry:1/4", "retry:2/4"} {

@@ -40,6 +40,7 @@ type Stats struct {
 
 	mu       sync.Mutex
 	status   map[int]int64
+	retries  map[int]int64 // deferred tries by their status
 	langs    map[string]int64
 	rejects  map[string]int64
 	hosts    map[string]*siteTally // by site: this run's responses, for the status page
@@ -49,7 +50,7 @@ type Stats struct {
 }
 
 func newStats() Stats {
-	return Stats{status: map[int]int64{}, langs: map[string]int64{}, rejects: map[string]int64{},
+	return Stats{status: map[int]int64{}, retries: map[int]int64{}, langs: map[string]int64{}, rejects: map[string]int64{},
 		hosts: map[string]*siteTally{}, maxHosts: 1 << 20, sites: newSiteCounts()}
 }
 
@@ -162,9 +163,11 @@ type Snapshot struct {
 	Revisits, Gone, LangChanged, Deduplicated int64
 	Sites                                     int
 	Status                                    map[int]int64
-	Langs                                     map[string]int64
-	Rejects                                   map[string]int64
-	Frontier                                  frontier.Stats
+	// Retries counts the deferred tries (Deferred) by their status.
+	Retries  map[int]int64
+	Langs    map[string]int64
+	Rejects  map[string]int64
+	Frontier frontier.Stats
 	// Focused says the crawl has a target language; without one, every
 	// page counts as relevant and no harvest rate is reported. The caller
 	// sets it (the engine's counters do not know).
@@ -188,13 +191,17 @@ func (s *Stats) snapshot(f frontier.Stats) Snapshot {
 	for k, v := range s.status {
 		st[k] = v
 	}
+	rt := make(map[int]int64, len(s.retries))
+	for k, v := range s.retries {
+		rt[k] = v
+	}
 	return Snapshot{
 		Pages: s.pages.Load(), Bytes: s.bytes.Load(), HTML: s.html.Load(), Relevant: s.relevant.Load(),
 		Failed: s.failed.Load(), Robots: s.robots.Load(), Skipped: s.skipped.Load(), Dropped: s.dropped.Load(),
 		SkippedFocus: s.skipFocus.Load(), SkippedBudget: s.skipBudget.Load(), Refused: s.refused.Load(),
 		Deferred: s.deferred.Load(), Revisits: s.revisits.Load(), Gone: s.gone.Load(), LangChanged: s.langChanged.Load(),
 		Deduplicated: s.deduplicated.Load(),
-		Sites:        len(s.hosts), Status: st, Langs: cp(s.langs), Rejects: cp(s.rejects), Frontier: f,
+		Sites:        len(s.hosts), Status: st, Retries: rt, Langs: cp(s.langs), Rejects: cp(s.rejects), Frontier: f,
 	}
 }
 
@@ -565,7 +572,8 @@ func NewCollector(c *Crawler) *Collector {
 		"queued":    d("frontier_queued", "URLs waiting in the frontier."),
 		"inflight":  d("frontier_inflight", "URLs being fetched."),
 		"seen":      d("frontier_seen", "URLs in the seen set."),
-		"status":    d("status_total", "Outcomes by status code class, as crawl.log's lines: HTTP statuses (2xx ... 5xx), URLs not fetched by a rule (skipped: focusing, robots.txt, a budget, an exclusion, the address guard), and failures (error).", "class"),
+		"status":    d("status_total", "URLs' outcomes by status code class, as their last crawl.log line: HTTP statuses (2xx ... 5xx), URLs not fetched by a rule (skipped: focusing, robots.txt, a budget, an exclusion, the address guard), and failures (error). Tries put back for a retry are in retries_total; robots.txt's own fetches in neither.", "class"),
+		"retries":   d("retries_total", "Tries that failed and were put back for a retry, by status code class (5xx, 4xx for a 429, error for no response), as crawl.log's lines with retry:N/M: a server answering 503 to everything shows here.", "class"),
 		"paused":    d("paused", "1 while the crawl is paused (by the operator, or for a disk below durability.min_free_space), else 0."),
 		"held":      d("held_back_total", "Times a ready site was passed over because the fetches under way to its registered domain (scheduling.domain_connections) or its IP address (scheduling.address_connections) were at the bound; a site waiting is counted each time it is looked at again (every 50 ms or so), so read it as a rate.", "bound"),
 		"slowed":    d("slowed_addresses", "IP addresses whose bound of fetches at once (scheduling.address_connections) a 429 or 503 answer has lowered, for now."),
@@ -608,12 +616,19 @@ func (col *Collector) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(col.descs["held"], prometheus.CounterValue, float64(dom), "domain")
 	ch <- prometheus.MustNewConstMetric(col.descs["held"], prometheus.CounterValue, float64(addr), "address")
 	gauge("slowed", int64(col.c.slots.slowed()))
-	classes := map[string]int64{}
-	for code, n := range s.Status {
-		classes[statusClass(code)] += n
-	}
-	for class, n := range classes {
-		ch <- prometheus.MustNewConstMetric(col.descs["status"], prometheus.CounterValue, float64(n), class)
+	for _, m := range []struct {
+		desc  string
+		codes map[int]int64
+	}{{"status", s.Status}, {"retries", s.Retries}} {
+		// Every class is exported from the start, at 0, so that a rate
+		// over it is defined before its first line (a steering trial).
+		classes := map[string]int64{"2xx": 0, "3xx": 0, "4xx": 0, "5xx": 0, "skipped": 0, "error": 0}
+		for code, n := range m.codes {
+			classes[statusClass(code)] += n
+		}
+		for class, n := range classes {
+			ch <- prometheus.MustNewConstMetric(col.descs[m.desc], prometheus.CounterValue, float64(n), class)
+		}
 	}
 }
 

@@ -110,10 +110,13 @@ func TestAnnotationKind(t *testing.T) {
 		"truncated:length":   "truncated:length",
 		"max-pages-per-site": "max-pages-per-site",
 		// The guard's domain or address stays: which of them a farm hit.
-		"max-pages-per-domain:farm.test":                                                     "max-pages-per-domain:farm.test",
-		"max-sites-per-address:192.0.2.7":                                                    "max-sites-per-address:192.0.2.7",
-		"focus:irrelevant-server":                                                            "focus:irrelevant-server",
-		"focus:dropped:a.test":                                                               "focus:dropped",
+		"max-pages-per-domain:farm.test":  "max-pages-per-domain:farm.test",
+		"max-sites-per-address:192.0.2.7": "max-sites-per-address:192.0.2.7",
+		"focus:irrelevant-server":         "focus:irrelevant-server",
+		"focus:dropped:a.test":            "focus:dropped",
+		// One kind for every duplicate, its URL left out (a trap trial
+		// found "utm source=fb&utm " and a row per duplicate).
+		"revisit:duplicate-of:http://p.test/news.html?utm_source=fb&utm_medium=social":       "revisit:duplicate-of",
 		"err:dial tcp 127.0.0.1:80: connect: connection refused":                             "err:connection refused",
 		"robots: disallowed by http://a.test/robots.txt for ua":                              "robots:disallowed",
 		"robots: http://a.test/robots.txt returned 503, disallow until 2026-11-22T02:00:19Z": "robots:returned 503",

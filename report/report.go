@@ -226,7 +226,13 @@ type Report struct {
 	MIMETypes   []MIMEType    // crawl.log lines by MIME type, most bytes first
 	// Deferred counts the crawl.log lines of tries that failed and were
 	// put back for a retry (annotation "retry:N/M"); GaveUp the URLs
-	// recorded as failed after their last try (-8, or "gave-up:").
+	// recorded as failed, as the crawl's summary counts them: after their
+	// last try (-8, "site-gave-up", or an error status with "gave-up:"),
+	// or at once (a negative code above -5000 with no retry, as -3 for a
+	// response that is not HTTP or -7 for a URL too long), robots.txt's
+	// own lines aside. Before the nineteenth session only "gave-up:" was
+	// counted, and a failure trial's report said 8 where the summary said
+	// 21.
 	Deferred, GaveUp int
 
 	// Seeds are the profile's seeds in its order, then the other seeds
@@ -927,6 +933,16 @@ func annotationKind(a string) string {
 	if strings.HasPrefix(a, "focus:dropped:") {
 		return "focus:dropped" // one per server; the candidate hosts name them
 	}
+	if i := strings.Index(a, "://"); i >= 0 && strings.HasPrefix(a, "revisit:") {
+		// An annotation that names a URL ("revisit:duplicate-of:URL") is
+		// one kind whatever the URL: the words before it. Before, the
+		// URL was kept, its '_' read as spaces, and every duplicate
+		// became a row of its own (a trap trial).
+		head := a[:i]
+		if j := strings.LastIndexByte(head, ':'); j >= 0 {
+			return strings.TrimSuffix(head[:j], ":")
+		}
+	}
 	name, rest, ok := strings.Cut(a, ":")
 	// crawl.log writes white space in an annotation as '_'.
 	rest = strings.ReplaceAll(rest, "_", " ")
@@ -999,13 +1015,19 @@ func (a *accumulator) addLog(l LogLine) {
 			}
 		}
 	}
+	retried, gaveUp := false, false
 	for _, an := range l.Annotations {
 		switch {
 		case strings.HasPrefix(an, "retry:"):
-			a.r.Deferred++
+			retried = true
 		case strings.HasPrefix(an, "gave-up:"):
-			a.r.GaveUp++
+			gaveUp = true
 		}
+	}
+	if retried {
+		a.r.Deferred++
+	} else if gaveUp || (l.Status < 0 && l.Status > -5000 && !strings.HasSuffix(l.Hops, "P")) {
+		a.r.GaveUp++
 	}
 	for _, an := range l.Annotations {
 		if k := annotationKind(an); k != "" {

@@ -602,8 +602,11 @@ func TestRetriesAndBandwidth(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Deferred != 2 || r.GaveUp != 1 {
-		t.Errorf("deferred %d, gave up %d; want 2 and 1", r.Deferred, r.GaveUp)
+	// Failed as the summary counts them: f.test after its last try, and
+	// h.test's -2 with no retry (before the nineteenth session, only the
+	// first: a failure trial's report said 8 where its summary said 21).
+	if r.Deferred != 2 || r.GaveUp != 2 {
+		t.Errorf("deferred %d, gave up %d; want 2 and 2", r.Deferred, r.GaveUp)
 	}
 	if len(r.Bandwidth) != 2 || r.Bandwidth[1].Measured != 1000 {
 		t.Errorf("bandwidth trace = %+v", r.Bandwidth)
@@ -617,7 +620,7 @@ func TestRetriesAndBandwidth(t *testing.T) {
 		t.Errorf("bandwidth.svg: %v, %v", err, wellFormed(svg))
 	}
 	md, _ := os.ReadFile(filepath.Join(dir, FileMarkdown))
-	for _, want := range []string{"90% of L", "2 tries failed and were deferred", "1 URLs failed after their last try"} {
+	for _, want := range []string{"90% of L", "2 tries failed and were deferred", "2 URLs failed, after their last try or at once"} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("report.md lacks %q", want)
 		}

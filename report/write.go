@@ -269,7 +269,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		for _, s := range r.Statuses {
 			p("| %d | %s | %d | %d |\n", s.Code, s.Meaning, s.Count, s.Bytes)
 		}
-		p("\nRetries: %d tries failed and were deferred for another; %d URLs failed after their last try.\n", r.Deferred, r.GaveUp)
+		p("\nRetries: %d tries failed and were deferred for another; %d URLs failed, after their last try or at once (the summary's \"failed\").\n", r.Deferred, r.GaveUp)
 		if len(r.Annotations) > 0 {
 			p("\nAnnotations (%s):\n\n| annotation | count |\n|---|---:|\n", FileAnnotations)
 			for _, a := range r.Annotations[:min(len(r.Annotations), 20)] {
