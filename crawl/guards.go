@@ -70,7 +70,10 @@ func (c *Crawler) trapGuards(l *frontier.Lease) (*outcome, []string, error) {
 		budget = siteBudget
 	}
 	if budget > 0 && l.SiteBudget >= int64(budget) {
-		return &outcome{status: codeSiteBudget, annot: []string{"max-pages-per-site"}}, nil, nil
+		// The site named, as the domain's guard names its domain: the
+		// report then lists the sites a budget stopped (a trap trial
+		// found only crawl.log's URLs told which).
+		return &outcome{status: codeSiteBudget, annot: []string{"max-pages-per-site:" + e.Site}}, nil, nil
 	}
 	var keys []string
 

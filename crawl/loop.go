@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -462,6 +463,12 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 	if err != nil {
 		return err
 	}
+	if follow != "" && !slices.ContainsFunc(accepted, func(a frontier.Entry) bool { return a.Front }) {
+		// The section link was rejected (an exclusion, the depth
+		// limit, the query rule, not due): the re-check is over, as
+		// without it.
+		recheck.Done = true
+	}
 	done.Links = accepted
 
 	// 9. The metadata record: how the page was reached, what it is, where it leads.
@@ -769,11 +776,15 @@ func (c *Crawler) decideLinks(pol *focus.Policy, e frontier.Entry, key string, s
 		if ln.Kind == links.Requisite && !c.cfg.Requisites {
 			continue
 		}
-		lpol, lprio, followed := pol, prio, follow != "" && ln.URL == follow && ln.Kind == links.Nav
+		lpol, followed := pol, follow != "" && ln.URL == follow && ln.Kind == links.Nav
 		if followed {
-			lpol, lprio, follow = nil, frontier.High, ""
+			// Scope alone decides it, at the page's own (Low)
+			// priority: the front place puts it first, and a High
+			// one would pass the skip of a policy that reads link
+			// evidence outside the re-check's tries (a review).
+			lpol, follow = nil, ""
 		}
-		entry, why, err := c.decideLink(lpol, e, opening, relevant, decl, lprio, ln, counts, claims, now)
+		entry, why, err := c.decideLink(lpol, e, opening, relevant, decl, prio, ln, counts, claims, now)
 		if err != nil {
 			return nil, nil, err
 		}

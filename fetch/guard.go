@@ -170,7 +170,10 @@ const ownAddrsTTL = 30 * time.Second
 // the first were. Before the nineteenth session they were read once, at
 // start.
 type ownAddrs struct {
-	read func() map[netip.Addr]bool
+	// read returns the addresses, or an error: then the set read before
+	// is kept, and read again after ownAddrsTTL (a review: an empty set
+	// let the machine's own addresses through for 30 s).
+	read func() (map[netip.Addr]bool, error)
 	now  func() time.Time
 
 	mu  sync.Mutex
@@ -187,7 +190,10 @@ func (o *ownAddrs) has(a netip.Addr) bool {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if now := o.now(); o.set == nil || now.Sub(o.at) >= ownAddrsTTL || now.Before(o.at) {
-		o.set, o.at = o.read(), now
+		if set, err := o.read(); err == nil || o.set == nil {
+			o.set = set
+		}
+		o.at = now
 	}
 	return o.set[a]
 }
@@ -195,11 +201,11 @@ func (o *ownAddrs) has(a netip.Addr) bool {
 // selfAddrs returns the addresses of this machine's interfaces, as the
 // guard compares them (zone and IPv4 mapping removed); none if they cannot
 // be read.
-func selfAddrs() map[netip.Addr]bool {
+func selfAddrs() (map[netip.Addr]bool, error) {
 	out := map[netip.Addr]bool{}
 	addrs, err := net.InterfaceAddrs()
 	if err != nil {
-		return out
+		return out, err
 	}
 	for _, a := range addrs {
 		if n, ok := a.(*net.IPNet); ok {
@@ -208,7 +214,7 @@ func selfAddrs() map[netip.Addr]bool {
 			}
 		}
 	}
-	return out
+	return out, nil
 }
 
 // parseAllow reads Config.AllowAddresses: class names, CIDR prefixes or

@@ -402,7 +402,7 @@ func fixedOwn(as ...netip.Addr) *ownAddrs {
 	for _, a := range as {
 		set[a] = true
 	}
-	return &ownAddrs{read: func() map[netip.Addr]bool { return set }, now: time.Now}
+	return &ownAddrs{read: func() (map[netip.Addr]bool, error) { return set, nil }, now: time.Now}
 }
 
 // TestGuardRereadsSelf: an address the machine gains after the start is
@@ -414,13 +414,14 @@ func TestGuardRereadsSelf(t *testing.T) {
 	reads := 0
 	set := map[netip.Addr]bool{first: true}
 	g, _ := parseAllow(nil)
-	g.self = &ownAddrs{read: func() map[netip.Addr]bool {
+	var readErr error
+	g.self = &ownAddrs{read: func() (map[netip.Addr]bool, error) {
 		reads++
 		out := map[netip.Addr]bool{}
 		for a := range set {
 			out[a] = true
 		}
-		return out
+		return out, readErr
 	}, now: func() time.Time { return now }}
 	if err := g.check("me.example", first); err == nil {
 		t.Fatal("the first own address was let through")
@@ -434,10 +435,20 @@ func TestGuardRereadsSelf(t *testing.T) {
 	if err := g.check("new.example", later); !errors.As(err, &ae) || ae.Class != AddrSelf || reads != 2 {
 		t.Errorf("after the TTL: %v after %d reads, want refused as %s on a second reading", err, reads, AddrSelf)
 	}
+	// A reading that fails keeps the addresses read before (a review:
+	// an empty set let them through for 30 s).
+	readErr = errors.New("netlink: no buffer space")
+	delete(set, first)
+	now = now.Add(ownAddrsTTL)
+	if err := g.check("me.example", first); !errors.As(err, &ae) || reads != 3 {
+		t.Errorf("after a failed reading: %v after %d reads, want still refused", err, reads)
+	}
+	readErr = nil
+	set[first] = true
 	delete(set, later)
 	now = now.Add(-time.Hour) // the clock stepped back
-	if err := g.check("new.example", later); err != nil || reads != 3 {
-		t.Errorf("after a clock step back: %v after %d reads, want let through on a third reading", err, reads)
+	if err := g.check("new.example", later); err != nil || reads != 4 {
+		t.Errorf("after a clock step back: %v after %d reads, want let through on a fourth reading", err, reads)
 	}
 }
 
@@ -463,7 +474,7 @@ func TestGuardRefusesSelf(t *testing.T) {
 	if err := g.check("me.example", own); err != nil {
 		t.Errorf("own address with self allowed: %v", err)
 	}
-	if addrs, err := net.InterfaceAddrs(); err == nil && len(addrs) > 0 && len(selfAddrs()) == 0 {
+	if addrs, err := net.InterfaceAddrs(); err == nil && len(addrs) > 0 && func() int { m, _ := selfAddrs(); return len(m) }() == 0 {
 		t.Errorf("selfAddrs read none of this machine's %d interface addresses", len(addrs))
 	}
 }

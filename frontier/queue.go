@@ -92,7 +92,9 @@ type Entry struct {
 	// has one front place; while it is taken (queued or leased), the
 	// entry is queued at its usual place. When the URL is queued already,
 	// Push moves its entry there instead (Queue.promote), unless that entry
-	// waits for a retry. Not stored: it decides the key only. The engine
+	// waits for a retry (an entry queued earlier in the same batch too).
+	// Under OrderBreadth the site then sorts before every other site, as
+	// its head is the lowest key. Not stored: it decides the key only. The engine
 	// puts there the link a re-check follows to a target section of the
 	// server it re-checks, so that the link is the re-check's next try.
 	Front bool
@@ -464,6 +466,12 @@ func (q *Queue) load() error {
 	default:
 		if q.meta, err = decodeMeta(v); err != nil {
 			return fmt.Errorf("read meta: %w", err)
+		}
+		if q.meta.seq == 0 {
+			// Nothing was ever queued (the meta was written by
+			// MarkSeen or AddUsage): sequence 0 is free, and left to
+			// the front place as in a new frontier (a review).
+			q.meta.seq = 1
 		}
 	}
 

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/syndtr/goleveldb/leveldb"
 	"github.com/syndtr/goleveldb/leveldb/util"
@@ -27,6 +28,10 @@ type txn struct {
 	// whose front place the txn has filled.
 	ending *Lease
 	fronts map[string]struct{}
+	// batched maps the URLs this txn queued to their keys, kept only
+	// while it pushes entries with Front: promote finds one queued
+	// earlier in the same batch there (a review).
+	batched map[string][]byte
 }
 
 // siteDelta is the change a txn makes to one site.
@@ -94,6 +99,9 @@ func (t *txn) markSeen(h urlHash) (bool, error) {
 func (t *txn) push(es []Entry) (int, error) {
 	n := 0
 	var buf []byte
+	if t.batched == nil && slices.ContainsFunc(es, func(e Entry) bool { return e.Front }) {
+		t.batched = map[string][]byte{}
+	}
 	for i := range es {
 		e := &es[i]
 		if e.Claim != "" {
@@ -133,6 +141,9 @@ func (t *txn) push(es []Entry) (int, error) {
 			t.meta.seq++
 		}
 		t.b.Put(k, buf)
+		if t.batched != nil {
+			t.batched[e.URL] = k
+		}
 		d := t.delta(e.Site)
 		d.pending++
 		d.lower(k[len(k)-keySuffixLen:])
@@ -193,6 +204,27 @@ func (t *txn) promote(site, url string) error {
 		return err
 	}
 	prefix := queuePrefix(site)
+	if k, ok := t.batched[url]; ok {
+		// Queued earlier in this batch: moved within it.
+		class := Priority(k[len(prefix)])
+		if class == retryClass {
+			return nil
+		}
+		v, err := batchValue(t.b, k)
+		if err != nil {
+			return err
+		}
+		t.b.Delete(k)
+		fk := t.takeFront(site)
+		t.b.Put(fk, v)
+		t.batched[url] = fk
+		sd := t.delta(site)
+		sd.lower(frontSuffix[:])
+		if class != High {
+			sd.high++
+		}
+		return nil
+	}
 	it := t.q.db.NewIterator(util.BytesPrefix(prefix), nil)
 	defer it.Release()
 	for n := 0; n < frontScan && it.Next(); n++ {
@@ -219,6 +251,26 @@ func (t *txn) promote(site, url string) error {
 	}
 	return dbErr(it.Error())
 }
+
+// batchValue returns the value the batch b last put at key k.
+func batchValue(b *leveldb.Batch, k []byte) ([]byte, error) {
+	var v []byte
+	err := b.Replay(batchReader{func(key, value []byte) {
+		if bytes.Equal(key, k) {
+			v = append(v[:0], value...)
+		}
+	}})
+	if err == nil && v == nil {
+		err = fmt.Errorf("frontier: key %q not in the batch", k)
+	}
+	return v, err
+}
+
+// batchReader is a leveldb.BatchReplay that calls put for each Put.
+type batchReader struct{ put func(key, value []byte) }
+
+func (r batchReader) Put(key, value []byte) { r.put(key, value) }
+func (r batchReader) Delete(key []byte)     {}
 
 // tally bumps the focus counters, adding up repeated keys first, and
 // records the re-check try rc (if not nil).

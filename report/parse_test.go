@@ -109,6 +109,8 @@ func TestAnnotationKind(t *testing.T) {
 		"charset:utf-8":      "",
 		"truncated:length":   "truncated:length",
 		"max-pages-per-site": "max-pages-per-site",
+		// The site stays, as the domain does (since the nineteenth session).
+		"max-pages-per-site:big.test": "max-pages-per-site:big.test",
 		// The guard's domain or address stays: which of them a farm hit.
 		"max-pages-per-domain:farm.test":  "max-pages-per-domain:farm.test",
 		"max-sites-per-address:192.0.2.7": "max-sites-per-address:192.0.2.7",

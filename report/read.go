@@ -66,8 +66,10 @@ type Outlink struct {
 	// Rejected is why the crawler did not follow it, "" when it did.
 	Rejected string `json:"rejected,omitempty"`
 	// Admitted names the operator's scope rules that let a followed link
-	// in ("include:<rule>", "seed:<kind>:<scope>", "requisite"); "" when
-	// none bore on it, or the link was rejected.
+	// in ("include:<rule>", "seed:<kind>:<scope>", "requisite"), and
+	// "focus:recheck-section" for the link a re-check followed past its
+	// server's irrelevant verdict, joined by ';'; "" when none bore on
+	// it, or the link was rejected.
 	Admitted string `json:"admitted,omitempty"`
 	// Anchor is the link's anchor text, "" when it had none or the
 	// crawl wrote no anchors (before they were added).
