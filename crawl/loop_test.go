@@ -576,7 +576,7 @@ func TestSiteBudgetLogsCode(t *testing.T) {
 	for _, line := range strings.Split(strings.TrimSpace(log), "\n") {
 		if strings.Contains(line, " -5002 ") {
 			budget = append(budget, line)
-			if !strings.Contains(line, "max-pages-per-site") {
+			if !strings.Contains(line, "max-pages-per-site:a.test") {
 				t.Errorf("-5002 line without its annotation: %s", line)
 			}
 		}

@@ -18,8 +18,8 @@ import (
 	"os"
 	"strings"
 	"sync"
-	"syscall"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"golang.org/x/net/idna"
