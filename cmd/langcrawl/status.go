@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -62,6 +63,9 @@ type steering struct {
 	target  string
 	started time.Time
 	path    string // OUT/control.json
+	// profileExcludes are the exclusion rules the filter held when the
+	// steering was made, before control.json: the profile's.
+	profileExcludes []string
 
 	mu      sync.Mutex
 	state   controlState
@@ -72,7 +76,8 @@ type steering struct {
 
 func newSteering(out string, c *crawl.Crawler, gate *politeness.Steered, filter *scope.Filter, bw *bandwidth.Manager, target string, log *slog.Logger) *steering {
 	return &steering{c: c, gate: gate, filter: filter, bw: bw, log: log, target: target, started: time.Now(),
-		path: filepath.Join(out, controlFile), state: controlState{Delays: map[string]string{}}}
+		path: filepath.Join(out, controlFile), state: controlState{Delays: map[string]string{}},
+		profileExcludes: filter.Excludes()}
 }
 
 // restore applies OUT/control.json, if there is one: the crawl starts
@@ -179,8 +184,15 @@ func (s *steering) Apply(_ context.Context, from string, cmds []status.Command) 
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var errs []error
+	var applied []string // lines applied, said beside a failure
+	failed := false
 	for _, cmd := range cmds {
 		err := s.applyLocked(cmd)
+		if err == nil || status.OnlyNotices(err) {
+			applied = append(applied, strconv.Itoa(cmd.Line))
+		} else {
+			failed = true
+		}
 		ch := status.Change{Time: time.Now(), From: from, Command: cmd.String()}
 		if status.OnlyNotices(err) {
 			ch.Note = err.Error()
@@ -197,6 +209,11 @@ func (s *steering) Apply(_ context.Context, from string, cmds []status.Command) 
 		if len(s.changes) > 100 {
 			s.changes = s.changes[len(s.changes)-100:]
 		}
+	}
+	if failed && len(applied) > 0 {
+		// The answer named only the failures, and an operator read the
+		// commands after them as not applied (a steering trial).
+		errs = append(errs, fmt.Errorf("the other commands were applied (line %s)", strings.Join(applied, ", ")))
 	}
 	if err := s.saveLocked(); err != nil {
 		s.log.Error("control state not saved", "file", s.path, "err", err)
@@ -276,10 +293,16 @@ func (s *steering) applyLocked(cmd status.Command) error {
 		if err := s.filter.RemoveExclude(r); err != nil {
 			return err
 		}
-		// Out of the operator's rules, and kept as removed: the profile
-		// may hold the same rule, which the next start would put back.
+		// Out of the operator's rules; a rule of the profile is kept as
+		// removed, since the next start would put it back. One only the
+		// operator added, then lifted, is not:
+		// every start said "1 of the profile's exclusion rules removed"
+		// of it, and would have cancelled it if the profile took it up
+		// later (a steering trial).
 		s.state.Excludes = slices.DeleteFunc(s.state.Excludes, func(x string) bool { return x == r })
-		s.state.Unexcluded = appendNew(s.state.Unexcluded, r)
+		if slices.Contains(s.profileExcludes, r) {
+			s.state.Unexcluded = appendNew(s.state.Unexcluded, r)
+		}
 	default:
 		return fmt.Errorf("unknown command %q", cmd.Verb)
 	}

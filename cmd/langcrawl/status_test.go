@@ -697,6 +697,14 @@ func TestDelayKeysNormalised(t *testing.T) {
 	if err := apply("delay a.test default"); err == nil || !strings.Contains(err.Error(), "no delay is set for a.test") {
 		t.Errorf("clearing a delay never set: %v", err)
 	}
+	// Beside a failure the answer says which lines were applied (a
+	// steering trial read the second as not applied).
+	if err := apply("delay b.test default\ndelay c.test 7s"); err == nil || !strings.Contains(err.Error(), "the other commands were applied (line 2)") {
+		t.Errorf("a failure beside an applied command: %v", err)
+	}
+	if err := apply("delay c.test default"); err != nil {
+		t.Fatal(err)
+	}
 	var st controlState
 	data, _ := os.ReadFile(filepath.Join(out, controlFile))
 	if err := json.Unmarshal(data, &st); err != nil {
@@ -738,8 +746,21 @@ func TestUnexcludeOutlivesProfileRule(t *testing.T) {
 			t.Fatalf("%s: %v", line, err)
 		}
 	}
-	f, _ := start()
+	f, s := start()
 	if slices.Contains(f.Excludes(), rule) {
 		t.Errorf("after a restart the removed rule is back: %q", f.Excludes())
+	}
+	// A rule only the operator added, then lifted, is not the profile's:
+	// not kept as removed, and not said to be (a steering trial).
+	const own = `^https?://own\.example/`
+	for _, line := range []string{"exclude " + own, "unexclude " + own} {
+		cmds, _ := status.ParseCommands(line)
+		if err := s.Apply(context.Background(), "test", cmds); err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+	}
+	if _, s = start(); slices.Contains(s.state.Unexcluded, own) || strings.Count(s.restoredNote(), "exclusion rules removed") != 1 ||
+		!strings.Contains(s.restoredNote(), "1 of the profile's exclusion rules removed") {
+		t.Errorf("after lifting an operator's own rule: unexcluded %q, note %q", s.state.Unexcluded, s.restoredNote())
 	}
 }
