@@ -346,6 +346,7 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 
 	// 6. Understand the response: a redirect, an HTML page, or a stylesheet.
 	var found []links.Link
+	var invalid []archive.Field // outlink fields of references that do not resolve
 	var meta []archive.Field
 	var decl string // the language the page declares, per-link evidence (evidence.go)
 	switch {
@@ -404,6 +405,13 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 			// sees the page's links were cut, not that it had no more.
 			out.annot = append(out.annot, fmt.Sprintf("links-truncated:%d", links.DefaultMaxLinks))
 			meta = append(meta, archive.Field{Name: "linksTruncated", Value: strconv.Itoa(links.DefaultMaxLinks)})
+		}
+		for _, ln := range page.Invalid {
+			// Listed as rejected, as any link not followed is, instead
+			// of lost without a trace (a trap trial: a port out of
+			// range, a broken IPv6 literal, a space in a host).
+			invalid = append(invalid, archive.Field{Name: "outlink",
+				Value: escapeRef(ln.URL) + " " + hopOf(ln) + " " + ln.Tag + "/@" + ln.Attr + " rejected:invalid-url"})
 		}
 		if !page.NoFollow {
 			found = append(found, page.Links...)
@@ -511,6 +519,7 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 		}
 	}
 	meta = append(meta, outlinks...)
+	meta = append(meta, invalid...)
 
 	// 10. Archive the request and response as they went over the wire, and
 	// the metadata record, in one append to one WARC file; or, when the
@@ -731,6 +740,23 @@ func embedHops(hops string) int {
 // (Policy.Requisite decides them as links).
 func keptRequisite(e frontier.Entry) bool {
 	return e.Requisite
+}
+
+// escapeRef writes a reference as written for an outlink field, whose
+// parts are split on white space: white space, control bytes and '%' are
+// percent-escaped, so the field reads back (report.ParseOutlink) as the
+// reference it names.
+func escapeRef(ref string) string {
+	var b strings.Builder
+	for i := 0; i < len(ref); i++ {
+		c := ref[i]
+		if c <= ' ' || c == 0x7f || c == '%' {
+			fmt.Fprintf(&b, "%%%02X", c)
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
 }
 
 // maxRedirects is the longest chain of redirects followed from one link,

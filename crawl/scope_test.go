@@ -214,3 +214,17 @@ func TestEmbedHops(t *testing.T) {
 		}
 	}
 }
+
+// TestEscapeRef: a reference that does not resolve is written so that the
+// outlink field's parts still split on white space.
+func TestEscapeRef(t *testing.T) {
+	for in, want := range map[string]string{
+		"http://bad host.test/": "http://bad%20host.test/",
+		"http://[::1/":          "http://[::1/",
+		"http://a.test/%zz\t":   "http://a.test/%25zz%09",
+	} {
+		if got := escapeRef(in); got != want {
+			t.Errorf("escapeRef(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

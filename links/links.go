@@ -96,7 +96,16 @@ type Page struct {
 	Lang string
 	// Truncated is set when MaxLinks cut the list short.
 	Truncated bool
+	// Invalid are the references that name an http(s) URL, or no scheme,
+	// and do not resolve to one the crawler can fetch (a port out of
+	// range, a bad host, a broken IPv6 literal), as written, trimmed, at
+	// most MaxInvalid: the crawler lists them in the page's metadata as
+	// rejected, instead of losing them without a trace (a trap trial).
+	Invalid []Link
 }
+
+// MaxInvalid bounds Page.Invalid.
+const MaxInvalid = 100
 
 // Defaults of Options.
 const (
@@ -163,6 +172,7 @@ func Extract(pageURL *url.URL, html []byte, opts Options) Page {
 		}
 	}
 	p.Links = r.links
+	p.Invalid = r.invalid
 	return p
 }
 
@@ -612,11 +622,25 @@ type linkKey struct {
 
 // resolver turns candidates into Links.
 type resolver struct {
-	base  *whatwg.Url
-	fast  *url.URL // base for fastResolve; nil when it does not apply
-	max   int
-	links []Link
-	index map[linkKey]int
+	base    *whatwg.Url
+	fast    *url.URL // base for fastResolve; nil when it does not apply
+	max     int
+	links   []Link
+	index   map[linkKey]int
+	invalid []Link
+}
+
+// namesHTTP reports whether ref names an http(s) URL or has no scheme,
+// what a failed resolution loses a link of (skipRef has left out the
+// schemes never fetched).
+func namesHTTP(ref string) bool {
+	ref = strings.TrimLeft(ref, " \t\n\r\f\x00")
+	i := strings.IndexByte(ref, ':')
+	if i <= 0 || strings.ContainsAny(ref[:i], "/?#") {
+		return true
+	}
+	s := strings.ToLower(ref[:i])
+	return s == "http" || s == "https"
 }
 
 // add resolves c and appends it; it returns false when the list is full.
@@ -629,6 +653,9 @@ func (r *resolver) add(c candidate) bool {
 		abs, ok = resolve(r.base, c.ref)
 	}
 	if !ok {
+		if len(r.invalid) < MaxInvalid && namesHTTP(c.ref) {
+			r.invalid = append(r.invalid, Link{URL: strings.TrimSpace(c.ref), Kind: c.kind, Tag: c.tag, Attr: c.attr})
+		}
 		return true
 	}
 	k := linkKey{abs, c.kind}

@@ -3,6 +3,7 @@ package links
 import (
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -417,5 +418,26 @@ func TestResolve(t *testing.T) {
 		if got != c.want || ok != (c.want != "") {
 			t.Errorf("Resolve(%q) = %q, %v; want %q", c.ref, got, ok, c.want)
 		}
+	}
+}
+
+// TestInvalidListed: references that name an http(s) URL, or no scheme,
+// and do not resolve are returned in Page.Invalid, as written; those of
+// schemes never fetched are not, nor are good links.
+func TestInvalidListed(t *testing.T) {
+	html := `<a href="http://big.test:99999/">a</a><a href="http://[::1/">b</a><a href="http://bad host.test/">c</a>
+<a href="mailto:x@y.test">d</a><a href="ftp://f.test/">e</a><a href="/ok">f</a><a href="HTTPS://:80/">g</a>`
+	base, _ := url.Parse("http://p.test/")
+	p := Extract(base, []byte(html), Options{})
+	var got []string
+	for _, l := range p.Invalid {
+		got = append(got, l.URL)
+	}
+	want := []string{"http://big.test:99999/", "http://[::1/", "http://bad host.test/", "HTTPS://:80/"}
+	if !slices.Equal(got, want) {
+		t.Errorf("Invalid = %q, want %q", got, want)
+	}
+	if len(p.Links) != 1 || p.Links[0].URL != "http://p.test/ok" {
+		t.Errorf("Links = %+v, want the one good link", p.Links)
 	}
 }
