@@ -273,6 +273,13 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 	defer logFile.Close()
 	log := slog.New(slog.NewTextHandler(logFile, &slog.HandlerOptions{Level: slog.LevelInfo}))
 
+	// A damaged OUT/control.json stops the start before anything changes:
+	// it was read after a new generation had begun and the seeds were
+	// queued, so the refused start had changed the frontier (a steering
+	// trial).
+	if err := checkControlState(cfg.Out); err != nil {
+		return snap, err
+	}
 	q, err := frontier.Open(filepath.Join(cfg.Out, frontierDir), frontierOptions(cfg))
 	if errors.Is(err, syscall.ENOSPC) {
 		return snap, fmt.Errorf("open frontier in %s: disk full: %w (make room and run again: nothing is lost)", cfg.Out, err)

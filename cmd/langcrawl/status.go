@@ -80,6 +80,24 @@ func newSteering(out string, c *crawl.Crawler, gate *politeness.Steered, filter 
 		profileExcludes: filter.Excludes()}
 }
 
+// checkControlState reports an OUT/control.json that does not parse, as
+// restore would, before a start changes anything.
+func checkControlState(out string) error {
+	path := filepath.Join(out, controlFile)
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("control state: %w", err)
+	}
+	var st controlState
+	if err := json.Unmarshal(data, &st); err != nil {
+		return fmt.Errorf("control state %s: %w (fix or remove it)", path, err)
+	}
+	return nil
+}
+
 // restore applies OUT/control.json, if there is one: the crawl starts
 // paused if it was paused, with the delays set, and with the seeds added
 // (seeds already seen are skipped). A damaged file is an error: the

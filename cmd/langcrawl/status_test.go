@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
@@ -762,5 +763,40 @@ func TestUnexcludeOutlivesProfileRule(t *testing.T) {
 	if _, s = start(); slices.Contains(s.state.Unexcluded, own) || strings.Count(s.restoredNote(), "exclusion rules removed") != 1 ||
 		!strings.Contains(s.restoredNote(), "1 of the profile's exclusion rules removed") {
 		t.Errorf("after lifting an operator's own rule: unexcluded %q, note %q", s.state.Unexcluded, s.restoredNote())
+	}
+}
+
+// TestDamagedControlStateStopsStart: a start whose OUT/control.json does
+// not parse stops before it opens the frontier, so the refused start
+// changes nothing (a steering trial saw it begin a new generation and
+// queue its seeds first).
+func TestDamagedControlStateStopsStart(t *testing.T) {
+	w := startWeb(t)
+	out := t.TempDir()
+	cfg := w.profile(t, out, "")
+	if _, err := runCrawl(context.Background(), cfg, io.Discard, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	listing := func() string {
+		var b strings.Builder
+		filepath.WalkDir(filepath.Join(out, frontierDir), func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				info, _ := d.Info()
+				fmt.Fprintf(&b, "%s %d %v\n", p, info.Size(), info.ModTime())
+			}
+			return nil
+		})
+		return b.String()
+	}
+	before := listing()
+	if err := os.WriteFile(filepath.Join(out, controlFile), []byte("{not json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := runCrawl(context.Background(), cfg, io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "fix or remove it") {
+		t.Fatalf("runCrawl = %v, want the damaged control state named", err)
+	}
+	if after := listing(); after != before {
+		t.Errorf("the refused start changed the frontier:\nbefore %s\nafter %s", before, after)
 	}
 }
