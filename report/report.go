@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -63,6 +64,14 @@ type Server struct {
 	// page, as that page's metadata records it (focusStatus); "" when no
 	// page records one.
 	Verdict string `json:",omitempty"`
+}
+
+// Domain is the servers of one registered domain, summed.
+type Domain struct {
+	Domain   string
+	Hosts    int // servers with a record
+	Pages    int // their HTML pages
+	Relevant int // of those, pages in the target language
 }
 
 // sequential is the strategy whose server status the report reads from
@@ -203,6 +212,12 @@ type Report struct {
 	Relevant      int // of those, in the target language
 
 	Servers   []Server       // by Pages, most first, then host
+	// Domains sums the servers by registered domain (the Public Suffix
+	// List's), most hosts first, then most pages: a subdomain farm of
+	// thousands of hosts with a few pages each shows here, not among the
+	// servers (a trap trial's farm took 18,456 of a crawl's 28,912
+	// requests and no row of the server table).
+	Domains []Domain
 	Harvest   []HarvestPoint // in crawl order; thinned to at most about 2000 points
 	Languages []Language     // by Pages, most first
 	Depths    []DepthLevel   // depth 0 to the deepest page
@@ -797,6 +812,28 @@ func (a *accumulator) finish() {
 	}
 	slices.SortFunc(r.Servers, func(x, y Server) int {
 		return cmp.Or(cmp.Compare(y.Pages, x.Pages), strings.Compare(x.Host, y.Host))
+	})
+	doms := map[string]*Domain{}
+	for _, s := range r.Servers {
+		h := s.Host
+		if hh, _, err := net.SplitHostPort(h); err == nil {
+			h = hh
+		}
+		name := scope.RegisteredDomain(strings.Trim(h, "[]"))
+		d := doms[name]
+		if d == nil {
+			d = &Domain{Domain: name}
+			doms[name] = d
+		}
+		d.Hosts++
+		d.Pages += s.Pages
+		d.Relevant += s.Relevant
+	}
+	for _, d := range doms {
+		r.Domains = append(r.Domains, *d)
+	}
+	slices.SortFunc(r.Domains, func(x, y Domain) int {
+		return cmp.Or(cmp.Compare(y.Hosts, x.Hosts), cmp.Compare(y.Pages, x.Pages), strings.Compare(x.Domain, y.Domain))
 	})
 	r.SetTolerance(r.Tolerance)
 	for _, g := range a.gens {

@@ -778,3 +778,34 @@ func TestStatusMeaningsCoverReadme(t *testing.T) {
 		}
 	}
 }
+
+// TestDomains: the servers summed by registered domain, most hosts first,
+// in the markdown and domains.csv: a subdomain farm's thousands of hosts
+// of a few pages each show there, not among the servers (a trap trial).
+func TestDomains(t *testing.T) {
+	out := buildCrawlDir(t, thaiProfile)
+	r, err := Build(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pages, relevant int
+	for _, s := range r.Servers {
+		if s.Host == "a.test" || s.Host == "www.a.test" {
+			pages += s.Pages
+			relevant += s.Relevant
+		}
+	}
+	if len(r.Domains) == 0 || r.Domains[0] != (Domain{Domain: "a.test", Hosts: 2, Pages: pages, Relevant: relevant}) {
+		t.Fatalf("Domains = %+v; want a.test first, with its 2 hosts, %d pages, %d relevant", r.Domains, pages, relevant)
+	}
+	dir := filepath.Join(out, Dir)
+	if err := r.WriteFiles(dir); err != nil {
+		t.Fatal(err)
+	}
+	md, _ := os.ReadFile(filepath.Join(dir, FileMarkdown))
+	csv, _ := os.ReadFile(filepath.Join(dir, FileDomains))
+	if !strings.Contains(string(md), fmt.Sprintf("| a.test | 2 | %d | %d |", pages, relevant)) ||
+		!strings.HasPrefix(string(csv), "registered_domain,hosts,html_pages,target_pages\na.test,2,") {
+		t.Errorf("report.md or domains.csv lacks the domain row:\n%s\n%s", md, csv)
+	}
+}

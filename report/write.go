@@ -22,10 +22,15 @@ import (
 // has them all.
 const TopServers = 25
 
+// TopDomains is how many registered domains the markdown table shows;
+// domains.csv has them all.
+const TopDomains = 10
+
 // Files written by WriteFiles, in the order the markdown lists them.
 const (
 	FileMarkdown   = "report.md"
 	FileServers    = "servers.csv"
+	FileDomains    = "domains.csv"
 	FileHarvestCSV = "harvest.csv"
 	FileHarvestSVG = "harvest.svg"
 	FileLanguages  = "languages.csv"
@@ -207,6 +212,14 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	p("| host | N_a | N_r | status | first fetch | last fetch |\n|---|---:|---:|---|---|---|\n")
 	for _, s := range r.Servers[:n] {
 		p("| %s | %d | %d | %s | %s | %s |\n", mdEsc(s.Host), s.Pages, s.Relevant, s.Status, fmtTime(s.First), fmtTime(s.Last))
+	}
+
+	if n := min(len(r.Domains), TopDomains); n > 0 && r.Domains[0].Hosts > 1 {
+		p("\nThe %d registered domains with the most hosts (all %d in %s; a subdomain farm shows here):\n\n", n, len(r.Domains), FileDomains)
+		p("| registered domain | hosts | HTML pages | target pages |\n|---|---:|---:|---:|\n")
+		for _, d := range r.Domains[:n] {
+			p("| %s | %d | %d | %d |\n", mdEsc(d.Domain), d.Hosts, d.Pages, d.Relevant)
+		}
 	}
 
 	if r.Profile.Language != "" && len(r.Harvest) > 0 {
@@ -505,6 +518,10 @@ func (r *Report) WriteFiles(dir string) error {
 	for _, s := range r.Servers {
 		servers = append(servers, []string{s.Host, itoa(s.Pages), itoa(s.Relevant), s.Status, fmtTime(s.First), fmtTime(s.Last)})
 	}
+	var domains [][]string
+	for _, d := range r.Domains {
+		domains = append(domains, []string{d.Domain, itoa(d.Hosts), itoa(d.Pages), itoa(d.Relevant)})
+	}
 	for _, h := range r.Harvest {
 		harvest = append(harvest, []string{itoa(h.Pages), itoa(h.Relevant), ftoa(h.Rate()), fmtTime(h.Time)})
 	}
@@ -534,6 +551,7 @@ func (r *Report) WriteFiles(dir string) error {
 	return errors.Join(bw,
 		write(FileMarkdown, r.WriteMarkdown),
 		write(FileServers, csvOf([]string{"host", "html_pages", "target_pages", "status", "first_fetch", "last_fetch"}, servers)),
+		write(FileDomains, csvOf([]string{"registered_domain", "hosts", "html_pages", "target_pages"}, domains)),
 		write(FileHarvestCSV, csvOf([]string{"pages", "target_pages", "harvest_rate", "time"}, harvest)),
 		write(FileHarvestSVG, charts.Harvest.WriteSVG),
 		write(FileLanguages, csvOf([]string{"language", "pages", "share", "charsets"}, langs)),
