@@ -4,8 +4,8 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"net/http"
 	"net"
+	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -211,13 +211,13 @@ type Report struct {
 	Pages         int // HTML pages (metadata records with a language)
 	Relevant      int // of those, in the target language
 
-	Servers   []Server       // by Pages, most first, then host
+	Servers []Server // by Pages, most first, then host
 	// Domains sums the servers by registered domain (the Public Suffix
 	// List's), most hosts first, then most pages: a subdomain farm of
 	// thousands of hosts with a few pages each shows here, not among the
 	// servers (a trap trial's farm took 18,456 of a crawl's 28,912
 	// requests and no row of the server table).
-	Domains []Domain
+	Domains   []Domain
 	Harvest   []HarvestPoint // in crawl order; thinned to at most about 2000 points
 	Languages []Language     // by Pages, most first
 	Depths    []DepthLevel   // depth 0 to the deepest page

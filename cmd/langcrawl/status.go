@@ -80,22 +80,27 @@ func newSteering(out string, c *crawl.Crawler, gate *politeness.Steered, filter 
 		profileExcludes: filter.Excludes()}
 }
 
+// readControlState reads the control state at path; ok is false when
+// there is none. A file that does not parse is an error that says so.
+func readControlState(path string) (st controlState, ok bool, err error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return st, false, nil
+	}
+	if err != nil {
+		return st, false, fmt.Errorf("control state: %w", err)
+	}
+	if err := json.Unmarshal(data, &st); err != nil {
+		return st, false, fmt.Errorf("control state %s: %w (fix or remove it)", path, err)
+	}
+	return st, true, nil
+}
+
 // checkControlState reports an OUT/control.json that does not parse, as
 // restore would, before a start changes anything.
 func checkControlState(out string) error {
-	path := filepath.Join(out, controlFile)
-	data, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("control state: %w", err)
-	}
-	var st controlState
-	if err := json.Unmarshal(data, &st); err != nil {
-		return fmt.Errorf("control state %s: %w (fix or remove it)", path, err)
-	}
-	return nil
+	_, _, err := readControlState(filepath.Join(out, controlFile))
+	return err
 }
 
 // restore applies OUT/control.json, if there is one: the crawl starts
@@ -103,16 +108,9 @@ func checkControlState(out string) error {
 // (seeds already seen are skipped). A damaged file is an error: the
 // operator's changes must not be dropped silently.
 func (s *steering) restore() error {
-	data, err := os.ReadFile(s.path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("control state: %w", err)
-	}
-	var st controlState
-	if err := json.Unmarshal(data, &st); err != nil {
-		return fmt.Errorf("control state %s: %w (fix or remove it)", s.path, err)
+	st, ok, err := readControlState(s.path)
+	if !ok {
+		return err
 	}
 	if st.Delays == nil {
 		st.Delays = map[string]string{}
