@@ -568,7 +568,7 @@ func NewCollector(c *Crawler) *Collector {
 		"failed":    d("fetch_failures_total", "URLs given up on after their last try, or failing at once (a URL too long, a response that is not HTTP)."),
 		"refused":   d("address_refused_total", "URLs whose host's address the address guard refused (crawl.log -5010), before any connection."),
 		"robots":    d("robots_disallowed_total", "URLs not fetched because robots.txt disallows them."),
-		"skipped":   d("skipped_total", "URLs skipped by focusing or a per-site budget."),
+		"skipped":   d("skipped_total", "URLs skipped by focusing, a trap guard's budget or an operator's exclusion added while they were queued."),
 		"queued":    d("frontier_queued", "URLs waiting in the frontier."),
 		"inflight":  d("frontier_inflight", "URLs being fetched."),
 		"seen":      d("frontier_seen", "URLs in the seen set."),
