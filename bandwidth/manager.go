@@ -348,7 +348,13 @@ func (m *Manager) TryStart(server string, now time.Time) (*Ticket, error) {
 		// bytes for one second runs in that slot (see Done).
 		b = m.cfg.Limit - cb
 		slot = true
-	case m.inflight == 0:
+	case m.inflight == 0 || (!m.cfg.Paper && m.pacing() && cb < m.cfg.Limit*idleShare):
+		// Nothing in flight, or only downloads that gave back their
+		// share (Ticket.share: a server dripping a byte a second, or
+		// silent after its headers): a server faster than L starts,
+		// the pacer holding the reads of all under L. Before, such a
+		// server waited for the stalled downloads to time out (a
+		// re-run of a failure trial: 13 responses in 100 s).
 		m.stats.Idle++
 	default:
 		m.stats.Refused++
@@ -388,6 +394,10 @@ type phantom struct {
 // liveAfter is how long a download runs before the rate read through its
 // Ticket.Reader may raise its share of CB.
 const liveAfter = 50 * time.Millisecond
+
+// idleShare is the part of L under which the downloads in flight leave the
+// link idle for a server faster than L (TryStart).
+const idleShare = 0.05
 
 // stallAfter is how long a download runs before the rate read through it
 // may also lower its share of CB (Ticket.share).

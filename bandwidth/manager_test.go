@@ -446,3 +446,30 @@ func TestStalledDownloadGivesBack(t *testing.T) {
 		t.Error("Paper mode: d admitted beside 900 B/s reserved")
 	}
 }
+
+// TestFastServerBesideStalled: a server faster than L, which runs only when
+// the link is idle, starts beside downloads that gave back their share
+// (stalled), when the pacer carries the bytes; before, it waited for them
+// to time out (a re-run of a failure trial). Not beside one still running.
+func TestFastServerBesideStalled(t *testing.T) {
+	m := newManager(t, Config{Limit: 1000, DefaultRate: 300})
+	m.pacer.bytes.Add(1) // the crawl's client reads through the pacer
+	now := wed
+	fast, _ := m.TryStart("fast", now)
+	if err := fast.Done(now, 5000, time.Second); err != nil { // 5000 B/s: faster than L
+		t.Fatal(err)
+	}
+	m.pauseUntil = time.Time{} // the pause after a fast download, not under test
+	drip, _ := m.TryStart("drip", now)
+	if drip == nil {
+		t.Fatal("drip refused on an idle link")
+	}
+	if tk, _ := m.TryStart("fast", now.Add(stallAfter/2)); tk != nil {
+		t.Fatal("the fast server started beside a download still holding its share")
+	}
+	later := now.Add(stallAfter)
+	drip.read.Store(int64(stallAfter.Seconds())) // a byte a second
+	if tk, _ := m.TryStart("fast", later); tk == nil {
+		t.Error("the fast server refused beside a stalled download only")
+	}
+}

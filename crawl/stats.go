@@ -573,7 +573,7 @@ func NewCollector(c *Crawler) *Collector {
 		"inflight":  d("frontier_inflight", "URLs being fetched."),
 		"seen":      d("frontier_seen", "URLs in the seen set."),
 		"status":    d("status_total", "URLs' outcomes by status code class, as their last crawl.log line: HTTP statuses (2xx ... 5xx), URLs not fetched by a rule (skipped: focusing, robots.txt, a budget, an exclusion, the address guard), and failures (error). Tries put back for a retry are in retries_total; robots.txt's own fetches in neither.", "class"),
-		"retries":   d("retries_total", "Tries that failed and were put back for a retry, by status code class (5xx, 4xx for a 429, error for no response), as crawl.log's lines with retry:N/M: a server answering 503 to everything shows here.", "class"),
+		"retries":   d("retries_total", "Tries that failed and were put back for a retry, by status code class (5xx, 4xx for a 429, error for a failure with no HTTP status of the URL's own: no response, a cut body, robots.txt unavailable), as crawl.log's lines with retry:N/M: a server answering 503 to everything shows here.", "class"),
 		"paused":    d("paused", "1 while the crawl is paused (by the operator, or for a disk below durability.min_free_space), else 0."),
 		"held":      d("held_back_total", "Times a ready site was passed over because the fetches under way to its registered domain (scheduling.domain_connections) or its IP address (scheduling.address_connections) were at the bound; a site waiting is counted each time it is looked at again (every 50 ms or so), so read it as a rate.", "bound"),
 		"slowed":    d("slowed_addresses", "IP addresses whose bound of fetches at once (scheduling.address_connections) a 429 or 503 answer has lowered, for now."),

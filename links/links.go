@@ -716,7 +716,10 @@ func resolve(base *whatwg.Url, ref string) (string, bool) {
 		return "", false
 	}
 	s := u.Href(true)
-	if _, err := url.Parse(s); err != nil {
+	if pu, err := url.Parse(s); err != nil || pu.Port() == "0" {
+		// Port 0 is no port a server listens on; with connect_to "*"
+		// it became a second copy of a site, with a budget of its own
+		// (a trap trial).
 		return "", false
 	}
 	return s, true

@@ -134,8 +134,8 @@ func processActions(ctx context.Context, dir string, s *steering, now time.Time,
 			// commands (a steering trial's 30 MB of binary took the
 			// crawler from 215 MB to 710 MB); a list of seeds this
 			// long goes in several files.
-			perr = fmt.Errorf("%w: %d bytes, more than %d MiB: not read; split it into several files",
-				status.ErrCommand, f.size, maxActionFile>>20)
+			perr = fmt.Errorf("%d bytes, more than %d MiB: not read; split it into several files",
+				f.size, maxActionFile>>20)
 		} else if data, err := os.ReadFile(path); err != nil {
 			s.log.Error("action file", "file", path, "err", err)
 			continue
