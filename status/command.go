@@ -96,6 +96,9 @@ func ParseCommands(text string) ([]Command, error) {
 	return cmds, nil
 }
 
+// MaxDelay is the longest delay a delay command sets.
+const MaxDelay = 24 * time.Hour
+
 // maxBadLines is how many bad lines ParseCommands names one by one.
 const maxBadLines = 20
 
@@ -174,6 +177,11 @@ func parseLine(line string) (Command, error) {
 			d, err := time.ParseDuration(words[1])
 			if err != nil || d < 0 {
 				return c, fmt.Errorf("delay %q: want a duration such as 2s or 500ms, or default", words[1])
+			}
+			if d > MaxDelay {
+				// 876000h was accepted and kept (a steering trial): a
+				// host to leave alone wants an exclusion.
+				return c, fmt.Errorf("delay %q: more than %s; to stop crawling a host, exclude it", words[1], MaxDelay)
 			}
 		}
 		if strings.Contains(words[0], "/") {

@@ -77,6 +77,8 @@ func TestParseCommands(t *testing.T) {
 		// A delay for "*" was accepted, kept, and changed nothing.
 		{"delay * 3s", "error: for every host, set delay in the profile"},
 		{"delay *.a.test 3s", "error: for every host"},
+		{"delay a.test 876000h", "error: to stop crawling a host, exclude it"},
+		{"delay a.test 24h", "delay a.test 24h"},
 	} {
 		cmds, err := ParseCommands(c.in)
 		if want, ok := strings.CutPrefix(c.want, "error: "); ok {

@@ -178,6 +178,13 @@ func (s *steering) restoredNote() string {
 	} else if n > 1 {
 		parts = append(parts, fmt.Sprintf("%d exclusion rules", n))
 	}
+	if n := len(s.state.Seeds); n == 1 {
+		parts = append(parts, "seed "+s.state.Seeds[0])
+	} else if n > 1 {
+		// Named too, though queued once: a steering trial found the
+		// start named delays and exclusions and not them.
+		parts = append(parts, fmt.Sprintf("%d seeds added", n))
+	}
 	if n := len(s.state.Unexcluded); n > 0 {
 		parts = append(parts, fmt.Sprintf("%d of the profile's exclusion rules removed", n))
 	}

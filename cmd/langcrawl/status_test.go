@@ -800,3 +800,18 @@ func TestDamagedControlStateStopsStart(t *testing.T) {
 		t.Errorf("the refused start changed the frontier:\nbefore %s\nafter %s", before, after)
 	}
 }
+
+// TestRestoredNoteNamesSeeds: the start names the seeds added while an
+// earlier run ran, as it names delays and exclusions (a steering trial
+// found them left out).
+func TestRestoredNoteNamesSeeds(t *testing.T) {
+	s := newSteering(t.TempDir(), &crawl.Crawler{}, nil, nil, nil, "", slog.New(slog.DiscardHandler))
+	s.state.Seeds = []string{"http://a.test/"}
+	if n := s.restoredNote(); !strings.Contains(n, "seed http://a.test/") {
+		t.Errorf("one seed: %q", n)
+	}
+	s.state.Seeds = append(s.state.Seeds, "http://b.test/")
+	if n := s.restoredNote(); !strings.Contains(n, "2 seeds added") {
+		t.Errorf("two seeds: %q", n)
+	}
+}
