@@ -80,7 +80,7 @@ type Failure struct {
 // Change is one applied command.
 type Change struct {
 	Time    time.Time `json:"time"`
-	From    string    `json:"from"` // "page" or the action file's name
+	From    string    `json:"from"` // "page ADDRESS" (the client's) or the action file's name
 	Command string    `json:"command"`
 	Err     string    `json:"err,omitempty"`
 	Note    string    `json:"note,omitempty"` // done, with something to say (a Notice)
@@ -324,7 +324,9 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request) {
 		s.refuse(w, r, "status: no command in the body (one per line: pause, resume, seed, delay, exclude, unexclude or stop)", http.StatusBadRequest)
 		return
 	}
-	err = s.cfg.Control.Apply(r.Context(), "page", cmds)
+	// The client's address beside "page", as a refused command's line
+	// has it (a steering trial found applied ones without it).
+	err = s.cfg.Control.Apply(r.Context(), "page "+r.RemoteAddr, cmds)
 	if err != nil && !OnlyNotices(err) {
 		http.Error(w, err.Error(), http.StatusUnprocessableEntity)
 		return

@@ -106,6 +106,11 @@ type fakeControl struct{ got []string }
 
 func (f *fakeControl) Apply(_ context.Context, from string, cmds []Command) error {
 	var errs []error
+	// The page's commands name the client's address (a steering trial
+	// found them logged without it); recorded as "page".
+	if a, ok := strings.CutPrefix(from, "page "); ok && strings.HasPrefix(a, "127.0.0.1:") {
+		from = "page"
+	}
 	for _, c := range cmds {
 		f.got = append(f.got, from+": "+c.String())
 		switch c.Verb {
