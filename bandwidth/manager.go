@@ -348,13 +348,16 @@ func (m *Manager) TryStart(server string, now time.Time) (*Ticket, error) {
 		// bytes for one second runs in that slot (see Done).
 		b = m.cfg.Limit - cb
 		slot = true
-	case m.inflight == 0 || (!m.cfg.Paper && m.pacing() && cb < m.cfg.Limit*idleShare):
+	case m.inflight == 0 || (m.pacer != nil && cb < m.cfg.Limit*idleShare):
 		// Nothing in flight, or only downloads that gave back their
 		// share (Ticket.share: a server dripping a byte a second, or
 		// silent after its headers): a server faster than L starts,
 		// the pacer holding the reads of all under L. Before, such a
 		// server waited for the stalled downloads to time out (a
-		// re-run of a failure trial: 13 responses in 100 s).
+		// re-run of a failure trial: 13 responses in 100 s). The pacer
+		// is there (not Paper mode), whether or not it has carried a
+		// byte yet: a crawl that opens beside a silent server is the
+		// same case (a review).
 		m.stats.Idle++
 	default:
 		m.stats.Refused++

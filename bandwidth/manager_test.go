@@ -452,8 +452,18 @@ func TestStalledDownloadGivesBack(t *testing.T) {
 // (stalled), when the pacer carries the bytes; before, it waited for them
 // to time out (a re-run of a failure trial). Not beside one still running.
 func TestFastServerBesideStalled(t *testing.T) {
+	for _, paced := range []bool{true, false} {
+		testFastBesideStalled(t, paced)
+	}
+}
+
+// testFastBesideStalled: paced false is a crawl's start, the pacer there
+// but no byte carried yet (a review found the rule waiting for one).
+func testFastBesideStalled(t *testing.T, paced bool) {
 	m := newManager(t, Config{Limit: 1000, DefaultRate: 300})
-	m.pacer.bytes.Add(1) // the crawl's client reads through the pacer
+	if paced {
+		m.pacer.bytes.Add(1) // the crawl's client reads through the pacer
+	}
 	now := wed
 	fast, _ := m.TryStart("fast", now)
 	if err := fast.Done(now, 5000, time.Second); err != nil { // 5000 B/s: faster than L
@@ -470,6 +480,6 @@ func TestFastServerBesideStalled(t *testing.T) {
 	later := now.Add(stallAfter)
 	drip.read.Store(int64(stallAfter.Seconds())) // a byte a second
 	if tk, _ := m.TryStart("fast", later); tk == nil {
-		t.Error("the fast server refused beside a stalled download only")
+		t.Errorf("paced %v: the fast server refused beside a stalled download only", paced)
 	}
 }

@@ -416,7 +416,7 @@ var Keys = []key{
 	{"scope.max_path_segments", 32, "trap guard: most path segments accepted"},
 	{"scope.max_repeated_segment", 3, "trap guard: most repeats of one path segment"},
 	{"scope.max_query_params", 32, "trap guard: most query parameters accepted"},
-	{"scope.max_embed_hops", 3, "trap guard: longest chain of requisites found in requisites (a stylesheet, one it @imports, that one's images)"},
+	{"scope.max_embed_hops", 5, "trap guard: longest chain of requisites found in requisites (a stylesheet, one it @imports, that one's images)"},
 	{"network.connect_to", map[string]string{}, "map of host (or *) to ip:port to dial instead of DNS"},
 	{"network.allow_addresses", []string{}, "address classes (loopback, private, link-local, cgnat, multicast, unspecified, broadcast, reserved, self) or CIDR prefixes the crawler may connect to; all refused by default, connect_to targets always allowed"},
 	{"focus.language", "", "target language, ISO 639-1, or a list of them (fi, sv) collected together (empty: no focusing)"},

@@ -695,14 +695,17 @@ func (c *Crawler) recheckSection(pol *focus.Policy, key string, counts focus.Cou
 }
 
 // DefaultMaxEmbedHops is the default of Config.MaxEmbedHops: a page's
-// stylesheet (E), one it @imports (EE), and that one's fonts and images
-// (EEE). Heritrix's TransclusionDecideRule lets 2 such hops past its scope
-// by default; here they are the bound of every requisite, which scope does
+// stylesheet (E), one it @imports (EE), one that @imports (EEE), a web
+// font's stylesheet (EEEE), its fonts (EEEEE): a WordPress child theme
+// imports its parent's stylesheet, which imports a font service's. A
+// review found the first default, 3, dropping that theme's fonts.
+// Heritrix's TransclusionDecideRule lets 2 such hops past its scope by
+// default; here they are the bound of every requisite, which scope does
 // not otherwise bind (any host, no depth). Without a bound a server whose
 // every stylesheet @imports a new one was fetched until max_time (a trap
 // trial: some 1,650 requests for a site of one page, in 90 s, and a hop
 // path of 838 letters).
-const DefaultMaxEmbedHops = 3
+const DefaultMaxEmbedHops = 5
 
 func (c *Crawler) maxEmbedHops() int {
 	if c.cfg.MaxEmbedHops == 0 {

@@ -157,7 +157,7 @@ func TestRuntimeExclusionSkipsQueued(t *testing.T) {
 }
 
 // TestEmbedHopsBound: a chain of stylesheets each @importing a new one is
-// followed to DefaultMaxEmbedHops embed hops (E) and no further, with the
+// followed to MaxEmbedHops embed hops (E, DefaultMaxEmbedHops by default) and no further, with the
 // rejection in the metadata record of the last stylesheet fetched; a trap
 // trial's server was fetched until max_time this way. MaxEmbedHops
 // negative lifts the bound.
@@ -176,7 +176,8 @@ func TestEmbedHopsBound(t *testing.T) {
 		limit int
 		want  []string // stylesheets fetched
 	}{
-		{0, []string{"c1", "c2", "c3"}},
+		{0, []string{"c1", "c2", "c3", "c4", "c5"}},
+		{3, []string{"c1", "c2", "c3"}},
 		{-1, []string{"c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8", "c9"}}, // c9 is a 404
 	} {
 		h := newHarness(t, web, Config{Requisites: true, MaxEmbedHops: tc.limit}, "http://a.test/")
@@ -193,15 +194,15 @@ func TestEmbedHopsBound(t *testing.T) {
 			t.Errorf("MaxEmbedHops %d: stylesheets fetched %v, want %v", tc.limit, got, tc.want)
 		}
 		if tc.limit == 0 {
-			if !h.fetched("http://a.test/i2.png") || h.fetched("http://a.test/i3.png") {
-				t.Errorf("the images of c2 (EEE) should be fetched, those of c3 (EEEE) not: %v", h.f.got)
+			if !h.fetched("http://a.test/i4.png") || h.fetched("http://a.test/i5.png") {
+				t.Errorf("the images of c4 (EEEEE) should be fetched, those of c5 (EEEEEE) not: %v", h.f.got)
 			}
 			found := false
-			for _, f := range h.a.meta["http://a.test/c3.css"] {
-				found = found || (f.Name == "outlink" && strings.Contains(f.Value, "rejected:scope:embed-hops:3"))
+			for _, f := range h.a.meta["http://a.test/c5.css"] {
+				found = found || (f.Name == "outlink" && strings.Contains(f.Value, "rejected:scope:embed-hops:5"))
 			}
 			if !found {
-				t.Errorf("c3.css's metadata does not say its links were rejected: %v", h.a.meta["http://a.test/c3.css"])
+				t.Errorf("c5.css's metadata does not say its links were rejected: %v", h.a.meta["http://a.test/c5.css"])
 			}
 		}
 	}
@@ -226,5 +227,29 @@ func TestEscapeRef(t *testing.T) {
 		if got := escapeRef(in); got != want {
 			t.Errorf("escapeRef(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestChildThemeFonts: a WordPress child theme's fonts are fetched: page >
+// child stylesheet > parent stylesheet (@import) > font service's
+// stylesheet (@import) > font, five embed hops. A review found the first
+// default bound, 3, dropping them.
+func TestChildThemeFonts(t *testing.T) {
+	raw := func(ct, body string) string {
+		return fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n%s", ct, len(body), body)
+	}
+	web := fakeWeb{
+		"http://a.test/":                       raw("text/html", `<html lang="th"><head><link rel="stylesheet" href="/child/style.css"></head><body>x</body></html>`),
+		"http://a.test/child/style.css":        raw("text/css", `@import url("../parent/style.css"); .x{color:red}`),
+		"http://a.test/parent/style.css":       raw("text/css", `@import url("http://fonts.test/css?family=Sarabun");`),
+		"http://fonts.test/css?family=Sarabun": raw("text/css", `@font-face{font-family:Sarabun;src:url(http://fonts.test/s/sarabun.woff2) format("woff2")}`),
+		"http://fonts.test/s/sarabun.woff2":    raw("font/woff2", "wOF2"),
+	}
+	h := newHarness(t, web, Config{Requisites: true}, "http://a.test/")
+	if _, err := h.run(); err != nil {
+		t.Fatal(err)
+	}
+	if !h.fetched("http://fonts.test/s/sarabun.woff2") {
+		t.Errorf("the page's font not fetched: %v", h.f.got)
 	}
 }

@@ -390,10 +390,10 @@ type declaration struct{ source, charset string }
 // none). Detect never fails: what it cannot tell is "und".
 func (d *Detector) Detect(body []byte, contentType string) Result {
 	var decl []declaration
-	// A body cut by a size or time limit, a disconnect or the parse limit
-	// ends inside a character two times in three for Thai in UTF-8: the
-	// partial character is not evidence against UTF-8.
-	x := extract(trimPartialUTF8(body))
+	x := extract(body)
+	// The body ends inside a UTF-8 sequence: cut by a size or time limit,
+	// a disconnect or the parse limit (nearlyUTF8).
+	cut := len(trimPartialUTF8(body)) < len(body)
 	if len(x.metas) > 0 {
 		last := ""
 		for _, l := range x.metas {
@@ -442,7 +442,7 @@ func (d *Detector) Detect(body []byte, contentType string) Result {
 			res.Charset, res.Evidence = decl[0].charset, decl[0].source+"+ngram"
 			csEvidence = true
 		}
-	case nearlyUTF8(x.raw):
+	case nearlyUTF8(x.raw, cut):
 		best = d.scoreUTF8(x.raw, true)
 		res.Charset = "utf-8"
 	default:
@@ -529,7 +529,7 @@ func (d *Detector) Detect(body []byte, contentType string) Result {
 			res.Evidence = decl[0].source + "-overridden:" + res.Evidence
 		}
 		for _, dc := range decl {
-			if ok, s := d.fits(x.raw, high, dc.charset, res.Charset, best); ok {
+			if ok, s := d.fits(x.raw, cut, high, dc.charset, res.Charset, best); ok {
 				res.Charset, res.Evidence, best = dc.charset, dc.source+"+ngram", s
 				csEvidence = true
 				break
@@ -747,14 +747,14 @@ func (d *Detector) recheck(raw []byte, best scored) scored {
 
 // fits reports whether the declared charset decl fits the text as well
 // as the charset chosen by the profiles, and the scores to use if so.
-func (d *Detector) fits(raw []byte, high int, decl, chosen string, best scored) (bool, scored) {
+func (d *Detector) fits(raw []byte, cut bool, high int, decl, chosen string, best scored) (bool, scored) {
 	if decl == chosen {
 		return true, best
 	}
 	hist, _ := highHist(raw)
 	if decl == "utf-8" || !d.plausible(decl, raw, high, &hist) {
 		if decl == "utf-8" {
-			return nearlyUTF8(raw), best
+			return nearlyUTF8(raw, cut), best
 		}
 		return false, best
 	}
@@ -789,7 +789,8 @@ func (d *Detector) fits(raw []byte, high int, decl, chosen string, best scored) 
 // each run of invalid UTF-8 bytes in it to be read as UTF-8 (nearlyUTF8).
 const maxStrayPer = 32
 
-// nearlyUTF8 reports whether raw is UTF-8 text but for stray runs of
+// nearlyUTF8 reports whether raw is UTF-8 text but for a sequence cut
+// short at its end when the body was cut (cut), and for stray runs of
 // invalid bytes, at most one per maxStrayPer valid multi-byte characters: a
 // character damaged in transit, or a pasted Latin-1 one, in a Thai page. A
 // page in a legacy charset declared or taken as UTF-8 has most of its
@@ -797,9 +798,24 @@ const maxStrayPer = 32
 // rarely more), and one with no multi-byte character must have no invalid
 // byte. Before the nineteenth session one damaged character in a Thai page
 // declared UTF-8 made it windows-1252 and und (a trap trial).
-func nearlyUTF8(raw []byte) bool {
+func nearlyUTF8(raw []byte, cut bool) bool {
 	bad, multi := 0, 0
 	inBad := false
+	// A body cut by a size or time limit, a disconnect or the parse limit
+	// ends inside a character two times in three for Thai in UTF-8: when
+	// the body was cut so (cut), a sequence cut short at the end of the
+	// text (before the line break that ends its last block) is no
+	// evidence against UTF-8. Only then: trimmed from every body, it cut
+	// the last character of Shift_JIS and EUC-JP texts whose trail byte
+	// looks like a UTF-8 lead (a review), and allowed at the end of every
+	// text, it read a tiny Latin-1 text ending in "é" as UTF-8.
+	end := -1
+	if cut {
+		end = len(raw)
+		if end > 0 && raw[end-1] == '\n' {
+			end--
+		}
+	}
 	for i := 0; i < len(raw); {
 		if raw[i] < utf8.RuneSelf {
 			i++
@@ -807,6 +823,9 @@ func nearlyUTF8(raw []byte) bool {
 			continue
 		}
 		r, n := utf8.DecodeRune(raw[i:])
+		if r == utf8.RuneError && n == 1 && cut && i < end && !utf8.FullRune(raw[i:end]) {
+			break // cut short at the end
+		}
 		if r == utf8.RuneError && n == 1 {
 			if !inBad {
 				bad++
@@ -823,7 +842,8 @@ func nearlyUTF8(raw []byte) bool {
 
 // trimPartialUTF8 returns b without a UTF-8 sequence cut short at its end:
 // a lead byte followed by fewer continuation bytes than it announces. Other
-// bytes are left alone; at worst a legacy page loses its last byte or two.
+// bytes are left alone; at worst a legacy text loses its last byte or two.
+// The 6 KiB cut of the text scored uses it (extract).
 func trimPartialUTF8(b []byte) []byte {
 	for k := 1; k <= utf8.UTFMax-1 && k <= len(b); k++ {
 		c := b[len(b)-k]

@@ -448,9 +448,15 @@ func TestNearlyUTF8(t *testing.T) {
 		{"five stray runs", strings.Repeat(thai[:60]+"\xff", 5), false},
 		{"Latin-1 alone", "caf\xe9 cr\xe8me", false},
 	} {
-		if got := nearlyUTF8([]byte(tc.in)); got != tc.want {
+		if got := nearlyUTF8([]byte(tc.in), false); got != tc.want {
 			t.Errorf("%s: nearlyUTF8 = %v, want %v", tc.name, got, tc.want)
 		}
+	}
+	// A sequence cut short at the end of the text is let through only when
+	// the body was cut inside one: a tiny Latin-1 text ending in "é" is
+	// not UTF-8 (a review of the first version).
+	if nearlyUTF8([]byte("caf\xe9\n"), false) || !nearlyUTF8([]byte("\xe0\xb8\x84\xe0\xb8\n"), true) {
+		t.Error("a partial sequence at the end: let through without a cut, or refused with one")
 	}
 	for _, tc := range []struct{ in, want string }{
 		{"abc\xe0\xb8", "abc"}, {"abc\xe0", "abc"}, {"abc\xe0\xb8\x84", "abc\xe0\xb8\x84"}, {"abc", "abc"}, {"\xb8", "\xb8"},
@@ -458,5 +464,17 @@ func TestNearlyUTF8(t *testing.T) {
 		if got := string(trimPartialUTF8([]byte(tc.in))); got != tc.want {
 			t.Errorf("trimPartialUTF8(%q) = %q, want %q", tc.in, got, tc.want)
 		}
+	}
+}
+
+// TestLegacyLastCharKept: a complete Shift_JIS text whose last trail byte
+// looks like a UTF-8 lead byte is read as Japanese in Shift_JIS. A review
+// found the first version of the cut-UTF-8 rule trimming it from every
+// body, which made this text Serbian in x-mac-cyrillic.
+func TestLegacyLastCharKept(t *testing.T) {
+	b := []byte("<!doctype html><html><head><title>t</title></head><body><p>")
+	b = append(b, 0x93, 0xfa, 0x96, 0x7b, 0x82, 0xcd, 0x81, 0x41, 0x93, 0x8c, 0x83, 0x41, 0x83, 0x57, 0x83, 0x41, 0x82, 0xc9, 0x88, 0xca, 0x92, 0x75, 0x82, 0xb7, 0x82, 0xe9)
+	if r := newDetector(t, Options{}).Detect(b, ""); r.Lang != "ja" || r.Charset != "shift_jis" {
+		t.Errorf("Detect = %+v, want ja in shift_jis", r)
 	}
 }

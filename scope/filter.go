@@ -5,10 +5,13 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"regexp/syntax"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/net/idna"
 )
@@ -121,16 +124,43 @@ func parseRule(text string) (rule, error) {
 	if err != nil {
 		return rule{}, fmt.Errorf("%w: regular expression %q: %v", ErrRule, text, err)
 	}
-	return rule{text: text, re: re, unicode: !isASCII(text)}, nil
+	return rule{text: text, re: re, unicode: namesNonASCII(text)}, nil
 }
 
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return false
-		}
+// namesNonASCII reports whether the regular expression text names text
+// beyond ASCII: a literal written as itself or as an escape (\x{0E1B}), or
+// a class of such characters (\p{Thai}, [ก-ฮ]); not a negated class, whose
+// ranges run to the end of Unicode (a review found escapes and classes
+// left out when only the rule's bytes were looked at).
+func namesNonASCII(text string) bool {
+	re, err := syntax.Parse(text, syntax.Perl)
+	if err != nil {
+		return false
 	}
-	return true
+	var walk func(*syntax.Regexp) bool
+	walk = func(r *syntax.Regexp) bool {
+		switch r.Op {
+		case syntax.OpLiteral:
+			for _, c := range r.Rune {
+				if c >= utf8.RuneSelf {
+					return true
+				}
+			}
+		case syntax.OpCharClass:
+			for i := 0; i+1 < len(r.Rune); i += 2 {
+				if r.Rune[i] >= utf8.RuneSelf && r.Rune[i+1] < unicode.MaxRune {
+					return true
+				}
+			}
+		}
+		for _, s := range r.Sub {
+			if walk(s) {
+				return true
+			}
+		}
+		return false
+	}
+	return walk(re)
 }
 
 // target is a URL in the two forms rules compare: canonical and SURT

@@ -270,7 +270,7 @@ func TestRuntimeExclude(t *testing.T) {
 // matched nothing); an ASCII rule still matches the canonical form only.
 func TestExcludeReadable(t *testing.T) {
 	d := Decider{Filter: &Filter{}}
-	for _, r := range []string{`^https?://ข่าว\.test/`, `/ปฏิทิน/`} {
+	for _, r := range []string{`^https?://ข่าว\.test/`, `/ปฏิทิน/`, `/\x{0E02}\x{0E48}\x{0E32}\x{0E27}/`, `^https?://c\.test/\p{Thai}+/`} {
 		if err := d.AddExclude(r); err != nil {
 			t.Fatal(err)
 		}
@@ -281,7 +281,11 @@ func TestExcludeReadable(t *testing.T) {
 		"http://b.test/ปฏิทิน/2026":                                              "exclude:/ปฏิทิน/",
 		"http://b.test/%E0%B8%9B%E0%B8%8F%E0%B8%B4%E0%B8%97%E0%B8%B4%E0%B8%99/1": "exclude:/ปฏิทิน/",
 		"http://b.test/news/":                                                    "",
-		"http://xn--o3cw4h.test/":                                                "",
+		// Escapes and classes name Thai as well (a review).
+		"http://b.test/%E0%B8%82%E0%B9%88%E0%B8%B2%E0%B8%A7/": `exclude:/\x{0E02}\x{0E48}\x{0E32}\x{0E27}/`,
+		"http://c.test/%E0%B8%A1/x":                           `exclude:^https?://c\.test/\p{Thai}+/`,
+		"http://c.test/ascii/x":                               "",
+		"http://xn--o3cw4h.test/":                             "",
 	} {
 		if got := d.Decide("b.test", 0, link); got.Reject != want {
 			t.Errorf("%s: Reject = %q, want %q", link, got.Reject, want)
@@ -438,6 +442,15 @@ func BenchmarkAddSeeds(b *testing.B) {
 		f := &Filter{}
 		if err := f.AddSeeds(seeds); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+func TestNamesNonASCII(t *testing.T) {
+	for re, want := range map[string]bool{`ข่าว`: true, `\x{0E02}`: true, `\p{Thai}`: true, `[ก-ฮ]`: true,
+		`[^/]*calendar`: false, `^https?://a\.test/`: false, `.*`: false} {
+		if got := namesNonASCII(re); got != want {
+			t.Errorf("namesNonASCII(%q) = %v, want %v", re, got, want)
 		}
 	}
 }

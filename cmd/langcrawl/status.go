@@ -12,6 +12,7 @@ import (
 	"maps"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -96,11 +97,39 @@ func readControlState(path string) (st controlState, ok bool, err error) {
 	return st, true, nil
 }
 
-// checkControlState reports an OUT/control.json that does not parse, as
-// restore would, before a start changes anything.
+// checkControlState reports an OUT/control.json that restore would refuse
+// (one that does not parse, a delay, rule or seed that is bad), before a
+// start changes anything. A review found a file that parsed with a bad
+// value refused only after a new generation had begun.
 func checkControlState(out string) error {
-	_, _, err := readControlState(filepath.Join(out, controlFile))
-	return err
+	path := filepath.Join(out, controlFile)
+	st, ok, err := readControlState(path)
+	if !ok {
+		return err
+	}
+	var errs []error
+	for h, v := range st.Delays {
+		if _, err := time.ParseDuration(v); err != nil {
+			errs = append(errs, fmt.Errorf("delay %s %s: %w", h, v, err))
+		} else if _, err := hostmatch.Key(h); err != nil {
+			errs = append(errs, fmt.Errorf("delay %s %s: %w", h, v, err))
+		}
+	}
+	var rules scope.Filter
+	for _, r := range slices.Concat(st.Excludes, st.Unexcluded) {
+		if err := rules.AddExclude(r); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	for _, u := range st.Seeds {
+		if p, err := url.Parse(u); err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
+			errs = append(errs, fmt.Errorf("seed %q is not an http or https URL", u))
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("control state %s: %w (fix or remove it)", path, err)
+	}
+	return nil
 }
 
 // restore applies OUT/control.json, if there is one: the crawl starts

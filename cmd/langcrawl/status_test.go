@@ -789,15 +789,19 @@ func TestDamagedControlStateStopsStart(t *testing.T) {
 		return b.String()
 	}
 	before := listing()
-	if err := os.WriteFile(filepath.Join(out, controlFile), []byte("{not json"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	_, err := runCrawl(context.Background(), cfg, io.Discard, io.Discard)
-	if err == nil || !strings.Contains(err.Error(), "fix or remove it") {
-		t.Fatalf("runCrawl = %v, want the damaged control state named", err)
-	}
-	if after := listing(); after != before {
-		t.Errorf("the refused start changed the frontier:\nbefore %s\nafter %s", before, after)
+	// A file that does not parse, and (a review) one that parses with a
+	// value restore refuses.
+	for _, bad := range []string{"{not json", `{"delays": {"a.test": "fast"}}`, `{"excludes": ["(x"]}`, `{"seeds": ["ftp://a.test/"]}`} {
+		if err := os.WriteFile(filepath.Join(out, controlFile), []byte(bad), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := runCrawl(context.Background(), cfg, io.Discard, io.Discard)
+		if err == nil || !strings.Contains(err.Error(), "fix or remove it") {
+			t.Fatalf("%s: runCrawl = %v, want the damaged control state named", bad, err)
+		}
+		if after := listing(); after != before {
+			t.Errorf("%s: the refused start changed the frontier:\nbefore %s\nafter %s", bad, before, after)
+		}
 	}
 }
 
