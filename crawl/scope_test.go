@@ -162,9 +162,6 @@ func TestRuntimeExclusionSkipsQueued(t *testing.T) {
 // trial's server was fetched until max_time this way. MaxEmbedHops
 // negative lifts the bound.
 func TestEmbedHopsBound(t *testing.T) {
-	raw := func(ct, body string) string {
-		return fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n%s", ct, len(body), body)
-	}
 	web := fakeWeb{
 		"http://a.test/": raw("text/html", `<html lang="th"><head><link rel="stylesheet" href="/c1.css"></head><body>x</body></html>`),
 	}
@@ -235,9 +232,6 @@ func TestEscapeRef(t *testing.T) {
 // stylesheet (@import) > font, five embed hops. A review found the first
 // default bound, 3, dropping them.
 func TestChildThemeFonts(t *testing.T) {
-	raw := func(ct, body string) string {
-		return fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n%s", ct, len(body), body)
-	}
 	web := fakeWeb{
 		"http://a.test/":                       raw("text/html", `<html lang="th"><head><link rel="stylesheet" href="/child/style.css"></head><body>x</body></html>`),
 		"http://a.test/child/style.css":        raw("text/css", `@import url("../parent/style.css"); .x{color:red}`),
@@ -252,4 +246,9 @@ func TestChildThemeFonts(t *testing.T) {
 	if !h.fetched("http://fonts.test/s/sarabun.woff2") {
 		t.Errorf("the page's font not fetched: %v", h.f.got)
 	}
+}
+
+// raw is a 200 response of type ct with body.
+func raw(ct, body string) string {
+	return fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n%s", ct, len(body), body)
 }
