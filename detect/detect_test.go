@@ -478,3 +478,38 @@ func TestLegacyLastCharKept(t *testing.T) {
 		t.Errorf("Detect = %+v, want ja in shift_jis", r)
 	}
 }
+
+// TestTargetCharsetShared: with targets set, a target charset that other
+// languages are written in too is refused, naming it and some of them; so
+// is one no target is profiled in. A trial's Malay crawl with windows-1252
+// as a target charset took every English, Indonesian and Danish page in it
+// as relevant (18 foreign servers became 66).
+func TestTargetCharsetShared(t *testing.T) {
+	for _, c := range []struct {
+		targets, charsets []string
+		want              []string // in the error; none: no error
+	}{
+		{[]string{"th"}, []string{"TIS-620", "windows-874"}, nil},
+		{[]string{"ms"}, []string{"windows-1252"}, []string{"windows-1252", "not targets", "en"}},
+		{[]string{"hr"}, []string{"windows-1250", "iso-8859-2"}, []string{"windows-1250", "iso-8859-2", "sl"}},
+		{[]string{"hr"}, []string{"windows-874"}, []string{"no target language", "windows-874"}},
+		{[]string{"ru", "uk", "be", "bg", "mk", "sr"}, []string{"koi8-r"}, nil},
+	} {
+		_, err := New(Options{Targets: c.targets, TargetCharsets: c.charsets})
+		if len(c.want) == 0 {
+			if err != nil {
+				t.Errorf("%v %v: %v", c.targets, c.charsets, err)
+			}
+			continue
+		}
+		if !errors.Is(err, ErrBadOptions) || !errors.Is(err, ErrSharedCharset) {
+			t.Errorf("%v %v: err %v, want ErrSharedCharset", c.targets, c.charsets, err)
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%v %v: %v, want it to name %q", c.targets, c.charsets, err, w)
+			}
+		}
+	}
+}

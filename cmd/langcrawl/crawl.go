@@ -177,6 +177,9 @@ func focusDetector(cfg *config.Config, stderr io.Writer) (*detect.Detector, erro
 	if errors.Is(err, detect.ErrNoProfile) {
 		return nil, fmt.Errorf("%w: focus.language (--target): %w (langcrawl languages lists the languages it knows)", errUsage, err)
 	}
+	if errors.Is(err, detect.ErrSharedCharset) {
+		return nil, fmt.Errorf("%w: focus.charsets: %w", errUsage, err)
+	}
 	if errors.Is(err, detect.ErrBadOptions) {
 		return nil, fmt.Errorf("%w: focus: %w", errUsage, err)
 	}

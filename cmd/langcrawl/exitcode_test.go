@@ -214,3 +214,20 @@ func TestFrontierCacheFromProfile(t *testing.T) {
 		t.Errorf("frontier_cache 10KB: %v, want an error naming the key", err)
 	}
 }
+
+// TestSharedTargetCharsetExits2: focus.charsets naming a charset that
+// languages other than the target are written in (windows-1252 for Malay)
+// is the operator's to fix, named with its key; Tamura's Thai charsets
+// load.
+func TestSharedTargetCharsetExits2(t *testing.T) {
+	cfg := &config.Config{}
+	cfg.Focus.Language, cfg.Focus.Charsets = "ms", []string{"windows-1252"}
+	_, err := focusDetector(cfg, new(bytes.Buffer))
+	if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), "focus.charsets") || !strings.Contains(err.Error(), "windows-1252") {
+		t.Errorf("err = %v, want a usage error naming focus.charsets and windows-1252", err)
+	}
+	cfg.Focus.Language, cfg.Focus.Charsets = "th", []string{"tis-620", "windows-874"}
+	if _, err := focusDetector(cfg, new(bytes.Buffer)); err != nil {
+		t.Errorf("th with tis-620, windows-874: %v", err)
+	}
+}
