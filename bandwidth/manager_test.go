@@ -460,7 +460,10 @@ func TestFastServerBesideStalled(t *testing.T) {
 // testFastBesideStalled: paced false is a crawl's start, the pacer there
 // but no byte carried yet (a review found the rule waiting for one).
 func testFastBesideStalled(t *testing.T, paced bool) {
-	m := newManager(t, Config{Limit: 1000, DefaultRate: 300})
+	// The dripping server reserves more than half of L, so that the fast
+	// one does not start beside it while it still holds its share
+	// (TestFastServerBesideSlow: with half of L free it would).
+	m := newManager(t, Config{Limit: 1000, DefaultRate: 600})
 	if paced {
 		m.pacer.bytes.Add(1) // the crawl's client reads through the pacer
 	}
@@ -481,5 +484,92 @@ func testFastBesideStalled(t *testing.T, paced bool) {
 	drip.read.Store(int64(stallAfter.Seconds())) // a byte a second
 	if tk, _ := m.TryStart("fast", later); tk == nil {
 		t.Errorf("paced %v: the fast server refused beside a stalled download only", paced)
+	}
+}
+
+// TestFastServerBesideSlow: under the pacer, a server faster than L starts
+// beside slow downloads when at least half of L is free (Config.FillAt),
+// and reserves the free part, so that nothing else starts beside the two; before, it waited
+// for the link to be idle (a failure trial: a 40 KB/s server's files and a
+// fast server's ran strictly one after the other, 44% of a 200 KB/s limit).
+// Without bytes through the pacer (a client that does not pace) it still
+// waits, as TestFastServerDoesNotStarve has it.
+func TestFastServerBesideSlow(t *testing.T) {
+	for _, paced := range []bool{true, false} {
+		m := newManager(t, Config{Limit: 1000, DefaultRate: 200})
+		if paced {
+			m.pacer.bytes.Add(1)
+		}
+		now := wed
+		fast, _ := m.TryStart("fast", now)
+		if err := fast.Done(now, 5000, time.Second); err != nil { // 5000 B/s: faster than L
+			t.Fatal(err)
+		}
+		m.pauseUntil = time.Time{} // the pause after an unpaced fast download, not under test
+		a, _ := m.TryStart("a", now)
+		b, _ := m.TryStart("b", now)
+		c, _ := m.TryStart("c", now)
+		if a == nil || b == nil || c == nil {
+			t.Fatal("slow downloads refused on an idle link")
+		}
+		// 600 of 1000 reserved: less than half of L is free.
+		if tk, _ := m.TryStart("fast", now); tk != nil {
+			t.Fatalf("paced %v: the fast server started with 400 of 1000 free", paced)
+		}
+		c.Cancel()
+		// 400 reserved, 600 free.
+		tk, _ := m.TryStart("fast", now)
+		if !paced {
+			if tk != nil {
+				t.Fatal("unpaced: the fast server started beside downloads in flight")
+			}
+			continue
+		}
+		if tk == nil {
+			t.Fatal("the fast server refused with 600 of 1000 free under the pacer")
+		}
+		if got := tk.Rate(); got != 600 {
+			t.Errorf("the fast server reserved %v, want the free 600", got)
+		}
+		if d, _ := m.TryStart("d", now); d != nil {
+			t.Error("a download started beside the fast one, whose share is all that was free")
+		}
+		a.Cancel()
+		// a's 200 are free again: a server that fits starts.
+		if d, _ := m.TryStart("d", now); d == nil {
+			t.Error("a slow download refused after one ended beside the fast one")
+		}
+		if st := m.Stats(); st.Filled != 1 {
+			t.Errorf("stats %+v: want one start in the free part", st)
+		}
+		_ = b
+	}
+
+	// The same for a server slower than L whose estimate is larger than
+	// what is free: the paper's manager leaves the free part idle until it
+	// fits (a loopback measurement: 38% of L, TestLoopbackFill).
+	m := newManager(t, Config{Limit: 1000, DefaultRate: 200})
+	m.pacer.bytes.Add(1)
+	med, _ := m.TryStart("medium", wed)
+	if err := med.Done(wed, 800, time.Second); err != nil { // 800 B/s
+		t.Fatal(err)
+	}
+	a, _ := m.TryStart("a", wed)
+	b, _ := m.TryStart("b", wed)
+	if tk, _ := m.TryStart("medium", wed); tk == nil {
+		t.Fatal("800 B/s refused with 600 of 1000 free under the pacer")
+	} else if tk.Rate() != 600 {
+		t.Errorf("it reserved %v, want the free 600", tk.Rate())
+	}
+	a.Cancel()
+	b.Cancel()
+	off := newManager(t, Config{Limit: 1000, DefaultRate: 200, FillAt: -1})
+	off.pacer.bytes.Add(1)
+	med, _ = off.TryStart("medium", wed)
+	med.Done(wed, 800, time.Second)
+	off.TryStart("a", wed)
+	off.TryStart("b", wed)
+	if tk, _ := off.TryStart("medium", wed); tk != nil {
+		t.Error("FillAt off: 800 B/s admitted beside 400 reserved of 1000")
 	}
 }

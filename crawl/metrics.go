@@ -100,6 +100,7 @@ func RegisterMetrics(reg prometheus.Registerer, c *Crawler, l Leaves) error {
 				{"admitted_total", "Downloads started.", counter, float64(s.Admitted)},
 				{"refused_total", "Candidates that did not fit.", counter, float64(s.Refused)},
 				{"idle_total", "Downloads admitted with nothing in flight.", counter, float64(s.Idle)},
+				{"filled_total", "Downloads started in the free part of L, which was less than their expected rate.", counter, float64(s.Filled)},
 				{"held_total", "Candidates refused for one held for.", counter, float64(s.Held)},
 				{"measured_total", "Downloads whose rate updated the estimates.", counter, float64(s.Measured)},
 				{"cancelled_total", "Downloads ended without a measurement.", counter, float64(s.Cancelled)},
