@@ -2,6 +2,7 @@ package focus
 
 import (
 	"net/url"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -246,19 +247,27 @@ func scriptCue(text string, target targets) int {
 }
 
 // ccTLDOf is the country-code top-level domain most of a language's pages
-// sit under, for the languages where one does.
+// sit under, for the languages where one does (assumed, from where each
+// language is the national one; .by, .kz and the like, where Russian
+// outweighs the national language on the web, are left out). Croatian,
+// Slovenian, Serbian, the Norwegian standards and the others after the
+// first three lines were added after a trial targeting Croatian and
+// Bokmål found .hr and .no read as no language.
 var ccTLDOf = map[string]string{
 	"th": "th", "lo": "la", "km": "kh", "my": "mm", "vi": "vn", "id": "id", "ms": "my",
 	"ja": "jp", "ko": "kr", "zh": "cn", "ru": "ru", "de": "de", "fr": "fr", "es": "es",
 	"it": "it", "pl": "pl", "nl": "nl", "cs": "cz", "sv": "se", "fi": "fi", "da": "dk",
 	"el": "gr", "he": "il", "hu": "hu", "uk": "ua", "tr": "tr", "ka": "ge", "hy": "am",
+	"hr": "hr", "sl": "si", "sr": "rs", "sk": "sk", "bg": "bg", "ro": "ro", "mk": "mk",
+	"sq": "al", "lt": "lt", "lv": "lv", "et": "ee", "is": "is", "nb": "no", "nn": "no",
+	"mn": "mn", "ne": "np", "fa": "ir", "az": "az",
 }
 
-// langOfTLD inverts ccTLDOf.
-var langOfTLD = func() map[string]string {
-	m := make(map[string]string, len(ccTLDOf))
+// langsOfTLD inverts ccTLDOf: .no is both Norwegian standards'.
+var langsOfTLD = func() map[string][]string {
+	m := make(map[string][]string, len(ccTLDOf))
 	for l, t := range ccTLDOf {
-		m[t] = l
+		m[t] = append(m[t], l)
 	}
 	return m
 }()
@@ -282,11 +291,12 @@ func urlCues(raw string, target targets) int {
 	s := 0
 	host := strings.ToLower(u.Hostname())
 	if i := strings.LastIndexByte(host, '.'); i >= 0 {
-		switch l, ok := langOfTLD[host[i+1:]]; {
-		case ok && target.has(l):
-			s++
-		case ok:
-			s--
+		if ls := langsOfTLD[host[i+1:]]; len(ls) > 0 {
+			if slices.ContainsFunc(ls, target.has) {
+				s++
+			} else {
+				s--
+			}
 		}
 	}
 	if strings.Contains(host, "xn--") {
@@ -300,24 +310,7 @@ func urlCues(raw string, target targets) int {
 			}
 		}
 	}
-	// The first language code among the path segments, then among the
-	// query's lang, hl and locale values.
-	code := ""
-	for _, seg := range strings.Split(u.Path, "/") {
-		if c := segLang(seg, target, false); c != "" {
-			code = c
-			break
-		}
-	}
-	if code == "" && u.RawQuery != "" {
-		q := u.Query()
-		for _, k := range []string{"lang", "hl", "locale", "language"} {
-			if c := segLang(q.Get(k), target, true); c != "" {
-				code = c
-				break
-			}
-		}
-	}
+	code := urlLang(u, target)
 	switch {
 	case code == "":
 	case target.has(code):
@@ -326,6 +319,45 @@ func urlCues(raw string, target targets) int {
 		s--
 	}
 	return s
+}
+
+// urlLang returns the language code a URL names: its first language-code
+// path segment, or else its lang (hl, locale, language) query value; "" if
+// none. A target's own code counts as a bare two-letter segment only as
+// the path's first segment, not followed by a number (/hr/, /nb/o-nama,
+// not /id/123): that is where a site puts its language sections, and a
+// trial targeting Croatian, Bokmål and Slovenian found /hr/, /nb/ and
+// /sl/ sections read as no language where /th/ and /ms/ were found.
+func urlLang(u *url.URL, target targets) string {
+	segs := strings.Split(strings.TrimPrefix(u.Path, "/"), "/")
+	for i, seg := range segs {
+		if c := segLang(seg, target, false); c != "" {
+			return c
+		}
+		if i == 0 && len(seg) == 2 && (len(segs) == 1 || !allDigits(segs[1])) {
+			if c := strings.ToLower(seg); target.has(c) {
+				return c
+			}
+		}
+	}
+	if u.RawQuery != "" {
+		q := u.Query()
+		for _, k := range []string{"lang", "hl", "locale", "language"} {
+			if c := segLang(q.Get(k), target, true); c != "" {
+				return c
+			}
+		}
+	}
+	return ""
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // segLang returns the language code a path segment or query value names:

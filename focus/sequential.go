@@ -349,20 +349,8 @@ func (p *Policy) NamesTarget(rawURL string) bool {
 	if err != nil {
 		return false
 	}
-	for _, seg := range strings.Split(u.Path, "/") {
-		if c := segLang(seg, lang, false); c != "" {
-			return lang.has(c)
-		}
-	}
-	if u.RawQuery != "" {
-		q := u.Query()
-		for _, k := range []string{"lang", "hl", "locale", "language"} {
-			if c := segLang(q.Get(k), lang, true); c != "" {
-				return lang.has(c)
-			}
-		}
-	}
-	return false
+	c := urlLang(u, lang)
+	return c != "" && lang.has(c)
 }
 
 // IsHome reports whether a URL path and query name a server's home page.

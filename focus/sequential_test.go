@@ -415,6 +415,68 @@ func TestNamesTarget(t *testing.T) {
 	}
 }
 
+// TestNamesTargetBareCode: a target's own two-letter code names a section
+// as the path's first segment, not followed by a number, for targets
+// outside the common codes (a trial: /hr/, /nb/ and /sl/ sections never
+// found where /th/ and /ms/ were); elsewhere in the path it does not, and
+// neither does another language's code outside the list.
+func TestNamesTargetBareCode(t *testing.T) {
+	hr := mustNew(t, Config{Strategy: Sequential, Langs: []string{"hr"}})
+	for u, want := range map[string]bool{
+		"http://a.com/hr/":                 true,
+		"http://a.com/HR/o-nama.html":      true,
+		"http://a.com/hr":                  true,
+		"http://a.com/hr/vijesti/2024/5":   true,
+		"http://a.com/hr/123":              false, // an identifier
+		"http://a.com/company/hr/jobs":     false, // not the first segment
+		"http://a.com/sl/":                 false, // not a target, not a common code
+		"http://a.com/en/hr/":              false, // the first language segment counts
+		"http://a.com/page?lang=hr":        true,
+		"http://a.com/hrvatski/":           false,
+		"http://a.com/hr-HR/1.html":        true,
+		"http://a.com/x/page.html?lang=sl": false,
+	} {
+		if got := hr.NamesTarget(u); got != want {
+			t.Errorf("hr: NamesTarget(%s) = %v, want %v", u, got, want)
+		}
+	}
+	set := mustNew(t, Config{Strategy: Sequential, Langs: []string{"nb", "nn"}})
+	for u, want := range map[string]bool{
+		"http://a.com/nb/":        true,
+		"http://a.com/nn/om-oss/": true,
+		"http://a.com/no/":        true,
+		"http://a.com/no/5":       false,
+		"http://a.com/da/":        false,
+	} {
+		if got := set.NamesTarget(u); got != want {
+			t.Errorf("nb, nn: NamesTarget(%s) = %v, want %v", u, got, want)
+		}
+	}
+}
+
+// TestCCTLDCues: a link's country domain counts for the language most of
+// its pages are in, the Norwegian standards sharing .no; a trial targeting
+// Croatian and Bokmål found .hr and .no read as no language.
+func TestCCTLDCues(t *testing.T) {
+	for _, c := range []struct {
+		langs []string
+		url   string
+		want  int
+	}{
+		{[]string{"hr"}, "http://vijesti.hr/", 1},
+		{[]string{"hr"}, "http://novice.si/", -1},
+		{[]string{"nn"}, "http://nyhende.no/", 1},
+		{[]string{"nb"}, "http://nyheter.no/", 1},
+		{[]string{"da"}, "http://nyheter.no/", -1},
+		{[]string{"sl"}, "http://novice.si/", 1},
+		{[]string{"th"}, "http://example.com/", 0},
+	} {
+		if got := urlCues(c.url, targets(c.langs)); got != c.want {
+			t.Errorf("%v %s: %d, want %d", c.langs, c.url, got, c.want)
+		}
+	}
+}
+
 func TestErrorBound(t *testing.T) {
 	p := mustNew(t, Config{Strategy: Sequential})
 	if got := p.Config().ErrorBound; got != DefaultErrorBound {
