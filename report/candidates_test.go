@@ -84,11 +84,15 @@ func TestCandidatesSeedsMIME(t *testing.T) {
 	}
 	wantCand := []Candidate{
 		// th.test/a's link to ja.test/4 was queued, then dropped: th.test/a
-		// refers to ja.test too; ja.test/'s own dropped links do not count.
-		{Host: "ja.test", Links: 1, Referrers: 2, ReferrerSample: []string{"http://ja.test/", "http://th.test/a"},
+		// refers to ja.test too; ja.test/'s own dropped links do not count,
+		// nor does its own rejected link (since the twentieth session: a
+		// trial found sampled foreign servers "linked from" their own pages
+		// leading the list).
+		{Host: "ja.test", Links: 1, Referrers: 1, ReferrerSample: []string{"http://th.test/a"},
 			Anchors: []Count{{"次へ", 1}}, Reasons: []Count{{"irrelevant-server", 1}}, Dropped: 4, Pages: 1,
 			SectionURLs: 1, SectionSample: []string{"http://ja.test/th/"}},
-		{Host: "lao.test", Links: 4, Referrers: 2, ReferrerSample: []string{"http://th.test/", "http://th.test/a"},
+		// Both referring pages are Thai.
+		{Host: "lao.test", Links: 4, Referrers: 2, TargetReferrers: 2, ReferrerSample: []string{"http://th.test/", "http://th.test/a"},
 			Anchors: []Count{{"ຂ່າວ ລາວ", 2}, {`Lao "news"`, 1}}, Reasons: []Count{{"irrelevant-page", 4}}},
 	}
 	if !reflect.DeepEqual(r.Candidates, wantCand) {
@@ -114,8 +118,8 @@ func TestCandidatesSeedsMIME(t *testing.T) {
 	if err := r.WriteMarkdown(&md); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"## Candidate hosts", `| lao.test | 2 | 4 | 0 | 0 | 0 | "ຂ່າວ ລາວ" ×2, "Lao \"news\"" |`,
-		"| ja.test | 2 | 1 | 4 | 1 | 1, e.g. http://ja.test/th/ |", "**1 of them had URLs naming a th section**",
+	for _, want := range []string{"## Candidate hosts", `| lao.test | 2 | 2 | 4 | 0 | 0 | 0 | "ຂ່າວ ລາວ" ×2, "Lao \"news\"" |`,
+		"| ja.test | 1 | 0 | 1 | 4 | 1 | 1, e.g. http://ja.test/th/ |", "**1 of them had URLs naming a th section**",
 		"## Seeds", "| http://never.test/ | - | not fetched | never.test | 0 | 0 |", "## MIME types", "| image/png | 1 | 3000 |"} {
 		if !strings.Contains(md.String(), want) {
 			t.Errorf("markdown lacks %q:\n%s", want, md.String())
@@ -246,5 +250,45 @@ func TestCandidatesFromLaterGeneration(t *testing.T) {
 	}
 	if len(r.Candidates) != 1 || r.Candidates[0].Host != "en2th.test" || r.Candidates[0].Links != 1 || r.Candidates[0].Referrers != 1 {
 		t.Errorf("candidates %+v, want en2th.test with 1 rejected link from 1 page", r.Candidates)
+	}
+}
+
+// TestCandidateOrder: after section URLs, the hosts Thai pages link to come
+// first, then those never fetched before those sampled and found foreign,
+// then by referring pages of other hosts; a host's own pages are no
+// referrers. A trial found hidden target servers, never fetched and linked
+// from two foreign pages each, below servers already sampled whose
+// "referring pages" were their own, past the 25 rows the markdown shows.
+func TestCandidateOrder(t *testing.T) {
+	en := func(u string, links ...string) page {
+		return page{url: u, depth: 0, tree: strings.Split(strings.TrimPrefix(u, "http://"), "/")[0], lang: "en", charset: "utf-8", outlinks: links}
+	}
+	crawl := []page{
+		{url: "http://th.test/", depth: 0, tree: "th.test", lang: "th", charset: "utf-8", relevant: true, outlinks: []string{
+			`http://hub.test/ L a/@href rejected:focus:irrelevant-dest`}},
+		en("http://sampled.test/", `http://sampled.test/1 L a/@href rejected:focus:irrelevant-server`,
+			`http://sampled.test/2 L a/@href rejected:focus:irrelevant-server`, `http://sampled.test/3 L a/@href rejected:focus:irrelevant-server`,
+			`http://hidden.test/ L a/@href rejected:focus:unvisited-server`),
+		en("http://sampled.test/p", `http://sampled.test/4 L a/@href rejected:focus:irrelevant-server`,
+			`http://hidden.test/x L a/@href rejected:focus:unvisited-server`),
+		en("http://other.test/", `http://sampled.test/5 L a/@href rejected:focus:irrelevant-dest`),
+		en("http://hub.test/"),
+	}
+	out := t.TempDir()
+	writeWARC(t, filepath.Join(out, WARCDir), t0, crawl)
+	if err := os.WriteFile(filepath.Join(out, ProfileFile), []byte("seeds: [http://th.test/]\nfocus:\n  language: th\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Build(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range r.Candidates {
+		got = append(got, fmt.Sprintf("%s:%d/%d/%d", c.Host, c.Referrers, c.TargetReferrers, c.Pages))
+	}
+	want := []string{"hub.test:1/1/1", "hidden.test:2/0/0", "sampled.test:1/0/2"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("candidates (host:referrers/in th/pages fetched)\n got %v\nwant %v", got, want)
 	}
 }
