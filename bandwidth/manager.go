@@ -368,20 +368,6 @@ func (m *Manager) TryStart(server string, now time.Time) (*Ticket, error) {
 		// bytes for one second runs in that slot (see Done).
 		b = m.cfg.Limit - cb
 		slot = true
-	case m.cfg.FillAt > 0 && m.pacing() && m.cfg.Limit-cb >= m.cfg.Limit*m.cfg.FillAt:
-		// It does not fit, but at least FillAt of L is free, and the
-		// pacer carries the bytes: it starts and reserves all that is
-		// free, so that nothing else starts beside it until a download
-		// ends; the pacer holds the reads of all under L, this one
-		// taking what the others leave. The paper's manager leaves the
-		// free part idle until the candidate fits, and a server faster
-		// than L waited for an idle link: one slow download kept the
-		// link at its own rate (a failure trial: 44% of a 200 KB/s
-		// limit, a 40 KB/s server's files and a fast server's strictly
-		// one after the other), and a server a little slower than L
-		// waited StarveAfter and then for the others to drain.
-		b = m.cfg.Limit - cb
-		m.stats.Filled++
 	case m.inflight == 0 || (m.pacer != nil && cb < m.cfg.Limit*idleShare):
 		// Nothing in flight, or only downloads that gave back their
 		// share (Ticket.share: a server dripping a byte a second, or
@@ -393,6 +379,21 @@ func (m *Manager) TryStart(server string, now time.Time) (*Ticket, error) {
 		// byte yet: a crawl that opens beside a silent server is the
 		// same case (a review).
 		m.stats.Idle++
+	case m.cfg.FillAt > 0 && m.pacing() && m.cfg.Limit-cb >= m.cfg.Limit*m.cfg.FillAt:
+		// It does not fit, the link is not idle (the case above), but
+		// at least FillAt of L is free, and the pacer carries the
+		// bytes: it starts and reserves all that is free, so that
+		// nothing else starts beside it until a download ends or a
+		// stalled one gives back its share; the pacer holds the reads of all under L, this one
+		// taking what the others leave. The paper's manager leaves the
+		// free part idle until the candidate fits, and a server faster
+		// than L waited for an idle link: one slow download kept the
+		// link at its own rate (a failure trial: 44% of a 200 KB/s
+		// limit, a 40 KB/s server's files and a fast server's strictly
+		// one after the other), and a server a little slower than L
+		// waited StarveAfter and then for the others to drain.
+		b = m.cfg.Limit - cb
+		m.stats.Filled++
 	default:
 		m.stats.Refused++
 		if m.hold == "" {

@@ -199,8 +199,10 @@ func New(opts Options) (*Detector, error) {
 }
 
 // sharedCharsets returns an error for each target charset that a language
-// other than the targets is written in, or that no target is: such a
-// charset cannot define the target. Called by New, with csLangs filled.
+// other than the targets is written in: such a charset cannot define the
+// target. A charset no language is profiled in (iso-2022-jp, recognised by
+// its escapes; gb18030) is kept, as before: it changes nothing. Called by
+// New, with csLangs filled.
 func (d *Detector) sharedCharsets() []error {
 	var errs []error
 	for _, c := range d.opts.TargetCharsets {
@@ -223,9 +225,9 @@ func (d *Detector) sharedCharsets() []error {
 			list = append(list[:8:8], "...")
 		}
 		switch {
-		case len(mine) == 0:
-			errs = append(errs, fmt.Errorf("%w: %w: no target language is profiled in %s (it holds %s); langcrawl languages lists each language's charsets",
-				ErrBadOptions, ErrSharedCharset, name, strings.Join(list, ", ")))
+		case len(others) > 0 && len(mine) == 0:
+			errs = append(errs, fmt.Errorf("%w: %w: %s is the charset of %s (%s) and of no target language, so it cannot define the target; leave it out (langcrawl languages lists each language's charsets)",
+				ErrBadOptions, ErrSharedCharset, name, languagesN(len(others)), strings.Join(list, ", ")))
 		case len(others) > 0:
 			errs = append(errs, fmt.Errorf("%w: %w: %s is also the charset of %s that are not targets (%s), so it cannot define the target; leave it out: a page in it counts when its text is in a target language",
 				ErrBadOptions, ErrSharedCharset, name, languagesN(len(others)), strings.Join(list, ", ")))

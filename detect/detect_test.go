@@ -480,8 +480,8 @@ func TestLegacyLastCharKept(t *testing.T) {
 }
 
 // TestTargetCharsetShared: with targets set, a target charset that other
-// languages are written in too is refused, naming it and some of them; so
-// is one no target is profiled in. A trial's Malay crawl with windows-1252
+// languages are written in too is refused, naming it and some of them, even
+// when no target is; one no language is profiled in loads. A trial's Malay crawl with windows-1252
 // as a target charset took every English, Indonesian and Danish page in it
 // as relevant (18 foreign servers became 66).
 func TestTargetCharsetShared(t *testing.T) {
@@ -492,7 +492,11 @@ func TestTargetCharsetShared(t *testing.T) {
 		{[]string{"th"}, []string{"TIS-620", "windows-874"}, nil},
 		{[]string{"ms"}, []string{"windows-1252"}, []string{"windows-1252", "not targets", "en"}},
 		{[]string{"hr"}, []string{"windows-1250", "iso-8859-2"}, []string{"windows-1250", "iso-8859-2", "sl"}},
-		{[]string{"hr"}, []string{"windows-874"}, []string{"no target language", "windows-874"}},
+		{[]string{"hr"}, []string{"windows-874"}, []string{"no target language", "windows-874", "th"}},
+		// Charsets no language is profiled in change nothing and load, as
+		// before (a review: the classic Japanese and Chinese lists).
+		{[]string{"ja"}, []string{"shift_jis", "euc-jp", "iso-2022-jp"}, nil},
+		{[]string{"zh"}, []string{"gbk", "gb18030", "big5"}, nil},
 		{[]string{"ru", "uk", "be", "bg", "mk", "sr"}, []string{"koi8-r"}, nil},
 	} {
 		_, err := New(Options{Targets: c.targets, TargetCharsets: c.charsets})

@@ -246,31 +246,24 @@ func scriptCue(text string, target targets) int {
 	return 0
 }
 
-// ccTLDOf is the country-code top-level domain most of a language's pages
-// sit under, for the languages where one does (assumed, from where each
-// language is the national one; .by, .kz and the like, where Russian
-// outweighs the national language on the web, are left out). Croatian,
-// Slovenian, Serbian, the Norwegian standards and the others after the
-// first three lines were added after a trial targeting Croatian and
+// langsOfTLD gives, for a country-code top-level domain, the language most
+// of its pages are in: the country's national language, where it is the
+// web's main one (assumed; .by, .kz and the like, where Russian outweighs
+// the national language on the web, are left out, and so are countries of
+// several languages). .no is both Norwegian standards', and Portuguese has
+// .pt and .br. Croatian, Slovenian, Serbian, Norwegian and the others after
+// the first three lines were added after a trial targeting Croatian and
 // Bokmål found .hr and .no read as no language.
-var ccTLDOf = map[string]string{
-	"th": "th", "lo": "la", "km": "kh", "my": "mm", "vi": "vn", "id": "id", "ms": "my",
-	"ja": "jp", "ko": "kr", "zh": "cn", "ru": "ru", "de": "de", "fr": "fr", "es": "es",
-	"it": "it", "pl": "pl", "nl": "nl", "cs": "cz", "sv": "se", "fi": "fi", "da": "dk",
-	"el": "gr", "he": "il", "hu": "hu", "uk": "ua", "tr": "tr", "ka": "ge", "hy": "am",
-	"hr": "hr", "sl": "si", "sr": "rs", "sk": "sk", "bg": "bg", "ro": "ro", "mk": "mk",
-	"sq": "al", "lt": "lt", "lv": "lv", "et": "ee", "is": "is", "nb": "no", "nn": "no",
-	"mn": "mn", "ne": "np", "fa": "ir", "az": "az",
+var langsOfTLD = map[string][]string{
+	"th": {"th"}, "la": {"lo"}, "kh": {"km"}, "mm": {"my"}, "vn": {"vi"}, "id": {"id"}, "my": {"ms"},
+	"jp": {"ja"}, "kr": {"ko"}, "cn": {"zh"}, "ru": {"ru"}, "de": {"de"}, "fr": {"fr"}, "es": {"es"},
+	"it": {"it"}, "pl": {"pl"}, "nl": {"nl"}, "cz": {"cs"}, "se": {"sv"}, "fi": {"fi"}, "dk": {"da"},
+	"gr": {"el"}, "il": {"he"}, "hu": {"hu"}, "ua": {"uk"}, "tr": {"tr"}, "ge": {"ka"}, "am": {"hy"},
+	"hr": {"hr"}, "si": {"sl"}, "rs": {"sr"}, "sk": {"sk"}, "bg": {"bg"}, "ro": {"ro"}, "mk": {"mk"},
+	"al": {"sq"}, "lt": {"lt"}, "lv": {"lv"}, "ee": {"et"}, "is": {"is"}, "no": {"nb", "nn"},
+	"fo": {"fo"}, "pt": {"pt"}, "br": {"pt"}, "mn": {"mn"}, "np": {"ne"}, "ir": {"fa"}, "az": {"az"},
+	"bd": {"bn"},
 }
-
-// langsOfTLD inverts ccTLDOf: .no is both Norwegian standards'.
-var langsOfTLD = func() map[string][]string {
-	m := make(map[string][]string, len(ccTLDOf))
-	for l, t := range ccTLDOf {
-		m[t] = append(m[t], l)
-	}
-	return m
-}()
 
 // langCodes are the language codes read as path segments and lang=
 // values: these, and the targets' (see segLang). Two-letter segments
@@ -325,19 +318,33 @@ func urlCues(raw string, target targets) int {
 // path segment, or else its lang (hl, locale, language) query value; "" if
 // none. A target's own code counts as a bare two-letter segment only as
 // the path's first segment, not followed by a number (/hr/, /nb/o-nama,
-// not /id/123): that is where a site puts its language sections, and a
-// trial targeting Croatian, Bokmål and Slovenian found /hr/, /nb/ and
-// /sl/ sections read as no language where /th/ and /ms/ were found.
+// not /id/123) nor by another language code (/uk/en/, /be/nl/: a country
+// and its language), and not for the codes that are also the country
+// codes of shops' country selectors (/uk/, /ca/, /be/, /br/: the United
+// Kingdom, Canada, Belgium, Brazil): that is where a site puts its
+// language sections, and a trial targeting Croatian, Bokmål and Slovenian
+// found /hr/, /nb/ and /sl/ sections read as no language where /th/ and
+// /ms/ were found.
 func urlLang(u *url.URL, target targets) string {
-	segs := strings.Split(strings.TrimPrefix(u.Path, "/"), "/")
+	var segs []string
+	for _, seg := range strings.Split(u.Path, "/") {
+		if seg != "" {
+			segs = append(segs, seg)
+		}
+	}
 	for i, seg := range segs {
 		if c := segLang(seg, target, false); c != "" {
 			return c
 		}
-		if i == 0 && len(seg) == 2 && (len(segs) == 1 || !allDigits(segs[1])) {
-			if c := strings.ToLower(seg); target.has(c) {
-				return c
+		if i == 0 && len(seg) == 2 {
+			c := strings.ToLower(seg)
+			if !target.has(c) || countrySelector[c] {
+				continue
 			}
+			if len(segs) > 1 && (allDigits(segs[1]) || segLang(segs[1], target, false) != "") {
+				continue
+			}
+			return c
 		}
 	}
 	if u.RawQuery != "" {
@@ -350,6 +357,12 @@ func urlLang(u *url.URL, target targets) string {
 	}
 	return ""
 }
+
+// countrySelector are the language codes that are also the country codes of
+// large markets in shops' country selectors (/uk/ for the United Kingdom,
+// /ca/ Canada, /be/ Belgium, /br/ Brazil), which a bare first segment does
+// not count as (a review of the bare-code rule).
+var countrySelector = map[string]bool{"uk": true, "ca": true, "be": true, "br": true}
 
 func allDigits(s string) bool {
 	for i := 0; i < len(s); i++ {

@@ -1,0 +1,81 @@
+package focus
+
+import "testing"
+
+// TestBareCodeCountrySection: the bare first-segment rule reads a
+// country section as a language section when the target's ISO 639-1 code
+// is also a common ISO 3166 country segment: /uk/ (United Kingdom) for
+// Ukrainian, /ca/ (Canada) for Catalan, /be/ (Belgium) for Belarusian.
+// Multinational English sites put exactly these first (apple.com/uk/,
+// apple.com/ca/fr/, /be/nl/), often in a footer country selector on every
+// page. The first version of the bare-code rule read them so (a review).
+func TestBareCodeCountrySection(t *testing.T) {
+	for _, c := range []struct {
+		lang, url string
+	}{
+		// A language segment follows: the first segment cannot be one.
+		{"uk", "https://shop.example.com/uk/en/products"},
+		{"ca", "https://www.example.com/ca/fr/"},
+		{"be", "https://www.example.com/be/nl/winkels"},
+		// The plain UK / Canada storefronts of English sites.
+		{"uk", "https://www.apple.com/uk/"},
+		{"ca", "https://www.apple.com/ca/"},
+	} {
+		p := mustNew(t, Config{Strategy: Sequential, Langs: []string{c.lang}})
+		if p.NamesTarget(c.url) {
+			t.Errorf("%s: NamesTarget(%s) = true: a country section read as the target language", c.lang, c.url)
+		}
+		if s := urlCues(c.url, targets{c.lang}); s > 0 {
+			t.Errorf("%s: urlCues(%s) = %d, want no cue for the target", c.lang, c.url, s)
+		}
+	}
+}
+
+// TestCountrySelectorJudgesRelevant: an English server whose
+// template links its own /uk/ storefront on every page (a country
+// selector) is judged relevant by the sequential strategy for a Ukrainian
+// target on foreign pages alone, through SelfTargetLinks and LinkRatio:
+// the crawl then takes it in full.
+func TestCountrySelectorJudgesRelevant(t *testing.T) {
+	p := mustNew(t, Config{Strategy: Sequential, Langs: []string{"uk"}})
+	named := p.NamesTarget("https://www.example.com/uk/")
+	var c Counts
+	for i := 0; i < 10; i++ {
+		pg := Page{Relevant: false, Confidence: 0.998, Home: i == 0, Reached: ReachedFromOther,
+			TargetLinks: named, SelfTargetLinks: named}
+		c = p.Count(c, pg)
+		if p.Status(c) == Relevant {
+			t.Fatalf("an English server judged relevant for Ukrainian after %d confidently English pages, on its /uk/ link alone", i+1)
+		}
+	}
+}
+
+// TestCCTLDNationalDomains: the national domains of Portuguese, Bengali
+// and Faroese count (a review found them missing where README said the
+// national ones count).
+func TestCCTLDNationalDomains(t *testing.T) {
+	for _, c := range []struct{ lang, url string }{
+		{"pt", "http://jornal.pt/"},
+		{"bn", "http://khobor.bd/"},
+		{"fo", "http://tidindi.fo/"},
+	} {
+		if got := urlCues(c.url, targets{c.lang}); got != 1 {
+			t.Errorf("%s %s: urlCues %d, want 1 (its national domain)", c.lang, c.url, got)
+		}
+	}
+}
+
+// TestDoubleSlashSection: "//hr/" (a template joining a base that
+// ends in "/" with "/hr/"; the server serves /hr/) names the target as
+// "//th/" does: the bare-code rule counts the first non-empty segment (a
+// review found the first version counting an empty one).
+func TestDoubleSlashSection(t *testing.T) {
+	th := mustNew(t, Config{Strategy: Sequential, Langs: []string{"th"}})
+	hr := mustNew(t, Config{Strategy: Sequential, Langs: []string{"hr"}})
+	if !th.NamesTarget("http://a.com//th/") {
+		t.Fatal("premise: //th/ names th")
+	}
+	if !hr.NamesTarget("http://a.com//hr/") {
+		t.Error("//hr/ does not name hr, where //th/ names th and /hr/ names hr")
+	}
+}
