@@ -97,7 +97,7 @@
 // precision and recall of Result.Relevant with Options.Target set to it,
 // on pages with a paragraph of text apart from the short texts, with a
 // floor per language. The counts go to measured.tsv (written by
-// `go test -run 'TestEvaluation(Catalogue)?$' -update`), which is
+// `go test -run 'TestEvaluation(Catalogue|Trial)?$' -update`), which is
 // embedded (Measured, MeasuredFor; printed by `langcrawl languages`), and
 // the tests fail when a fresh run differs from it.
 //

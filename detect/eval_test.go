@@ -600,7 +600,7 @@ func TestEvaluationCatalogue(t *testing.T) {
 }
 
 // update rewrites MeasuredFile from the evaluation run.
-var update = flag.Bool("update", false, "TestEvaluation, TestEvaluationCatalogue: rewrite "+MeasuredFile+" with this run's per-target figures")
+var update = flag.Bool("update", false, "TestEvaluation, TestEvaluationCatalogue, TestEvaluationTrial: rewrite "+MeasuredFile+" with this run's per-target figures")
 
 // checkTargetFloors fails the test for every target language whose
 // precision or recall on paragraph pages is below its floor: floors[L]
@@ -688,7 +688,7 @@ func checkMeasured(t *testing.T, r evalResult, set string) {
 		t.Errorf("%s %s: the embedded %s has %+v, this run has no such page", set, l, MeasuredFile, w)
 	}
 	if t.Failed() {
-		t.Logf("if the change is meant, run: go test ./detect -run 'TestEvaluation(Catalogue)?$' -update")
+		t.Logf("if the change is meant, run: go test ./detect -run 'TestEvaluation(Catalogue|Trial)?$' -update")
 	}
 }
 
