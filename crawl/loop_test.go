@@ -131,7 +131,9 @@ func (fakeGate) Delay(string) time.Duration { return 0 }
 func (fakeGate) Busy(string, bool)          {}
 func (fakeGate) Ready(string) time.Time     { return time.Time{} }
 
-// fakeDetector reads <html lang="xx">; the target is "th".
+// fakeDetector reads <html lang="xx">; the target is "th". A body with
+// "closecall:C" in it is a verdict the detector decided between close
+// neighbours (evidence "+words") at confidence C; "conf:C", at C.
 type fakeDetector struct{}
 
 func (fakeDetector) Detect(body []byte, _ string) detect.Result {
@@ -141,7 +143,16 @@ func (fakeDetector) Detect(body []byte, _ string) detect.Result {
 		return detect.Result{Lang: "und", Charset: "utf-8"}
 	}
 	lang := s[i+6 : i+8]
-	return detect.Result{Lang: lang, Charset: "utf-8", Confidence: 1, Relevant: lang == "th", Evidence: "fake"}
+	r := detect.Result{Lang: lang, Charset: "utf-8", Confidence: 1, Relevant: lang == "th", Evidence: "fake"}
+	for _, k := range []string{"closecall:", "conf:"} {
+		if j := strings.Index(s, k); j >= 0 {
+			fmt.Sscanf(s[j+len(k):], "%g", &r.Confidence)
+			if k == "closecall:" {
+				r.Evidence += "+words"
+			}
+		}
+	}
+	return r
 }
 
 // mustPolicy returns the focus policy of cfg, failing the test on a bad one.

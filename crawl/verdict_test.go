@@ -265,3 +265,41 @@ func TestSequentialForeignUserOpensNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestSequentialCloseCall: a target verdict the detector decided between
+// close neighbours under focus.SureConfidence is evidence only, so its
+// server is judged within T+1 pages like any foreign one. A trial
+// targeting Malay found an Indonesian shop crawled in full, all 30 pages,
+// for its home page read as Malay at 0.805 by the word model. The same page
+// at 0.96, or a weak verdict no neighbour contested, still makes the server
+// one that is never judged irrelevant, and it is crawled in full.
+func TestSequentialCloseCall(t *testing.T) {
+	for _, c := range []struct {
+		name, mark string
+		full       bool
+	}{
+		{"a weak close call", "closecall:0.805", false},
+		{"a sure close call", "closecall:0.96", true},
+		{"a weak verdict, uncontested", "conf:0.805", true},
+	} {
+		web := fakeWeb{"http://th.test/": page("th", "http://shop.test/")}
+		var inner []string
+		for i := range 20 {
+			inner = append(inner, fmt.Sprintf("/%d", i))
+			web[fmt.Sprintf("http://shop.test/%d", i)] = page("en")
+		}
+		web["http://shop.test/"] = page("th", append([]string{c.mark}, inner...)...)
+		pol := mustPolicy(t, focus.Config{Strategy: focus.Sequential, Langs: []string{"th"}, Tolerance: 10})
+		h := newHarness(t, web, Config{Focus: pol}, "http://th.test/")
+		if _, err := h.run(); err != nil {
+			t.Fatal(err)
+		}
+		n := h.fetchedUnder("http://shop.test/")
+		if c.full && n != 21 {
+			t.Errorf("%s: fetched %d pages of shop.test, want all 21", c.name, n)
+		}
+		if !c.full && n > 11 {
+			t.Errorf("%s: fetched %d pages of shop.test, want at most T+1 = 11", c.name, n)
+		}
+	}
+}

@@ -119,7 +119,7 @@ func New(opts Options) (*Detector, error) {
 	for _, c := range o.TargetCharsets {
 		n := canonical(c)
 		if n == "" {
-			errs = append(errs, fmt.Errorf("%w: target charset: %w: %q", ErrBadOptions, ErrUnknownCharset, c))
+			errs = append(errs, &CharsetError{Charset: c, kind: ErrUnknownCharset, msg: fmt.Sprintf("%q is not a charset langcrawl knows", c)})
 			continue
 		}
 		targetCS[n] = true
@@ -130,10 +130,7 @@ func New(opts Options) (*Detector, error) {
 	}
 	ps, ms, cal, err := readProfiles(data)
 	if err != nil {
-		errs = append(errs, err)
-	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
+		return nil, errors.Join(append(errs, err)...)
 	}
 	d := &Detector{opts: o, tables: map[string]*table{}, validByte: map[string]*[256]bool{},
 		csLangs: map[string]map[string]bool{}, targets: targets, targetCS: targetCS, groups: map[string]*wordModel{}, variants: map[string]*wordModel{}, cal: cal}
@@ -156,9 +153,6 @@ func New(opts Options) (*Detector, error) {
 		if !found {
 			errs = append(errs, fmt.Errorf("%w: %w %q", ErrBadOptions, ErrNoProfile, t))
 		}
-	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
 	}
 	by := map[string][]*profile{}
 	for _, p := range ps {
@@ -205,8 +199,13 @@ func New(opts Options) (*Detector, error) {
 // New, with csLangs filled.
 func (d *Detector) sharedCharsets() []error {
 	var errs []error
+	seen := map[string]bool{}
 	for _, c := range d.opts.TargetCharsets {
 		cs := canonical(c)
+		if cs == "" || seen[cs] {
+			continue // unknown (New says so) or named twice
+		}
+		seen[cs] = true
 		var others, mine []string
 		for l := range d.csLangs[cs] {
 			if d.targets[l] {
@@ -226,15 +225,31 @@ func (d *Detector) sharedCharsets() []error {
 		}
 		switch {
 		case len(others) > 0 && len(mine) == 0:
-			errs = append(errs, fmt.Errorf("%w: %w: %s is the charset of %s (%s) and of no target language, so it cannot define the target; leave it out (langcrawl languages lists each language's charsets)",
-				ErrBadOptions, ErrSharedCharset, name, languagesN(len(others)), strings.Join(list, ", ")))
+			errs = append(errs, &CharsetError{Charset: c, kind: ErrSharedCharset, msg: fmt.Sprintf("%s is the charset of %s (%s) and of no target language, so it cannot define the target; leave it out (langcrawl languages lists each language's charsets)",
+				name, languagesN(len(others)), strings.Join(list, ", "))})
 		case len(others) > 0:
-			errs = append(errs, fmt.Errorf("%w: %w: %s is also the charset of %s that are not targets (%s), so it cannot define the target; leave it out: a page in it counts when its text is in a target language",
-				ErrBadOptions, ErrSharedCharset, name, languagesN(len(others)), strings.Join(list, ", ")))
+			errs = append(errs, &CharsetError{Charset: c, kind: ErrSharedCharset, msg: fmt.Sprintf("%s is also the charset of %s that are not targets (%s), so it cannot define the target; leave it out: a page in it counts when its text is in a target language",
+				name, languagesN(len(others)), strings.Join(list, ", "))})
 		}
 	}
 	return errs
 }
+
+// CharsetError is New's error for one target charset (Options.TargetCharsets):
+// unknown (ErrUnknownCharset) or shared with other languages
+// (ErrSharedCharset). It is ErrBadOptions too. Its message names the
+// charset and says what to do, without the sentinels' prefixes, so that a
+// caller can put its own key before it.
+type CharsetError struct {
+	Charset string // as given
+	kind    error
+	msg     string
+}
+
+func (e *CharsetError) Error() string { return e.msg }
+
+// Is reports ErrBadOptions and the error's kind.
+func (e *CharsetError) Is(target error) bool { return target == ErrBadOptions || target == e.kind }
 
 func languagesN(n int) string {
 	if n == 1 {

@@ -174,14 +174,24 @@ var outNames = map[string]bool{lockName: true, warcDir: true, logDir: true, demo
 // gets a warning on stderr.
 func focusDetector(cfg *config.Config, stderr io.Writer) (*detect.Detector, error) {
 	det, err := detect.New(detect.Options{Targets: cfg.Focus.Languages(), TargetCharsets: cfg.Focus.Charsets})
-	if errors.Is(err, detect.ErrNoProfile) {
-		return nil, fmt.Errorf("%w: focus.language (--target): %w (langcrawl languages lists the languages it knows)", errUsage, err)
-	}
-	if errors.Is(err, detect.ErrSharedCharset) {
-		return nil, fmt.Errorf("%w: focus.charsets: %w", errUsage, err)
-	}
 	if errors.Is(err, detect.ErrBadOptions) {
-		return nil, fmt.Errorf("%w: focus: %w", errUsage, err)
+		// Each problem under its key: a target charset's under
+		// focus.charsets (its message names the charset and what to do),
+		// a target without a profile under focus.language.
+		var errs []error
+		for _, e := range unjoin(err) {
+			var ce *detect.CharsetError
+			switch {
+			case errors.As(e, &ce):
+				e = fmt.Errorf("focus.charsets: %w", e)
+			case errors.Is(e, detect.ErrNoProfile):
+				e = fmt.Errorf("focus.language (--target): %w (langcrawl languages lists the languages it knows)", e)
+			default:
+				e = fmt.Errorf("focus: %w", e)
+			}
+			errs = append(errs, e)
+		}
+		return nil, fmt.Errorf("%w: %w", errUsage, errors.Join(errs...))
 	}
 	if err != nil {
 		return nil, fmt.Errorf("focus: %w", err)
@@ -190,6 +200,14 @@ func focusDetector(cfg *config.Config, stderr io.Writer) (*detect.Detector, erro
 		fmt.Fprintf(stderr, "warning: focus: %s\n", note)
 	}
 	return det, nil
+}
+
+// unjoin returns the errors errors.Join joined into err, or err alone.
+func unjoin(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	return []error{err}
 }
 
 // runCrawl wires the leaves together, runs the crawl and shuts down in the

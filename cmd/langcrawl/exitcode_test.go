@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -229,5 +230,16 @@ func TestSharedTargetCharsetExits2(t *testing.T) {
 	cfg.Focus.Language, cfg.Focus.Charsets = "th", []string{"tis-620", "windows-874"}
 	if _, err := focusDetector(cfg, new(bytes.Buffer)); err != nil {
 		t.Errorf("th with tis-620, windows-874: %v", err)
+	}
+	// Several at once: each charset's problem on its own line under its
+	// key, once, with no internal prefix (a re-run of the trial found the
+	// second line without its key, a duplicate reported twice, and an
+	// unknown charset under "focus:").
+	cfg.Focus.Language, cfg.Focus.Charsets = "hr", []string{"windows-1250", "iso-8859-2", "windows-1250", "bogus-cs"}
+	_, err = focusDetector(cfg, new(bytes.Buffer))
+	msg := fmt.Sprint(err)
+	if !errors.Is(err, errUsage) || strings.Count(msg, "focus.charsets: ") != 3 || strings.Count(msg, "windows-1250 is") != 1 ||
+		strings.Contains(msg, "bad options") || !strings.Contains(msg, `focus.charsets: "bogus-cs"`) {
+		t.Errorf("err = %v, want three lines under focus.charsets, windows-1250 once, bogus-cs named", err)
 	}
 }
