@@ -1,6 +1,7 @@
 package focus
 
 import (
+	"net"
 	"net/url"
 	"slices"
 	"strings"
@@ -356,6 +357,18 @@ func urlLang(u *url.URL, target targets) string {
 		}
 	}
 	return ""
+}
+
+// TargetDomain reports whether host sits under the national domain of a
+// target language (langsOfTLD: .th for Thai, .hr for Croatian, .no for
+// either Norwegian standard). The report ranks the candidate hosts so.
+func (p *Policy) TargetDomain(host string) bool {
+	host = strings.TrimSuffix(strings.ToLower(host), ".")
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	i := strings.LastIndexByte(host, '.')
+	return i >= 0 && slices.ContainsFunc(langsOfTLD[host[i+1:]], targets(p.cfg.Langs).has)
 }
 
 // countrySelector are the language codes that are also the country codes of

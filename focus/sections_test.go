@@ -79,3 +79,25 @@ func TestDoubleSlashSection(t *testing.T) {
 		t.Error("//hr/ does not name hr, where //th/ names th and /hr/ names hr")
 	}
 }
+
+// TestTargetDomain: the report ranks candidate hosts on a target's national
+// domain first; a port or a trailing dot does not hide it, and .no is both
+// Norwegian standards'.
+func TestTargetDomain(t *testing.T) {
+	for _, c := range []struct {
+		langs []string
+		host  string
+		want  bool
+	}{
+		{[]string{"ms"}, "tersembunyi.my", true},
+		{[]string{"ms"}, "toko.id", false},
+		{[]string{"nn"}, "skjult.no:8080", true},
+		{[]string{"hr"}, "SKRIVENI.HR.", true},
+		{[]string{"th"}, "localhost", false},
+	} {
+		p := mustNew(t, Config{Strategy: ConservativeServer, Langs: c.langs})
+		if got := p.TargetDomain(c.host); got != c.want {
+			t.Errorf("%v %s: %v, want %v", c.langs, c.host, got, c.want)
+		}
+	}
+}

@@ -253,12 +253,13 @@ func TestCandidatesFromLaterGeneration(t *testing.T) {
 	}
 }
 
-// TestCandidateOrder: after section URLs, the hosts Thai pages link to come
-// first, then those never fetched before those sampled and found foreign,
+// TestCandidateOrder: after section URLs, the hosts never fetched come
+// before those sampled and found foreign; among each, those on a target's
+// national domain first, then by referring pages in the target language,
 // then by referring pages of other hosts; a host's own pages are no
-// referrers. A trial found hidden target servers, never fetched and linked
-// from two foreign pages each, below servers already sampled whose
-// "referring pages" were their own, past the 25 rows the markdown shows.
+// referrers. Trials found hidden target servers, never fetched and linked
+// from two foreign pages each, below servers already sampled, past the 25
+// rows the markdown shows.
 func TestCandidateOrder(t *testing.T) {
 	en := func(u string, links ...string) page {
 		return page{url: u, depth: 0, tree: strings.Split(strings.TrimPrefix(u, "http://"), "/")[0], lang: "en", charset: "utf-8", outlinks: links}
@@ -270,7 +271,8 @@ func TestCandidateOrder(t *testing.T) {
 			`http://sampled.test/2 L a/@href rejected:focus:irrelevant-server`, `http://sampled.test/3 L a/@href rejected:focus:irrelevant-server`,
 			`http://hidden.test/ L a/@href rejected:focus:unvisited-server`),
 		en("http://sampled.test/p", `http://sampled.test/4 L a/@href rejected:focus:irrelevant-server`,
-			`http://hidden.test/x L a/@href rejected:focus:unvisited-server`),
+			`http://hidden.test/x L a/@href rejected:focus:unvisited-server`,
+			`http://secret.co.th/ L a/@href rejected:focus:unvisited-server`),
 		en("http://other.test/", `http://sampled.test/5 L a/@href rejected:focus:irrelevant-dest`),
 		en("http://hub.test/"),
 	}
@@ -287,7 +289,7 @@ func TestCandidateOrder(t *testing.T) {
 	for _, c := range r.Candidates {
 		got = append(got, fmt.Sprintf("%s:%d/%d/%d", c.Host, c.Referrers, c.TargetReferrers, c.Pages))
 	}
-	want := []string{"hub.test:1/1/1", "hidden.test:2/0/0", "sampled.test:1/0/2"}
+	want := []string{"secret.co.th:1/0/0", "hidden.test:2/0/0", "hub.test:1/1/1", "sampled.test:1/0/2"}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("candidates (host:referrers/in th/pages fetched)\n got %v\nwant %v", got, want)
 	}

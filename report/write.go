@@ -415,8 +415,8 @@ func (r *Report) writeCandidates(p func(string, ...any)) {
 			sections, r.Profile.Language, firstLang(r.Profile.Language), firstLang(r.Profile.Language))
 		p("such a host says it holds %s pages (a section behind foreign pages, or a dead link to one), so they come first. ", r.Profile.Language)
 	}
-	p("The first %d, by section URLs, then referring pages in %s, then hosts never fetched before those sampled, then referring pages (all %d in %s):\n\n",
-		n, r.Profile.Language, len(r.Candidates), FileCandidates)
+	p("The first %d, by section URLs, then hosts never fetched before those sampled, each with hosts on a %s country domain first, then referring pages in %s, then referring pages (all %d in %s):\n\n",
+		n, r.Profile.Language, r.Profile.Language, len(r.Candidates), FileCandidates)
 	p("| host | referring pages | of them in %s | rejected links | dropped URLs | pages fetched | section URLs | anchor texts | reasons | e.g. linked from |\n|---|---:|---:|---:|---:|---:|---|---|---|---|\n", r.Profile.Language)
 	for _, c := range r.Candidates[:n] {
 		ref := ""
@@ -514,7 +514,7 @@ func (r *Report) WriteFiles(dir string) error {
 		}
 		cands = append(cands, []string{c.Host, itoa(c.Referrers), itoa(c.Links), itoa(c.Dropped), itoa(c.Pages),
 			strings.Join(anchors, " | "), countList(c.Reasons), strings.Join(c.ReferrerSample, " "),
-			itoa(c.SectionURLs), strings.Join(c.SectionSample, " "), itoa(c.TargetReferrers)})
+			itoa(c.SectionURLs), strings.Join(c.SectionSample, " "), itoa(c.TargetReferrers), strconv.FormatBool(c.TargetDomain)})
 	}
 	for _, s := range r.Servers {
 		servers = append(servers, []string{s.Host, itoa(s.Pages), itoa(s.Relevant), s.Status, fmtTime(s.First), fmtTime(s.Last)})
@@ -567,7 +567,7 @@ func (r *Report) WriteFiles(dir string) error {
 		write(FileMIMETypes, csvOf([]string{"mime_type", "lines", "bytes"}, mimes)),
 		write(FileSeeds, csvOf([]string{"seed", "status", "meaning", "tree", "html_pages", "target_pages", "in_profile"}, seeds)),
 		write(FileCandidates, csvOf([]string{"host", "referring_pages", "rejected_links", "dropped_urls", "html_pages",
-			"anchor_texts", "reasons", "referrer_sample", "section_urls", "section_sample", "target_referring_pages"}, cands)),
+			"anchor_texts", "reasons", "referrer_sample", "section_urls", "section_sample", "target_referring_pages", "target_domain"}, cands)),
 		write(FileJSON, r.WriteJSON),
 	)
 }
