@@ -928,8 +928,12 @@ func (c *Crawler) decideLink(pol *focus.Policy, e frontier.Entry, src focus.Coun
 	// Nakahira 2.2: one URL per script among URLs differing only in
 	// their query. The script is claimed only once the link is accepted,
 	// and the claim is written with the page's completion (Entry.Claim),
-	// so a crash before the page is archived loses no script.
-	if d.QueryKey != "" {
+	// so a crash before the page is archived loses no script. A URL that
+	// names a target section (?lang=fa, /th/page.php?id=3) is spared: its
+	// pages are the target's. A trial found a CMS's Persian and Ukrainian
+	// sections (page.php?lang=fa&id=N) cut to one page of ten each, and
+	// nothing said so.
+	if d.QueryKey != "" && !(pol != nil && ln.Kind != links.Requisite && pol.NamesTarget(entry.URL)) {
 		claim := "query:" + d.QueryKey
 		if _, dup := claims[claim]; dup {
 			return entry, "scope:query-rule", nil

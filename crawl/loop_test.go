@@ -674,3 +674,45 @@ func TestStatusClass(t *testing.T) {
 		}
 	}
 }
+
+// TestQueryRuleSparesTargetSection: URLs naming a target section
+// (?lang=th) are spared the one-URL-per-script rule, so a CMS's Thai
+// section is crawled whole, while its English one is cut to one page as
+// before (a trial: a Persian section page.php?lang=fa&id=N cut to one page
+// of ten). Without focusing the rule cuts both.
+func TestQueryRuleSparesTargetSection(t *testing.T) {
+	web := fakeWeb{"http://a.test/": page("th")}
+	var links []string
+	for i := 1; i <= 4; i++ {
+		for _, l := range []string{"th", "en"} {
+			u := fmt.Sprintf("/page.php?lang=%s&id=%d", l, i)
+			links = append(links, u)
+			web["http://a.test"+u] = page(l)
+		}
+	}
+	web["http://a.test/"] = page("th", links...)
+	count := func(h *harness, lang string) int {
+		n := 0
+		for _, g := range h.f.got {
+			if strings.Contains(g, "lang="+lang) {
+				n++
+			}
+		}
+		return n
+	}
+	pol := mustPolicy(t, focus.Config{Strategy: focus.ConservativeServer, Tolerance: 10, Langs: []string{"th"}})
+	h := newHarness(t, web, Config{Scope: scope.Decider{QueryRule: true}, Focus: pol}, "http://a.test/")
+	if _, err := h.run(); err != nil {
+		t.Fatal(err)
+	}
+	if th, en := count(h, "th"), count(h, "en"); th != 4 || en != 1 {
+		t.Errorf("focused: %d Thai and %d English section pages fetched, want 4 and 1", th, en)
+	}
+	h = newHarness(t, web, Config{Scope: scope.Decider{QueryRule: true}}, "http://a.test/")
+	if _, err := h.run(); err != nil {
+		t.Fatal(err)
+	}
+	if n := count(h, "th") + count(h, "en"); n != 1 {
+		t.Errorf("unfocused: %d section pages fetched, want 1 per script", n)
+	}
+}
