@@ -1538,8 +1538,8 @@ func (c *Config) Validate() error {
 		}
 	}
 	for _, l := range c.Focus.Languages() {
-		if !regexp.MustCompile(`^[a-z]{2}$`).MatchString(l) {
-			bad("focus.language", "%q must be a two-letter ISO 639-1 code such as th (or a list of them: fi, sv)", l)
+		if !regexp.MustCompile(`^[a-z]{2}(-[a-z]{4})?$`).MatchString(l) {
+			bad("focus.language", "%q must be a two-letter ISO 639-1 code such as th (or a list of them: fi, sv; or one with a script: zh-hant)", l)
 		}
 	}
 	okStrategy := false

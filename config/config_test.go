@@ -581,6 +581,8 @@ func TestFocusLanguageSet(t *testing.T) {
 		{"language: [fi, sv, fi]", nil, "fi,sv"}, // each once, in order
 		{"language: \"no\"", nil, "nb,nn"},       // Norwegian: both written standards
 		{"language: [no, nb]", nil, "nb,nn"},
+		{"language: zh-Hant", nil, "zh-hant"}, // a script: Traditional Chinese alone
+		{"language: [th, zh-hans]", nil, "th,zh-hans"},
 		{"language: no", nil, "nb,nn"},
 		{"language: nb", []string{"--target", "NO,sv"}, "nb,nn,sv"},
 		{"language: th", []string{"--target", "ms,id"}, "ms,id"},

@@ -507,6 +507,14 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 		meta = append(meta,
 			archive.Field{Name: "charset", Value: d.Charset},
 			archive.Field{Name: "language", Value: d.Lang},
+		)
+		if d.Tag != "" && d.Tag != d.Lang {
+			// The script where the language has profiles of two:
+			// zh-Hans or zh-Hant (a trial: a Taipei library's crawl
+			// could not tell its pages from Simplified ones).
+			meta = append(meta, archive.Field{Name: "languageTag", Value: d.Tag})
+		}
+		meta = append(meta,
 			archive.Field{Name: "languageConfidence", Value: strconv.FormatFloat(d.Confidence, 'f', 3, 64)},
 			archive.Field{Name: "languageEvidence", Value: d.Evidence},
 			archive.Field{Name: "relevant", Value: strconv.FormatBool(d.Relevant)},

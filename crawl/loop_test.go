@@ -133,7 +133,8 @@ func (fakeGate) Ready(string) time.Time     { return time.Time{} }
 
 // fakeDetector reads <html lang="xx">; the target is "th". A body with
 // "closecall:C" in it is a verdict the detector decided between close
-// neighbours (evidence "+words") at confidence C; "conf:C", at C.
+// neighbours (evidence "+words") at confidence C; "conf:C", at C; "tag:T"
+// gives the profile tag T.
 type fakeDetector struct{}
 
 func (fakeDetector) Detect(body []byte, _ string) detect.Result {
@@ -144,6 +145,10 @@ func (fakeDetector) Detect(body []byte, _ string) detect.Result {
 	}
 	lang := s[i+6 : i+8]
 	r := detect.Result{Lang: lang, Charset: "utf-8", Confidence: 1, Relevant: lang == "th", Evidence: "fake"}
+	if j := strings.Index(s, "tag:"); j >= 0 {
+		fmt.Sscanf(s[j+4:], "%s", &r.Tag)
+		r.Tag, _, _ = strings.Cut(r.Tag, `"`)
+	}
 	for _, k := range []string{"closecall:", "conf:"} {
 		if j := strings.Index(s, k); j >= 0 {
 			fmt.Sscanf(s[j+len(k):], "%g", &r.Confidence)
@@ -714,5 +719,25 @@ func TestQueryRuleSparesTargetSection(t *testing.T) {
 	}
 	if n := count(h, "th") + count(h, "en"); n != 1 {
 		t.Errorf("unfocused: %d section pages fetched, want 1 per script", n)
+	}
+}
+
+// TestLanguageTagRecorded: where the detector's profile tag says more than
+// the language (zh-Hant, zh-Hans), the metadata record keeps it as
+// languageTag beside language; a page whose tag is its language has none.
+func TestLanguageTagRecorded(t *testing.T) {
+	web := fakeWeb{
+		"http://th.test/": page("th", "http://tw.test/", "http://cn.test/"),
+		"http://tw.test/": page("zh", "tag:zh-Hant"),
+		"http://cn.test/": page("zh", "tag:zh-Hans"),
+	}
+	h := newHarness(t, web, Config{}, "http://th.test/")
+	if _, err := h.run(); err != nil {
+		t.Fatal(err)
+	}
+	for u, want := range map[string]string{"http://tw.test/": "zh-Hant", "http://cn.test/": "zh-Hans", "http://th.test/": ""} {
+		if got := h.metaField(u, "languageTag"); got != want {
+			t.Errorf("%s: languageTag %q, want %q", u, got, want)
+		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 type cliResult struct {
 	File       string  `json:"file"`
 	Lang       string  `json:"lang"`
+	Tag        string  `json:"tag,omitempty"` // the profile's tag where it says more than lang: zh-Hant
 	Charset    string  `json:"charset"`
 	Confidence float64 `json:"confidence"`
 	Relevant   bool    `json:"relevant"`
@@ -49,6 +50,9 @@ func RunCLI(w io.Writer, targets []string, files []string) error {
 		} else {
 			r := d.Detect(body, ct)
 			out.Lang, out.Charset, out.Confidence, out.Relevant, out.Evidence = r.Lang, r.Charset, r.Confidence, r.Relevant, r.Evidence
+			if r.Tag != r.Lang {
+				out.Tag = r.Tag
+			}
 		}
 		if err := enc.Encode(out); err != nil {
 			return fmt.Errorf("detect: write result: %w", err)

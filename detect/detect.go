@@ -46,7 +46,9 @@ type Options struct {
 	// Targets are the ISO 639-1 codes of the languages the crawl
 	// collects: one ("th"), or a set ("nb", "nn"; "fi", "sv") for a
 	// library that collects several; none for no target. Result.Relevant
-	// is true for pages in any of them.
+	// is true for pages in any of them. A code with a script subtag, in
+	// lower case ("zh-hant"), takes only the pages whose Result.Tag has
+	// that script: Traditional Chinese, not Simplified.
 	Targets []string
 	// TargetCharsets defines a target by charsets, as Tamura et al. do
 	// for Thai ("tis-620", "windows-874"). A page in one of them is
@@ -110,8 +112,8 @@ func New(opts Options) (*Detector, error) {
 	var errs []error
 	targets := map[string]bool{}
 	for _, t := range opts.Targets {
-		if len(t) < 2 || len(t) > 3 || strings.ToLower(t) != t {
-			errs = append(errs, fmt.Errorf("%w: target %q is not an ISO 639-1 code", ErrBadOptions, t))
+		if !isTargetCode(t) {
+			errs = append(errs, fmt.Errorf("%w: target %q is not an ISO 639-1 code (or one with a script, zh-hant)", ErrBadOptions, t))
 		}
 		targets[t] = true
 	}
@@ -148,7 +150,7 @@ func New(opts Options) (*Detector, error) {
 	for _, t := range opts.Targets {
 		found := false
 		for _, p := range ps {
-			found = found || iso(p.Tag) == t
+			found = found || iso(p.Tag) == t || strings.ToLower(p.Tag) == t
 		}
 		if !found {
 			errs = append(errs, fmt.Errorf("%w: %w %q", ErrBadOptions, ErrNoProfile, t))
@@ -208,7 +210,7 @@ func (d *Detector) sharedCharsets() []error {
 		seen[cs] = true
 		var others, mine []string
 		for l := range d.csLangs[cs] {
-			if d.targets[l] {
+			if d.targets[l] || d.targetScript(l) {
 				mine = append(mine, l)
 			} else {
 				others = append(others, l)
@@ -235,6 +237,17 @@ func (d *Detector) sharedCharsets() []error {
 	return errs
 }
 
+// targetScript reports whether a target names lang with a script
+// ("zh-hant" for zh).
+func (d *Detector) targetScript(lang string) bool {
+	for t := range d.targets {
+		if l, _, ok := strings.Cut(t, "-"); ok && l == lang {
+			return true
+		}
+	}
+	return false
+}
+
 // CharsetError is New's error for one target charset (Options.TargetCharsets):
 // unknown (ErrUnknownCharset) or shared with other languages
 // (ErrSharedCharset). It is ErrBadOptions too. Its message names the
@@ -256,6 +269,22 @@ func languagesN(n int) string {
 		return "1 language"
 	}
 	return fmt.Sprintf("%d languages", n)
+}
+
+// isTargetCode reports whether t is a target as Options.Targets takes it:
+// an ISO 639-1 (or 639-3) code in lower case, or one with a script subtag
+// ("zh-hant", "zh-hans"), which selects the profiles of that script alone.
+func isTargetCode(t string) bool {
+	lang, script, ok := strings.Cut(t, "-")
+	letters := func(s string) bool {
+		for _, c := range s {
+			if c < 'a' || c > 'z' {
+				return false
+			}
+		}
+		return true
+	}
+	return len(lang) >= 2 && len(lang) <= 3 && letters(lang) && (!ok || len(script) == 4 && letters(script))
 }
 
 // Languages returns the ISO 639-1 codes the detector knows, sorted.
@@ -995,7 +1024,7 @@ func (d *Detector) finish(res *Result, best scored) {
 	if res.Lang == "und" {
 		return
 	}
-	if d.targets[res.Lang] {
+	if d.targets[res.Lang] || d.targets[strings.ToLower(res.Tag)] {
 		res.Relevant = true
 	}
 	if d.targetCS[res.Charset] && d.csLangs[res.Charset][res.Lang] {

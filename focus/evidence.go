@@ -132,10 +132,17 @@ type targets []string
 
 // has reports whether code is one of the targets. "no" (Norwegian) is
 // one of them when Bokmål or Nynorsk is: pages tagged "no" are in one of
-// the two written standards.
+// the two written standards. A code and a target with a script subtag
+// ("zh-hant", a Traditional Chinese target) match when their languages do
+// and not both name a script, or both name the same: a link tagged "zh"
+// counts for zh-hant, one under .cn ("zh-hans") does not.
 func (t targets) has(code string) bool {
+	cl, cs, cok := strings.Cut(code, "-")
 	for _, l := range t {
 		if code == l || (code == "no" && (l == "nb" || l == "nn")) {
+			return true
+		}
+		if tl, ts, tok := strings.Cut(l, "-"); (tok || cok) && cl == tl && (!tok || !cok || cs == ts) {
 			return true
 		}
 	}
@@ -210,6 +217,7 @@ const minScriptRunes = 2
 func scriptCue(text string, target targets) int {
 	var tabs, neutral []*unicode.RangeTable
 	for _, l := range target {
+		l, _, _ = strings.Cut(l, "-") // zh-hant: Han, as zh
 		if tab := scriptOf[l]; tab != nil {
 			tabs = append(tabs, tab)
 		} else {
@@ -257,7 +265,7 @@ func scriptCue(text string, target targets) int {
 // Bokmål found .hr and .no read as no language.
 var langsOfTLD = map[string][]string{
 	"th": {"th"}, "la": {"lo"}, "kh": {"km"}, "mm": {"my"}, "vn": {"vi"}, "id": {"id"}, "my": {"ms"},
-	"jp": {"ja"}, "kr": {"ko"}, "cn": {"zh"}, "ru": {"ru"}, "de": {"de"}, "fr": {"fr"}, "es": {"es"},
+	"jp": {"ja"}, "kr": {"ko"}, "cn": {"zh-hans"}, "tw": {"zh-hant"}, "ru": {"ru"}, "de": {"de"}, "fr": {"fr"}, "es": {"es"},
 	"it": {"it"}, "pl": {"pl"}, "nl": {"nl"}, "cz": {"cs"}, "se": {"sv"}, "fi": {"fi"}, "dk": {"da"},
 	"gr": {"el"}, "il": {"he"}, "hu": {"hu"}, "ua": {"uk"}, "tr": {"tr"}, "ge": {"ka"}, "am": {"hy"},
 	"hr": {"hr"}, "si": {"sl"}, "rs": {"sr"}, "sk": {"sk"}, "bg": {"bg"}, "ro": {"ro"}, "mk": {"mk"},

@@ -101,3 +101,33 @@ func TestTargetDomain(t *testing.T) {
 		}
 	}
 }
+
+// TestScriptTarget: a target with a script subtag (zh-hant, a Taipei
+// library's Traditional Chinese) matches link cues that name its language
+// without a script (hreflang zh-TW reads as zh) and the country domain of
+// its script (.tw), not that of the other script (.cn); a zh target takes
+// both. A trial found zh-Hant refused as a target.
+func TestScriptTarget(t *testing.T) {
+	for _, c := range []struct {
+		langs []string
+		url   string
+		want  int
+	}{
+		{[]string{"zh-hant"}, "http://tushuguan.tw/", 1},
+		{[]string{"zh-hant"}, "http://tushuguan.cn/", -1},
+		{[]string{"zh"}, "http://tushuguan.cn/", 1},
+		{[]string{"zh"}, "http://tushuguan.tw/", 1},
+		{[]string{"zh-hant"}, "http://example.com/?lang=zh", 1},
+		{[]string{"zh-hant"}, "http://example.jp/", -1},
+	} {
+		if got := urlCues(c.url, targets(c.langs)); got != c.want {
+			t.Errorf("%v %s: %d, want %d", c.langs, c.url, got, c.want)
+		}
+	}
+	if langCue("zh-TW", targets{"zh-hant"}) != 1 || langCue("ja", targets{"zh-hant"}) != -1 {
+		t.Error("hreflang zh-TW should count for zh-hant, ja against it")
+	}
+	if scriptCue("臺灣的圖書館與博物館", targets{"th", "zh-hant"}) != 0 {
+		t.Error("Han letters counted against a set of Thai and zh-hant")
+	}
+}

@@ -355,12 +355,12 @@ func newAccumulator(r *Report) *accumulator {
 // candidate gathers a Candidate while the records stream by.
 type candidate struct {
 	Candidate
-	refs     map[string]struct{}
-	anchors  map[string]int
-	reasons  map[string]int
-	sections map[string]struct{} // SectionURLs, up to maxReferrers
-	targetRefs int               // TargetReferrers
-	links    map[string]struct{} // "page URL" pairs counted in Links, up to maxReferrers
+	refs       map[string]struct{}
+	anchors    map[string]int
+	reasons    map[string]int
+	sections   map[string]struct{} // SectionURLs, up to maxReferrers
+	targetRefs int                 // TargetReferrers
+	links      map[string]struct{} // "page URL" pairs counted in Links, up to maxReferrers
 }
 
 // Bounds on what a candidate keeps.
@@ -642,7 +642,12 @@ func readPageFields(m metaRecord) pageFields {
 		case "tree":
 			p.tree = f.Value
 		case "language":
-			p.lang, p.html = f.Value, true
+			if p.lang == "" { // a languageTag (written after it) says more
+				p.lang = f.Value
+			}
+			p.html = true
+		case "languageTag":
+			p.lang = f.Value // zh-Hans, zh-Hant: the languages table tells them apart
 		case "charset":
 			p.charset = f.Value
 		case "relevant":

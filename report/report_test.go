@@ -29,7 +29,7 @@ type page struct {
 	url      string
 	depth    int
 	tree     string // "" leaves the field out
-	lang     string // "" for a record without language fields
+	lang     string // "" for a record without language fields; "zh/zh-Hant" adds a languageTag
 	charset  string
 	relevant bool
 	outlinks []string
@@ -45,9 +45,14 @@ func (p page) fields() []archive.Field {
 	}
 	f = append(f, archive.Field{Name: "fetchTimeMs", Value: "12"})
 	if p.lang != "" {
+		lang, tag, _ := strings.Cut(p.lang, "/")
 		f = append(f,
 			archive.Field{Name: "charset", Value: p.charset},
-			archive.Field{Name: "language", Value: p.lang},
+			archive.Field{Name: "language", Value: lang})
+		if tag != "" {
+			f = append(f, archive.Field{Name: "languageTag", Value: tag})
+		}
+		f = append(f,
 			archive.Field{Name: "languageConfidence", Value: "0.900"},
 			archive.Field{Name: "languageEvidence", Value: "ngram"},
 			archive.Field{Name: "relevant", Value: fmt.Sprint(p.relevant)},
@@ -807,5 +812,29 @@ func TestDomains(t *testing.T) {
 	if !strings.Contains(string(md), fmt.Sprintf("| a.test | 2 | %d | %d |", pages, relevant)) ||
 		!strings.HasPrefix(string(csv), "registered_domain,hosts,html_pages,target_pages\na.test,2,") {
 		t.Errorf("report.md or domains.csv lacks the domain row:\n%s\n%s", md, csv)
+	}
+}
+
+// TestLanguagesByTag: the languages table tells Traditional from Simplified
+// Chinese by the metadata's languageTag (a Taipei library's crawl showed
+// only zh).
+func TestLanguagesByTag(t *testing.T) {
+	out := t.TempDir()
+	writeWARC(t, filepath.Join(out, WARCDir), t0, []page{
+		{url: "http://tw.test/", tree: "tw.test", lang: "zh/zh-Hant", charset: "big5", relevant: true},
+		{url: "http://tw.test/a", depth: 1, tree: "tw.test", lang: "zh/zh-Hant", charset: "utf-8", relevant: true},
+		{url: "http://cn.test/", tree: "cn.test", lang: "zh/zh-Hans", charset: "gbk"},
+		{url: "http://th.test/", tree: "th.test", lang: "th", charset: "utf-8"},
+	})
+	r, err := Build(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int{}
+	for _, l := range r.Languages {
+		got[l.Code] = l.Pages
+	}
+	if got["zh-Hant"] != 2 || got["zh-Hans"] != 1 || got["th"] != 1 || got["zh"] != 0 {
+		t.Errorf("languages %v, want zh-Hant 2, zh-Hans 1, th 1", got)
 	}
 }
