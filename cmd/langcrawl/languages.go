@@ -79,6 +79,7 @@ independent trial from packages nothing else here uses (23 languages; Serbian
 in Latin script, which comes out Croatian, left out); ! misses the goal there
 (%s).
 Norwegian: target no for both written standards (nb and nn).
+Chinese: target zh-hant (Traditional) or zh-hans (Simplified) for one script.
 How they were measured: docs/detect.md.
 `, len(langs), inDomain, 100*detect.GoalPrecision, 100*detect.GoalRecall, met, strings.Join(heldMiss, ", "))
 			return nil

@@ -83,6 +83,9 @@ func TestLanguagesCommand(t *testing.T) {
 			t.Errorf("languages: the %s line %q lacks the held-out figures %q", code, f, want)
 		}
 	}
+	if !strings.Contains(out.String(), "zh-hant") {
+		t.Error("languages: no word of zh-hant, the Traditional Chinese target")
+	}
 	if held < 20 || !strings.Contains(strings.Join(lines["ms"], " "), "!") {
 		t.Errorf("languages: %d lines with held-out figures; ms %q should miss the goal there", held, lines["ms"])
 	}
