@@ -131,10 +131,8 @@ func (fakeGate) Delay(string) time.Duration { return 0 }
 func (fakeGate) Busy(string, bool)          {}
 func (fakeGate) Ready(string) time.Time     { return time.Time{} }
 
-// fakeDetector reads <html lang="xx">; the target is "th". A body with
-// "closecall:C" in it is a verdict the detector decided between close
-// neighbours (evidence "+words") at confidence C; "conf:C", at C; "tag:T"
-// gives the profile tag T.
+// fakeDetector reads <html lang="xx">; the target is "th". "tag:T" in the
+// body gives the profile tag T.
 type fakeDetector struct{}
 
 func (fakeDetector) Detect(body []byte, _ string) detect.Result {
@@ -148,14 +146,6 @@ func (fakeDetector) Detect(body []byte, _ string) detect.Result {
 	if j := strings.Index(s, "tag:"); j >= 0 {
 		fmt.Sscanf(s[j+4:], "%s", &r.Tag)
 		r.Tag, _, _ = strings.Cut(r.Tag, `"`)
-	}
-	for _, k := range []string{"closecall:", "conf:"} {
-		if j := strings.Index(s, k); j >= 0 {
-			fmt.Sscanf(s[j+len(k):], "%g", &r.Confidence)
-			if k == "closecall:" {
-				r.Evidence += "+words"
-			}
-		}
 	}
 	return r
 }

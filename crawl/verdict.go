@@ -30,7 +30,6 @@ func (c *Crawler) tally(pol *focus.Policy, key string, counts focus.Counts, e fr
 	pg := focus.Page{Relevant: out.relevant}
 	if out.det != nil {
 		pg.Confidence = out.det.Confidence
-		pg.CloseCall = strings.Contains(out.det.Evidence, "+words")
 	}
 	pg.Home = isHome(u, e)
 	pg.Probe = pg.Home && probed(e)
@@ -45,9 +44,7 @@ func (c *Crawler) tally(pol *focus.Policy, key string, counts focus.Counts, e fr
 	opening = src
 	// Home and Probe as Count kept them: the paper's strategies keep
 	// neither, so their counter records stay two varints.
-	// N_r as Count kept it: the sequential strategy does not count a
-	// close call under focus.SureConfidence.
-	ts = []frontier.Tally{{Key: key, Relevant: src.Relevant > counts.Relevant, Evidence: src.Evidence - counts.Evidence,
+	ts = []frontier.Tally{{Key: key, Relevant: out.relevant, Evidence: src.Evidence - counts.Evidence,
 		Home: src.Home && !counts.Home, Probe: src.Probes > counts.Probes, SelfLinks: src.SelfLinks && !counts.SelfLinks}}
 	if dk := pol.DirKey(key, scope.DirKey(u)); dk != "" {
 		n, err := c.p.Queue.Counts(dk)
@@ -56,7 +53,7 @@ func (c *Crawler) tally(pol *focus.Policy, key string, counts focus.Counts, e fr
 		}
 		d := focus.Counts(n)
 		after := pol.CountDir(d, pg)
-		ts = append(ts, frontier.Tally{Key: dk, Relevant: after.Relevant > d.Relevant, Evidence: after.Evidence - d.Evidence})
+		ts = append(ts, frontier.Tally{Key: dk, Relevant: out.relevant, Evidence: after.Evidence - d.Evidence})
 		opening = pol.OpeningCounts(src, after, dk)
 	}
 	if pol.Probe(src) {

@@ -123,38 +123,10 @@ type Page struct {
 	// each in their own language, so a foreign page of one says nothing of
 	// the others: Weigh gives a foreign verdict there no weight.
 	UserDir bool
-	// CloseCall: the detector decided the verdict between close
-	// neighbours, by the word model of their group (detect.Result.Evidence
-	// "+words"); under SureConfidence such a target verdict is evidence
-	// only (sure).
-	CloseCall bool
 	// Probe: the page is the home page the verdict asked for ([Policy.Probe]), not
 	// one a link asked for. It counts as evidence, but not toward the
 	// tolerance backstop (sequentialStatus).
 	Probe bool
-}
-
-// SureConfidence is the confidence under which the sequential strategy
-// does not count a target verdict that the detector decided between close
-// neighbours (Page.CloseCall: Malay or Indonesian, Bokmål or Danish) as a
-// target page of its server (N_r), which would keep the server from ever
-// being judged irrelevant: it is evidence only, weighed by Weigh like any
-// other, and the server is judged by the test and the backstop, within
-// T+1 pages. Assumed, not tuned: a verdict at 0.95 is wrong one time in
-// twenty by the detector's calibration. A trial targeting Malay found
-// Indonesian servers crawled in full, each for one page read as Malay at
-// 0.805 by the word model, about one in eight of the Indonesian servers
-// such a crawl reaches. A weak verdict that no neighbour contested counts
-// as before: made evidence only on the simulated family of seed 12, where
-// verdicts are always right and 6% of confidences are under 0.9, it lost
-// a Thai page conservative-server crawls (simulate/RESULTS.md, "Twentieth
-// session").
-const SureConfidence = 0.95
-
-// sure reports whether the page's target verdict counts as a target page
-// of its server: any but a close call under SureConfidence.
-func (pg Page) sure() bool {
-	return !pg.CloseCall || pg.Confidence == 0 || pg.Confidence >= SureConfidence
 }
 
 // Weigh returns the evidence of one page for "its server holds target
@@ -220,7 +192,7 @@ func (p *Policy) Weigh(pg Page) int64 {
 func (p *Policy) Count(c Counts, pg Page) Counts {
 	judged := p.cfg.Strategy == Sequential && p.sequentialStatus(c) == Irrelevant
 	c.Downloaded++
-	if pg.Relevant && (p.cfg.Strategy != Sequential || pg.sure()) {
+	if pg.Relevant {
 		c.Relevant++
 	}
 	if p.cfg.Strategy != Sequential {
@@ -478,7 +450,7 @@ func (p *Policy) DirStatus(server, dir Counts) Status {
 // Count: the evidence stops moving once the directory is relevant.
 func (p *Policy) CountDir(dir Counts, pg Page) Counts {
 	dir.Downloaded++
-	if pg.Relevant && pg.sure() {
+	if pg.Relevant {
 		dir.Relevant++
 	}
 	dir.Evidence = p.add(dir.Evidence, Page{Relevant: pg.Relevant, Confidence: pg.Confidence})

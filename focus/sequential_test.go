@@ -44,9 +44,7 @@ func TestWeigh(t *testing.T) {
 
 // Pages for the status walks: f foreign (c = 0.998), F the home page,
 // foreign; t target (0.998), T the home page, target; l foreign with
-// target links; w target with confidence 0.6 (weak), W the same decided
-// between close neighbours, v such a close call at 0.96 (sure, not
-// decisive); u no confidence.
+// target links; w target with confidence 0.6 (weak); u no confidence.
 func pageOf(r rune) Page {
 	switch r {
 	case 'f':
@@ -63,10 +61,6 @@ func pageOf(r rune) Page {
 		return Page{Confidence: 0.998, TargetLinks: true}
 	case 'w':
 		return Page{Relevant: true, Confidence: 0.6}
-	case 'W': // the same, a close call (decided between close neighbours)
-		return Page{Relevant: true, Confidence: 0.6, CloseCall: true}
-	case 'v': // target at 0.96, a close call: sure (SureConfidence), under 1 - alpha
-		return Page{Relevant: true, Confidence: 0.96, CloseCall: true}
 	case 'm': // foreign, reached from another server, with target links
 		return Page{Confidence: 0.998, Reached: ReachedInter, TargetLinks: true}
 	case 's': // the same, one of them to a target section of its own server
@@ -167,14 +161,6 @@ func TestSequentialStatus(t *testing.T) {
 		{"below the bound a late target page reopens it", 0.001, 0.001, 10, "Ffffft", "UUUUIU"},
 		{"a server with a target page is never irrelevant", 0.01, 0.01, 10, "wFffffffffffff", "UUUUUUUUUUUUUU"},
 		{"not even by the backstop", 0.01, 0.01, 3, "Fffw", "UUIU"},
-		{"a sure close call is a target page too", 0.01, 0.01, 10, "vFffffffffffff", "UUUUUUUUUUUUUU"},
-		// A close call under SureConfidence is evidence only: such a
-		// server is judged as any other (a trial targeting Malay: an
-		// Indonesian server crawled in full for one page read as Malay at
-		// 0.805 by the word model). Before the twentieth session "W"
-		// counted as "w" does.
-		{"a weak close call is evidence only", 0.01, 0.01, 10, "WFffffffffffff", "UUUIIIIIIIIIII"},
-		{"nor does it hold off the backstop", 0.01, 0.01, 3, "FffW", "UUII"},
 		// The default bounds, alpha 0.01 and beta 0.001: judged relevant as
 		// at 0.01, irrelevant as at 0.001.
 		{"defaults: one confident target page decides", 0, 0, 10, "t", "R"},
