@@ -937,11 +937,14 @@ func (c *Crawler) decideLink(pol *focus.Policy, e frontier.Entry, src focus.Coun
 	// their query. The script is claimed only once the link is accepted,
 	// and the claim is written with the page's completion (Entry.Claim),
 	// so a crash before the page is archived loses no script. A URL that
-	// names a target section (?lang=fa, /th/page.php?id=3) is spared: its
-	// pages are the target's. A trial found a CMS's Persian and Ukrainian
-	// sections (page.php?lang=fa&id=N) cut to one page of ten each, and
-	// nothing said so.
-	if d.QueryKey != "" && !(pol != nil && ln.Kind != links.Requisite && pol.NamesTarget(entry.URL)) {
+	// names a target section (?lang=fa, /th/page.php?id=3) with one other
+	// parameter at most, not a session, sort or tracking one, is spared:
+	// its pages are the target's. A trial found a CMS's Persian and
+	// Ukrainian sections (page.php?lang=fa&id=N) cut to one page of ten
+	// each, and nothing said so; a review found the first version sparing
+	// a fresh session ID in every link (?lang=th&sid=N), 255 copies of one
+	// article.
+	if d.QueryKey != "" && !(pol != nil && ln.Kind != links.Requisite && pol.NamesTarget(entry.URL) && sectionQuery(d.URL)) {
 		claim := "query:" + d.QueryKey
 		if _, dup := claims[claim]; dup {
 			return entry, "scope:query-rule", nil
@@ -957,6 +960,31 @@ func (c *Crawler) decideLink(pol *focus.Policy, e frontier.Entry, src focus.Coun
 		entry.Claim = claim
 	}
 	return entry, "", nil
+}
+
+// sectionQuery reports whether u's query is a target section's page
+// (QueryRule's exemption): besides its language parameters (lang, hl,
+// locale, language) one parameter at most, and not one that names a
+// session, a sort order or a campaign, which make many URLs of one page.
+func sectionQuery(u *url.URL) bool {
+	others := 0
+	for name := range u.Query() {
+		n := strings.ToLower(name)
+		switch {
+		case n == "lang" || n == "hl" || n == "locale" || n == "language":
+			continue
+		case volatileParams[n] || strings.HasPrefix(n, "utm_") || strings.Contains(n, "sess"):
+			return false
+		}
+		others++
+	}
+	return others <= 1
+}
+
+// volatileParams are query parameters that make many URLs of one page.
+var volatileParams = map[string]bool{
+	"sid": true, "token": true, "sort": true, "order": true, "orderby": true, "dir": true, "ref": true,
+	"fbclid": true, "gclid": true, "replytocom": true, "share": true, "print": true, "view": true, "s": true,
 }
 
 // policy is the focusing policy in force now: with a falling tolerance

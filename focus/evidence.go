@@ -272,6 +272,11 @@ var langsOfTLD = map[string][]string{
 	"al": {"sq"}, "lt": {"lt"}, "lv": {"lv"}, "ee": {"et"}, "is": {"is"}, "no": {"nb", "nn"},
 	"fo": {"fo"}, "pt": {"pt"}, "br": {"pt"}, "mn": {"mn"}, "np": {"ne"}, "ir": {"fa"}, "az": {"az"},
 	"bd": {"bn"},
+	// The internationalised ones, in punycode as hosts are kept: .ไทย,
+	// .укр, .бг, .срб, .мкд, .рф, .ایران, .台灣, .中国 (a review: the
+	// report ranked a host under .укр as on no country domain).
+	"xn--o3cw4h": {"th"}, "xn--j1amh": {"uk"}, "xn--90ae": {"bg"}, "xn--90a3ac": {"sr"}, "xn--d1alf": {"mk"},
+	"xn--p1ai": {"ru"}, "xn--mgba3a4f16a": {"fa"}, "xn--kpry57d": {"zh-hant"}, "xn--fiqs8s": {"zh-hans"},
 }
 
 // langCodes are the language codes read as path segments and lang=

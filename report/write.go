@@ -415,7 +415,7 @@ func (r *Report) writeCandidates(p func(string, ...any)) {
 			sections, r.Profile.Language, firstLang(r.Profile.Language), firstLang(r.Profile.Language))
 		p("such a host says it holds %s pages (a section behind foreign pages, or a dead link to one), so they come first. ", r.Profile.Language)
 	}
-	p("The first %d, by section URLs, then hosts never fetched before those sampled, each with hosts on a %s country domain first, then referring pages in %s, then referring pages (all %d in %s):\n\n",
+	p("The first %d, by section URLs, then hosts on a %s country domain, then referring pages in %s, then hosts never fetched before those sampled, then referring pages (all %d in %s):\n\n",
 		n, r.Profile.Language, r.Profile.Language, len(r.Candidates), FileCandidates)
 	p("| host | referring pages | of them in %s | rejected links | dropped URLs | pages fetched | section URLs | anchor texts | reasons | e.g. linked from |\n|---|---:|---:|---:|---:|---:|---|---|---|---|\n", r.Profile.Language)
 	for _, c := range r.Candidates[:n] {
