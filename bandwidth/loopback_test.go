@@ -350,6 +350,18 @@ func windows(tl *timeline, from, to time.Time) (above, n int, worst float64) {
 	return above, n, worst
 }
 
+// runAll runs the controls opens, named names, side by side on their own
+// hosts of w, of the kinds ks.
+func runAll(t *testing.T, w *web, names []string, ks []kind, opens []func(q *frontier.Queue) (controller, *bandwidth.Manager)) []result {
+	res := make([]result, len(names))
+	var wg sync.WaitGroup
+	for i := range names {
+		wg.Go(func() { res[i] = run(t, w, names[i], ks, opens[i]) })
+	}
+	wg.Wait()
+	return res
+}
+
 // run crawls the run's hosts, of the kinds ks, with c until warmup+measure
 // has passed.
 func run(t *testing.T, w *web, name string, ks []kind, open func(q *frontier.Queue) (controller, *bandwidth.Manager)) result {
@@ -524,12 +536,7 @@ func TestLoopback(t *testing.T) {
 		w.runs[n] = nil
 	}
 	w.mu.Unlock()
-	res := make([]result, len(names))
-	var wg sync.WaitGroup
-	for i := range names {
-		wg.Go(func() { res[i] = run(t, w, names[i], kinds, opens[i]) })
-	}
-	wg.Wait()
+	res := runAll(t, w, names, kinds, opens)
 	for _, r := range res {
 		t.Log(r)
 	}
@@ -590,12 +597,7 @@ func TestLoopbackFill(t *testing.T) {
 	}
 	names := []string{"fill", "paperwait"}
 	opens := []func(q *frontier.Queue) (controller, *bandwidth.Manager){mk(0), mk(-1)}
-	res := make([]result, len(names))
-	var wg sync.WaitGroup
-	for i := range names {
-		wg.Go(func() { res[i] = run(t, w, names[i], fastAndSlow, opens[i]) })
-	}
-	wg.Wait()
+	res := runAll(t, w, names, fastAndSlow, opens)
 	for _, r := range res {
 		t.Log(r)
 		if 100*r.above >= r.windows {

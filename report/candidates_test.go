@@ -277,6 +277,17 @@ func TestCandidateOrder(t *testing.T) {
 		en("http://other.test/", `http://sampled.test/5 L a/@href rejected:focus:irrelevant-dest`),
 		en("http://hub.test/"),
 	}
+	got := candidateRows(t, crawl)
+	want := []string{"secret.co.th:1/0/0", "hub.test:1/1/1", "hidden.test:2/0/0", "sampled.test:1/0/2"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("candidates (host:referrers/in th/pages fetched)\n got %v\nwant %v", got, want)
+	}
+}
+
+// candidateRows builds the report of a Thai crawl of pages and returns its
+// candidate hosts in order, each as "host:referrers/in th/pages fetched".
+func candidateRows(t *testing.T, crawl []page) []string {
+	t.Helper()
 	out := t.TempDir()
 	writeWARC(t, filepath.Join(out, WARCDir), t0, crawl)
 	if err := os.WriteFile(filepath.Join(out, ProfileFile), []byte("seeds: [http://th.test/]\nfocus:\n  language: th\n"), 0o644); err != nil {
@@ -290,8 +301,5 @@ func TestCandidateOrder(t *testing.T) {
 	for _, c := range r.Candidates {
 		got = append(got, fmt.Sprintf("%s:%d/%d/%d", c.Host, c.Referrers, c.TargetReferrers, c.Pages))
 	}
-	want := []string{"secret.co.th:1/0/0", "hub.test:1/1/1", "hidden.test:2/0/0", "sampled.test:1/0/2"}
-	if strings.Join(got, " ") != strings.Join(want, " ") {
-		t.Errorf("candidates (host:referrers/in th/pages fetched)\n got %v\nwant %v", got, want)
-	}
+	return got
 }

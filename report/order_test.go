@@ -2,8 +2,6 @@ package report
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 )
 
@@ -23,19 +21,7 @@ func TestCandidateOrderTargetReferrers(t *testing.T) {
 		page{url: "http://splash.test/", depth: 0, tree: "splash.test", lang: "en", charset: "utf-8"},
 		page{url: "http://en.test/", depth: 0, tree: "en.test", lang: "en", charset: "utf-8",
 			outlinks: []string{`http://ads.example/ L a/@href rejected:focus:unvisited-server`}})
-	out := t.TempDir()
-	writeWARC(t, filepath.Join(out, WARCDir), t0, crawl)
-	if err := os.WriteFile(filepath.Join(out, ProfileFile), []byte("seeds: [http://th.test/0]\nfocus:\n  language: th\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	r, err := Build(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, c := range r.Candidates {
-		got = append(got, fmt.Sprintf("%s:%d/%d/%d", c.Host, c.Referrers, c.TargetReferrers, c.Pages))
-	}
+	got := candidateRows(t, crawl)
 	if len(got) < 2 || got[0][:len("splash.test")] != "splash.test" {
 		t.Errorf("candidates (host:referrers/in th/pages): %v; the host 20 Thai pages link to is not first", got)
 	}
