@@ -971,7 +971,7 @@ func sectionQuery(u *url.URL) bool {
 	for name := range u.Query() {
 		n := strings.ToLower(name)
 		switch {
-		case n == "lang" || n == "hl" || n == "locale" || n == "language":
+		case slices.Contains(focus.LangParams, n):
 			continue
 		case volatileParams[n] || strings.HasPrefix(n, "utm_") || strings.Contains(n, "sess"):
 			return false

@@ -363,7 +363,7 @@ func urlLang(u *url.URL, target targets) string {
 	}
 	if u.RawQuery != "" {
 		q := u.Query()
-		for _, k := range []string{"lang", "hl", "locale", "language"} {
+		for _, k := range LangParams {
 			if c := segLang(q.Get(k), target, true); c != "" {
 				return c
 			}
@@ -389,6 +389,10 @@ func (p *Policy) TargetDomain(host string) bool {
 // /ca/ Canada, /be/ Belgium, /br/ Brazil), which a bare first segment does
 // not count as (a review of the bare-code rule).
 var countrySelector = map[string]bool{"uk": true, "ca": true, "be": true, "br": true}
+
+// LangParams are the query parameters whose value names a page's
+// language (?lang=th, ?hl=th).
+var LangParams = []string{"lang", "hl", "locale", "language"}
 
 func allDigits(s string) bool {
 	for i := 0; i < len(s); i++ {
