@@ -153,7 +153,11 @@ func New(opts Options) (*Detector, error) {
 			found = found || iso(p.Tag) == t || strings.ToLower(p.Tag) == t
 		}
 		if !found {
-			errs = append(errs, fmt.Errorf("%w: %w %q", ErrBadOptions, ErrNoProfile, t))
+			err := fmt.Errorf("%w: %w %q", ErrBadOptions, ErrNoProfile, t)
+			if note := readAs[t]; note != "" {
+				err = fmt.Errorf("%w; %s", err, note)
+			}
+			errs = append(errs, err)
 		}
 	}
 	by := map[string][]*profile{}
@@ -269,6 +273,12 @@ func languagesN(n int) string {
 		return "1 language"
 	}
 	return fmt.Sprintf("%d languages", n)
+}
+
+// readAs says, for a language without a profile whose pages come out as
+// another's, which: a crawl for that one keeps them (README; a trial).
+var readAs = map[string]string{
+	"bs": "Bosnian pages come out Croatian (hr), and a crawl for hr keeps them",
 }
 
 // isTargetCode reports whether t is a target as Options.Targets takes it:

@@ -1,6 +1,7 @@
 package detect
 
 import (
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -128,6 +129,11 @@ func TestBosnianReadAsCroatian(t *testing.T) {
 	d, err := New(Options{Targets: []string{"hr"}})
 	if err != nil {
 		t.Fatal(err)
+	}
+	// Asked for bs, the detector says where Bosnian pages go (a re-run of
+	// the trial found only "no profile").
+	if _, err := New(Options{Targets: []string{"bs"}}); !errors.Is(err, ErrNoProfile) || !strings.Contains(err.Error(), "come out Croatian (hr)") {
+		t.Errorf("target bs: %v, want no profile, saying its pages come out Croatian", err)
 	}
 	for _, text := range []string{
 		"Muzej historije u Sarajevu ove sedmice otvara izložbu o hiljadu godina trgovine u gradu. Posjetioci mogu vidjeti stare karte, novčiće i pisma, a u bašti muzeja služi se kahva. Ulaz je besplatan za djecu i studente.",
