@@ -56,6 +56,8 @@ func TestBandwidthManagerDrivesLeases(t *testing.T) {
 		"langcrawl_bandwidth_admitted_total": float64(st.Admitted),
 		"langcrawl_bandwidth_measured_total": float64(st.Measured),
 		"langcrawl_bandwidth_inflight":       0,
+		"langcrawl_bandwidth_filled_total":   float64(st.Filled),
+		"langcrawl_bandwidth_idle_total":     float64(st.Idle),
 	} {
 		if v, ok := got[name]; !ok || v != want {
 			t.Errorf("%s = %v (scraped: %v), want %v", name, v, ok, want)
