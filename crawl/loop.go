@@ -533,15 +533,15 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 	// the metadata record, in one append to one WARC file; or, when the
 	// payload is the one an earlier capture holds, a revisit record that
 	// refers to it.
-	if out.det != nil && known && prev.Lang != "" && out.det.Lang != prev.Lang {
-		out.annot = append(out.annot, "lang-changed:"+prev.Lang+">"+out.det.Lang)
+	if out.det != nil && known && prev.Lang != "" && langChanged(prev.Lang, out.det) {
+		out.annot = append(out.annot, "lang-changed:"+prev.Lang+">"+histLang(out.det))
 		c.stats.langChanged.Add(1)
 	}
 	hist := &frontier.History{URL: e.URL, Fetched: res.Started, Status: res.Status,
 		ETag: res.Header.Get("ETag"), LastModified: validLastModified(res),
 		Tree: e.Tree, Depth: e.Depth, Priority: e.Priority, Requisite: e.Requisite, Hops: e.Hops, Via: e.Via}
 	if out.det != nil {
-		hist.Lang = out.det.Lang
+		hist.Lang = histLang(out.det)
 		hist.Relevant, hist.Judged = out.det.Relevant, true
 	}
 	if d, ok := c.sameCapture(res, prev, known); ok {
@@ -962,6 +962,27 @@ func (c *Crawler) decideLink(pol *focus.Policy, e frontier.Entry, src focus.Coun
 	return entry, "", nil
 }
 
+// histLang is the language a URL's history keeps of a detection: its tag
+// where that says more than the language (zh-Hant), so that a re-crawl's
+// 304 knows the script of the capture it stands for (a review: a zh-hant
+// crawl's 304s of Simplified pages said relevant).
+func histLang(d *detect.Result) string {
+	if d.Tag != "" && d.Tag != d.Lang {
+		return d.Tag
+	}
+	return d.Lang
+}
+
+// langChanged reports whether a detection differs in language from the
+// history's prev: by script too when the history kept one; a bare zh
+// kept before tags were is not a change to zh-Hant.
+func langChanged(prev string, d *detect.Result) bool {
+	if iso, _, tagged := strings.Cut(prev, "-"); !tagged {
+		return iso != d.Lang
+	}
+	return prev != histLang(d)
+}
+
 // sectionQuery reports whether u's query is a target section's page
 // (QueryRule's exemption): besides its language parameters (lang, hl,
 // locale, language) one parameter at most, and not one that names a
@@ -985,6 +1006,9 @@ func sectionQuery(u *url.URL) bool {
 var volatileParams = map[string]bool{
 	"sid": true, "token": true, "sort": true, "order": true, "orderby": true, "dir": true, "ref": true,
 	"fbclid": true, "gclid": true, "replytocom": true, "share": true, "print": true, "view": true, "s": true,
+	// Shops' own session ids and click ids (a review): osCommerce,
+	// Zen Cart, ColdFusion, Microsoft Ads, Yandex.
+	"oscsid": true, "zenid": true, "cfid": true, "cftoken": true, "msclkid": true, "yclid": true,
 }
 
 // policy is the focusing policy in force now: with a falling tolerance

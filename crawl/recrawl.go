@@ -88,8 +88,12 @@ func (c *Crawler) notModified(l *frontier.Lease, worker int, res *fetch.Result, 
 		// language this is: not detected again (there is no body), and
 		// marked so. The report counts the page with it; without it a
 		// server that answered only 304s read as one with no pages.
-		meta = append(meta, archive.Field{Name: "language", Value: prev.Lang},
-			archive.Field{Name: "languageFrom", Value: "refers-to"},
+		lang, _, tagged := strings.Cut(prev.Lang, "-")
+		meta = append(meta, archive.Field{Name: "language", Value: lang})
+		if tagged {
+			meta = append(meta, archive.Field{Name: "languageTag", Value: prev.Lang})
+		}
+		meta = append(meta, archive.Field{Name: "languageFrom", Value: "refers-to"},
 			archive.Field{Name: "relevant", Value: strconv.FormatBool(relevant)})
 		if u, err := url.Parse(e.URL); err == nil && pol != nil {
 			if key := c.focusKey(u); key != "" {

@@ -89,7 +89,7 @@ func (s *Stats) record(e frontier.Entry, out outcome) {
 	s.mu.Lock()
 	s.status[out.status]++
 	if out.det != nil {
-		s.langs[out.det.Lang]++
+		s.langs[histLang(out.det)]++ // zh-Hant and zh-Hans apart, as the report counts them
 	}
 	if out.status > 0 {
 		t := s.hosts[e.Site]

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -169,7 +170,7 @@ func New(opts Options) (*Detector, error) {
 		d.csLangs[p.Charset][iso(p.Tag)] = true
 	}
 	if len(targets) > 0 {
-		errs = append(errs, d.sharedCharsets()...)
+		errs = append(errs, d.sharedCharsets(ps)...)
 	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
@@ -203,7 +204,7 @@ func New(opts Options) (*Detector, error) {
 // target. A charset no language is profiled in (iso-2022-jp, recognised by
 // its escapes; gb18030) is kept, as before: it changes nothing. Called by
 // New, with csLangs filled.
-func (d *Detector) sharedCharsets() []error {
+func (d *Detector) sharedCharsets(ps []*profile) []error {
 	var errs []error
 	seen := map[string]bool{}
 	for _, c := range d.opts.TargetCharsets {
@@ -212,12 +213,18 @@ func (d *Detector) sharedCharsets() []error {
 			continue // unknown (New says so) or named twice
 		}
 		seen[cs] = true
+		// By profile: a zh-hans target's charsets are those of the
+		// zh-Hans profiles, not big5's zh-Hant (a review).
 		var others, mine []string
-		for l := range d.csLangs[cs] {
-			if d.targets[l] || d.targetScript(l) {
-				mine = append(mine, l)
-			} else {
-				others = append(others, l)
+		for _, p := range ps {
+			if p.Charset != cs {
+				continue
+			}
+			switch l := iso(p.Tag); {
+			case d.targets[l] || d.targets[strings.ToLower(p.Tag)]:
+				mine = append(mine, p.Tag)
+			case !slices.Contains(others, p.Tag):
+				others = append(others, p.Tag)
 			}
 		}
 		sort.Strings(others)
@@ -239,17 +246,6 @@ func (d *Detector) sharedCharsets() []error {
 		}
 	}
 	return errs
-}
-
-// targetScript reports whether a target names lang with a script
-// ("zh-hant" for zh).
-func (d *Detector) targetScript(lang string) bool {
-	for t := range d.targets {
-		if l, _, ok := strings.Cut(t, "-"); ok && l == lang {
-			return true
-		}
-	}
-	return false
 }
 
 // CharsetError is New's error for one target charset (Options.TargetCharsets):

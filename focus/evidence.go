@@ -123,6 +123,16 @@ func (p *Policy) InTarget(lang string) (in, known bool) {
 	if len(p.cfg.Langs) == 0 {
 		return false, false
 	}
+	lang = strings.ToLower(lang)
+	if !strings.Contains(lang, "-") {
+		for _, t := range p.cfg.Langs {
+			if l, _, ok := strings.Cut(t, "-"); ok && l == lang {
+				// A bare zh for a zh-hant target: its script is not
+				// known (a capture recorded before the tag was kept).
+				return false, false
+			}
+		}
+	}
 	return targets(p.cfg.Langs).has(lang), true
 }
 
@@ -156,7 +166,11 @@ func langCue(tag string, target targets) int {
 	if tag == "" {
 		return 0
 	}
-	prim, _, _ := strings.Cut(strings.ToLower(strings.ReplaceAll(tag, "_", "-")), "-")
+	tag = strings.ToLower(strings.ReplaceAll(tag, "_", "-"))
+	prim, _, _ := strings.Cut(tag, "-")
+	if sc := chineseScript(tag); sc != "" {
+		prim = sc // zh-TW, zh-Hant: Traditional; zh-CN, zh-Hans: Simplified
+	}
 	switch {
 	case target.has(prim):
 		return 1
@@ -409,15 +423,37 @@ func allDigits(s string) bool {
 // or with a region ("id-ID", "nb_NO"), since a bare two-letter segment
 // such as "/id/123" or "/no/5" is as often no language at all.
 func segLang(seg string, target targets, query bool) string {
+	seg = strings.ToLower(seg)
+	if sc := chineseScript(strings.ReplaceAll(seg, "_", "-")); sc != "" {
+		return sc // /zh-tw/, ?lang=zh-hant: a script, which a zh-hant target tells apart
+	}
 	if len(seg) != 2 && len(seg) != 5 {
 		return ""
 	}
-	seg = strings.ToLower(seg)
 	if len(seg) == 5 && seg[2] != '-' && seg[2] != '_' {
 		return ""
 	}
 	if c := seg[:2]; langCodes[c] || (target.has(c) && (query || len(seg) == 5)) {
 		return c
+	}
+	return ""
+}
+
+// chineseScript returns the script a Chinese tag names, as a target names
+// it ("zh-hant", "zh-hans"): by its script subtag, or by its region (zh-TW,
+// zh-HK, zh-MO Traditional; zh-CN, zh-SG Simplified); "" for another tag or
+// a bare zh. tag is lower case, hyphenated.
+func chineseScript(tag string) string {
+	rest, ok := strings.CutPrefix(tag, "zh-")
+	if !ok {
+		return ""
+	}
+	sub, _, _ := strings.Cut(rest, "-")
+	switch sub {
+	case "hant", "tw", "hk", "mo":
+		return "zh-hant"
+	case "hans", "cn", "sg":
+		return "zh-hans"
 	}
 	return ""
 }

@@ -3,6 +3,7 @@ package focus
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -229,7 +230,7 @@ func New(cfg Config) (*Policy, error) {
 	}
 	var langs targets
 	for _, l := range cfg.Langs {
-		if l = strings.ToLower(strings.TrimSpace(l)); l != "" && !langs.has(l) {
+		if l = strings.ToLower(strings.TrimSpace(l)); l != "" && !slices.Contains(langs, l) {
 			langs = append(langs, l)
 		}
 	}
