@@ -714,7 +714,8 @@ func TestQueryRuleSparesTargetSection(t *testing.T) {
 
 // TestLanguageTagRecorded: where the detector's profile tag says more than
 // the language (zh-Hant, zh-Hans), the metadata record keeps it as
-// languageTag beside language; a page whose tag is its language has none.
+// languageTag beside language, and the live statistics count by it; a page
+// whose tag is its language has none.
 func TestLanguageTagRecorded(t *testing.T) {
 	web := fakeWeb{
 		"http://th.test/": page("th", "http://tw.test/", "http://cn.test/"),
@@ -729,5 +730,10 @@ func TestLanguageTagRecorded(t *testing.T) {
 		if got := h.metaField(u, "languageTag"); got != want {
 			t.Errorf("%s: languageTag %q, want %q", u, got, want)
 		}
+	}
+	// The live statistics (status page, summary) count the scripts apart
+	// too, as the report does (a review found one zh count).
+	if l := h.c.Stats().Langs; l["zh-Hant"] != 1 || l["zh-Hans"] != 1 {
+		t.Errorf("live language counts %v: Traditional and Simplified not told apart", l)
 	}
 }

