@@ -554,6 +554,22 @@ func TestRecheckSection(t *testing.T) {
 	}
 }
 
+// notModified returns the last 304 revisit the rig archived for u, failing
+// the test if there is none.
+func (g *genRig) notModified(t *testing.T, u string) *archive.Revisit {
+	t.Helper()
+	var nm *archive.Revisit
+	for i := range g.a.revisits {
+		if rv := &g.a.revisits[i]; rv.URL == u && rv.Profile == archive.ProfileServerNotModified {
+			nm = rv
+		}
+	}
+	if nm == nil {
+		t.Fatalf("no 304 revisit for %s: %+v", u, g.a.revisits)
+	}
+	return nm
+}
+
 // TestNotModifiedFocusStatus: in a focused re-crawl, a 304's revisit
 // metadata says its server's focus key and the verdict on it now, as a
 // page's record does, so a report reading the latest record of a server
@@ -567,15 +583,7 @@ func TestNotModifiedFocusStatus(t *testing.T) {
 	g := newGenRig(t, web, map[string]string{"http://a.test/etag": `"v1"`})
 	g.firstGeneration(t, Config{Focus: pol}, "http://a.test/")
 	g.nextGeneration(t, Config{Focus: pol}, "http://a.test/")
-	var nm *archive.Revisit
-	for i := range g.a.revisits {
-		if rv := &g.a.revisits[i]; rv.URL == "http://a.test/etag" && rv.Profile == archive.ProfileServerNotModified {
-			nm = rv
-		}
-	}
-	if nm == nil {
-		t.Fatalf("no 304 revisit for a.test/etag: %+v", g.a.revisits)
-	}
+	nm := g.notModified(t, "http://a.test/etag")
 	for _, f := range []archive.Field{{Name: "focusKey", Value: "a.test"}, {Name: "focusStatus", Value: focus.Relevant.String()}} {
 		if !slices.Contains(nm.Metadata, f) {
 			t.Errorf("304 revisit metadata %v lacks %v", nm.Metadata, f)

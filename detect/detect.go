@@ -202,8 +202,8 @@ func New(opts Options) (*Detector, error) {
 // sharedCharsets returns an error for each target charset that a language
 // other than the targets is written in: such a charset cannot define the
 // target. A charset no language is profiled in (iso-2022-jp, recognised by
-// its escapes; gb18030) is kept, as before: it changes nothing. Called by
-// New, with csLangs filled.
+// its escapes; gb18030) is kept, as before: it changes nothing. ps are the
+// profiles New read; the targets are judged by each profile's tag.
 func (d *Detector) sharedCharsets(ps []*profile) []error {
 	var errs []error
 	seen := map[string]bool{}
@@ -215,14 +215,15 @@ func (d *Detector) sharedCharsets(ps []*profile) []error {
 		seen[cs] = true
 		// By profile: a zh-hans target's charsets are those of the
 		// zh-Hans profiles, not big5's zh-Hant (a review).
-		var others, mine []string
+		var others []string
+		mine := false
 		for _, p := range ps {
 			if p.Charset != cs {
 				continue
 			}
 			switch l := iso(p.Tag); {
 			case d.targets[l] || d.targets[strings.ToLower(p.Tag)]:
-				mine = append(mine, p.Tag)
+				mine = true
 			case !slices.Contains(others, p.Tag):
 				others = append(others, p.Tag)
 			}
@@ -237,7 +238,7 @@ func (d *Detector) sharedCharsets(ps []*profile) []error {
 			list = append(list[:8:8], "...")
 		}
 		switch {
-		case len(others) > 0 && len(mine) == 0:
+		case len(others) > 0 && !mine:
 			errs = append(errs, &CharsetError{Charset: c, kind: ErrSharedCharset, msg: fmt.Sprintf("%s is the charset of %s (%s) and of no target language, so it cannot define the target; leave it out (langcrawl languages lists each language's charsets)",
 				name, languagesN(len(others)), strings.Join(list, ", "))})
 		case len(others) > 0:
