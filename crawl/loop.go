@@ -519,6 +519,12 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 			archive.Field{Name: "languageEvidence", Value: d.Evidence},
 			archive.Field{Name: "relevant", Value: strconv.FormatBool(d.Relevant)},
 		)
+		if d.Rival != "" {
+			// The close neighbour the word model decided against: a
+			// curator reads a Malay verdict against Indonesian at 0.8 as
+			// the close call it is (focus.Page.CloseCall).
+			meta = append(meta, archive.Field{Name: "languageRival", Value: d.Rival})
+		}
 		if key != "" {
 			meta = append(meta,
 				archive.Field{Name: "focusKey", Value: key},
@@ -611,7 +617,7 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 	// 12. A server that just turned irrelevant gives up its queue
 	// (Tamura 4.1); the directory variant skips at fetch time instead.
 	before := counts // the key's counters before this page
-	if out.page && key == e.Site && !out.relevant && pol.Status(src) == focus.Irrelevant &&
+	if out.page && key == e.Site && pol.Status(src) == focus.Irrelevant &&
 		pol.Status(before) != focus.Irrelevant {
 		// Each dropped URL gets its crawl.log line (-5003), written
 		// before the frontier lets it go, so a curator sees every one.

@@ -132,7 +132,8 @@ func (fakeGate) Busy(string, bool)          {}
 func (fakeGate) Ready(string) time.Time     { return time.Time{} }
 
 // fakeDetector reads <html lang="xx">; the target is "th". "tag:T" in the
-// body gives the profile tag T.
+// body gives the profile tag T; "closecall:R:C" a verdict the word model
+// decided against R (Result.Rival) at confidence C; "conf:C" confidence C.
 type fakeDetector struct{}
 
 func (fakeDetector) Detect(body []byte, _ string) detect.Result {
@@ -146,6 +147,14 @@ func (fakeDetector) Detect(body []byte, _ string) detect.Result {
 	if j := strings.Index(s, "tag:"); j >= 0 {
 		fmt.Sscanf(s[j+4:], "%s", &r.Tag)
 		r.Tag, _, _ = strings.Cut(r.Tag, `"`)
+	}
+	if j := strings.Index(s, "conf:"); j >= 0 {
+		fmt.Sscanf(s[j+len("conf:"):], "%g", &r.Confidence)
+	}
+	if j := strings.Index(s, "closecall:"); j >= 0 {
+		rival, conf, _ := strings.Cut(s[j+len("closecall:"):], ":")
+		fmt.Sscanf(conf, "%g", &r.Confidence)
+		r.Rival, r.Evidence = rival, "fake+words"
 	}
 	return r
 }

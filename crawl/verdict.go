@@ -30,6 +30,7 @@ func (c *Crawler) tally(pol *focus.Policy, key string, counts focus.Counts, e fr
 	pg := focus.Page{Relevant: out.relevant}
 	if out.det != nil {
 		pg.Confidence = out.det.Confidence
+		pg.CloseCall = out.det.Rival != "" && !pol.IsTarget(out.det.Rival)
 	}
 	pg.Home = isHome(u, e)
 	pg.Probe = pg.Home && probed(e)
@@ -42,9 +43,11 @@ func (c *Crawler) tally(pol *focus.Policy, key string, counts focus.Counts, e fr
 	}
 	src = pol.Count(counts, pg)
 	opening = src
-	// Home and Probe as Count kept them: the paper's strategies keep
-	// neither, so their counter records stay two varints.
-	ts = []frontier.Tally{{Key: key, Relevant: out.relevant, Evidence: src.Evidence - counts.Evidence,
+	// N_r, Home and Probe as Count kept them: the paper's strategies keep
+	// neither of the last two, so their counter records stay two varints;
+	// a close call counts apart.
+	ts = []frontier.Tally{{Key: key, Relevant: src.Relevant > counts.Relevant, Close: src.Close > counts.Close,
+		Evidence: src.Evidence - counts.Evidence, PageEvidence: src.PageEvidence - counts.PageEvidence,
 		Home: src.Home && !counts.Home, Probe: src.Probes > counts.Probes, SelfLinks: src.SelfLinks && !counts.SelfLinks}}
 	if dk := pol.DirKey(key, scope.DirKey(u)); dk != "" {
 		n, err := c.p.Queue.Counts(dk)
@@ -53,7 +56,8 @@ func (c *Crawler) tally(pol *focus.Policy, key string, counts focus.Counts, e fr
 		}
 		d := focus.Counts(n)
 		after := pol.CountDir(d, pg)
-		ts = append(ts, frontier.Tally{Key: dk, Relevant: out.relevant, Evidence: after.Evidence - d.Evidence})
+		ts = append(ts, frontier.Tally{Key: dk, Relevant: after.Relevant > d.Relevant, Close: after.Close > d.Close,
+			Evidence: after.Evidence - d.Evidence})
 		opening = pol.OpeningCounts(src, after, dk)
 	}
 	if pol.Probe(src) {

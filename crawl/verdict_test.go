@@ -265,3 +265,83 @@ func TestSequentialForeignUserOpensNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestSequentialCloseCall: under the sequential strategy, a target verdict
+// the detector's word model decided against a foreign neighbour under
+// focus.SureConfidence is evidence only, not a target page (N_r), so its
+// server is judged within T+1 pages like a foreign one. A trial targeting
+// Malay found Indonesian servers crawled in full, each for one page read as
+// Malay at 0.37-0.86 by the word model. A close call at 0.96, or one
+// against another target (Bokmål against Nynorsk in a crawl for both),
+// counts as before. A server whose every page is a close call is judged
+// relevant by the test and crawled in full, past the backstop, and its
+// pages open servers never visited (step 4.5): a version that read N_r
+// alone cut such Malay servers at T+1 pages and lost 10% of a trial web's
+// Malay pages.
+func TestSequentialCloseCall(t *testing.T) {
+	for _, c := range []struct {
+		name, mark  string // mark: the shop's home page's close call ("" none)
+		every       bool   // every page of the shop is that close call
+		linksTarget bool   // every other page links th.test, a relevant server
+		full        bool   // crawled in full, and its link opens next.test
+	}{
+		{"a weak close call", "closecall:id:0.805", false, false, false},
+		{"a sure close call", "closecall:id:0.96", false, false, true},
+		{"a close call against another target", "closecall:lo:0.805", false, false, true},
+		{"a target verdict no neighbour contested", "", false, false, true},
+		{"every page a close call", "closecall:id:0.9", true, false, true},
+		// Its links judge it relevant, but not its pages: the backstop
+		// holds (an Indonesian forum linking a Malay one was crawled in
+		// full when a close call let the links' verdict stand).
+		{"a close call among pages linking a target server", "closecall:id:0.805", false, true, false},
+	} {
+		web := fakeWeb{"http://th.test/": page("th", "http://shop.test/"), "http://next.test/": page("th")}
+		var inner []string
+		for i := range 20 {
+			inner = append(inner, fmt.Sprintf("/%d", i))
+			lang, links := "en", []string{}
+			if c.every {
+				lang, links = "th", []string{c.mark}
+			}
+			if i == 19 {
+				links = append(links, "http://next.test/")
+			}
+			if c.linksTarget { // and are foreign at 0.6: the links decide
+				links = append(links, "http://th.test/", "conf:0.6")
+			}
+			web[fmt.Sprintf("http://shop.test/%d", i)] = page(lang, links...)
+		}
+		home := append([]string{c.mark}, inner...)
+		if c.mark == "" {
+			home = inner // the fake's verdicts are at confidence 1
+		}
+		web["http://shop.test/"] = page("th", home...)
+		pol := mustPolicy(t, focus.Config{Strategy: focus.Sequential, Langs: []string{"th", "lo"}, Tolerance: 10})
+		h := newHarness(t, web, Config{Focus: pol}, "http://th.test/")
+		if _, err := h.run(); err != nil {
+			t.Fatal(err)
+		}
+		n := h.fetchedUnder("http://shop.test/")
+		if c.full && n != 21 {
+			t.Errorf("%s: fetched %d pages of shop.test, want all 21", c.name, n)
+		}
+		if !c.full && n > 11 {
+			t.Errorf("%s: fetched %d pages of shop.test, want at most T+1 = 11", c.name, n)
+		}
+		if c.every && !h.fetched("http://next.test/") {
+			t.Errorf("%s: the shop's link to a server never visited was not followed", c.name)
+		}
+		if got, want := h.metaField("http://shop.test/", "languageRival"), strings.Split(c.mark+"::", ":")[1]; got != want {
+			t.Errorf("%s: languageRival %q, want %q", c.name, got, want)
+		}
+		if c.every {
+			n, err := h.q.Counts("shop.test")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n.Relevant != 0 || n.Close != 21 {
+				t.Errorf("%s: counters N_r %d, close calls %d, want 0 and 21", c.name, n.Relevant, n.Close)
+			}
+		}
+	}
+}

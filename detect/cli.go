@@ -20,6 +20,7 @@ type cliResult struct {
 	Confidence float64 `json:"confidence"`
 	Relevant   bool    `json:"relevant"`
 	Evidence   string  `json:"evidence"`
+	Rival      string  `json:"rival,omitempty"` // the close neighbour a word model decided against
 	Error      string  `json:"error,omitempty"`
 }
 
@@ -49,7 +50,7 @@ func RunCLI(w io.Writer, targets []string, files []string) error {
 			errs = append(errs, fmt.Errorf("detect %s: %w", f, err))
 		} else {
 			r := d.Detect(body, ct)
-			out.Lang, out.Charset, out.Confidence, out.Relevant, out.Evidence = r.Lang, r.Charset, r.Confidence, r.Relevant, r.Evidence
+			out.Lang, out.Charset, out.Confidence, out.Relevant, out.Evidence, out.Rival = r.Lang, r.Charset, r.Confidence, r.Relevant, r.Evidence, r.Rival
 			if r.Tag != r.Lang {
 				out.Tag = r.Tag
 			}

@@ -23,21 +23,24 @@ func TestRunCLI(t *testing.T) {
 	// The header file says windows-874; the page has no META.
 	write("thai-tis.html.headers", []byte("HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=TIS-620\r\nServer: x\r\n\r\n"))
 	en := write("english.html", page("", []byte(enText)))
+	ms := write("malay.html", page("", []byte(msText)))
 	missing := filepath.Join(dir, "missing.html")
 
 	var out bytes.Buffer
-	err := RunCLI(&out, []string{"th"}, []string{utf, tis, en, missing})
+	err := RunCLI(&out, []string{"th"}, []string{utf, tis, en, ms, missing})
 	if err == nil {
 		t.Error("no error for a missing file")
 	}
 	want := []struct {
 		file, lang, charset, evidence string
 		relevant, failed              bool
+		rival                         any // nil: none
 	}{
-		{utf, "th", "utf-8", "ngram", true, false},
-		{tis, "th", "windows-874", "header+ngram", true, false},
-		{en, "en", "windows-1252", "ascii+ngram", false, false},
-		{missing, "und", "", "", false, true},
+		{utf, "th", "utf-8", "ngram", true, false, nil},
+		{tis, "th", "windows-874", "header+ngram", true, false, nil},
+		{en, "en", "windows-1252", "ascii+ngram", false, false, nil},
+		{ms, "ms", "windows-1252", "ascii+ngram+words", false, false, "id"},
+		{missing, "und", "", "", false, true, nil},
 	}
 	sc := bufio.NewScanner(&out)
 	i := 0
@@ -56,7 +59,7 @@ func TestRunCLI(t *testing.T) {
 			}
 		}
 		if got["file"] != w.file || got["lang"] != w.lang || got["charset"] != w.charset ||
-			got["evidence"] != w.evidence || got["relevant"] != w.relevant || (got["error"] != nil) != w.failed {
+			got["evidence"] != w.evidence || got["relevant"] != w.relevant || (got["error"] != nil) != w.failed || got["rival"] != w.rival {
 			t.Errorf("line %d = %s, want %+v", i, sc.Bytes(), w)
 		}
 	}

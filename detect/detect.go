@@ -86,6 +86,12 @@ type Result struct {
 	// the word model of a close group (Indonesian and Malay, Danish and
 	// Bokmål, ...) decided between the two best languages.
 	Evidence string `json:"evidence"`
+	// Rival is, when a word model decided ("+words"), the profile tag of
+	// the language it decided against: Confidence is the chance that the
+	// page is Lang and not Rival, where they are the two languages left in
+	// doubt. A crawl reads a target verdict against a foreign rival under
+	// a high confidence as a close call (package focus, Page.CloseCall).
+	Rival string `json:"rival,omitempty"`
 }
 
 // Detector identifies the charset and language of web pages. It is safe
@@ -1024,6 +1030,7 @@ func (d *Detector) finish(res *Result, best scored) {
 		res.Tag = s.tag
 		if s.stage == stageWords {
 			res.Evidence += "+words"
+			res.Rival = s.rival
 		}
 		res.Lang = iso(res.Tag)
 		res.Confidence = math.Round(d.confidence(s)*1000) / 1000
@@ -1046,6 +1053,9 @@ type decision struct {
 	stage int     // stageNgram or stageWords
 	z     float64 // margin over the square root of the evidence
 	n     int     // trigrams (stageNgram) or words (stageWords) scored
+	// rival: at stageWords, the language the word model decided against
+	// in the decision z is from (Result.Rival).
+	rival string
 }
 
 // decide returns the language of best, after the close groups' word
@@ -1056,12 +1066,16 @@ func (d *Detector) decide(best scored) (decision, bool) {
 	}
 	s := decision{tag: best.tag, stage: stageNgram, z: (best.score - best.second) / math.Sqrt(float64(best.n)), n: best.n}
 	if tag, wz, hits, ok := d.secondStage(best); ok {
-		s = decision{tag: tag, stage: stageWords, z: wz, n: hits}
+		rival := best.secTag
+		if tag == best.secTag {
+			rival = best.tag
+		}
+		s = decision{tag: tag, stage: stageWords, z: wz, n: hits, rival: rival}
 	}
-	if tag, vz, hits, ok := d.variantStage(best, s.tag); ok {
+	if tag, rival, vz, hits, ok := d.variantStage(best, s.tag); ok {
 		// The weaker of the two word decisions, when both had a say.
 		if s.stage != stageWords || vz < s.z {
-			s.stage, s.z, s.n = stageWords, vz, hits
+			s.stage, s.z, s.n, s.rival = stageWords, vz, hits, rival
 		}
 		s.tag = tag
 	}

@@ -99,33 +99,33 @@ func variantPairs() [][]string {
 }
 
 // variantStage decides between the base of s (the language the first two
-// stages chose) and its variant. It returns the tag, the confidence z and
-// the words scored; ok is false when there is no variant to decide or the
+// stages chose) and its variant. It returns the tag, the other of the two
+// (rival), the confidence z and the words scored; ok is false when there is no variant to decide or the
 // words had no say, and then the base stands.
-func (d *Detector) variantStage(s scored, base string) (tag string, z float64, hits int, ok bool) {
+func (d *Detector) variantStage(s scored, base string) (tag, rival string, z float64, hits int, ok bool) {
 	m := d.variants[base]
 	if m == nil || s.vTag == "" {
-		return base, 0, 0, false
+		return base, "", 0, 0, false
 	}
 	// The whole text, up to maxWordText: the trigram stage stops early
 	// once the family leads the other languages, long before the two
 	// standards part.
 	norm, ok := wordTextUpTo(s, maxWordText)
 	if !ok {
-		return base, 0, 0, false
+		return base, "", 0, 0, false
 	}
 	diff, hits := m.scoreEvidence(norm, 0, 1)
 	if hits == 0 {
 		// No word says anything either way: the trigram margin alone
 		// does not make a text the variant.
-		return base, 0, 0, false
+		return base, "", 0, 0, false
 	}
 	margin := diff + pairWeight*(s.vScore-s.baseScore) - variantPrior
 	z = math.Abs(margin) / math.Sqrt(float64(hits))
 	if margin > 0 {
-		return m.Tags[1], z, hits, true
+		return m.Tags[1], base, z, hits, true
 	}
-	return base, z, hits, true
+	return base, m.Tags[1], z, hits, true
 }
 
 // VariantNote returns, for a set of target languages, a line for the

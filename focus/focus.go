@@ -114,6 +114,14 @@ type Counts struct {
 	// server (Page.SelfTargetLinks); only such links may keep a server
 	// with no target page past the sequential verdict's backstop.
 	SelfLinks bool
+	// Close: target verdicts the sequential strategy did not count in N_r
+	// for being close calls (Page.CloseCall): evidence only.
+	Close int64
+	// PageEvidence: Evidence without what the pages' links say
+	// (Page.TargetLinks): the test on the pages' own verdicts. A server
+	// with close calls whose PageEvidence reaches the upper bound is
+	// relevant past the backstop, and its pages open servers (step 4.5).
+	PageEvidence int64
 	// Rechecked: the crawl generation in which the engine last fetched a
 	// page of the server, judged irrelevant before, to see whether its
 	// language changed (0: never); RecheckTries, its tries in that
@@ -387,7 +395,7 @@ func (p *Policy) Decide(pageRelevant bool, src, dest Counts, destVisited bool) V
 		return enqueue(pageRelevant)
 	}
 	// Server-based strategies.
-	if p.cfg.Strategy.Conservative() && src.Relevant == 0 && dest.Downloaded == 0 { // step 4.5
+	if p.cfg.Strategy.Conservative() && src.Relevant == 0 && !p.closeRelevant(src) && dest.Downloaded == 0 { // step 4.5
 		if p.cfg.Defer {
 			return Verdict{Defer: true, Reason: ReasonDeferred}
 		}

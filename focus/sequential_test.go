@@ -44,7 +44,8 @@ func TestWeigh(t *testing.T) {
 
 // Pages for the status walks: f foreign (c = 0.998), F the home page,
 // foreign; t target (0.998), T the home page, target; l foreign with
-// target links; w target with confidence 0.6 (weak); u no confidence.
+// target links; w target with confidence 0.6 (weak), W, x and v close
+// calls at 0.6, 0.9 and 0.96; u no confidence.
 func pageOf(r rune) Page {
 	switch r {
 	case 'f':
@@ -61,6 +62,12 @@ func pageOf(r rune) Page {
 		return Page{Confidence: 0.998, TargetLinks: true}
 	case 'w':
 		return Page{Relevant: true, Confidence: 0.6}
+	case 'W': // the same, a close call: decided against a foreign neighbour
+		return Page{Relevant: true, Confidence: 0.6, CloseCall: true}
+	case 'x': // a close call at 0.9 (+2.03 nats)
+		return Page{Relevant: true, Confidence: 0.9, CloseCall: true}
+	case 'v': // a close call at 0.96, from SureConfidence: a target page
+		return Page{Relevant: true, Confidence: 0.96, CloseCall: true}
 	case 'm': // foreign, reached from another server, with target links
 		return Page{Confidence: 0.998, Reached: ReachedInter, TargetLinks: true}
 	case 's': // the same, one of them to a target section of its own server
@@ -161,6 +168,22 @@ func TestSequentialStatus(t *testing.T) {
 		{"below the bound a late target page reopens it", 0.001, 0.001, 10, "Ffffft", "UUUUIU"},
 		{"a server with a target page is never irrelevant", 0.01, 0.01, 10, "wFffffffffffff", "UUUUUUUUUUUUUU"},
 		{"not even by the backstop", 0.01, 0.01, 3, "Fffw", "UUIU"},
+		// A close call under SureConfidence is evidence only (a trial
+		// targeting Malay: Indonesian servers crawled in full for one
+		// page the word model read as Malay); before, W counted as w.
+		{"a sure close call is a target page", 0.01, 0.01, 10, "vFffffffffffff", "UUUUUUUUUUUUUU"},
+		{"a weak close call is evidence only", 0.01, 0.01, 10, "WFffffffffffff", "UUUIIIIIIIIIII"},
+		{"nor does it hold off the backstop", 0.01, 0.01, 3, "FffW", "UUII"},
+		// Close calls that reach the upper bound judge the server relevant,
+		// and that stands past the backstop: a Malay server whose pages
+		// are all close calls is crawled in full.
+		{"close calls that judge it relevant stand", 0.01, 0.01, 3, "xxxffffff", "UURRRRRRR"},
+		{"close calls short of the bound do not", 0.01, 0.01, 3, "xffff", "UUUII"},
+		// Nor do links to other servers with a close call among the pages:
+		// the test that stands is on the pages' own verdicts (an
+		// Indonesian forum linking a Malay one, crawled in full when the
+		// links counted).
+		{"links and a close call do not", 0.01, 0.01, 3, "mmmxf", "UUUII"},
 		// The default bounds, alpha 0.01 and beta 0.001: judged relevant as
 		// at 0.01, irrelevant as at 0.001.
 		{"defaults: one confident target page decides", 0, 0, 10, "t", "R"},
@@ -226,7 +249,7 @@ func TestNeedsLinksWhileLinksAloneDecide(t *testing.T) {
 func TestCountOtherStrategies(t *testing.T) {
 	for _, s := range append(Strategies(), Evidence) {
 		p := mustNew(t, Config{Strategy: s, Langs: []string{"th"}})
-		c := p.Count(Counts{}, Page{Relevant: true, Confidence: 0.998, Home: true, TargetLinks: true})
+		c := p.Count(Counts{}, Page{Relevant: true, Confidence: 0.8, Home: true, TargetLinks: true, CloseCall: true})
 		if c != (Counts{Downloaded: 1, Relevant: 1}) {
 			t.Errorf("%s: Count = %+v", s, c)
 		}
@@ -548,5 +571,36 @@ func TestOpeningCounts(t *testing.T) {
 	cs := mustNew(t, Config{Strategy: ConservativeServer})
 	if cs.DirKey("host.test", "host.test/~ann/") != "" || cs.OpeningCounts(server, foreignUser, "host.test/~ann/") != server {
 		t.Error("conservative-server: the paper's step 4.5, by server")
+	}
+}
+
+// TestCloseCallsOpenServers: step 4.5 under the sequential strategy lets a
+// page of a server with no target page open a server never visited only
+// when close calls made the test judge its server relevant; links alone,
+// or close calls short of the bound, do not.
+func TestCloseCallsOpenServers(t *testing.T) {
+	p := mustNew(t, Config{Strategy: Sequential, Langs: []string{"ms"}, ErrorBound: 0.01, MissBound: 0.01, Tolerance: 10})
+	var closeOnly, short Counts
+	for range 3 {
+		closeOnly = p.Count(closeOnly, pageOf('x'))
+	}
+	short = p.Count(short, pageOf('x'))
+	links := Counts{Downloaded: 3, Evidence: 5000} // judged relevant on links to other servers
+	var linksClose Counts
+	for _, r := range "mmmx" {
+		linksClose = p.Count(linksClose, pageOf(r))
+	}
+	for _, c := range []struct {
+		name string
+		src  Counts
+		want bool
+	}{{"close calls that judged it relevant", closeOnly, true}, {"one close call", short, false}, {"links alone", links, false},
+		{"links and a close call", linksClose, false}} {
+		if got := p.Decide(false, c.src, Counts{}, false).Enqueue; got != c.want {
+			t.Errorf("%s (%+v): a link to a server never visited enqueued %v, want %v", c.name, c.src, got, c.want)
+		}
+	}
+	if c := p.Count(Counts{}, pageOf('x')); c.Relevant != 0 || c.Close != 1 {
+		t.Errorf("a close call counted as %+v, want in Close only", c)
 	}
 }

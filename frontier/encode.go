@@ -236,13 +236,15 @@ func decodeSite(b []byte) (siteRecord, error) {
 
 // encodeCounts writes N_a and N_r, then, only when any of the others is
 // set, the evidence (a signed varint) and a flags byte (1: Home, 2: a
-// uvarint of Probes follows, 4: SelfLinks), so counters of the paper's strategies keep
-// their two-varint records and older records read as before.
+// uvarint of Probes follows, 4: SelfLinks, 8: the re-check's two uvarints
+// follow, 16: RecheckDone, 32: a uvarint of Close follows, 64: a signed
+// varint of PageEvidence follows), so counters of the paper's strategies
+// keep their two-varint records and older records read as before.
 func encodeCounts(c Counts) []byte {
 	b := make([]byte, 0, 24)
 	b = binary.AppendUvarint(b, uint64(c.Downloaded))
 	b = binary.AppendUvarint(b, uint64(c.Relevant))
-	if c.Evidence != 0 || c.Home || c.Probes != 0 || c.SelfLinks || c.Rechecked != 0 || c.RecheckDone {
+	if c.Evidence != 0 || c.Home || c.Probes != 0 || c.SelfLinks || c.Rechecked != 0 || c.RecheckDone || c.Close != 0 || c.PageEvidence != 0 {
 		b = binary.AppendVarint(b, c.Evidence)
 		var flags byte
 		if c.Home {
@@ -260,6 +262,12 @@ func encodeCounts(c Counts) []byte {
 		if c.RecheckDone {
 			flags |= 16
 		}
+		if c.Close != 0 {
+			flags |= 32
+		}
+		if c.PageEvidence != 0 {
+			flags |= 64
+		}
 		b = append(b, flags)
 		if c.Probes != 0 {
 			b = binary.AppendUvarint(b, uint64(c.Probes))
@@ -267,6 +275,12 @@ func encodeCounts(c Counts) []byte {
 		if c.Rechecked != 0 {
 			b = binary.AppendUvarint(b, uint64(c.Rechecked))
 			b = binary.AppendUvarint(b, uint64(c.RecheckTries))
+		}
+		if c.Close != 0 {
+			b = binary.AppendUvarint(b, uint64(c.Close))
+		}
+		if c.PageEvidence != 0 {
+			b = binary.AppendVarint(b, c.PageEvidence)
 		}
 	}
 	return b
@@ -287,6 +301,12 @@ func decodeCounts(b []byte) (Counts, error) {
 			c.RecheckTries = int64(d.uvarint())
 		}
 		c.RecheckDone = flags&16 != 0
+		if flags&32 != 0 {
+			c.Close = int64(d.uvarint())
+		}
+		if flags&64 != 0 {
+			c.PageEvidence = d.varint()
+		}
 	}
 	return c, d.err
 }

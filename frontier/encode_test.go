@@ -107,6 +107,9 @@ func TestCountsEncoding(t *testing.T) {
 		{Counts{Downloaded: 11, Rechecked: 2, RecheckTries: 3, RecheckDone: true}, 6},
 		{Counts{Downloaded: 12, Evidence: -3400, Home: true, Probes: 1, Rechecked: 300, RecheckTries: 2}, 9},
 		{Counts{Downloaded: 12, RecheckDone: true}, 4},
+		{Counts{Downloaded: 3, Evidence: 6080, Close: 3}, 6},
+		{Counts{Downloaded: 4, Evidence: 5300, Close: 1, PageEvidence: -1570}, 8},
+		{Counts{Downloaded: 12, Relevant: 1, Home: true, Probes: 1, Rechecked: 2, RecheckTries: 1, Close: 200}, 9},
 	}
 	for _, tt := range tests {
 		b := encodeCounts(tt.in)

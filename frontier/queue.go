@@ -215,12 +215,18 @@ type Tally struct {
 	// SelfLinks marks a page whose own links spoke for its key (package
 	// focus: a link to a target section of its own server).
 	SelfLinks bool
+	// Close marks a page counted in Counts.Close instead of N_r: a
+	// target verdict the caller does not count as a target page (package
+	// focus: a close call). Relevant is false with it.
+	Close bool
+	// PageEvidence is added to the key's Counts.PageEvidence.
+	PageEvidence int64
 }
 
 // Counts are Tamura et al.'s per-server (or per-directory) counters, and
 // what a sequential server verdict accumulates beside them (package focus,
-// strategy sequential). Records written before Evidence, Home, Probes and
-// SelfLinks were kept read as zero for them.
+// strategy sequential). Records written before Evidence, Home, Probes,
+// SelfLinks, Close and PageEvidence were kept read as zero for them.
 type Counts struct {
 	Downloaded int64 // N_a: pages downloaded
 	Relevant   int64 // N_r: relevant pages among them
@@ -228,6 +234,10 @@ type Counts struct {
 	Home       bool  // a Tally with Home was given
 	Probes     int64 // pages among Downloaded that came with Tally.Probe
 	SelfLinks  bool  // a Tally with SelfLinks was given
+	Close      int64 // Tallies with Close given
+	// PageEvidence: the sum of the Tally.PageEvidence given (package
+	// focus: the evidence of the pages' own verdicts, without their links).
+	PageEvidence int64
 	// Rechecked is the generation of the key's last re-check
 	// (Completion.Recheck), 0 if never; RecheckTries the tries in that
 	// generation, and RecheckDone whether it ended there.

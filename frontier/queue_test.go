@@ -803,7 +803,7 @@ func TestPushBelowHead(t *testing.T) {
 }
 
 // TestTallyEvidence: the evidence of repeated keys in one completion adds
-// up, Home sticks once set, probes are counted, and all persist across a
+// up, Home sticks once set, probes and close calls are counted, and all persist across a
 // reopen like N_a and N_r, in the batch that completes the lease.
 func TestTallyEvidence(t *testing.T) {
 	dir := t.TempDir()
@@ -814,7 +814,7 @@ func TestTallyEvidence(t *testing.T) {
 		t.Fatal(err)
 	}
 	l = mustNext(t, q, t0)
-	if err := q.Complete(l, Completion{Tally: []Tally{{Key: "a", Evidence: -2280, Home: true, Probe: true}}}); err != nil {
+	if err := q.Complete(l, Completion{Tally: []Tally{{Key: "a", Evidence: -2280, Home: true, Probe: true}, {Key: "a/en/", Evidence: 2030, Close: true, PageEvidence: 2030}}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := q.Close(); err != nil {
@@ -824,7 +824,7 @@ func TestTallyEvidence(t *testing.T) {
 	defer q.Close()
 	for key, want := range map[string]Counts{
 		"a":     {Downloaded: 2, Evidence: -4000, Home: true, Probes: 1, SelfLinks: true},
-		"a/en/": {Downloaded: 1, Evidence: -1720},
+		"a/en/": {Downloaded: 2, Evidence: 310, Close: 1, PageEvidence: 2030},
 	} {
 		if got, err := q.Counts(key); got != want || err != nil {
 			t.Errorf("Counts(%s) = %+v, %v; want %+v", key, got, err, want)

@@ -299,6 +299,10 @@ func (t *txn) tally(ts []Tally, rc *Recheck) error {
 		if x.Probe {
 			c.Probes++
 		}
+		if x.Close {
+			c.Close++
+		}
+		c.PageEvidence += x.PageEvidence
 		sum[x.Key] = c
 	}
 	for _, k := range keys {
@@ -313,6 +317,8 @@ func (t *txn) tally(ts []Tally, rc *Recheck) error {
 		c.Home = c.Home || add.Home
 		c.SelfLinks = c.SelfLinks || add.SelfLinks
 		c.Probes += add.Probes
+		c.Close += add.Close
+		c.PageEvidence += add.PageEvidence
 		if rc != nil && k == rc.Key {
 			if gen := max(t.meta.gen, 1); c.Rechecked != gen {
 				c.Rechecked, c.RecheckTries, c.RecheckDone = gen, 0, false
