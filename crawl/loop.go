@@ -439,7 +439,7 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 	var follow string // the link a re-check follows (recheckSection)
 	if out.page && key != "" {
 		var probe *links.Link
-		src, done.Tally, probe, opening, err = c.tally(pol, key, counts, e, u, out, found)
+		src, done.Tally, probe, opening, err = c.tally(pol, key, counts, e, u, out, found, recheck != nil)
 		if err != nil {
 			return err
 		}

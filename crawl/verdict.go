@@ -24,13 +24,19 @@ import (
 //
 // opening is what step 4.5 reads for the page's links (focus.Policy.OpeningCounts):
 // the server's counters with the page, or, for a page in a user's directory
-// of a hosting server, with that user's count of target pages.
+// of a hosting server, with that user's count of target pages; a close
+// call's own links open servers as a target page's do.
+//
+// recheck marks a page fetched to re-check a server judged irrelevant in an
+// earlier generation: its target verdict is never a close call, so one
+// page reopens the server as before (a review: a server turned Malay, its
+// pages close calls, stayed irrelevant in every later generation).
 func (c *Crawler) tally(pol *focus.Policy, key string, counts focus.Counts, e frontier.Entry, u *url.URL,
-	out outcome, found []links.Link) (src focus.Counts, ts []frontier.Tally, probe *links.Link, opening focus.Counts, err error) {
+	out outcome, found []links.Link, recheck bool) (src focus.Counts, ts []frontier.Tally, probe *links.Link, opening focus.Counts, err error) {
 	pg := focus.Page{Relevant: out.relevant}
 	if out.det != nil {
 		pg.Confidence = out.det.Confidence
-		pg.CloseCall = out.det.Rival != "" && !pol.IsTarget(out.det.Rival)
+		pg.CloseCall = out.det.Rival != "" && !pol.IsTarget(out.det.Rival) && !recheck
 	}
 	pg.Home = isHome(u, e)
 	pg.Probe = pg.Home && probed(e)
@@ -59,6 +65,14 @@ func (c *Crawler) tally(pol *focus.Policy, key string, counts focus.Counts, e fr
 		ts = append(ts, frontier.Tally{Key: dk, Relevant: after.Relevant > d.Relevant, Close: after.Close > d.Close,
 			Evidence: after.Evidence - d.Evidence})
 		opening = pol.OpeningCounts(src, after, dk)
+	}
+	if pol.CloseCall(pg) {
+		// Step 4.5 lets the page's own links open servers never visited,
+		// as a target page's: the close call is more likely target than
+		// not, and a link once rejected is not decided again (a review: a
+		// Malay server's home page, its first close call, lost the only
+		// link to another Malay server).
+		opening.Relevant = max(opening.Relevant, 1)
 	}
 	if pol.Probe(src) {
 		home := (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: "/"}).String()

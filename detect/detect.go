@@ -87,10 +87,13 @@ type Result struct {
 	// Bokmål, ...) decided between the two best languages.
 	Evidence string `json:"evidence"`
 	// Rival is, when a word model decided ("+words"), the profile tag of
-	// the language it decided against: Confidence is the chance that the
-	// page is Lang and not Rival, where they are the two languages left in
-	// doubt. A crawl reads a target verdict against a foreign rival under
-	// a high confidence as a close call (package focus, Page.CloseCall).
+	// the language it decided against: the other member of the close
+	// group (Indonesian for a page read as Malay), or, where only the
+	// variant stage decided, the other written standard (Nynorsk for
+	// Bokmål). The page is one of the two, by the model; Confidence is
+	// that of the weaker word decision. A crawl reads a target verdict
+	// against a foreign rival under a high confidence as a close call
+	// (package focus, Page.CloseCall).
 	Rival string `json:"rival,omitempty"`
 }
 
@@ -366,6 +369,12 @@ type scored struct {
 	vTag      string
 	vScore    float64
 	baseScore float64
+	// When tag is in a close group (pairs.go) and secTag is not: the
+	// best-scoring other member of the group, and its score, for the word
+	// stage. A short Indonesian sentence in a shop template scored Malay,
+	// then Javanese, then Indonesian, and the word model never had a say.
+	grpTag   string
+	grpScore float64
 }
 
 // maxTrigrams caps the trigrams scored per table.
@@ -423,6 +432,13 @@ func (d *Detector) scoreTablePrior(t *table, norm []byte, limit int, early bool,
 	// The scores of a base and its variant, for the variant stage, which
 	// runs when the first two stages settle on the base (the best family
 	// or, after a close group's words, the runner-up).
+	if m := d.groups[r.tag]; m != nil && m.member(r.secTag) < 0 {
+		for _, g := range m.Tags {
+			if i, ok := t.index[g]; ok && g != r.tag && (r.grpTag == "" || float64(scores[i]) > r.grpScore) {
+				r.grpTag, r.grpScore = g, float64(scores[i])
+			}
+		}
+	}
 	si2, secOK := t.index[r.secTag]
 	for _, pv := range t.variants {
 		if pv[0] == bi || secOK && pv[0] == si2 {
@@ -1028,7 +1044,7 @@ func (d *Detector) finish(res *Result, best scored) {
 	res.Lang, res.Tag, res.Confidence = "und", "", 0
 	if s, ok := d.decide(best); ok {
 		res.Tag = s.tag
-		if s.stage == stageWords {
+		if s.words {
 			res.Evidence += "+words"
 			res.Rival = s.rival
 		}
@@ -1053,8 +1069,10 @@ type decision struct {
 	stage int     // stageNgram or stageWords
 	z     float64 // margin over the square root of the evidence
 	n     int     // trigrams (stageNgram) or words (stageWords) scored
-	// rival: at stageWords, the language the word model decided against
-	// in the decision z is from (Result.Rival).
+	// words: a word model decided the language (Result.Evidence
+	// "+words"); rival, the language it decided against (Result.Rival):
+	// the close group's model's, else the variant stage's.
+	words bool
 	rival string
 }
 
@@ -1065,18 +1083,33 @@ func (d *Detector) decide(best scored) (decision, bool) {
 		return decision{}, false
 	}
 	s := decision{tag: best.tag, stage: stageNgram, z: (best.score - best.second) / math.Sqrt(float64(best.n)), n: best.n}
-	if tag, wz, hits, ok := d.secondStage(best); ok {
-		rival := best.secTag
-		if tag == best.secTag {
-			rival = best.tag
+	if tag, rival, wz, hits, ok := d.secondStage(best); ok {
+		if tag == best.secTag || rival == best.secTag {
+			s = decision{tag: tag, stage: stageWords, z: wz, n: hits, words: true, rival: rival}
+		} else {
+			// The words chose between the best and a member of its
+			// group further down (scored.grpTag): the text may be in
+			// neither, as the second language is not of the group, so
+			// the confidence stays the trigrams' against the second.
+			// (Taking the words' own, Nynorsk and Tajik tiny pages came
+			// out Bokmål and Bulgarian at 0.99.)
+			s.tag, s.words, s.rival = tag, true, rival
 		}
-		s = decision{tag: tag, stage: stageWords, z: wz, n: hits, rival: rival}
 	}
 	if tag, rival, vz, hits, ok := d.variantStage(best, s.tag); ok {
 		// The weaker of the two word decisions, when both had a say.
 		if s.stage != stageWords || vz < s.z {
-			s.stage, s.z, s.n, s.rival = stageWords, vz, hits, rival
+			s.stage, s.z, s.n = stageWords, vz, hits
 		}
+		// The rival is the other language when the group's model
+		// decided, the other standard only when it did not: a crawl for
+		// both standards (no: nb and nn) must read a Danish page called
+		// Bokmål as the close call it is (a review found such pages with
+		// the rival nn, a target, counted as Norwegian).
+		if !s.words {
+			s.rival = rival
+		}
+		s.words = true
 		s.tag = tag
 	}
 	return s, true

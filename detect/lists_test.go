@@ -300,6 +300,11 @@ func TestEvaluationLists(t *testing.T) {
 	// built from their lists alone (the templates alternate by a list's
 	// position, so leaving Nynorsk's pages out of the whole set would
 	// give the others different pages), and keeps the floors above.
+	// The twenty-first session's group partner (scored.grpTag) moved one
+	// Catalan template page to Spanish (0.9161 -> 0.9160 there, 0.9106 ->
+	// 0.9103 over all pages), where the out-of-domain set gained two
+	// pages and the trial webs of Malay and Indonesian every misread of
+	// its kind: the floor of 0.916 went to 0.9155, on purpose.
 	var before []listList
 	for _, l := range loadLists(t) {
 		if l.tag != "nn" {
@@ -307,7 +312,7 @@ func TestEvaluationLists(t *testing.T) {
 		}
 	}
 	old := evaluate(t, evalDetector(t), listEvalSet(t, before))
-	for sc, want := range map[string]float64{"list-template": 0.916, "plain": 0.944} {
+	for sc, want := range map[string]float64{"list-template": 0.9155, "plain": 0.944} {
 		if got := old.byScen[sc]; got < want {
 			t.Errorf("scenario %s, languages before Nynorsk: language accuracy %.4f, below the floor %.4f", sc, got, want)
 		}

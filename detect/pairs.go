@@ -458,29 +458,32 @@ const pairWeight = 0.1
 // a close group. It returns the language tag to use, the confidence z
 // (margin over the square root of the evidence) and whether the words
 // had any say.
-func (d *Detector) secondStage(s scored) (tag string, z float64, hits int, ok bool) {
+func (d *Detector) secondStage(s scored) (tag, rival string, z float64, hits int, ok bool) {
 	m := d.groups[s.tag]
 	if m == nil || s.secTag == "" {
-		return s.tag, 0, 0, false
+		return s.tag, "", 0, 0, false
+	}
+	if m.member(s.secTag) < 0 && s.grpTag != "" {
+		s.secTag, s.second = s.grpTag, s.grpScore
 	}
 	a, b := m.member(s.tag), m.member(s.secTag)
 	if a < 0 || b < 0 {
-		return s.tag, 0, 0, false
+		return s.tag, "", 0, 0, false
 	}
 	norm, ok := wordText(s)
 	if !ok {
-		return s.tag, 0, 0, false
+		return s.tag, "", 0, 0, false
 	}
 	diff, hits := m.score(norm, a, b)
 	if hits == 0 {
-		return s.tag, 0, 0, false
+		return s.tag, "", 0, 0, false
 	}
 	margin := diff - pairWeight*(s.score-s.second)
 	z = math.Abs(margin) / math.Sqrt(float64(hits))
 	if margin > 0 {
-		return s.secTag, z, hits, true
+		return s.secTag, s.tag, z, hits, true
 	}
-	return s.tag, z, hits, true
+	return s.tag, s.secTag, z, hits, true
 }
 
 // wordText returns the text of s the word models read, as UTF-8: what

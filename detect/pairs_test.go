@@ -182,7 +182,7 @@ func BenchmarkSecondStage(b *testing.B) {
 		{"ru", "windows-1251"}, {"cs", "windows-1250"}} {
 		x := extract(typicalPage(b, c.tag, c.cs))
 		s := d.scoreTable(d.tables[c.cs], normalize(nil, x.raw), maxTrigrams, c.cs == "utf-8")
-		if _, _, _, ok := d.secondStage(s); !ok {
+		if _, _, _, _, ok := d.secondStage(s); !ok {
 			b.Fatalf("%s/%s: no second stage for %s/%s", c.tag, c.cs, s.tag, s.secTag)
 		}
 		b.Run(c.tag+"/"+c.cs, func(b *testing.B) {

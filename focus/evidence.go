@@ -499,7 +499,7 @@ func (p *Policy) DecideLink(pageRelevant bool, src, dest Counts, destVisited boo
 		return Verdict{Reason: ReasonIrrelevantDest}
 	case dest.Downloaded == 0 && s <= Against:
 		return Verdict{Reason: ReasonEvidenceAgainst}
-	case dest.Downloaded == 0 && src.Relevant == 0:
+	case dest.Downloaded == 0 && src.Relevant == 0 && !p.closeRelevant(src):
 		if s >= Strong {
 			return Verdict{Enqueue: true, High: true, Reason: ReasonEvidenceFor}
 		}

@@ -1221,8 +1221,11 @@ func (a *accumulator) finishSeeds() {
 	}
 	for host, c := range a.cands {
 		if s, ok := a.servers[host]; ok {
-			if s.Relevant > 0 {
-				continue // a target-language server is no candidate
+			if s.Relevant > 0 && s.Verdict != focus.Irrelevant.String() {
+				// A target-language server is no candidate; one the
+				// sequential strategy judged irrelevant with a page called
+				// target (a close call, focus.Page.CloseCall) is.
+				continue
 			}
 			c.Pages = s.Pages
 		}

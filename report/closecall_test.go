@@ -1,0 +1,53 @@
+package report
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestCloseCallServerCandidate: a sequential crawl turns away a server
+// whose one page the detector called Malay as a close call (metadata
+// relevant: true, languageRival: id), judged irrelevant at T+1. Such a
+// host is among the candidates a curator reads; a review found it left out
+// with every host that had a page recorded relevant, which before close
+// calls were counted apart was never turned away.
+func TestCloseCallServerCandidate(t *testing.T) {
+	crawl := []page{
+		{url: "http://ms.test/", depth: 0, tree: "ms.test", lang: "ms", charset: "utf-8", relevant: true, status: "relevant", key: "ms.test",
+			outlinks: []string{`http://mix.test/ L a/@href`, `http://mix.test/1 L a/@href`}},
+		{url: "http://mix.test/", depth: 1, tree: "ms.test", lang: "ms", charset: "utf-8", relevant: true, status: "undecided", key: "mix.test",
+			outlinks: []string{`http://mix.test/2 L a/@href`}},
+		{url: "http://mix.test/1", depth: 1, tree: "ms.test", lang: "en", charset: "utf-8", status: "irrelevant", key: "mix.test",
+			outlinks: []string{`http://mix.test/3 L a/@href rejected:focus:irrelevant-server anchor:"Berita"`}},
+	}
+	log := `2026-01-01T00:00:01.000Z   200       1000 http://ms.test/ - - text/html #001 20260101000000000+12 sha1:AAA - lang:ms,charset:utf-8
+2026-01-01T00:00:02.000Z   200        500 http://mix.test/ L http://ms.test/ text/html #002 20260101000100000+12 sha1:BBB - lang:ms,charset:utf-8
+2026-01-01T00:00:03.000Z   200        500 http://mix.test/1 L http://ms.test/ text/html #002 20260101000100000+12 sha1:CCC - lang:en,charset:utf-8
+2026-01-01T00:00:05.000Z -5003          0 http://mix.test/2 L http://mix.test/ - #002 - - - focus:dropped:mix.test
+`
+	profile := "depth: 2\nseeds:\n  - http://ms.test/\nfocus:\n  language: ms\n  strategy: sequential\n  tolerance: 1\n"
+	out := t.TempDir()
+	writeWARC(t, filepath.Join(out, WARCDir), t0, crawl)
+	if err := os.MkdirAll(filepath.Join(out, "logs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string]string{LogFile: log, ProfileFile: profile} {
+		if err := os.WriteFile(filepath.Join(out, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, err := Build(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, ok := r.Server("mix.test"); !ok || s.Status != "irrelevant" {
+		t.Fatalf("mix.test %+v, want judged irrelevant", s)
+	}
+	for _, c := range r.Candidates {
+		if c.Host == "mix.test" {
+			return
+		}
+	}
+	t.Errorf("mix.test, turned away by focusing after a close call, is not among the candidates %+v", r.Candidates)
+}
