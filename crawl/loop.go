@@ -523,7 +523,8 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 			// The close neighbour the word model decided against: a
 			// curator reads a Malay verdict against Indonesian at 0.8 as
 			// the close call it is (focus.Page.CloseCall).
-			meta = append(meta, archive.Field{Name: "languageRival", Value: d.Rival})
+			meta = append(meta, archive.Field{Name: "languageRival", Value: d.Rival},
+				archive.Field{Name: "languageRivalConfidence", Value: strconv.FormatFloat(d.RivalConfidence, 'f', 3, 64)})
 		}
 		if key != "" {
 			meta = append(meta,

@@ -154,7 +154,7 @@ func (fakeDetector) Detect(body []byte, _ string) detect.Result {
 	if j := strings.Index(s, "closecall:"); j >= 0 {
 		rival, conf, _ := strings.Cut(s[j+len("closecall:"):], ":")
 		fmt.Sscanf(conf, "%g", &r.Confidence)
-		r.Rival, r.Evidence = rival, "fake+words"
+		r.Rival, r.RivalConfidence, r.Evidence = rival, r.Confidence, "fake+words"
 	}
 	return r
 }

@@ -37,6 +37,7 @@ func (c *Crawler) tally(pol *focus.Policy, key string, counts focus.Counts, e fr
 	if out.det != nil {
 		pg.Confidence = out.det.Confidence
 		pg.CloseCall = out.det.Rival != "" && !pol.IsTarget(out.det.Rival) && !recheck
+		pg.RivalConfidence = out.det.RivalConfidence
 	}
 	pg.Home = isHome(u, e)
 	pg.Probe = pg.Home && probed(e)
@@ -66,12 +67,13 @@ func (c *Crawler) tally(pol *focus.Policy, key string, counts focus.Counts, e fr
 			Evidence: after.Evidence - d.Evidence})
 		opening = pol.OpeningCounts(src, after, dk)
 	}
-	if pol.CloseCall(pg) {
+	if pol.CloseCall(pg) && pol.Status(src) != focus.Irrelevant {
 		// Step 4.5 lets the page's own links open servers never visited,
-		// as a target page's: the close call is more likely target than
-		// not, and a link once rejected is not decided again (a review: a
-		// Malay server's home page, its first close call, lost the only
-		// link to another Malay server).
+		// as a target page's, unless its server is judged irrelevant: the
+		// close call is more likely target than not, and a link once
+		// rejected is not decided again (a review: a Malay server's home
+		// page, its first close call, lost the only link to another Malay
+		// server).
 		opening.Relevant = max(opening.Relevant, 1)
 	}
 	if pol.Probe(src) {

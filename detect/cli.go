@@ -21,6 +21,7 @@ type cliResult struct {
 	Relevant   bool    `json:"relevant"`
 	Evidence   string  `json:"evidence"`
 	Rival      string  `json:"rival,omitempty"` // the close neighbour a word model decided against
+	RivalConf  float64 `json:"rivalConfidence,omitempty"`
 	Error      string  `json:"error,omitempty"`
 }
 
@@ -50,7 +51,8 @@ func RunCLI(w io.Writer, targets []string, files []string) error {
 			errs = append(errs, fmt.Errorf("detect %s: %w", f, err))
 		} else {
 			r := d.Detect(body, ct)
-			out.Lang, out.Charset, out.Confidence, out.Relevant, out.Evidence, out.Rival = r.Lang, r.Charset, r.Confidence, r.Relevant, r.Evidence, r.Rival
+			out.Lang, out.Charset, out.Confidence, out.Relevant, out.Evidence = r.Lang, r.Charset, r.Confidence, r.Relevant, r.Evidence
+			out.Rival, out.RivalConf = r.Rival, r.RivalConfidence
 			if r.Tag != r.Lang {
 				out.Tag = r.Tag
 			}

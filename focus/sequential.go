@@ -125,10 +125,13 @@ type Page struct {
 	UserDir bool
 	// CloseCall: a target verdict the detector's word model decided
 	// against a foreign close neighbour (detect.Result.Rival, not a
-	// target: Indonesian for a Malay crawl), under SureConfidence. The
-	// sequential strategy counts it as evidence only, not in N_r
-	// (Counts.Close).
+	// target: Indonesian for a Malay crawl); under SureConfidence (by
+	// RivalConfidence, else Confidence) the sequential strategy counts it
+	// as evidence only, not in N_r (Counts.Close).
 	CloseCall bool
+	// RivalConfidence: that decision's own confidence
+	// (detect.Result.RivalConfidence); 0 when not known.
+	RivalConfidence float64
 	// Probe: the page is the home page the verdict asked for ([Policy.Probe]), not
 	// one a link asked for. It counts as evidence, but not toward the
 	// tolerance backstop (sequentialStatus).
@@ -151,7 +154,11 @@ const SureConfidence = 0.95
 // and not in N_r: a close call (Page.CloseCall) under SureConfidence, for
 // the sequential strategy.
 func (p *Policy) CloseCall(pg Page) bool {
-	return p.cfg.Strategy == Sequential && pg.Relevant && pg.CloseCall && pg.Confidence < SureConfidence
+	c := pg.RivalConfidence
+	if c == 0 {
+		c = pg.Confidence
+	}
+	return p.cfg.Strategy == Sequential && pg.Relevant && pg.CloseCall && c < SureConfidence
 }
 
 // closeRelevant reports whether a server with no target page but close
@@ -169,7 +176,7 @@ func (p *Policy) closeRelevant(c Counts) bool {
 // mostlyClose reports whether at least half of the pages links asked for
 // of a server with no target page were close calls: such a server is
 // judged by the test on its pages' own verdicts (PageEvidence), not by T
-// and not by its links. A review found a Malaysian server in Malay and
+// and not by its links, up to 2T+1 linked pages (sequentialStatus). A review found a Malaysian server in Malay and
 // English, its short Malay pages close calls at 0.85, cut at T+1 with six
 // Malay pages of eleven; conservative-server keeps it whole. The half is
 // assumed: most of what the server showed reads as the target. An
@@ -329,7 +336,11 @@ func (p *Policy) sequentialStatus(c Counts) Status {
 	if c.SelfLinks {
 		limit = 2*limit + 1
 	}
-	if p.mostlyClose(c) && !p.closeRelevant(c) {
+	if p.mostlyClose(c) && !p.closeRelevant(c) && linked <= 2*int64(p.tol)+1 {
+		// For a second tolerance, as a server held for its own target
+		// section is: past it the backstop judges. A review found close
+		// calls at 0.5 or under (no evidence either way) holding an
+		// Indonesian server open for ever.
 		if c.PageEvidence <= p.lower {
 			return Irrelevant
 		}
