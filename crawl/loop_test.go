@@ -133,7 +133,8 @@ func (fakeGate) Ready(string) time.Time     { return time.Time{} }
 
 // fakeDetector reads <html lang="xx">; the target is "th". "tag:T" in the
 // body gives the profile tag T; "closecall:R:C" a verdict the word model
-// decided against R (Result.Rival) at confidence C; "conf:C" confidence C.
+// decided against R (Result.Rival) at confidence C, "closecall:R:C:RC" with
+// RC the decision's own (RivalConfidence); "conf:C" confidence C.
 type fakeDetector struct{}
 
 func (fakeDetector) Detect(body []byte, _ string) detect.Result {
@@ -155,6 +156,9 @@ func (fakeDetector) Detect(body []byte, _ string) detect.Result {
 		rival, conf, _ := strings.Cut(s[j+len("closecall:"):], ":")
 		fmt.Sscanf(conf, "%g", &r.Confidence)
 		r.Rival, r.RivalConfidence, r.Evidence = rival, r.Confidence, "fake+words"
+		if _, rc, ok := strings.Cut(strings.Fields(strings.Trim(conf, `">`))[0], ":"); ok {
+			fmt.Sscanf(rc, "%g", &r.RivalConfidence)
+		}
 	}
 	return r
 }

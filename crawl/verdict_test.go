@@ -286,6 +286,11 @@ func TestSequentialCloseCall(t *testing.T) {
 		full        bool   // crawled in full, and its link opens next.test
 	}{
 		{"a weak close call", "closecall:id:0.805", false, false, false},
+		// Sure of the language (Bokmål against Nynorsk), not of the
+		// target (against Danish): weighed at the rival's confidence,
+		// it does not decide the server at once (a trial: a Danish line
+		// read as Bokmål at 0.999).
+		{"a close call sure of the language only", "closecall:id:0.999:0.543", false, false, false},
 		{"a sure close call", "closecall:id:0.96", false, false, true},
 		{"a close call against another target", "closecall:lo:0.805", false, false, true},
 		{"a target verdict no neighbour contested", "", false, false, true},

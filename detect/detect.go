@@ -1094,12 +1094,15 @@ type decision struct {
 	calls []wordCall
 }
 
-// wordCall is one word model's decision: the language it decided against
-// (rival) and its margin z over hits words.
+// wordCall is one decision between two languages: the one decided
+// against (rival), the stage (stageWords, or stageNgram for the trigrams'
+// between a close group's two members where its word model had no say),
+// and its margin z over n trigrams or words.
 type wordCall struct {
 	rival string
+	stage int
 	z     float64
-	hits  int
+	n     int
 }
 
 // decide returns the language of best, after the close groups' word
@@ -1121,7 +1124,14 @@ func (d *Detector) decide(best scored) (decision, bool) {
 			// out Bokmål and Bulgarian at 0.99.)
 			s.tag, s.words = tag, true
 		}
-		s.calls = append(s.calls, wordCall{rival: rival, z: wz, hits: hits})
+		s.calls = append(s.calls, wordCall{rival: rival, stage: stageWords, z: wz, n: hits})
+	} else if m := d.groups[best.tag]; m != nil && m.member(best.secTag) >= 0 {
+		// The two best are close neighbours and the words had no say
+		// (none of the model's): the trigrams' margin is the doubt
+		// between them, should a variant stage decide next. A trial
+		// found a Danish line read as Bokmål with the rival nn alone,
+		// so a crawl for Norwegian kept its Danish server whole.
+		s.calls = append(s.calls, wordCall{rival: best.secTag, stage: stageNgram, z: s.z, n: s.n})
 	}
 	if tag, rival, vz, hits, ok := d.variantStage(best, s.tag); ok {
 		// The weaker of the two word decisions, when both had a say.
@@ -1129,8 +1139,16 @@ func (d *Detector) decide(best scored) (decision, bool) {
 			s.stage, s.z, s.n = stageWords, vz, hits
 		}
 		s.words = true
+		call := wordCall{rival: rival, stage: stageWords, z: vz, n: hits}
+		if tag != s.tag {
+			// The variant won on its own spellings (Nynorsk's ikkje,
+			// eg): the text is not Danish, whatever the doubt between
+			// Danish and Bokmål was (a trial: a Nynorsk shop cut at T+1
+			// for pages with the rival da).
+			s.calls = s.calls[:0]
+		}
 		s.tag = tag
-		s.calls = append(s.calls, wordCall{rival: rival, z: vz, hits: hits})
+		s.calls = append(s.calls, call)
 	}
 	return s, true
 }
@@ -1150,7 +1168,7 @@ func (d *Detector) rival(s decision) (string, float64) {
 	var best string
 	bestConf, foreign := 2.0, false
 	for _, c := range s.calls {
-		conf := d.confidence(decision{stage: stageWords, z: c.z, n: c.hits})
+		conf := d.confidence(decision{stage: c.stage, z: c.z, n: c.n})
 		f := tagTarget && !d.targets[iso(c.rival)] && !d.targets[strings.ToLower(c.rival)]
 		if (f && !foreign) || (f == foreign && conf < bestConf) {
 			best, bestConf, foreign = c.rival, conf, f
