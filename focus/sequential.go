@@ -176,11 +176,12 @@ func (p *Policy) closeRelevant(c Counts) bool {
 // mostlyClose reports whether at least half of the pages links asked for
 // of a server with no target page were close calls: such a server is
 // judged by the test on its pages' own verdicts (PageEvidence), not by T
-// and not by its links, up to 2T+1 linked pages (sequentialStatus). A review found a Malaysian server in Malay and
-// English, its short Malay pages close calls at 0.85, cut at T+1 with six
-// Malay pages of eleven; conservative-server keeps it whole. The half is
-// assumed: most of what the server showed reads as the target. An
-// Indonesian server with a misread page or two stays under the backstop.
+// and not by its links, up to 2T+1 linked pages (sequentialStatus). A
+// review found a Malaysian server in Malay and English, its short Malay
+// pages close calls at 0.85, cut at T+1 with six Malay pages of eleven;
+// conservative-server keeps it whole. The half is assumed: most of what
+// the server showed reads as the target. An Indonesian server with a
+// misread page or two stays under the backstop.
 func (p *Policy) mostlyClose(c Counts) bool {
 	return p.cfg.Strategy == Sequential && c.Relevant == 0 && c.Close > 0 && 2*c.Close >= c.Downloaded-c.Probes
 }

@@ -803,8 +803,9 @@ func TestPushBelowHead(t *testing.T) {
 }
 
 // TestTallyEvidence: the evidence of repeated keys in one completion adds
-// up, Home sticks once set, probes and close calls are counted, and all persist across a
-// reopen like N_a and N_r, in the batch that completes the lease.
+// up, Home sticks once set, probes and close calls are counted, and all
+// persist across a reopen like N_a and N_r, in the batch that completes
+// the lease.
 func TestTallyEvidence(t *testing.T) {
 	dir := t.TempDir()
 	q := openDir(t, dir)
