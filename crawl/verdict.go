@@ -38,12 +38,19 @@ func (c *Crawler) tally(pol *focus.Policy, key string, counts focus.Counts, e fr
 		pg.Confidence = out.det.Confidence
 		pg.CloseCall = out.det.Rival != "" && !pol.IsTarget(out.det.Rival) && !recheck
 		pg.RivalConfidence = out.det.RivalConfidence
-		if pg.CloseCall && pg.RivalConfidence > 0 {
+		switch {
+		case pg.CloseCall && pg.RivalConfidence > 0:
 			// The chance the page is in the target is at most the chance
 			// it is not its foreign rival: a Danish line read as Bokmål
 			// at 0.999 against Nynorsk is 0.543 against Danish, and must
 			// not decide its server at once (focus.Policy.Weigh).
 			pg.Confidence = min(pg.Confidence, pg.RivalConfidence)
+		case !out.relevant && out.det.Rival != "" && pol.IsTarget(out.det.Rival) && out.det.RivalConfidence > 0:
+			// And the chance a foreign page is not in the target is at
+			// most the chance it is not its target rival (a review: a
+			// Danish page read as Bokmål at 0.979 against Danish at 0.861
+			// weighed at 0.979 against its server in a crawl for da).
+			pg.Confidence = min(pg.Confidence, out.det.RivalConfidence)
 		}
 	}
 	pg.Home = isHome(u, e)

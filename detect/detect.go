@@ -86,16 +86,19 @@ type Result struct {
 	// the word model of a close group (Indonesian and Malay, Danish and
 	// Bokmål, ...) decided between the two best languages.
 	Evidence string `json:"evidence"`
-	// Rival is, when a word model decided ("+words"), the profile tag of
-	// the language it decided against: the other member of the close
-	// group (Indonesian for a page read as Malay) or the other written
-	// standard (Nynorsk for Bokmål); where both models decided, the
-	// weaker decision's, but for a page in a target language the weaker
-	// against a language that is not a target. RivalConfidence is that
-	// decision's own calibrated confidence: the chance that the page is
-	// Lang rather than Rival, where it is one of the two. A crawl reads a
-	// target verdict against a foreign rival under a high confidence as a
-	// close call (package focus, Page.CloseCall).
+	// Rival is, for a language of a close group or with a variant, the
+	// profile tag of a language the decision was made against: the other
+	// member of the group (Indonesian for a page read as Malay) by its
+	// word model, or by the trigrams where the words had no say; the
+	// other written standard (Nynorsk for Bokmål); or the trigrams'
+	// second outside the group where the group's words chose a member
+	// further down. Of several, the weakest, but for a page in a target
+	// language the weakest against a language that is not a target.
+	// RivalConfidence is that decision's own calibrated confidence (the
+	// calibration is fitted on final answers, so for one two-way decision
+	// it is an approximation; it may be under or over Confidence). A crawl
+	// reads a target verdict against a foreign rival under 0.95 as a close
+	// call (package focus, Page.CloseCall).
 	Rival           string  `json:"rival,omitempty"`
 	RivalConfidence float64 `json:"rivalConfidence,omitempty"`
 }
@@ -1063,9 +1066,9 @@ func (d *Detector) finish(res *Result, best scored) {
 		res.Tag = s.tag
 		if s.words {
 			res.Evidence += "+words"
-			res.Rival, res.RivalConfidence = d.rival(s)
-			res.RivalConfidence = math.Round(res.RivalConfidence*1000) / 1000
 		}
+		res.Rival, res.RivalConfidence = d.rival(s)
+		res.RivalConfidence = math.Round(res.RivalConfidence*1000) / 1000
 		res.Lang = iso(res.Tag)
 		res.Confidence = math.Round(d.confidence(s)*1000) / 1000
 	}
@@ -1096,13 +1099,15 @@ type decision struct {
 
 // wordCall is one decision between two languages: the one decided
 // against (rival), the stage (stageWords, or stageNgram for the trigrams'
-// between a close group's two members where its word model had no say),
-// and its margin z over n trigrams or words.
+// where a close group's word model had no say or chose a member further
+// down), its margin z over n trigrams or words, and whether it is the
+// close group's word model's (group).
 type wordCall struct {
 	rival string
 	stage int
 	z     float64
 	n     int
+	group bool
 }
 
 // decide returns the language of best, after the close groups' word
@@ -1112,26 +1117,31 @@ func (d *Detector) decide(best scored) (decision, bool) {
 		return decision{}, false
 	}
 	s := decision{tag: best.tag, stage: stageNgram, z: (best.score - best.second) / math.Sqrt(float64(best.n)), n: best.n}
+	trigrams := wordCall{rival: best.secTag, stage: stageNgram, z: s.z, n: s.n}
 	if tag, rival, wz, hits, ok := d.secondStage(best); ok {
+		group := wordCall{rival: rival, stage: stageWords, z: wz, n: hits, group: true}
 		if tag == best.secTag || rival == best.secTag {
-			s = decision{tag: tag, stage: stageWords, z: wz, n: hits, words: true}
+			s = decision{tag: tag, stage: stageWords, z: wz, n: hits, words: true, calls: []wordCall{group}}
 		} else {
 			// The words chose between the best and a member of its
 			// group further down (scored.grpTag): the text may be in
 			// neither, as the second language is not of the group, so
-			// the confidence stays the trigrams' against the second.
-			// (Taking the words' own, Nynorsk and Tajik tiny pages came
-			// out Bokmål and Bulgarian at 0.99.)
+			// the confidence stays the trigrams' against the second,
+			// and so does that doubt. (Taking the words' own, Nynorsk
+			// and Tajik tiny pages came out Bokmål and Bulgarian at
+			// 0.99; leaving the trigrams' doubt out, German list pages
+			// read as Nynorsk at 0.806 had only a target as rival.)
 			s.tag, s.words = tag, true
+			s.calls = []wordCall{group, trigrams}
 		}
-		s.calls = append(s.calls, wordCall{rival: rival, stage: stageWords, z: wz, n: hits})
 	} else if m := d.groups[best.tag]; m != nil && m.member(best.secTag) >= 0 {
 		// The two best are close neighbours and the words had no say
 		// (none of the model's): the trigrams' margin is the doubt
-		// between them, should a variant stage decide next. A trial
-		// found a Danish line read as Bokmål with the rival nn alone,
-		// so a crawl for Norwegian kept its Danish server whole.
-		s.calls = append(s.calls, wordCall{rival: best.secTag, stage: stageNgram, z: s.z, n: s.n})
+		// between them. A trial found a Danish line read as Bokmål with
+		// the rival nn alone, so a crawl for Norwegian kept its Danish
+		// server whole; a review, Danish and Norwegian lines with no
+		// rival at all where no variant stage followed.
+		s.calls = []wordCall{trigrams}
 	}
 	if tag, rival, vz, hits, ok := d.variantStage(best, s.tag); ok {
 		// The weaker of the two word decisions, when both had a say.
@@ -1139,16 +1149,16 @@ func (d *Detector) decide(best scored) (decision, bool) {
 			s.stage, s.z, s.n = stageWords, vz, hits
 		}
 		s.words = true
-		call := wordCall{rival: rival, stage: stageWords, z: vz, n: hits}
 		if tag != s.tag {
 			// The variant won on its own spellings (Nynorsk's ikkje,
-			// eg): the text is not Danish, whatever the doubt between
-			// Danish and Bokmål was (a trial: a Nynorsk shop cut at T+1
-			// for pages with the rival da).
-			s.calls = s.calls[:0]
+			// eg): the text is not Danish, whatever the group's words
+			// said between Danish and Bokmål (a trial: a Nynorsk shop cut
+			// at T+1 for pages with the rival da). A doubt of the
+			// trigrams stays.
+			s.calls = slices.DeleteFunc(s.calls, func(c wordCall) bool { return c.group })
 		}
 		s.tag = tag
-		s.calls = append(s.calls, call)
+		s.calls = append(s.calls, wordCall{rival: rival, stage: stageWords, z: vz, n: hits})
 	}
 	return s, true
 }
