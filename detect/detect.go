@@ -1091,8 +1091,9 @@ type decision struct {
 	z     float64 // margin over the square root of the evidence
 	n     int     // trigrams (stageNgram) or words (stageWords) scored
 	// words: a word model decided the language (Result.Evidence
-	// "+words"); calls, each word decision with the language it decided
-	// against (the close group's, the variant stage's), for Result.Rival.
+	// "+words"); calls, the decisions between two languages behind it
+	// (the close group's words or trigrams, the variant stage's), for
+	// Result.Rival.
 	words bool
 	calls []wordCall
 }
@@ -1163,7 +1164,7 @@ func (d *Detector) decide(best scored) (decision, bool) {
 	return s, true
 }
 
-// rival returns, of the word decisions of s, the language decided against
+// rival returns, of the decisions of s (calls), the language decided against
 // and the decision's own calibrated confidence (Result.Rival,
 // RivalConfidence): the weakest decision against a language that is not a
 // target when the tag is one, else the weakest. So a crawl for Norwegian

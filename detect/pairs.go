@@ -455,9 +455,11 @@ func (m *wordModel) scoreWords(norm []byte, a, b int, evidenceOnly bool) (diff f
 const pairWeight = 0.1
 
 // secondStage decides between the two best languages of s when they form
-// a close group. It returns the language tag to use, the confidence z
-// (margin over the square root of the evidence) and whether the words
-// had any say.
+// a close group, or, when the second is not of the best's group, between
+// the best and its group's best-scoring other member (scored.grpTag). It
+// returns the language tag to use, the other of the two (rival), the
+// confidence z (margin over the square root of the evidence), the words
+// scored and whether the words had any say.
 func (d *Detector) secondStage(s scored) (tag, rival string, z float64, hits int, ok bool) {
 	m := d.groups[s.tag]
 	if m == nil || s.secTag == "" {
