@@ -101,8 +101,8 @@ func variantPairs() [][]string {
 // variantStage decides between the base of s (the language the first two
 // stages chose) and its variant. It returns the tag, the other of the two
 // (rival), the confidence z and the words scored; ok is false when there
-// is no variant to decide or the
-// words had no say, and then the base stands.
+// is no variant to decide or the words had no say, and then the base
+// stands.
 func (d *Detector) variantStage(s scored, base string) (tag, rival string, z float64, hits int, ok bool) {
 	m := d.variants[base]
 	if m == nil || s.vTag == "" {
