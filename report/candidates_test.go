@@ -64,12 +64,19 @@ focus:
 
 func buildCandidateDir(t *testing.T) string {
 	t.Helper()
+	return writeCrawlOut(t, candidateCrawl, candidateLog, candidateProfile)
+}
+
+// writeCrawlOut writes a crawl's output directory: WARC files of pages,
+// crawl.log and the profile.
+func writeCrawlOut(t *testing.T, pages []page, log, profile string) string {
+	t.Helper()
 	out := t.TempDir()
-	writeWARC(t, filepath.Join(out, WARCDir), t0, candidateCrawl)
+	writeWARC(t, filepath.Join(out, WARCDir), t0, pages)
 	if err := os.MkdirAll(filepath.Join(out, "logs"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for name, data := range map[string]string{LogFile: candidateLog, ProfileFile: candidateProfile} {
+	for name, data := range map[string]string{LogFile: log, ProfileFile: profile} {
 		if err := os.WriteFile(filepath.Join(out, name), []byte(data), 0o644); err != nil {
 			t.Fatal(err)
 		}

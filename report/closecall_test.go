@@ -1,10 +1,6 @@
 package report
 
-import (
-	"os"
-	"path/filepath"
-	"testing"
-)
+import "testing"
 
 // TestCloseCallServerCandidate: a sequential crawl turns away a server
 // whose one page the detector called Malay as a close call (metadata
@@ -27,17 +23,7 @@ func TestCloseCallServerCandidate(t *testing.T) {
 2026-01-01T00:00:05.000Z -5003          0 http://mix.test/2 L http://mix.test/ - #002 - - - focus:dropped:mix.test
 `
 	profile := "depth: 2\nseeds:\n  - http://ms.test/\nfocus:\n  language: ms\n  strategy: sequential\n  tolerance: 1\n"
-	out := t.TempDir()
-	writeWARC(t, filepath.Join(out, WARCDir), t0, crawl)
-	if err := os.MkdirAll(filepath.Join(out, "logs"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for name, data := range map[string]string{LogFile: log, ProfileFile: profile} {
-		if err := os.WriteFile(filepath.Join(out, name), []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	r, err := Build(out)
+	r, err := Build(writeCrawlOut(t, crawl, log, profile))
 	if err != nil {
 		t.Fatal(err)
 	}
