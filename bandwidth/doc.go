@@ -21,10 +21,12 @@
 // The paper "periodically checks the queue to avoid the starvation of the
 // fastest servers (e.g. those servers whose transfer rate exceeds the
 // threshold L)" without saying how. Here a download always starts when
-// nothing is in flight, so a server faster than L alone runs alone; and the
-// first server refused, if it is still refused after Config.StarveAfter
-// (default 5 s), is held for: no other download starts until it fits,
-// which at the latest is when the downloads in flight have drained.
+// nothing is in flight, so a server faster than L alone runs alone; and
+// once a server has been refused for Config.StarveAfter (default 5 s), the
+// one refused longest is held for: no other download starts until it fits,
+// which at the latest is when the downloads in flight have drained. (Held
+// for the first server refused instead, a server refused all along but
+// never first after a hold ended was never held for: TryStart.)
 //
 // Beyond the paper, while the pacer carries the bytes (Manager.Pacer), a
 // candidate that does not fit starts anyway when at least Config.FillAt of

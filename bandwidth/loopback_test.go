@@ -57,10 +57,16 @@ var traceDir = flag.String("bwtrace", "", "write each loopback run's bandwidth t
 // The rate checks count the recorded bytes in 1-second windows starting
 // every 10 ms.
 const (
-	limit     = 1_000_000 // L, bytes per second
-	chunk     = 4096
-	warmup    = 2 * time.Second // the estimators learn the servers
-	measure   = 6 * time.Second // the rate checks cover this span
+	limit  = 1_000_000 // L, bytes per second
+	chunk  = 4096
+	warmup = 2 * time.Second // the estimators learn the servers
+	// measure is the span the rate checks cover. It is longer than the
+	// manager's DefaultStarveAfter (5 s) and then a drain and a paced
+	// download of the largest response, so that a host refused for
+	// StarveAfter is still served in it: with 6 s, a host the manager
+	// would serve only at StarveAfter could miss the span, and the
+	// starvation check would report what the design allows.
+	measure   = 9 * time.Second
 	workers   = 64
 	sndbuf    = 2048                 // SO_SNDBUF of the server's connections (Linux doubles it)
 	heldAfter = 2 * time.Millisecond // a Write that took longer was held back by the client
@@ -95,6 +101,11 @@ type timeline struct {
 	bytes []int
 	hits  map[string]int // responses finished per kind, after the warm-up
 	from  time.Time
+	// The longest a host of each kind waited between the end of one
+	// response and the start of the next (the server's view), for the
+	// starts after the warm-up; ended and started are each host's last.
+	wait           map[string]time.Duration
+	ended, started map[string]time.Time
 }
 
 func (tl *timeline) add(t time.Time, n int) {
@@ -157,6 +168,12 @@ func (w *web) serve(rw http.ResponseWriter, r *http.Request) {
 		return
 	}
 	start := time.Now()
+	tl.mu.Lock()
+	if e, ok := tl.ended[host]; ok && !start.Before(tl.from) {
+		tl.wait[k.name] = max(tl.wait[k.name], start.Sub(e))
+	}
+	tl.started[host] = start
+	tl.mu.Unlock()
 	size := k.size
 	if k.home > 0 && r.URL.Path == "/p0" {
 		size = k.home
@@ -198,6 +215,7 @@ func (w *web) serve(rw http.ResponseWriter, r *http.Request) {
 	if !start.Before(tl.from) {
 		tl.hits[k.name]++
 	}
+	tl.ended[host] = time.Now()
 	tl.mu.Unlock()
 }
 
@@ -307,11 +325,12 @@ type result struct {
 	warmAbove   int     // windows above L that overlap the warm-up
 	warmWindows int
 	hits        map[string]int
+	wait        map[string]time.Duration // the longest wait of a host of each kind
 }
 
 func (r result) String() string {
-	return fmt.Sprintf("%-10s average %7.0f B/s (%5.1f%% of L), %3d of %d one-second windows above L (%.1f%%), fullest %7.0f B/s; during the warm-up %d of %d windows above L; downloads after the warm-up %v",
-		r.name, r.avg, 100*r.avg/limit, r.above, r.windows, 100*float64(r.above)/float64(r.windows), r.worst, r.warmAbove, r.warmWindows, r.hits)
+	return fmt.Sprintf("%-10s average %7.0f B/s (%5.1f%% of L), %3d of %d one-second windows above L (%.1f%%), fullest %7.0f B/s; during the warm-up %d of %d windows above L; downloads after the warm-up %v; a host's longest wait %v",
+		r.name, r.avg, 100*r.avg/limit, r.above, r.windows, 100*float64(r.above)/float64(r.windows), r.worst, r.warmAbove, r.warmWindows, r.hits, r.wait)
 }
 
 // windows counts the bytes of tl in 1-second windows starting every
@@ -387,7 +406,8 @@ func run(t *testing.T, w *web, name string, ks []kind, open func(q *frontier.Que
 	c, mgr := open(q)
 
 	start := time.Now()
-	tl := &timeline{kinds: ks, hits: map[string]int{}, from: start.Add(warmup)}
+	tl := &timeline{kinds: ks, hits: map[string]int{}, from: start.Add(warmup),
+		wait: map[string]time.Duration{}, ended: map[string]time.Time{}, started: map[string]time.Time{}}
 	w.mu.Lock()
 	w.runs[name] = tl
 	w.mu.Unlock()
@@ -461,7 +481,20 @@ func run(t *testing.T, w *web, name string, ks []kind, open func(q *frontier.Que
 
 	tl.mu.Lock()
 	defer tl.mu.Unlock()
-	r := result{name: name, hits: tl.hits}
+	r := result{name: name, hits: tl.hits, wait: map[string]time.Duration{}}
+	for _, k := range ks {
+		for i := range k.n {
+			// A host still waiting at the end has waited at least
+			// since its last response ended.
+			host := fmt.Sprintf("%s-%s%d.test", name, k.name, i)
+			if e, ok := tl.ended[host]; ok && !tl.started[host].After(e) {
+				tl.wait[k.name] = max(tl.wait[k.name], end.Sub(e))
+			}
+		}
+	}
+	for k, d := range tl.wait {
+		r.wait[k] = d.Round(10 * time.Millisecond)
+	}
 	from := start.Add(warmup)
 	for i, at := range tl.at {
 		if !at.Before(from) && at.Before(end) {

@@ -241,6 +241,65 @@ func TestFastServerDoesNotStarve(t *testing.T) {
 	}
 }
 
+// TestOldestRefusedHeldFor: a server refused all along is held for once it
+// has been refused for StarveAfter, even when another server is refused
+// before it after each hold ends. Held for the first server refused, as
+// before, "big" here was never held for: each round's "m" was refused
+// first and started when one small download ended, and big waited for ever
+// (a CI run of TestLoopback: the host faster than L not served in 6 s).
+func TestOldestRefusedHeldFor(t *testing.T) {
+	m := newManager(t, Config{Limit: 1000, DefaultRate: 100, StarveAfter: time.Second})
+	now := wed
+	// Teach the manager that big runs at 600 B/s.
+	tk, _ := m.TryStart("big", now)
+	tk.Done(now, 600, time.Second)
+	if b, _ := m.Estimate("big", now); b != 600 {
+		t.Fatalf("B(big) = %v, want 600", b)
+	}
+	// Ten small downloads fill the link.
+	var small []*Ticket
+	for i := range 10 {
+		tk, _ := m.TryStart(fmt.Sprintf("s%d", i), now)
+		if tk == nil {
+			t.Fatalf("small download %d refused", i)
+		}
+		small = append(small, tk)
+	}
+	// Every 200 ms: a new server m<i> is refused, then big; one small
+	// download ends and m<i> takes its place.
+	var bigStarted time.Time
+	for i := range 20 {
+		at := now.Add(time.Duration(i) * 200 * time.Millisecond)
+		mi := fmt.Sprintf("m%d", i)
+		if tk, _ := m.TryStart(mi, at); tk != nil {
+			small = append(small, tk)
+		}
+		if tk, _ := m.TryStart("big", at); tk != nil {
+			bigStarted = at
+			tk.Cancel()
+			break
+		}
+		small[0].Cancel()
+		small = small[1:]
+		if tk, _ := m.TryStart(mi, at); tk != nil {
+			small = append(small, tk)
+		} else if at.Sub(now) < time.Second {
+			t.Fatalf("%s refused at %v, before big was refused for StarveAfter", mi, at.Sub(now))
+		}
+	}
+	if bigStarted.IsZero() {
+		t.Fatalf("big refused for 4 s while others started (stats %+v)", m.Stats())
+	}
+	// Held for from 1 s; the link drains one download every 200 ms, and big
+	// fits once at most four small ones are left.
+	if d := bigStarted.Sub(now); d < time.Second || d > 3*time.Second {
+		t.Errorf("big started after %v, want between StarveAfter and 3 s", d)
+	}
+	if st := m.Stats(); st.Held == 0 {
+		t.Errorf("stats %+v: no download refused while big was held for", st)
+	}
+}
+
 func TestPick(t *testing.T) {
 	m := newManager(t, Config{Limit: 1000, DefaultRate: 400})
 	p := m.Pick(wed)
