@@ -107,9 +107,9 @@ func TestCandidatesSeedsMIME(t *testing.T) {
 	}
 
 	wantSeeds := []Seed{
-		{URL: "http://th.test/", Status: 200, Meaning: "OK", Tree: "th.test", Pages: 2, Relevant: 2, InProfile: true},
+		{URL: "http://th.test/", Status: 200, Meaning: "OK", Tree: "th.test", Pages: 2, Relevant: 2, InProfile: true, Server: "relevant"},
 		{URL: "http://never.test/", Meaning: "not fetched", Tree: "never.test", InProfile: true},
-		{URL: "http://ja.test/", Status: 200, Meaning: "OK", Tree: "ja.test", Pages: 1},
+		{URL: "http://ja.test/", Status: 200, Meaning: "OK", Tree: "ja.test", Pages: 1, Server: "irrelevant"},
 		{URL: "http://down.test/", Status: -2, Meaning: "connect failed", Tree: "down.test"},
 	}
 	if !reflect.DeepEqual(r.Seeds, wantSeeds) {

@@ -1,6 +1,9 @@
 package report
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestCloseCallServerCandidate: a sequential crawl turns away a server
 // whose one page the detector called Malay as a close call (metadata
@@ -36,4 +39,47 @@ func TestCloseCallServerCandidate(t *testing.T) {
 		}
 	}
 	t.Errorf("mix.test, turned away by focusing after a close call, is not among the candidates %+v", r.Candidates)
+}
+
+// TestSeedServerJudgedIrrelevant: a seed whose own server focusing judged
+// irrelevant is flagged, in Seed.Server, in seeds.csv and under the
+// markdown's seeds table (a trial: two of three Slovak seed shops, their
+// pages read as Czech, were cut at T+1 and the report's seeds table said
+// only "11 pages, 0 target pages").
+func TestSeedServerJudgedIrrelevant(t *testing.T) {
+	crawl := []page{
+		{url: "http://shop.test/", depth: 0, tree: "shop.test", lang: "cs", charset: "utf-8", status: "undecided", key: "shop.test",
+			outlinks: []string{`http://shop.test/1 L a/@href`}},
+		{url: "http://shop.test/1", depth: 1, tree: "shop.test", lang: "cs", charset: "utf-8", status: "irrelevant", key: "shop.test",
+			outlinks: []string{`http://shop.test/2 L a/@href rejected:focus:irrelevant-server`}},
+		{url: "http://news.test/", depth: 0, tree: "news.test", lang: "sk", charset: "utf-8", relevant: true, status: "relevant", key: "news.test"},
+	}
+	log := `2026-01-01T00:00:01.000Z   200       1000 http://shop.test/ - - text/html #001 20260101000000000+12 sha1:AAA - lang:cs,charset:utf-8
+2026-01-01T00:00:02.000Z   200        500 http://shop.test/1 L http://shop.test/ text/html #002 20260101000100000+12 sha1:BBB - lang:cs,charset:utf-8
+2026-01-01T00:00:03.000Z   200        500 http://news.test/ - - text/html #001 20260101000200000+12 sha1:CCC - lang:sk,charset:utf-8
+`
+	profile := "depth: 2\nseeds:\n  - http://shop.test/\n  - http://news.test/\nfocus:\n  language: sk\n  strategy: sequential\n  tolerance: 1\n"
+	out := writeCrawlOut(t, crawl, log, profile)
+	r, err := Build(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, s := range r.Seeds {
+		got[s.URL] = s.Server
+	}
+	if got["http://shop.test/"] != "irrelevant" || got["http://news.test/"] != "relevant" {
+		t.Fatalf("seeds' servers %v, want shop.test irrelevant, news.test relevant", got)
+	}
+	var md strings.Builder
+	if err := r.WriteMarkdown(&md); err != nil {
+		t.Fatal(err)
+	}
+	i := strings.Index(md.String(), "1 seeds whose own server focusing judged irrelevant")
+	if i < 0 {
+		t.Fatalf("no flag under the seeds table:\n%s", md.String())
+	}
+	if rest := md.String()[i:]; !strings.Contains(rest, "- http://shop.test/") || strings.Contains(rest[:strings.Index(rest, "\n## ")+1], "news.test") {
+		t.Errorf("the flag does not list exactly shop.test:\n%s", rest)
+	}
 }

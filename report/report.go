@@ -155,6 +155,12 @@ type Seed struct {
 	// InProfile is true for a seed listed in profile.yaml; the others
 	// were found in crawl.log (a seeds file, --seed, the action directory).
 	InProfile bool
+	// Server is the Status of the seed's own server (Server.Status), ""
+	// when none of its pages was archived. A seed is focused like any
+	// other server: one whose pages the detector misreads is judged
+	// irrelevant and cut at T+1 (a trial: two of three Slovak seed shops,
+	// their pages read as Czech), which the writers flag.
+	Server string `json:",omitempty"`
 }
 
 // Candidate is a host that focusing turned away, with the evidence a
@@ -946,6 +952,24 @@ func (r *Report) SetTolerance(t int) {
 		}
 		s.Status = focus.StatusOf(focus.Counts{Downloaded: int64(s.Pages), Relevant: int64(s.Relevant)}, t).String()
 	}
+	r.judgeSeeds()
+}
+
+// judgeSeeds sets each seed's Server from its server's Status.
+func (r *Report) judgeSeeds() {
+	if len(r.Seeds) == 0 {
+		return
+	}
+	status := make(map[string]string, len(r.Servers))
+	for _, s := range r.Servers {
+		status[s.Host] = s.Status
+	}
+	for i := range r.Seeds {
+		r.Seeds[i].Server = ""
+		if u, err := url.Parse(r.Seeds[i].URL); err == nil && u.Host != "" {
+			r.Seeds[i].Server = status[scope.SiteKey(u)]
+		}
+	}
 }
 
 // Server returns the row of host, and false if no record of it was read.
@@ -1216,6 +1240,7 @@ func (a *accumulator) finishSeeds() {
 		s.Pages, s.Relevant = tp[0], tp[1]
 		r.Seeds = append(r.Seeds, *s)
 	}
+	r.judgeSeeds()
 	if r.Profile.Language == "" {
 		return
 	}
