@@ -369,6 +369,9 @@ type scored struct {
 	n       int
 	norm    []byte // the normalised text scored (its first n+2 bytes were)
 	table   string // charset of the profiles that scored it (norm's encoding)
+	// src is the text norm was normalised from (normalizeText), in norm's
+	// encoding, for the word models (labelFree); nil when not kept.
+	src []byte
 	// When tag or secTag is the base of a variant (variant.go) that has
 	// a profile in the table: the variant's tag and score, and the base's
 	// own score.
@@ -477,7 +480,9 @@ const (
 
 func (d *Detector) scoreUTF8(text []byte, early bool) scored {
 	norm := normalizeText(make([]byte, 0, len(text)+2), text)
-	return d.scoreTable(d.tables["utf-8"], norm, maxTrigrams, early)
+	s := d.scoreTable(d.tables["utf-8"], norm, maxTrigrams, early)
+	s.src = text
+	return s
 }
 
 // plausible reports whether raw (with high bytes) can be text in cs:
@@ -660,6 +665,9 @@ func (d *Detector) Detect(body []byte, contentType string) Result {
 			// profiles.
 			best = d.scoreTable(d.tables[best.charset], norm, maxTrigrams, false)
 		}
+		if best.charset != "" {
+			best.src = x.raw // norm's text: best scored norm, or hw when it is norm
+		}
 		res.Charset = best.charset
 		best = d.recheck(x.raw, best)
 	}
@@ -777,6 +785,7 @@ func (d *Detector) englishMinority(x extracted, best scored) scored {
 		rest = append(append(rest, sp.text...), '\n')
 	}
 	r := d.scoreTable(t, normalizeText(make([]byte, 0, len(rest)+2), rest), maxTrigrams, true)
+	r.src = rest
 	if r.n < minTrigrams || r.fit < minFit {
 		return best
 	}
@@ -818,7 +827,7 @@ func (d *Detector) charsetPrior(best scored, cs string) scored {
 		}
 	}
 	s := d.scoreTablePrior(t, best.norm, maxTrigrams, false, prior)
-	s.charset = best.charset
+	s.charset, s.src = best.charset, best.src
 	return s
 }
 
@@ -1037,7 +1046,9 @@ func trimPartialUTF8(b []byte) []byte {
 }
 
 func (t *table) profsScore(d *Detector, raw []byte, limit int) scored {
-	return d.scoreTable(t, normalizeText(make([]byte, 0, len(raw)+2), raw), limit, false)
+	s := d.scoreTable(t, normalizeText(make([]byte, 0, len(raw)+2), raw), limit, false)
+	s.src = raw
+	return s
 }
 
 // margin is how much worse (in log-likelihood) a declared charset may fit

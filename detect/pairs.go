@@ -472,12 +472,8 @@ func (d *Detector) secondStage(s scored) (tag, rival string, z float64, hits int
 	if a < 0 || b < 0 {
 		return s.tag, "", 0, 0, false
 	}
-	norm, ok := wordText(s)
-	if !ok {
-		return s.tag, "", 0, 0, false
-	}
-	diff, hits := m.score(norm, a, b)
-	if hits == 0 {
+	diff, hits, ok := m.scoreText(s, min(s.n+2, maxWordText), a, b, false)
+	if !ok || hits == 0 {
 		return s.tag, "", 0, 0, false
 	}
 	margin := diff - pairWeight*(s.score-s.second)
@@ -488,17 +484,45 @@ func (d *Detector) secondStage(s scored) (tag, rival string, z float64, hits int
 	return s.tag, s.secTag, z, hits, true
 }
 
-// wordText returns the text of s the word models read, as UTF-8: what
-// the trigram stage scored, up to maxWordText bytes; false when it cannot
-// be decoded.
-func wordText(s scored) ([]byte, bool) {
-	return wordTextUpTo(s, min(s.n+2, maxWordText))
+// labelFree is s's text for the word models with its label lines (a
+// product grid's names, labelLine) left out, up to limit bytes; false
+// when it has none, or when it cannot be decoded.
+func labelFree(s scored, limit int) ([]byte, bool) {
+	if s.src == nil {
+		return nil, false
+	}
+	w, ok := wordsText(s.src)
+	if !ok {
+		return nil, false
+	}
+	return textUpTo(s, w, limit)
 }
 
-// wordTextUpTo is wordText reading up to limit bytes of the text, however
-// much of it the trigram stage scored.
-func wordTextUpTo(s scored, limit int) ([]byte, bool) {
-	norm := s.norm
+// scoreText scores the text of s (up to limit bytes) with the word model
+// m, members a and b (wordModel.scoreWords): without its label lines
+// when it has any and a word of the model is left, else whole. A page
+// whose only words of the group are its labels (a list of German place
+// names read as Bokmål) is scored as before.
+func (m *wordModel) scoreText(s scored, limit, a, b int, evidenceOnly bool) (diff float64, hits int, ok bool) {
+	if w, ok := labelFree(s, limit); ok {
+		if diff, hits := m.scoreWords(w, a, b, evidenceOnly); hits > 0 {
+			return diff, hits, true
+		}
+	}
+	norm, ok := textUpTo(s, s.norm, limit)
+	if !ok {
+		return 0, 0, false
+	}
+	diff, hits = m.scoreWords(norm, a, b, evidenceOnly)
+	return diff, hits, true
+}
+
+// textUpTo is norm, a normalised text of s, cut to limit bytes and
+// decoded from s's table as UTF-8: the text the word models read (what
+// the trigram stage scored, up to maxWordText bytes, for a close group;
+// up to maxWordText for a variant, however much the trigrams scored);
+// false when it cannot be decoded.
+func textUpTo(s scored, norm []byte, limit int) ([]byte, bool) {
 	if len(norm) > limit {
 		norm = norm[:limit]
 	}
