@@ -300,6 +300,42 @@ func TestOldestRefusedHeldFor(t *testing.T) {
 	}
 }
 
+// TestPauseKeepsWaits: the pause after a download faster than L refuses
+// every candidate, and a server that keeps asking through it is still
+// asked for: its wait goes on counting, and it is held for once it has
+// waited StarveAfter. A review found the pause's refusals leaving such a
+// server's wait unrecorded, so that after a pause longer than a quarter of
+// StarveAfter it was let go as no longer asked for and a newcomer started
+// before it.
+func TestPauseKeepsWaits(t *testing.T) {
+	m := newManager(t, Config{Limit: 1000, DefaultRate: 100, StarveAfter: time.Second})
+	tk, _ := m.TryStart("big", wed)
+	tk.Done(wed, 600, time.Second) // B(big) = 600
+	for i := range 7 {
+		if tk, _ := m.TryStart(fmt.Sprintf("s%d", i), wed); tk == nil {
+			t.Fatalf("small download %d refused", i)
+		}
+	}
+	fast, _ := m.TryStart("fast", wed)
+	if fast == nil {
+		t.Fatal("fast refused")
+	}
+	at := wed
+	for ; at.Sub(wed) < 1200*time.Millisecond; at = at.Add(100 * time.Millisecond) {
+		if tk, _ := m.TryStart("big", at); tk != nil {
+			t.Fatalf("big started at %v with CB 800 + 600 > 1000", at.Sub(wed))
+		}
+	}
+	// 2,600 bytes in 1.2 s, faster than L: nothing starts until 2.6 s.
+	fast.Done(at, 2600, 1200*time.Millisecond)
+	for ; at.Sub(wed) < 2600*time.Millisecond; at = at.Add(100 * time.Millisecond) {
+		m.TryStart("big", at)
+	}
+	if tk, _ := m.TryStart("newcomer", at); tk != nil {
+		t.Errorf("a newcomer started at %v while big, asked for all along and refused for 2.6 s, was not held for", at.Sub(wed))
+	}
+}
+
 func TestPick(t *testing.T) {
 	m := newManager(t, Config{Limit: 1000, DefaultRate: 400})
 	p := m.Pick(wed)

@@ -38,6 +38,20 @@ func hasLabelLine(src []byte) bool {
 	return false
 }
 
+// labelText returns the label lines of src (labelLine), each ending in a
+// line feed; nil when it has none.
+func labelText(src []byte) []byte {
+	var out []byte
+	for i := 0; i < len(src); {
+		end, ok := labelLine(src, i)
+		if ok {
+			out = append(append(out, src[i:end]...), '\n')
+		}
+		i = end + 1
+	}
+	return out
+}
+
 // normalizeTextLabels is normalizeText; with labels, the lines of src
 // that are labels (labelLine) are left out as names are, and the bool
 // reports whether any was (and the text left was kept).

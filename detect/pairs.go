@@ -472,7 +472,7 @@ func (d *Detector) secondStage(s scored) (tag, rival string, z float64, hits int
 	if a < 0 || b < 0 {
 		return s.tag, "", 0, 0, false
 	}
-	diff, hits, ok := m.scoreText(s, min(s.n+2, maxWordText), a, b, false)
+	diff, hits, ok := d.scoreText(m, s, min(s.n+2, maxWordText), a, b, false)
 	if !ok || hits == 0 {
 		return s.tag, "", 0, 0, false
 	}
@@ -486,9 +486,21 @@ func (d *Detector) secondStage(s scored) (tag, rival string, z float64, hits int
 
 // labelFree is s's text for the word models with its label lines (a
 // product grid's names, labelLine) left out, up to limit bytes; false
-// when it has none, or when it cannot be decoded.
-func labelFree(s scored, limit int) ([]byte, bool) {
+// when it has none, when the labels read together are in one of m's
+// languages (a menu in the page's own language, "Laman Utama", "Hubungi
+// Kami": a review found Malay pages with such menus read as Indonesian,
+// and Nynorsk ones as Bokmål, when their menus were left out), or when it
+// cannot be decoded.
+func (d *Detector) labelFree(m *wordModel, s scored, limit int) ([]byte, bool) {
 	if s.src == nil {
+		return nil, false
+	}
+	labels := labelText(s.src)
+	if labels == nil {
+		return nil, false
+	}
+	// Label lines are ASCII: the UTF-8 profiles read them in any charset.
+	if l := d.scoreUTF8(labels, true); l.n >= minTrigrams && m.member(l.tag) >= 0 {
 		return nil, false
 	}
 	w, ok := wordsText(s.src)
@@ -500,11 +512,12 @@ func labelFree(s scored, limit int) ([]byte, bool) {
 
 // scoreText scores the text of s (up to limit bytes) with the word model
 // m, members a and b (wordModel.scoreWords): without its label lines
-// when it has any and a word of the model is left, else whole. A page
-// whose only words of the group are its labels (a list of German place
-// names read as Bokmål) is scored as before.
-func (m *wordModel) scoreText(s scored, limit, a, b int, evidenceOnly bool) (diff float64, hits int, ok bool) {
-	if w, ok := labelFree(s, limit); ok {
+// when it has any that are not in m's languages (labelFree) and a word of
+// the model is left, else whole. A page whose only words of the group
+// are its labels (a list of German place names read as Bokmål) is scored
+// as before.
+func (d *Detector) scoreText(m *wordModel, s scored, limit, a, b int, evidenceOnly bool) (diff float64, hits int, ok bool) {
+	if w, ok := d.labelFree(m, s, limit); ok {
 		if diff, hits := m.scoreWords(w, a, b, evidenceOnly); hits > 0 {
 			return diff, hits, true
 		}

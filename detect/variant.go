@@ -111,7 +111,7 @@ func (d *Detector) variantStage(s scored, base string) (tag, rival string, z flo
 	// The whole text, up to maxWordText: the trigram stage stops early
 	// once the family leads the other languages, long before the two
 	// standards part.
-	diff, hits, ok := m.scoreText(s, maxWordText, 0, 1, true)
+	diff, hits, ok := d.scoreText(m, s, maxWordText, 0, 1, true)
 	if !ok || hits == 0 {
 		// No word says anything either way: the trigram margin alone
 		// does not make a text the variant.

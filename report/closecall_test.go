@@ -83,3 +83,33 @@ func TestSeedServerJudgedIrrelevant(t *testing.T) {
 		t.Errorf("the flag does not list exactly shop.test:\n%s", rest)
 	}
 }
+
+// TestSeedRedirectServerJudged: a seed that redirects to another host
+// (shop.test to www.shop.test, as shops' bare domains do) is judged by the
+// server its redirects led to. A review found such a seed "undecided", its
+// own server holding the redirect record only, and the www server judged
+// irrelevant unflagged.
+func TestSeedRedirectServerJudged(t *testing.T) {
+	crawl := []page{
+		{url: "http://shop.test/", depth: 0, tree: "shop.test"}, // the 301, no language fields
+		{url: "http://www.shop.test/", depth: 1, tree: "shop.test", lang: "cs", charset: "utf-8", status: "undecided", key: "www.shop.test",
+			outlinks: []string{`http://www.shop.test/1 L a/@href`}},
+		{url: "http://www.shop.test/1", depth: 2, tree: "shop.test", lang: "cs", charset: "utf-8", status: "irrelevant", key: "www.shop.test",
+			outlinks: []string{`http://www.shop.test/2 L a/@href rejected:focus:irrelevant-server`}},
+	}
+	log := `2026-01-01T00:00:01.000Z   301          0 http://shop.test/ - - text/html #001 20260101000000000+12 sha1:AAA - -
+2026-01-01T00:00:02.000Z   200       1000 http://www.shop.test/ R http://shop.test/ text/html #002 20260101000100000+12 sha1:BBB - lang:cs,charset:utf-8
+2026-01-01T00:00:03.000Z   200        500 http://www.shop.test/1 RL http://www.shop.test/ text/html #001 20260101000200000+12 sha1:CCC - lang:cs,charset:utf-8
+`
+	profile := "depth: 3\nseeds:\n  - http://shop.test/\nfocus:\n  language: sk\n  strategy: sequential\n  tolerance: 1\n"
+	r, err := Build(writeCrawlOut(t, crawl, log, profile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Seeds) != 1 {
+		t.Fatalf("seeds %+v", r.Seeds)
+	}
+	if s := r.Seeds[0]; s.Server != "irrelevant" || s.ServerHost != "www.shop.test" {
+		t.Errorf("seed %s redirects to www.shop.test, judged irrelevant; Server = %q, ServerHost = %q (pages %d), want irrelevant, www.shop.test", s.URL, s.Server, s.ServerHost, s.Pages)
+	}
+}

@@ -155,8 +155,13 @@ type Seed struct {
 	// InProfile is true for a seed listed in profile.yaml; the others
 	// were found in crawl.log (a seeds file, --seed, the action directory).
 	InProfile bool
-	// Server is the Status of the seed's own server (Server.Status), ""
-	// when none of its pages was archived. A seed is focused like any
+	// ServerHost is the server Server describes when it is not the seed's
+	// own: where the seed's redirects led (http://shop.example/ to
+	// www.shop.example).
+	ServerHost string `json:",omitempty"`
+	// Server is the Status (Server.Status) of the seed's own server, or of
+	// ServerHost when its redirects led elsewhere; "" when the crawl has no
+	// record of that server. A seed is focused like any
 	// other server: one whose pages the detector misreads is judged
 	// irrelevant and cut at T+1 (a trial: two of three Slovak seed shops,
 	// their pages read as Czech), which the writers flag.
@@ -336,7 +341,10 @@ type accumulator struct {
 	tree     map[string][2]int // tree -> HTML pages, target-language pages
 	seeds    map[string]*Seed  // canonical seed URL -> row
 	seedList []string          // seeds in order
-	cands    map[string]*candidate
+	// redirects maps a URL a seed's redirect chain passed through (its
+	// hop path all R) to where it redirected.
+	redirects map[string]string
+	cands     map[string]*candidate
 	// namesTarget is focus.Policy.NamesTarget for the profile's target
 	// languages, and targetDomain its TargetDomain; nil when focusing was
 	// off.
@@ -348,7 +356,7 @@ func newAccumulator(r *Report) *accumulator {
 	a := &accumulator{r: r, seen: map[string]int64{}, gens: map[int64]*Generation{}, servers: map[string]*Server{}, judged: map[string]time.Time{}, langs: map[string]*Language{},
 		depth: map[int]int{}, external: map[string]int{}, trees: map[string]int{}, step: 1,
 		status: map[int]*StatusCount{}, ann: map[string]int{}, canon: map[string]canonURL{},
-		mimes: map[string]*MIMEType{}, tree: map[string][2]int{}, seeds: map[string]*Seed{}, cands: map[string]*candidate{}}
+		mimes: map[string]*MIMEType{}, tree: map[string][2]int{}, seeds: map[string]*Seed{}, cands: map[string]*candidate{}, redirects: map[string]string{}}
 	if langs := config.SplitLanguages(r.Profile.Language); len(langs) > 0 {
 		if p, err := focus.New(focus.Config{Strategy: focus.ConservativeServer, Langs: langs}); err == nil {
 			a.namesTarget, a.targetDomain = p.NamesTarget, p.TargetDomain
@@ -955,6 +963,10 @@ func (r *Report) SetTolerance(t int) {
 	r.judgeSeeds()
 }
 
+// maxSeedRedirects is how many redirects of a seed's chain the report
+// follows to its server.
+const maxSeedRedirects = 10
+
 // judgeSeeds sets each seed's Server from its server's Status.
 func (r *Report) judgeSeeds() {
 	if len(r.Seeds) == 0 {
@@ -965,9 +977,12 @@ func (r *Report) judgeSeeds() {
 		status[s.Host] = s.Status
 	}
 	for i := range r.Seeds {
-		r.Seeds[i].Server = ""
-		if u, err := url.Parse(r.Seeds[i].URL); err == nil && u.Host != "" {
-			r.Seeds[i].Server = status[scope.SiteKey(u)]
+		s := &r.Seeds[i]
+		s.Server = ""
+		if s.ServerHost != "" {
+			s.Server = status[s.ServerHost]
+		} else if u, err := url.Parse(s.URL); err == nil && u.Host != "" {
+			s.Server = status[scope.SiteKey(u)]
 		}
 	}
 }
@@ -1103,6 +1118,8 @@ func (a *accumulator) addLog(l LogLine) {
 		// A seed: the start of a hop path. Its last line says how it ended.
 		s := a.seed(l.URL, false)
 		s.Status, s.Meaning = l.Status, statusMeaning(l.Status)
+	} else if l.Via != "" && strings.Trim(l.Hops, "R") == "" {
+		a.redirects[l.Via] = l.URL // a seed's redirect chain
 	}
 	if l.Status == codeFocusDropped {
 		if u, err := url.Parse(l.URL); err == nil && u.Host != "" {
@@ -1238,6 +1255,23 @@ func (a *accumulator) finishSeeds() {
 		s := a.seeds[k]
 		tp := a.tree[s.Tree]
 		s.Pages, s.Relevant = tp[0], tp[1]
+		if s.Status >= 300 && s.Status < 400 {
+			// A seed that redirects: its server is where it led (a
+			// review: a shop's bare domain redirecting to www was
+			// "undecided", its one record the redirect, and the
+			// www server judged irrelevant went unflagged).
+			u := s.URL
+			for range maxSeedRedirects {
+				next, ok := a.redirects[u]
+				if !ok || next == u {
+					break
+				}
+				u = next
+			}
+			if cu, err := url.Parse(u); err == nil && cu.Host != "" && u != s.URL {
+				s.ServerHost = scope.SiteKey(cu)
+			}
+		}
 		r.Seeds = append(r.Seeds, *s)
 	}
 	r.judgeSeeds()

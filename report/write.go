@@ -398,7 +398,11 @@ func (r *Report) writeSeeds(p func(string, ...any)) {
 	if len(cut) > 0 {
 		p("\n**%d seeds whose own server focusing judged irrelevant**, and crawled no further: a seed is focused like any server, so one whose pages the detector reads as another language is cut after T+1 pages. Check them (`langcrawl detect --target %s` on a page of each); a seed's server that is in %s is lost to the crawl unless its pages are read so:\n\n", len(cut), r.Profile.Language, r.Profile.Language)
 		for _, s := range cut {
-			p("- %s\n", mdEsc(s.URL))
+			if s.ServerHost != "" {
+				p("- %s (redirected to %s)\n", mdEsc(s.URL), mdEsc(s.ServerHost))
+			} else {
+				p("- %s\n", mdEsc(s.URL))
+			}
 		}
 	}
 }
@@ -518,7 +522,7 @@ func (r *Report) WriteFiles(dir string) error {
 		mimes = append(mimes, []string{m.Type, itoa(m.Count), strconv.FormatInt(m.Bytes, 10)})
 	}
 	for _, s := range r.Seeds {
-		seeds = append(seeds, []string{s.URL, itoa(s.Status), s.Meaning, s.Tree, itoa(s.Pages), itoa(s.Relevant), strconv.FormatBool(s.InProfile), s.Server})
+		seeds = append(seeds, []string{s.URL, itoa(s.Status), s.Meaning, s.Tree, itoa(s.Pages), itoa(s.Relevant), strconv.FormatBool(s.InProfile), s.Server, s.ServerHost})
 	}
 	for _, c := range r.Candidates {
 		var anchors []string
@@ -578,7 +582,7 @@ func (r *Report) WriteFiles(dir string) error {
 		write(FileStatusCSV, csvOf([]string{"status", "meaning", "count", "bytes"}, statuses)),
 		write(FileAnnotations, csvOf([]string{"annotation", "count"}, anns)),
 		write(FileMIMETypes, csvOf([]string{"mime_type", "lines", "bytes"}, mimes)),
-		write(FileSeeds, csvOf([]string{"seed", "status", "meaning", "tree", "html_pages", "target_pages", "in_profile", "server_status"}, seeds)),
+		write(FileSeeds, csvOf([]string{"seed", "status", "meaning", "tree", "html_pages", "target_pages", "in_profile", "server_status", "server_host"}, seeds)),
 		write(FileCandidates, csvOf([]string{"host", "referring_pages", "rejected_links", "dropped_urls", "html_pages",
 			"anchor_texts", "reasons", "referrer_sample", "section_urls", "section_sample", "target_referring_pages", "target_domain"}, cands)),
 		write(FileJSON, r.WriteJSON),
