@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -111,5 +112,25 @@ func TestSeedRedirectServerJudged(t *testing.T) {
 	}
 	if s := r.Seeds[0]; s.Server != "irrelevant" || s.ServerHost != "www.shop.test" {
 		t.Errorf("seed %s redirects to www.shop.test, judged irrelevant; Server = %q, ServerHost = %q (pages %d), want irrelevant, www.shop.test", s.URL, s.Server, s.ServerHost, s.Pages)
+	}
+}
+
+// TestFlaggedSeedsCapped: the markdown lists at most TopCandidates of the
+// seeds whose server was judged irrelevant, and says how many more
+// seeds.csv holds (a seeds file may give 40,000 seeds).
+func TestFlaggedSeedsCapped(t *testing.T) {
+	r := &Report{Profile: Profile{Language: "sk"}}
+	for i := range TopCandidates + 5 {
+		r.Seeds = append(r.Seeds, Seed{URL: fmt.Sprintf("http://s%d.test/", i), Server: "irrelevant"})
+	}
+	var md strings.Builder
+	if err := r.WriteMarkdown(&md); err != nil {
+		t.Fatal(err)
+	}
+	out := md.String()
+	if !strings.Contains(out, fmt.Sprintf("**%d seeds whose own server", TopCandidates+5)) ||
+		!strings.Contains(out, "- http://s24.test/") || strings.Contains(out, "- http://s25.test/") ||
+		!strings.Contains(out, "- and 5 more") {
+		t.Errorf("flagged seeds not listed as the first %d and 5 more:\n%s", TopCandidates, out)
 	}
 }
