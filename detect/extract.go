@@ -31,6 +31,9 @@ type block struct {
 	furn                    bool // inside page furniture (see furniture), or a metadata line (metaLine)
 	main                    bool // inside a main or article element
 	run                     bool // one of a run of short blocks (minRun)
+	// rep: a repeat of a block that is not content, kept only to end a
+	// run of short blocks as its first did; never in the text.
+	rep bool
 }
 
 // content reports whether a block can be the page's text: neither
@@ -196,6 +199,8 @@ func extract(body []byte) extracted {
 
 	// Weigh blocks: drop repeats; drop navigation (mostly link text) when
 	// there is other text; drop short blocks when there is running text.
+	// seen: the blocks met so far, and whether the first of each was
+	// content.
 	seen := make(map[uint64]bool, len(blocks))
 	keep := blocks[:0]
 	long, other, inMain := 0, false, 0
@@ -208,10 +213,19 @@ func extract(body []byte) extracted {
 		h.Write(t)
 		h.Write(ncr[b.n0:b.n1])
 		k := h.Sum64()
-		if seen[k] {
+		if wasContent, ok := seen[k]; ok {
+			if !wasContent {
+				// A repeated button or label between the items of a
+				// product grid ends each item's run, as its first did:
+				// dropped, the grid's names and prices ran together
+				// into "running text" that outvoted the page's one
+				// line in its language (a trial: a Catalan shop
+				// page read as English at 0.999 for six "Add to cart"
+				// buttons, Catalan without them).
+				keep = append(keep, block{furn: true, rep: true})
+			}
 			continue
 		}
-		seen[k] = true
 		b.w = len(t)
 		for _, c := range t {
 			if c >= 0x80 {
@@ -222,6 +236,7 @@ func extract(body []byte) extracted {
 		if !b.furn && !nav(b) && metaLine(t, ncr[b.n0:b.n1]) {
 			b.furn = true
 		}
+		seen[k] = content(b)
 		keep = append(keep, b)
 	}
 	// Runs of short blocks (list items, lines split by <br>) are one
@@ -268,7 +283,7 @@ func extract(body []byte) extracted {
 	x.ncr = make([]byte, 0, min(len(ncr), maxText))
 	x.ends = make([]int, 0, len(keep))
 	for _, b := range keep {
-		if (other && !content(b)) || (long >= longBlock && weight(b) < longBlock && !b.run) || (mainOnly && !b.main) {
+		if b.rep || (other && !content(b)) || (long >= longBlock && weight(b) < longBlock && !b.run) || (mainOnly && !b.main) {
 			continue
 		}
 		if len(x.raw) >= maxText || len(x.ncr) >= maxText {

@@ -81,3 +81,35 @@ func TestNativeMenuLabelsCount(t *testing.T) {
 		}
 	}
 }
+
+// TestRepeatedButtonsEndRuns: a product grid whose items are a name, a
+// price and a button is no running text. The extractor drops a repeated
+// block, and used to drop it before finding runs of short blocks, so the
+// second and later "Add to cart" buttons no longer ended their items: the
+// names and prices ran together into "running text" that outvoted the
+// page's one line in its language (a trial: Catalan shop pages with a
+// nav, a footer and a cookie notice the extractor knows read as English
+// at 0.999; six of them on one web).
+func TestRepeatedButtonsEndRuns(t *testing.T) {
+	d := newDetector(t, Options{Targets: []string{"ca"}})
+	var grid strings.Builder
+	for i, n := range []string{"Ceramic Serving Bowl", "Smart Watch with Heart Monitor", "Warm Wool Scarf",
+		"Running Shoes for Women", "Wireless Noise Cancelling Earbuds", "Hiking Backpack with Rain Cover"} {
+		fmt.Fprintf(&grid, `<div class="product"><h3>%s</h3><span class="price">$%d.50</span><button>Add to cart</button></div>`+"\n", n, 40+i)
+	}
+	// Each English at 1.0 before.
+	for _, line := range []string{
+		"Enviem les comandes en dos dies feiners a tot el país.",
+		"Rebeu les nostres ofertes cada setmana al vostre correu.",
+		"La botiga obre cada dia de deu del matí a vuit del vespre.",
+	} {
+		body := []byte(`<html><head><meta charset="utf-8"></head><body>` +
+			`<nav><a href="/">Home</a> <a href="/shop">Shop</a> <a href="/cart">Cart</a></nav>` +
+			`<div class="intro"><p>` + line + `</p></div>` +
+			`<div class="grid">` + grid.String() + `</div>` +
+			`<footer>Free shipping on orders over $50 | Secure checkout | Terms and conditions</footer></body></html>`)
+		if r := d.Detect(body, ""); r.Lang != "ca" {
+			t.Errorf("%q beside a product grid with buttons: %s at %.3f (%s), want ca", line, r.Lang, r.Confidence, r.Evidence)
+		}
+	}
+}
