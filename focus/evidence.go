@@ -286,6 +286,14 @@ var langsOfTLD = map[string][]string{
 	"al": {"sq"}, "lt": {"lt"}, "lv": {"lv"}, "ee": {"et"}, "is": {"is"}, "no": {"nb", "nn"},
 	"fo": {"fo"}, "pt": {"pt"}, "br": {"pt"}, "mn": {"mn"}, "np": {"ne"}, "ir": {"fa"}, "az": {"az"},
 	"bd": {"bn"},
+	// The language community domains, whose registries are chartered to
+	// serve a language and its culture (puntCAT for Catalan, puntuGAL
+	// for Galician, PuntuEUS for Basque, .bzh for Breton, .cymru for
+	// Welsh), and .ad, Andorra, whose one official language is Catalan:
+	// assumed from their charters, not measured. A trial targeting
+	// Galician and Catalan found shops on .cat, .gal and .ad ranked as
+	// on no language's domain.
+	"cat": {"ca"}, "gal": {"gl"}, "eus": {"eu"}, "bzh": {"br"}, "cymru": {"cy"}, "ad": {"ca"},
 	// The internationalised ones, in punycode as hosts are kept: .ไทย,
 	// .укр, .бг, .срб, .мкд, .рф, .ایران, .台灣, .中国 (a review: the
 	// report ranked a host under .укр as on no country domain).

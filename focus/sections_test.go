@@ -52,12 +52,20 @@ func TestCountrySelectorJudgesRelevant(t *testing.T) {
 
 // TestCCTLDNationalDomains: the national domains of Portuguese, Bengali
 // and Faroese count (a review found them missing where README said the
-// national ones count).
+// national ones count), and the language community domains.
 func TestCCTLDNationalDomains(t *testing.T) {
 	for _, c := range []struct{ lang, url string }{
 		{"pt", "http://jornal.pt/"},
 		{"bn", "http://khobor.bd/"},
 		{"fo", "http://tidindi.fo/"},
+		// The language community domains (a trial: shops on .cat, .gal
+		// and .ad were on no language's domain).
+		{"ca", "http://botiga.cat/"},
+		{"ca", "http://diari.ad/"},
+		{"gl", "http://tenda.gal/"},
+		{"eu", "http://denda.eus/"},
+		{"br", "http://stal.bzh/"},
+		{"cy", "http://siop.cymru/"},
 	} {
 		if got := urlCues(c.url, targets{c.lang}); got != 1 {
 			t.Errorf("%s %s: urlCues %d, want 1 (its national domain)", c.lang, c.url, got)

@@ -76,7 +76,7 @@ func TestSeedServerJudgedIrrelevant(t *testing.T) {
 	if err := r.WriteMarkdown(&md); err != nil {
 		t.Fatal(err)
 	}
-	i := strings.Index(md.String(), "1 seeds whose own server focusing judged irrelevant")
+	i := strings.Index(md.String(), "1 seed whose own server focusing judged irrelevant")
 	if i < 0 {
 		t.Fatalf("no flag under the seeds table:\n%s", md.String())
 	}

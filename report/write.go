@@ -396,7 +396,11 @@ func (r *Report) writeSeeds(p func(string, ...any)) {
 		}
 	}
 	if len(cut) > 0 {
-		p("\n**%d seeds whose own server focusing judged irrelevant**, and crawled no further: a seed is focused like any server, so one whose pages the detector reads as another language is cut after T+1 pages. Check them (`langcrawl detect --target %s` on a page of each); a seed's server that is in %s is lost to the crawl unless its pages are read so:\n\n", len(cut), r.Profile.Language, r.Profile.Language)
+		noun := "seeds"
+		if len(cut) == 1 {
+			noun = "seed"
+		}
+		p("\n**%d %s whose own server focusing judged irrelevant**, and crawled no further: a seed is focused like any server, so one whose pages the detector reads as another language is cut after T+1 pages. Check them (`langcrawl detect --target %s` on a page of each); a seed's server that is in %s is lost to the crawl unless its pages are read so:\n\n", len(cut), noun, r.Profile.Language, r.Profile.Language)
 		for i, s := range cut {
 			if i == TopCandidates {
 				p("- and %d more (%s, `server_status`)\n", len(cut)-i, FileSeeds)
