@@ -36,7 +36,14 @@ func (c *Crawler) tally(pol *focus.Policy, key string, counts focus.Counts, e fr
 	pg := focus.Page{Relevant: out.relevant}
 	if out.det != nil {
 		pg.Confidence = out.det.Confidence
-		pg.CloseCall = out.det.Rival != "" && !pol.IsTarget(out.det.Rival) && !recheck
+		// A doubt against English alone is no close call: English is
+		// the language of the templates around a short native line, and
+		// a target page read so is a mixed page, not one that may be in
+		// another language. A trial found Galician and Catalan shops
+		// whose few pages read as the target, against English, cut at
+		// T+1 where conservative-server kept them (94 Galician pages on
+		// one web).
+		pg.CloseCall = out.det.Rival != "" && !pol.IsTarget(out.det.Rival) && !isEnglish(out.det.Rival) && !recheck
 		pg.RivalConfidence = out.det.RivalConfidence
 		switch {
 		case pg.CloseCall && pg.RivalConfidence > 0:
@@ -229,4 +236,10 @@ func (c *Crawler) decideDir(pol *focus.Policy, v focus.Verdict, u *url.URL, dest
 		counts[dk] = d
 	}
 	return pol.DecideDir(v, dest, d), nil
+}
+
+// isEnglish reports whether a language tag is English ("en", "en-GB").
+func isEnglish(tag string) bool {
+	t := strings.ToLower(tag)
+	return t == "en" || strings.HasPrefix(t, "en-")
 }

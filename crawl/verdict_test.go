@@ -293,6 +293,11 @@ func TestSequentialCloseCall(t *testing.T) {
 		{"a close call sure of the language only", "closecall:id:0.999:0.543", false, false, false},
 		{"a sure close call", "closecall:id:0.96", false, false, true},
 		{"a close call against another target", "closecall:lo:0.805", false, false, true},
+		// A doubt against English alone is no close call: English is the
+		// template around a short native line (a trial: Galician shops
+		// whose few Galician-read pages had the rival English were cut at
+		// T+1 where conservative-server kept them).
+		{"a weak verdict against English only", "closecall:en:0.805", false, false, true},
 		{"a target verdict no neighbour contested", "", false, false, true},
 		{"every page a close call", "closecall:id:0.9", true, false, true},
 		// Its links judge it relevant, but not its pages: the backstop

@@ -1184,16 +1184,28 @@ func (d *Detector) decide(best scored) (decision, bool) {
 // target, on such pages), and a Bokmål page whose only doubt was Nynorsk
 // has the rival nn at that doubt's confidence, not Danish at it (a second
 // review: 58 of 222 Bokmål pages of the in-domain set became close calls
-// so).
+// so). Of the decisions against languages that are not targets, one
+// against English comes last: English is the language of the templates
+// around a short native line, and a target page's doubt against it says
+// the page is mixed, while one against a neighbour (Spanish for a
+// Galician page) says which language it may be (a trial: Galician shop
+// pages read as Galician, their rival English, where the group's words
+// had decided against Spanish).
 func (d *Detector) rival(s decision) (string, float64) {
 	tagTarget := d.targets[iso(s.tag)] || d.targets[strings.ToLower(s.tag)]
 	var best string
-	bestConf, foreign := 2.0, false
+	bestConf, bestRank := 2.0, -1
 	for _, c := range s.calls {
 		conf := d.confidence(decision{stage: c.stage, z: c.z, n: c.n})
-		f := tagTarget && !d.targets[iso(c.rival)] && !d.targets[strings.ToLower(c.rival)]
-		if (f && !foreign) || (f == foreign && conf < bestConf) {
-			best, bestConf, foreign = c.rival, conf, f
+		rank := 0 // a target page's doubt against a target, or any of a foreign page
+		if tagTarget && !d.targets[iso(c.rival)] && !d.targets[strings.ToLower(c.rival)] {
+			rank = 2 // against a foreign language
+			if iso(c.rival) == "en" {
+				rank = 1
+			}
+		}
+		if rank > bestRank || (rank == bestRank && conf < bestConf) {
+			best, bestConf, bestRank = c.rival, conf, rank
 		}
 	}
 	if best == "" {

@@ -113,3 +113,25 @@ func TestRepeatedButtonsEndRuns(t *testing.T) {
 		}
 	}
 }
+
+// TestRivalEnglishLast: of a target page's decisions against foreign
+// languages, one against English is named as the rival only when there is
+// no other: English is the template around a short native line, and a
+// doubt against it says the page is mixed, not which language it may be
+// (a trial: Galician shop pages named English as the rival where the group's
+// words had also decided against Spanish or Portuguese).
+func TestRivalEnglishLast(t *testing.T) {
+	d := newDetector(t, Options{Targets: []string{"gl"}})
+	weak := wordCall{rival: "en", stage: stageNgram, z: 0.5, n: 40}
+	strong := wordCall{rival: "pt", stage: stageWords, z: 3, n: 8, group: true}
+	if r, _ := d.rival(decision{tag: "gl", calls: []wordCall{weak, strong}}); r != "pt" {
+		t.Errorf("rival %q, want pt (the neighbour) before en", r)
+	}
+	if r, _ := d.rival(decision{tag: "gl", calls: []wordCall{weak}}); r != "en" {
+		t.Errorf("rival %q, want en when it is the only doubt", r)
+	}
+	// A foreign page's rival is the weakest decision, English or not.
+	if r, _ := d.rival(decision{tag: "es", calls: []wordCall{weak, strong}}); r != "en" {
+		t.Errorf("a foreign page's rival %q, want the weakest, en", r)
+	}
+}
