@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/langcrawl/langcrawl/detect"
 	"github.com/langcrawl/langcrawl/focus"
 	"github.com/langcrawl/langcrawl/frontier"
 	"github.com/langcrawl/langcrawl/links"
@@ -36,14 +37,16 @@ func (c *Crawler) tally(pol *focus.Policy, key string, counts focus.Counts, e fr
 	pg := focus.Page{Relevant: out.relevant}
 	if out.det != nil {
 		pg.Confidence = out.det.Confidence
-		// A doubt against English alone is no close call: English is
-		// the language of the templates around a short native line, and
-		// a target page read so is a mixed page, not one that may be in
-		// another language. A trial found Galician and Catalan shops
-		// whose few pages read as the target, against English, cut at
-		// T+1 where conservative-server kept them (94 Galician pages on
-		// one web).
-		pg.CloseCall = out.det.Rival != "" && !pol.IsTarget(out.det.Rival) && !isEnglish(out.det.Rival) && !recheck
+		// A doubt against English at detect.EnglishDoubt or more is no
+		// close call: English is the language of the templates around a
+		// short native line, and a target page read so is a mixed page,
+		// not one that may be in another language. A trial found
+		// Galician and Catalan shops whose few pages read as the target,
+		// against English, cut at T+1 where conservative-server kept them
+		// (94 Galician pages on one web). A weaker one is (a review: a
+		// page at 0.55 against English kept an English server whole).
+		pg.CloseCall = out.det.Rival != "" && !pol.IsTarget(out.det.Rival) && !recheck &&
+			!(isEnglish(out.det.Rival) && rivalConfidence(out.det) >= detect.EnglishDoubt)
 		pg.RivalConfidence = out.det.RivalConfidence
 		switch {
 		case pg.CloseCall && pg.RivalConfidence > 0:
@@ -242,4 +245,13 @@ func (c *Crawler) decideDir(pol *focus.Policy, v focus.Verdict, u *url.URL, dest
 func isEnglish(tag string) bool {
 	t := strings.ToLower(tag)
 	return t == "en" || strings.HasPrefix(t, "en-")
+}
+
+// rivalConfidence is the confidence of d's decision against its rival,
+// else of its language (focus.Policy.CloseCall reads them so).
+func rivalConfidence(d *detect.Result) float64 {
+	if d.RivalConfidence > 0 {
+		return d.RivalConfidence
+	}
+	return d.Confidence
 }

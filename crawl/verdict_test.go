@@ -298,6 +298,10 @@ func TestSequentialCloseCall(t *testing.T) {
 		// whose few Galician-read pages had the rival English were cut at
 		// T+1 where conservative-server kept them).
 		{"a weak verdict against English only", "closecall:en:0.805", false, false, true},
+		// A doubt against English under detect.EnglishDoubt is a close
+		// call (a review: a page at 0.55 against English kept an English
+		// server whole).
+		{"a coin flip against English", "closecall:en:0.55", false, false, false},
 		{"a target verdict no neighbour contested", "", false, false, true},
 		{"every page a close call", "closecall:id:0.9", true, false, true},
 		// Its links judge it relevant, but not its pages: the backstop

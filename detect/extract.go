@@ -31,7 +31,7 @@ type block struct {
 	furn                    bool // inside page furniture (see furniture), or a metadata line (metaLine)
 	main                    bool // inside a main or article element
 	run                     bool // one of a run of short blocks (minRun)
-	// rep: a repeat of a block that is not content, kept only to end a
+	// rep: a repeat of a furniture block (a button), kept only to end a
 	// run of short blocks as its first did; never in the text.
 	rep bool
 }
@@ -200,7 +200,7 @@ func extract(body []byte) extracted {
 	// Weigh blocks: drop repeats; drop navigation (mostly link text) when
 	// there is other text; drop short blocks when there is running text.
 	// seen: the blocks met so far, and whether the first of each was
-	// content.
+	// not furniture.
 	seen := make(map[uint64]bool, len(blocks))
 	keep := blocks[:0]
 	long, other, inMain := 0, false, 0
@@ -213,8 +213,8 @@ func extract(body []byte) extracted {
 		h.Write(t)
 		h.Write(ncr[b.n0:b.n1])
 		k := h.Sum64()
-		if wasContent, ok := seen[k]; ok {
-			if !wasContent {
+		if notFurn, ok := seen[k]; ok {
+			if !notFurn {
 				// A repeated button or label between the items of a
 				// product grid ends each item's run, as its first did:
 				// dropped, the grid's names and prices ran together
@@ -236,7 +236,11 @@ func extract(body []byte) extracted {
 		if !b.furn && !nav(b) && metaLine(t, ncr[b.n0:b.n1]) {
 			b.furn = true
 		}
-		seen[k] = content(b)
+		// Only furniture's repeats end runs: a repeated "Read more" link
+		// between the headlines of a list is navigation, and a review
+		// found that ending runs at it left every headline alone, short,
+		// and dropped beside one English paragraph.
+		seen[k] = !b.furn
 		keep = append(keep, b)
 	}
 	// Runs of short blocks (list items, lines split by <br>) are one

@@ -286,20 +286,23 @@ var langsOfTLD = map[string][]string{
 	"al": {"sq"}, "lt": {"lt"}, "lv": {"lv"}, "ee": {"et"}, "is": {"is"}, "no": {"nb", "nn"},
 	"fo": {"fo"}, "pt": {"pt"}, "br": {"pt"}, "mn": {"mn"}, "np": {"ne"}, "ir": {"fa"}, "az": {"az"},
 	"bd": {"bn"},
-	// The language community domains, whose registries are chartered to
-	// serve a language and its culture (puntCAT for Catalan, puntuGAL
-	// for Galician, PuntuEUS for Basque, .bzh for Breton, .cymru for
-	// Welsh), and .ad, Andorra, whose one official language is Catalan:
-	// assumed from their charters, not measured. A trial targeting
-	// Galician and Catalan found shops on .cat, .gal and .ad ranked as
-	// on no language's domain.
-	"cat": {"ca"}, "gal": {"gl"}, "eus": {"eu"}, "bzh": {"br"}, "cymru": {"cy"}, "ad": {"ca"},
 	// The internationalised ones, in punycode as hosts are kept: .ไทย,
 	// .укр, .бг, .срб, .мкд, .рф, .ایران, .台灣, .中国 (a review: the
 	// report ranked a host under .укр as on no country domain).
 	"xn--o3cw4h": {"th"}, "xn--j1amh": {"uk"}, "xn--90ae": {"bg"}, "xn--90a3ac": {"sr"}, "xn--d1alf": {"mk"},
 	"xn--p1ai": {"ru"}, "xn--mgba3a4f16a": {"fa"}, "xn--kpry57d": {"zh-hant"}, "xn--fiqs8s": {"zh-hans"},
 }
+
+// langOfCommunityTLD gives the language of the community domains whose
+// registries are chartered to serve a language and its culture: puntCAT
+// for Catalan, puntuGAL for Galician, PuntuEUS for Basque. A trial
+// targeting Galician and Catalan found shops on .cat and .gal ranked as on
+// no language's domain. They speak for their language and never against
+// another (a .cat site may be in Spanish too, and a review found a first
+// version, which put them in langsOfTLD with .ad, .bzh and .cymru, giving
+// a crawl for Spanish a cue against every .cat link). Assumed from their
+// charters, not measured.
+var langOfCommunityTLD = map[string]string{"cat": "ca", "gal": "gl", "eus": "eu"}
 
 // langCodes are the language codes read as path segments and lang=
 // values: these, and the targets' (see segLang). Two-letter segments
@@ -326,6 +329,8 @@ func urlCues(raw string, target targets) int {
 			} else {
 				s--
 			}
+		} else if l := langOfCommunityTLD[host[i+1:]]; l != "" && target.has(l) {
+			s++
 		}
 	}
 	if strings.Contains(host, "xn--") {
@@ -403,7 +408,14 @@ func (p *Policy) TargetDomain(host string) bool {
 		host = h
 	}
 	i := strings.LastIndexByte(host, '.')
-	return i >= 0 && slices.ContainsFunc(langsOfTLD[host[i+1:]], targets(p.cfg.Langs).has)
+	if i < 0 {
+		return false
+	}
+	t := targets(p.cfg.Langs)
+	if l := langOfCommunityTLD[host[i+1:]]; l != "" && t.has(l) {
+		return true
+	}
+	return slices.ContainsFunc(langsOfTLD[host[i+1:]], t.has)
 }
 
 // countrySelector are the language codes that are also the country codes of

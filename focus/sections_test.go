@@ -58,14 +58,11 @@ func TestCCTLDNationalDomains(t *testing.T) {
 		{"pt", "http://jornal.pt/"},
 		{"bn", "http://khobor.bd/"},
 		{"fo", "http://tidindi.fo/"},
-		// The language community domains (a trial: shops on .cat, .gal
-		// and .ad were on no language's domain).
+		// The language community domains (a trial: shops on .cat and
+		// .gal were on no language's domain).
 		{"ca", "http://botiga.cat/"},
-		{"ca", "http://diari.ad/"},
 		{"gl", "http://tenda.gal/"},
 		{"eu", "http://denda.eus/"},
-		{"br", "http://stal.bzh/"},
-		{"cy", "http://siop.cymru/"},
 	} {
 		if got := urlCues(c.url, targets{c.lang}); got != 1 {
 			t.Errorf("%s %s: urlCues %d, want 1 (its national domain)", c.lang, c.url, got)
@@ -137,5 +134,26 @@ func TestScriptTarget(t *testing.T) {
 	}
 	if scriptCue("臺灣的圖書館與博物館", targets{"th", "zh-hant"}) != 0 {
 		t.Error("Han letters counted against a set of Thai and zh-hant")
+	}
+}
+
+// TestCommunityDomainsNotAgainst: a language community domain speaks for
+// its language and never against another: a .cat site may be in Spanish
+// too. A review found the first version giving a crawl for Spanish a cue
+// against every .cat link, and .ad, .bzh and .cymru, whose webs are
+// largely Spanish, French and English, counted for Catalan, Breton and
+// Welsh.
+func TestCommunityDomainsNotAgainst(t *testing.T) {
+	for _, c := range []struct{ lang, url string }{
+		{"es", "http://ajuntament.cat/"}, {"es", "http://hotel.ad/"}, {"es", "http://festa.gal/"},
+		{"fr", "http://festival.bzh/"}, {"en", "http://amgueddfa.cymru/"},
+	} {
+		if got := urlCues(c.url, targets{c.lang}); got < 0 {
+			t.Errorf("%s %s: urlCues %d, a cue against", c.lang, c.url, got)
+		}
+	}
+	p := mustNew(t, Config{Strategy: Sequential, Langs: []string{"ca"}})
+	if !p.TargetDomain("botiga.cat") || p.TargetDomain("hotel.ad") {
+		t.Errorf("TargetDomain for Catalan: botiga.cat %v (want true), hotel.ad %v (want false)", p.TargetDomain("botiga.cat"), p.TargetDomain("hotel.ad"))
 	}
 }
