@@ -17,25 +17,10 @@ func normalizeText(dst, src []byte) []byte {
 
 // wordsText is normalizeText for a close group's word models: it also
 // leaves out the label lines of src (labelLine), and reports false when
-// src has none (the word models then read what the trigrams scored) or
-// when leaving them out leaves too little text.
+// leaving them out leaves too little text. labelFree calls it only for a
+// text that has label lines.
 func wordsText(src []byte) ([]byte, bool) {
-	if !hasLabelLine(src) {
-		return nil, false // most pages: nothing to normalise again
-	}
 	return normalizeTextLabels(make([]byte, 0, len(src)+2), src, true)
-}
-
-// hasLabelLine reports whether a line of src is a label (labelLine).
-func hasLabelLine(src []byte) bool {
-	for i := 0; i < len(src); {
-		end, ok := labelLine(src, i)
-		if ok {
-			return true
-		}
-		i = end + 1
-	}
-	return false
 }
 
 // labelText returns the label lines of src (labelLine), each ending in a
