@@ -79,6 +79,35 @@ func metaLine(raw, ncr []byte) bool {
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
+// maxConsentLine is the length (bytes) up to which a block that names
+// cookies is taken for a cookie or consent notice: one to three
+// sentences and a button or two, as such notices are (assumed, not
+// tuned; the trials' notices were 69 to 115 bytes).
+const maxConsentLine = 400
+
+// consentLine reports whether a block is a cookie or consent notice by its
+// text: short, and naming cookies ("We use cookies", "Vi bruger cookies",
+// "Wir verwenden Cookies", "Kami menggunakan cookie"). Such a notice is
+// furniture in whatever language, like a copyright line (metaLine), and
+// what its class is called does not matter. Under a class name the
+// extractor knows ("cookie-notice") it was furniture before; under one it
+// does not ("ck", "cc"), three independent trials (Danish, Indonesian,
+// Slovenian, Hindi shops) found a page's one native line read as English
+// at confidence 1 beside it, and whole shops cut at T+1 under both
+// strategies. raw is the block's text in the page's bytes (the word is
+// ASCII in every charset the detector reads).
+func consentLine(raw []byte) bool {
+	if len(raw) > maxConsentLine {
+		return false
+	}
+	for i := 0; i+6 <= len(raw); i++ {
+		if raw[i]|0x20 == 'c' && bytes.EqualFold(raw[i:i+6], []byte("cookie")) {
+			return true
+		}
+	}
+	return false
+}
+
 // extract strips markup from an HTML (or plain text) document byte by
 // byte, without knowing its encoding: script, style and comments are
 // dropped, entities decoded, text split into blocks at block-level tags.
@@ -233,7 +262,7 @@ func extract(body []byte) extracted {
 			}
 		}
 		b.w = max(b.w, b.n1-b.n0)
-		if !b.furn && !nav(b) && metaLine(t, ncr[b.n0:b.n1]) {
+		if !b.furn && !nav(b) && (metaLine(t, ncr[b.n0:b.n1]) || consentLine(t)) {
 			b.furn = true
 		}
 		// Only furniture's repeats end runs: a repeated "Read more" link

@@ -23,21 +23,23 @@ func TestLegacyShopTemplate(t *testing.T) {
 		`<div class="bottom"><p>We use cookies to improve your experience on our website. By continuing to browse you agree to our use of cookies.</p>` +
 		`<p>Copyright 2025 All rights reserved. Privacy policy. Terms of use.</p></div></body></html>`
 	d := newDetector(t, Options{})
-	// native: the UTF-8 page comes out in the sentence's language. The
-	// shorter sentences come out English in UTF-8 too (README: a line of
-	// 22 or 23 characters does not outweigh the template); the legacy
-	// page must then say the same.
+	// native: the UTF-8 page comes out in the sentence's language. Before
+	// the twenty-third session the shorter sentences (22 or 23
+	// characters) came out English in UTF-8 too, the template's cookie
+	// notice outweighing them; it is furniture by its text now
+	// (consentLine), and every page is native. The legacy page must say
+	// what the UTF-8 one does.
 	for _, c := range []struct {
 		lang, text, cs string
 		native         bool
 	}{
 		{"uk", "Хліб спечено сьогодні вранці.", "windows-1251", true},
-		{"uk", "Доставка працює щодня.", "koi8-u", false},
-		{"uk", "Оберіть розмір і колір.", "windows-1251", false},
+		{"uk", "Доставка працює щодня.", "koi8-u", true},
+		{"uk", "Оберіть розмір і колір.", "windows-1251", true},
 		{"bg", "Хлябът е изпечен тази сутрин.", "windows-1251", true},
-		{"bg", "Изберете размер и цвят.", "windows-1251", false},
+		{"bg", "Изберете размер и цвят.", "windows-1251", true},
 		{"ru", "Хлеб испечён сегодня утром.", "windows-1251", true},
-		{"fa", "این نان امروز صبح پخته شد.", "windows-1256", false},
+		{"fa", "این نان امروز صبح پخته شد.", "windows-1256", true},
 	} {
 		page := func(cs string) []byte {
 			return []byte(strings.NewReplacer("%CS%", cs, "%S%", c.text).Replace(tpl))

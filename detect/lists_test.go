@@ -304,7 +304,10 @@ func TestEvaluationLists(t *testing.T) {
 	// Catalan template page to Spanish (0.9161 -> 0.9160 there, 0.9106 ->
 	// 0.9103 over all pages), where the out-of-domain set gained two
 	// pages and the trial webs of Malay and Indonesian every misread of
-	// its kind: the floor of 0.916 went to 0.9155, on purpose.
+	// its kind: the floor of 0.916 went to 0.9155, on purpose. The
+	// twenty-third session's cookie notices by their text (consentLine)
+	// and own-script reading (ownScript) measured 0.9224 and 0.9441:
+	// floors raised to 0.922 and 0.944.
 	var before []listList
 	for _, l := range loadLists(t) {
 		if l.tag != "nn" {
@@ -312,14 +315,15 @@ func TestEvaluationLists(t *testing.T) {
 		}
 	}
 	old := evaluate(t, evalDetector(t), listEvalSet(t, before))
-	for sc, want := range map[string]float64{"list-template": 0.9155, "plain": 0.944} {
+	for sc, want := range map[string]float64{"list-template": 0.922, "plain": 0.944} {
 		if got := old.byScen[sc]; got < want {
 			t.Errorf("scenario %s, languages before Nynorsk: language accuracy %.4f, below the floor %.4f", sc, got, want)
 		}
 	}
 	// Over all pages, with Nynorsk's: measured 0.9106 / 0.9385 (Nynorsk
-	// 22 of 72 right, 48 to Bokmål).
-	for sc, want := range map[string]float64{"list-template": 0.910, "plain": 0.938} {
+	// 22 of 72 right, 48 to Bokmål); 0.9157 / 0.9385 in the twenty-third
+	// session.
+	for sc, want := range map[string]float64{"list-template": 0.915, "plain": 0.938} {
 		if got := r.byScen[sc]; got < want {
 			t.Errorf("scenario %s: language accuracy %.4f, below the floor %.4f", sc, got, want)
 		}

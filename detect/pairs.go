@@ -96,14 +96,23 @@ type wordModel struct {
 	// suffixes: the model holds word endings ("-ção", wordSuffixes), so
 	// scoring reads them.
 	suffixes bool
+	// script: the script class its words are written in (mainScript),
+	// for ownScript.
+	script string
 }
 
 func (m *wordModel) init() {
 	m.index = make(map[string]int32, len(m.Words))
+	var sb strings.Builder
 	for i, w := range m.Words {
 		m.index[w] = int32(i)
 		m.suffixes = m.suffixes || strings.HasPrefix(w, "-")
+		if sb.Len() < 4096 {
+			sb.WriteString(w)
+			sb.WriteByte(' ')
+		}
 	}
+	m.script = mainScript(sb.String())
 }
 
 func (m *wordModel) member(tag string) int {
