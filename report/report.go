@@ -963,6 +963,19 @@ func (r *Report) SetTolerance(t int) {
 	r.judgeSeeds()
 }
 
+// undecidedKept counts the servers whose status is undecided though they
+// served a page read as the target: under the sequential strategy such a
+// server is never judged irrelevant (focus, sequentialStatus).
+func (r *Report) undecidedKept() int {
+	n := 0
+	for _, s := range r.Servers {
+		if s.Status == "undecided" && s.Relevant > 0 {
+			n++
+		}
+	}
+	return n
+}
+
 // maxSeedRedirects is how many redirects of a seed's chain the report
 // follows to its server.
 const maxSeedRedirects = 10

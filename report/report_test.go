@@ -853,3 +853,41 @@ func TestLanguagesByTag(t *testing.T) {
 		t.Errorf("records without languageTag beside tagged ones: warnings %q, want one naming them", w)
 	}
 }
+
+// TestSequentialUndecidedKept: under the sequential strategy a server with
+// a page read as the target stays undecided until its evidence calls it
+// relevant, and is never judged irrelevant, so it is crawled in full. Two
+// trials (twenty-third session) read such servers, "undecided" at 24 and
+// 35 pages with T = 10, as ones the crawl had not got to; the markdown now
+// says what they are.
+func TestSequentialUndecidedKept(t *testing.T) {
+	var pages []page
+	pages = append(pages, page{url: "http://mr.test/0", lang: "hi", charset: "utf-8", relevant: true, status: "undecided", key: "mr.test"})
+	for i := 1; i < 24; i++ {
+		pages = append(pages, page{url: fmt.Sprintf("http://mr.test/%d", i), lang: "mr", charset: "utf-8", status: "undecided", key: "mr.test"})
+	}
+	pages = append(pages, page{url: "http://en.test/", lang: "en", charset: "utf-8", status: "undecided", key: "en.test"})
+	for _, c := range []struct {
+		strategy string
+		want     bool
+	}{{"sequential", true}, {"conservative-server", false}} {
+		out := t.TempDir()
+		writeWARC(t, filepath.Join(out, WARCDir), t0, pages)
+		prof := "focus:\n  language: hi\n  strategy: " + c.strategy + "\n  tolerance: 10\n"
+		if err := os.WriteFile(filepath.Join(out, ProfileFile), []byte(prof), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r, err := Build(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var md bytes.Buffer
+		if err := r.WriteMarkdown(&md); err != nil {
+			t.Fatal(err)
+		}
+		got := strings.Contains(md.String(), "Of the undecided, 1 served a page read as the target")
+		if got != c.want {
+			t.Errorf("%s: the markdown says of the kept undecided server: %v, want %v", c.strategy, got, c.want)
+		}
+	}
+}

@@ -199,6 +199,12 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		if r.Profile.Strategy == sequential {
 			p("Status as the crawl's sequential verdict left it (the focusStatus of each server's latest page; T does not apply): "+
 				"%d relevant, %d undecided, %d irrelevant.", sc["relevant"], sc["undecided"], sc["irrelevant"])
+			if n := r.undecidedKept(); n > 0 {
+				// Two trials read such servers, crawled whole at three
+				// times T, as ones the crawl had not got to.
+				p(" Of the undecided, %d served a page read as the target (N_r > 0): the sequential verdict never judges such a server irrelevant, "+
+					"so it is crawled in full however many pages it serves, while its evidence does not yet call it relevant.", n)
+			}
 		} else {
 			p("Status under T = %d (Tamura et al. 2007, 4.1: relevant if N_r > 0, undecided if N_r = 0 and N_a <= T, irrelevant otherwise): "+
 				"%d relevant, %d undecided, %d irrelevant.", r.Tolerance, sc["relevant"], sc["undecided"], sc["irrelevant"])
