@@ -310,3 +310,50 @@ func candidateRows(t *testing.T, crawl []page) []string {
 	}
 	return got
 }
+
+// TestCandidateEnteredFromTargetPage: a host the crawl entered through a
+// link of a target-language page of another host, then turned away, has
+// that page among its referrers, first in the sample. A trial (twenty-third
+// session) found a Hindi shop a Hindi hub linked to, cut at T+1, listed
+// with no referring page at all: the hub's link had been followed, not
+// rejected, and only rejected links and dropped URLs counted.
+func TestCandidateEnteredFromTargetPage(t *testing.T) {
+	pages := []page{
+		{url: "http://hub.test/", depth: 0, tree: "hub.test", lang: "hi", charset: "utf-8", relevant: true, outlinks: []string{
+			`http://shop.test/ L a/@href anchor:"दुकान"`,
+		}},
+		{url: "http://en.test/", depth: 0, tree: "en.test", lang: "en", charset: "utf-8", outlinks: []string{
+			`http://shop.test/p/1 L a/@href`,
+		}},
+		{url: "http://shop.test/", depth: 1, tree: "hub.test", lang: "en", charset: "utf-8", via: "http://hub.test/", outlinks: []string{
+			`http://shop.test/p/2 L a/@href`,
+		}},
+		{url: "http://shop.test/p/1", depth: 1, tree: "en.test", lang: "en", charset: "utf-8", via: "http://en.test/"},
+		// Its own pages are no referrers.
+		{url: "http://shop.test/p/3", depth: 2, tree: "hub.test", lang: "en", charset: "utf-8", via: "http://shop.test/"},
+	}
+	const log = `2026-01-01T00:00:01.000Z   200       1000 http://hub.test/ - - text/html #001 20260101000000000+12 sha1:AAA - lang:hi,charset:utf-8
+2026-01-01T00:00:02.000Z   200       1000 http://en.test/ - - text/html #001 20260101000000000+12 sha1:AAB - lang:en,charset:utf-8
+2026-01-01T00:00:03.000Z   200        500 http://shop.test/ L http://hub.test/ text/html #002 20260101000100000+12 sha1:BBB - lang:en,charset:utf-8
+2026-01-01T00:00:04.000Z   200        500 http://shop.test/p/1 L http://en.test/ text/html #002 20260101000100000+12 sha1:BBC - lang:en,charset:utf-8
+2026-01-01T00:00:05.000Z   200        500 http://shop.test/p/3 LL http://shop.test/ text/html #002 20260101000100000+12 sha1:BBD - lang:en,charset:utf-8
+2026-01-01T00:00:06.000Z -5003          0 http://shop.test/p/2 LL http://shop.test/ - #002 - - - focus:dropped:shop.test
+`
+	const profile = "focus:\n  language: hi\n  strategy: conservative-server\n  tolerance: 2\n"
+	r, err := Build(writeCrawlOut(t, pages, log, profile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c *Candidate
+	for i := range r.Candidates {
+		if r.Candidates[i].Host == "shop.test" {
+			c = &r.Candidates[i]
+		}
+	}
+	if c == nil {
+		t.Fatalf("shop.test is no candidate: %+v", r.Candidates)
+	}
+	if c.Referrers != 2 || c.TargetReferrers != 1 || len(c.ReferrerSample) == 0 || c.ReferrerSample[0] != "http://hub.test/" {
+		t.Errorf("shop.test: %d referrers, %d in the target, sample %v; want 2, 1, the hub first", c.Referrers, c.TargetReferrers, c.ReferrerSample)
+	}
+}

@@ -324,7 +324,7 @@ const maxHarvestPoints = 2000
 // accumulator gathers the measures while the records stream by.
 type accumulator struct {
 	r        *Report
-	seen     map[string]int64 // URL -> generation of its latest record (0: not named)
+	seen     map[string]seenURL // URL -> its latest record's generation, and its relevance
 	gens     map[int64]*Generation
 	servers  map[string]*Server
 	judged   map[string]time.Time // host -> fetch start of the page its Verdict is from
@@ -345,6 +345,10 @@ type accumulator struct {
 	// hop path all R) to where it redirected.
 	redirects map[string]string
 	cands     map[string]*candidate
+	// entries: per host, pages of other hosts whose links the crawl
+	// followed into it (a page's via), up to maxEntries; they count as
+	// its referrers if it becomes a candidate (finishSeeds).
+	entries map[string][]entry
 	// namesTarget is focus.Policy.NamesTarget for the profile's target
 	// languages, and targetDomain its TargetDomain; nil when focusing was
 	// off.
@@ -353,7 +357,7 @@ type accumulator struct {
 }
 
 func newAccumulator(r *Report) *accumulator {
-	a := &accumulator{r: r, seen: map[string]int64{}, gens: map[int64]*Generation{}, servers: map[string]*Server{}, judged: map[string]time.Time{}, langs: map[string]*Language{},
+	a := &accumulator{r: r, seen: map[string]seenURL{}, entries: map[string][]entry{}, gens: map[int64]*Generation{}, servers: map[string]*Server{}, judged: map[string]time.Time{}, langs: map[string]*Language{},
 		depth: map[int]int{}, external: map[string]int{}, trees: map[string]int{}, step: 1,
 		status: map[int]*StatusCount{}, ann: map[string]int{}, canon: map[string]canonURL{},
 		mimes: map[string]*MIMEType{}, tree: map[string][2]int{}, seeds: map[string]*Seed{}, cands: map[string]*candidate{}, redirects: map[string]string{}}
@@ -364,6 +368,24 @@ func newAccumulator(r *Report) *accumulator {
 	}
 	return a
 }
+
+// seenURL is what the report keeps of a URL read: the generation of its
+// latest record (0: not named) and whether its first capture was in the
+// target language.
+type seenURL struct {
+	gen      int64
+	relevant bool
+}
+
+// entry is a page of another host whose link the crawl followed into a
+// host, and whether that page is in the target language.
+type entry struct {
+	page     string
+	relevant bool
+}
+
+// maxEntries bounds the entries kept per host.
+const maxEntries = 20
 
 // candidate gathers a Candidate while the records stream by.
 type candidate struct {
@@ -641,9 +663,9 @@ func (a *accumulator) generation(m metaRecord, earlier, repeat bool) {
 
 // pageFields are the fields of a metadata record the report reads.
 type pageFields struct {
-	depth, tree, lang, charset, key, verdict string
-	relevant, html                           bool // html: the record has a language
-	links                                    []Outlink
+	depth, tree, lang, charset, key, verdict, via string
+	relevant, html                                bool // html: the record has a language
+	links                                         []Outlink
 }
 
 func readPageFields(m metaRecord) pageFields {
@@ -652,6 +674,10 @@ func readPageFields(m metaRecord) pageFields {
 		switch f.Name {
 		case "depth":
 			p.depth = f.Value
+		case "via":
+			if f.Value != "-" {
+				p.via = f.Value
+			}
 		case "tree":
 			p.tree = f.Value
 		case "language":
@@ -686,7 +712,8 @@ func (a *accumulator) add(m metaRecord) {
 	// re-crawl's. Files that name no generation were written by a version
 	// before the field; a record of generation 2 or later after them is a
 	// re-crawl's too, one of generation 1 a resumed crawl's.
-	prev, seen := a.seen[m.URI]
+	prevSeen, seen := a.seen[m.URI]
+	prev := prevSeen.gen
 	again := seen && m.Generation > max(prev, 1)
 	// A capture whose metadata names the URL's last visit (previousVisit)
 	// was archived before, perhaps in the crawl a --previous crawl was
@@ -694,7 +721,7 @@ func (a *accumulator) add(m metaRecord) {
 	before := again || m.has("previousVisit")
 	a.generation(m, before, seen && !again)
 	if seen {
-		a.seen[m.URI] = max(prev, m.Generation)
+		a.seen[m.URI] = seenURL{gen: max(prev, m.Generation), relevant: prevSeen.relevant}
 		if !again {
 			r.DuplicateURLs++
 		}
@@ -717,7 +744,7 @@ func (a *accumulator) add(m metaRecord) {
 		}
 		return
 	}
-	a.seen[m.URI] = m.Generation
+	a.seen[m.URI] = seenURL{gen: m.Generation}
 	u, err := url.Parse(m.URI)
 	if err != nil || u.Host == "" {
 		return
@@ -739,6 +766,18 @@ func (a *accumulator) add(m metaRecord) {
 		a.addCandidates(m.URI, links, pf.relevant)
 	}
 	relevant := pf.relevant && r.Profile.Language != ""
+	if relevant {
+		a.seen[m.URI] = seenURL{gen: m.Generation, relevant: true}
+	}
+	if r.Profile.Language != "" && pf.via != "" && len(a.entries[host]) < maxEntries {
+		// Entered from another host's page: that page refers to this
+		// host, should focusing later turn it away (a trial: a Hindi
+		// shop a Hindi hub linked to, cut at T+1, showed no referring
+		// page, as the hub's link had been followed, not rejected).
+		if v, err := url.Parse(pf.via); err == nil && v.Host != "" && scope.SiteKey(v) != host {
+			a.entries[host] = append(a.entries[host], entry{pf.via, a.seen[pf.via].relevant})
+		}
+	}
 	a.noteVerdict(host, pf.key, pf.verdict, m)
 	s.Pages++
 	r.Pages++
@@ -1292,6 +1331,9 @@ func (a *accumulator) finishSeeds() {
 		return
 	}
 	for host, c := range a.cands {
+		for _, e := range a.entries[host] {
+			a.referrer(c, e.page, e.relevant)
+		}
 		if s, ok := a.servers[host]; ok {
 			if s.Relevant > 0 && s.Verdict != focus.Irrelevant.String() {
 				// A target-language server is no candidate; one the

@@ -35,10 +35,15 @@ type page struct {
 	outlinks []string
 	status   string // focusStatus; "" writes "undecided"
 	key      string // focusKey; "" writes "x"
+	via      string // the referring page; "" writes "-"
 }
 
 func (p page) fields() []archive.Field {
-	f := []archive.Field{{Name: "via", Value: "-"}, {Name: "hopsFromSeed", Value: strings.Repeat("L", p.depth)},
+	via := p.via
+	if via == "" {
+		via = "-"
+	}
+	f := []archive.Field{{Name: "via", Value: via}, {Name: "hopsFromSeed", Value: strings.Repeat("L", p.depth)},
 		{Name: "depth", Value: fmt.Sprint(p.depth)}}
 	if p.tree != "" {
 		f = append(f, archive.Field{Name: "tree", Value: p.tree})
