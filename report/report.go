@@ -384,8 +384,10 @@ type entry struct {
 	relevant bool
 }
 
-// maxEntries bounds the entries kept per host.
-const maxEntries = 20
+// maxEntries bounds the entries kept per host: every host keeps some
+// (which will be turned away is known only at the end), so as few as
+// the sample shows.
+const maxEntries = maxReferrerSample
 
 // candidate gathers a Candidate while the records stream by.
 type candidate struct {
