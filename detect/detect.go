@@ -111,6 +111,7 @@ type Detector struct {
 	tables    map[string]*table // by charset
 	legacy    []string          // charsets with tables, except utf-8, sorted
 	validByte map[string]*[256]bool
+	ownByte   map[string]*[256]rune      // single-byte charset -> each byte's letter, when it has ownLetters (ownLetterBytes)
 	csLangs   map[string]map[string]bool // charset -> ISO codes with a profile in it
 	targets   map[string]bool            // Options.Targets
 	targetCS  map[string]bool
@@ -150,7 +151,7 @@ func New(opts Options) (*Detector, error) {
 	if err != nil {
 		return nil, errors.Join(append(errs, err)...)
 	}
-	d := &Detector{opts: o, tables: map[string]*table{}, validByte: map[string]*[256]bool{},
+	d := &Detector{opts: o, tables: map[string]*table{}, validByte: map[string]*[256]bool{}, ownByte: map[string]*[256]rune{},
 		csLangs: map[string]map[string]bool{}, targets: targets, targetCS: targetCS, groups: map[string]*wordModel{}, variants: map[string]*wordModel{}, cal: cal}
 	if !o.noWords {
 		for _, m := range ms {
@@ -196,6 +197,9 @@ func New(opts Options) (*Detector, error) {
 			d.legacy = append(d.legacy, cs)
 			if vb := singleByteValidity(cs); vb != nil {
 				d.validByte[cs] = vb
+				if ob := ownLetterBytes(cs); ob != nil {
+					d.ownByte[cs] = ob
+				}
 			}
 		}
 	}
