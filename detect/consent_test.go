@@ -126,3 +126,53 @@ func TestWordModelScripts(t *testing.T) {
 		}
 	}
 }
+
+// TestPageAboutCookiesKept: a page with more than maxConsentBlocks blocks
+// naming cookies is about them, and they are its text. A review of the
+// first consentLine, which took every such block for furniture, found
+// each page below read as English on its one English line (each read
+// right before the rule). From the review, renamed.
+func TestPageAboutCookiesKept(t *testing.T) {
+	d := newDetector(t, Options{})
+	nav := `<div class="top"><a href="/">Home</a> <a href="/blog">Blog</a> <a href="/about">About us</a></div>`
+	for _, c := range []struct{ lang, body string }{
+		{"ru", `<h1>Использование HTTP cookies</h1>
+<p>HTTP cookie (веб-кука, куки браузера) — это небольшой фрагмент данных, который сервер отправляет браузеру пользователя.</p>
+<p>Браузер может сохранить cookie и отправлять его обратно с каждым следующим запросом к тому же серверу.</p>
+<p>Обычно cookie используются, чтобы узнать, пришли ли два запроса от одного и того же браузера.</p>
+<p>Сервер создаёт cookie с помощью заголовка Set-Cookie в ответе; браузер сохраняет его.</p>
+<div class="sub">Subscribe to our newsletter for weekly updates on web development.</div>`},
+		{"da", `<h1>Bageriet</h1>
+<p>Vores cookies bages hver morgen med smør, rørsukker og belgisk chokolade.</p>
+<p>Prøv vores nye cookies med havregryn og tranebær, som vi laver i små portioner.</p>
+<p>Alle cookies kan bestilles til levering i hele Danmark fra mandag til fredag.</p>
+<div class="ship">Free shipping on all orders over 50 euros. Easy returns within 30 days.</div>`},
+		{"de", `<h1>Cookie-Richtlinie</h1>
+<p>Unsere Webseite verwendet Cookies, um die Nutzung für Sie angenehmer zu machen.</p>
+<p>Cookies sind kleine Textdateien, die beim Besuch der Webseite auf Ihrem Gerät gespeichert werden.</p>
+<p>Wir setzen technisch notwendige Cookies ein, ohne die die Webseite nicht funktioniert, sowie Analyse-Cookies.</p>
+<p>Sie können Cookies jederzeit in den Einstellungen Ihres Browsers deaktivieren.</p>
+<div class="x">Powered by WordPress and WooCommerce</div>`},
+	} {
+		page := `<html><head><meta charset="utf-8"></head><body>` + nav + c.body + `</body></html>`
+		if r := d.Detect([]byte(page), ""); r.Lang != c.lang {
+			t.Errorf("a %s page about cookies beside one English line: got %s at %.3f, want %s", c.lang, r.Lang, r.Confidence, c.lang)
+		}
+	}
+}
+
+// TestOwnScriptWithBOM: a page with a byte-order mark (or in UTF-16) is
+// read through decoded, which skipped ownScript: a review found
+// TestASCIIWordsDoNotVoteInScript's page, saved with a UTF-8 BOM, still
+// Nepali at 0.979. From the review, renamed.
+func TestOwnScriptWithBOM(t *testing.T) {
+	d := newDetector(t, Options{})
+	page := `<!DOCTYPE html><html><head><meta charset="utf-8"><title></title></head><body>
+<div class="promo">आज का भाव: सोना ₹ 72,300 प्रति दस ग्राम</div><div class="cc">Sign up for our newsletter and get the best deals every week. Subscribe</div>
+</body></html>`
+	plain := d.Detect([]byte(page), "")
+	bom := d.Detect(append([]byte("\xef\xbb\xbf"), page...), "")
+	if plain.Lang != "hi" || bom.Lang != "hi" {
+		t.Errorf("Hindi line beside English: without BOM %s at %.3f, with BOM %s at %.3f; want hi both", plain.Lang, plain.Confidence, bom.Lang, bom.Confidence)
+	}
+}

@@ -1114,6 +1114,7 @@ func (d *Detector) decoded(body []byte, cs, source string) Result {
 	}
 	x := extract(txt)
 	best := d.scoreUTF8(x.raw, true)
+	best = d.ownScript(best) // a review: a BOM had skipped it
 	d.finish(&res, best)
 	return res
 }

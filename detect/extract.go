@@ -85,15 +85,23 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 // tuned; the trials' notices were 69 to 115 bytes).
 const maxConsentLine = 400
 
+// maxConsentBlocks is the most blocks naming cookies a page may have for
+// them to be taken for a notice: one notice, or a notice and its button
+// line. A page with more is about cookies.
+const maxConsentBlocks = 2
+
 // consentLine reports whether a block is a cookie or consent notice by its
-// text: short, and naming cookies ("We use cookies", "Vi bruger cookies",
-// "Wir verwenden Cookies", "Kami menggunakan cookie"). Such a notice is
-// furniture in whatever language, like a copyright line (metaLine), and
-// what its class is called does not matter. Under a class name the
+// text: short, and naming cookies in Latin letters ("We use cookies", "Vi
+// bruger cookies", "Wir verwenden Cookies", "Kami menggunakan cookie"; a
+// notice that writes the word in its own script, "кукі", is not caught,
+// nor one over maxConsentLine bytes, about 200 Cyrillic letters). Such a
+// notice is furniture whatever language it is in, like a copyright line
+// (metaLine), and what its class is called does not matter, on a page
+// with at most maxConsentBlocks such blocks. Under a class name the
 // extractor knows ("cookie-notice") it was furniture before; under one it
 // does not ("ck", "cc"), three independent trials (Danish, Indonesian,
-// Slovenian, Hindi shops) found a page's one native line read as English
-// at confidence 1 beside it, and whole shops cut at T+1 under both
+// Slovenian shops) found a page's one native line read as English at
+// confidence 1 beside it, and whole shops cut at T+1 under both
 // strategies. raw is the block's text in the page's bytes (the word is
 // ASCII in every charset the detector reads).
 func consentLine(raw []byte) bool {
@@ -233,6 +241,17 @@ func extract(body []byte) extracted {
 	seen := make(map[uint64]bool, len(blocks))
 	keep := blocks[:0]
 	long, other, inMain := 0, false, 0
+	// A cookie notice is a block or two (consentLine); a page with more
+	// blocks that name cookies is about them, and they are its text (a
+	// review: Russian documentation of HTTP cookies, a Danish bakery's
+	// page, cookie policies in six languages, each read as English on
+	// its one English line once its paragraphs were dropped).
+	cookieBlocks := 0
+	for _, b := range blocks {
+		if !b.furn && !nav(b) && consentLine(bytes.TrimSpace(raw[b.r0:b.r1])) {
+			cookieBlocks++
+		}
+	}
 	for _, b := range blocks {
 		t := bytes.TrimSpace(raw[b.r0:b.r1])
 		if len(t) == 0 && b.n1 == b.n0 {
@@ -262,7 +281,7 @@ func extract(body []byte) extracted {
 			}
 		}
 		b.w = max(b.w, b.n1-b.n0)
-		if !b.furn && !nav(b) && (metaLine(t, ncr[b.n0:b.n1]) || consentLine(t)) {
+		if !b.furn && !nav(b) && (metaLine(t, ncr[b.n0:b.n1]) || consentLine(t) && cookieBlocks <= maxConsentBlocks) {
 			b.furn = true
 		}
 		// Only furniture's repeats end runs: a repeated "Read more" link
