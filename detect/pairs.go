@@ -493,9 +493,12 @@ func (d *Detector) secondStage(s scored) (tag, rival string, z float64, hits int
 	if margin > 0 {
 		tag, rival = s.secTag, s.tag
 	}
-	if own := d.ownLetterMember(m, s); own != "" && own != tag {
-		// The text holds letters only one member's alphabet has.
-		tag, rival = own, tag
+	if own := d.ownLetterMember(m, s); own != "" && own == rival {
+		// The text holds letters only the rival's alphabet has, and
+		// the words said otherwise: the rival, with no confidence
+		// either way (a review found one word of them deciding a long
+		// text at 0.99 before the share and this were required).
+		tag, rival, z = own, tag, 0
 	}
 	return tag, rival, z, hits, true
 }
@@ -551,54 +554,95 @@ func ownLetterBytes(cs string) *[256]rune {
 }
 
 // ownLetterMember returns the member of m whose own letters (ownLetters)
-// the words of s's text hold while they hold no other member's, or "" when
-// none does. Only words that begin in lower case count: a name ("Ђоковић"
-// in a Bulgarian line, where Bulgarian writes "Джокович") is often
-// written as its own language spells it. The text is read in its own
-// encoding (s.table), without decoding it.
+// at least one word in ownLetterShare of the text's Cyrillic words holds,
+// when no other member's letters are there; "" otherwise. Only words that
+// begin in lower case count: a name ("Ђоковић" in a Bulgarian line, where
+// Bulgarian writes "Джокович") is often written as its own language
+// spells it. A word is read whole, across apostrophes and hyphens
+// ("Прем'єр-ліги" is one word, capitalised), in the page's text before
+// normalisation (s.src) when kept, in its own encoding.
 func (d *Detector) ownLetterMember(m *wordModel, s scored) string {
 	if m.script != "Cyrillic" {
 		return ""
 	}
-	lim := s.norm[:min(len(s.norm), maxWordText)]
+	text := s.src
+	if text == nil {
+		text = s.norm
+	}
+	text = text[:min(len(text), maxOwnLetterText)]
 	var runes *[256]rune // nil for UTF-8
 	if s.table == "utf-8" {
-		if !bytes.ContainsAny(lim, allOwnLetters) { // most pages hold none
+		if !bytes.ContainsAny(text, allOwnLetters) { // most pages hold none
 			return ""
 		}
 	} else if runes = d.ownByte[s.table]; runes == nil {
 		return ""
 	}
-	found, start, lower := "", true, false
-	for i := 0; i < len(lim); {
-		r, n := rune(lim[i]), 1
+	found := ""
+	words, own := 0, 0
+	inWord, lower, cyr, has := false, false, false, ""
+	end := func() {
+		if cyr {
+			words++
+		}
+		if has != "" && lower {
+			own++
+		}
+		inWord, cyr, has = false, false, ""
+	}
+	prevJoin := false // the rune before was an apostrophe or hyphen inside a word
+	for i := 0; i < len(text); {
+		r, n := rune(text[i]), 1
 		if runes != nil {
-			r = runes[lim[i]]
+			r = runes[text[i]]
 		} else if r >= 0x80 {
-			r, n = utf8.DecodeRune(lim[i:])
+			r, n = utf8.DecodeRune(text[i:])
 		}
 		i += n
-		if r == ' ' || r == '\n' {
-			start = true
-			continue
-		}
-		if start {
-			start, lower = false, unicode.IsLower(r)
-		}
-		if !lower || r < 0x452 || r > 0x491 || !strings.ContainsRune(allOwnLetters, r) {
-			continue // every letter of ownLetters is in U+0452..U+0491
-		}
-		for _, tag := range m.Tags {
-			if strings.ContainsRune(ownLetters[tag], r) {
-				if found != "" && found != tag {
-					return "" // two members' letters: a mixed text
-				}
-				found = tag
+		switch {
+		case unicode.IsLetter(r) || unicode.Is(unicode.M, r):
+			if !inWord {
+				inWord, lower = true, unicode.IsLower(r)
 			}
+			prevJoin = false
+			if r >= 0x400 && r <= 0x4ff {
+				cyr = true
+			}
+			if r >= 0x452 && r <= 0x491 && strings.ContainsRune(allOwnLetters, r) {
+				for _, tag := range m.Tags {
+					if strings.ContainsRune(ownLetters[tag], r) {
+						if found != "" && found != tag {
+							return "" // two members' letters: a mixed text
+						}
+						found, has = tag, tag
+					}
+				}
+			}
+		case inWord && !prevJoin && (r == '\'' || r == '\u2019' || r == '\u02bc' || r == '-' || r == '\u2010' || r == '\u2011'):
+			prevJoin = true // inside the word, if a letter follows
+		default:
+			if inWord {
+				end()
+			}
+			prevJoin = false
 		}
+	}
+	if inWord {
+		end()
+	}
+	if own == 0 || own*ownLetterShare < words {
+		return ""
 	}
 	return found
 }
+
+// ownLetterShare: the own letters decide only when at least one word in
+// this many holds them, so a word or two quoted in a longer text ("їжа" in
+// a Russian paragraph, a review) does not. Assumed, not tuned.
+const ownLetterShare = 10
+
+// maxOwnLetterText caps the bytes of a text ownLetterMember reads.
+const maxOwnLetterText = 4 * maxWordText
 
 // labelFree is s's text for the word models with its label lines (a
 // product grid's names, labelLine) left out, up to limit bytes; false
