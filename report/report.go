@@ -17,6 +17,7 @@ import (
 
 	"github.com/langcrawl/langcrawl/bandwidth"
 	"github.com/langcrawl/langcrawl/config"
+	"github.com/langcrawl/langcrawl/detect"
 	"github.com/langcrawl/langcrawl/focus"
 	"github.com/langcrawl/langcrawl/internal/logfiles"
 	"github.com/langcrawl/langcrawl/scope"
@@ -64,6 +65,9 @@ type Server struct {
 	// page, as that page's metadata records it (focusStatus); "" when no
 	// page records one.
 	Verdict string `json:",omitempty"`
+	// closeCalls: of the Relevant pages, the close calls the sequential
+	// strategy counts apart (accumulator.closeCall).
+	closeCalls int
 }
 
 // Domain is the servers of one registered domain, summed.
@@ -354,16 +358,23 @@ type accumulator struct {
 	// off.
 	namesTarget  func(rawURL string) bool
 	targetDomain func(host string) bool
+	// isTarget is focus.Policy.IsTarget for the profile's targets (nil
+	// when focusing was off), for close calls (closeCall).
+	isTarget func(tag string) bool
+	// redirVia: for a record with no language (a redirect, mostly) that a
+	// link from another host reached, that host's page, so a page the
+	// redirect led to is credited to it (resolveVia).
+	redirVia map[string]string
 }
 
 func newAccumulator(r *Report) *accumulator {
 	a := &accumulator{r: r, seen: map[string]seenURL{}, entries: map[string][]entry{}, gens: map[int64]*Generation{}, servers: map[string]*Server{}, judged: map[string]time.Time{}, langs: map[string]*Language{},
 		depth: map[int]int{}, external: map[string]int{}, trees: map[string]int{}, step: 1,
 		status: map[int]*StatusCount{}, ann: map[string]int{}, canon: map[string]canonURL{},
-		mimes: map[string]*MIMEType{}, tree: map[string][2]int{}, seeds: map[string]*Seed{}, cands: map[string]*candidate{}, redirects: map[string]string{}}
+		mimes: map[string]*MIMEType{}, tree: map[string][2]int{}, seeds: map[string]*Seed{}, cands: map[string]*candidate{}, redirects: map[string]string{}, redirVia: map[string]string{}}
 	if langs := config.SplitLanguages(r.Profile.Language); len(langs) > 0 {
 		if p, err := focus.New(focus.Config{Strategy: focus.ConservativeServer, Langs: langs}); err == nil {
-			a.namesTarget, a.targetDomain = p.NamesTarget, p.TargetDomain
+			a.namesTarget, a.targetDomain, a.isTarget = p.NamesTarget, p.TargetDomain, p.IsTarget
 		}
 	}
 	return a
@@ -378,10 +389,72 @@ type seenURL struct {
 }
 
 // entry is a page of another host whose link the crawl followed into a
-// host, and whether that page is in the target language.
+// host, and whether that page was known to be in the target language when
+// the entry was kept (finishSeeds looks it up again: a review found the
+// via's record can be read after the page's, in a file named earlier).
 type entry struct {
 	page     string
 	relevant bool
+}
+
+// resolveVia follows via back through records with no language that a
+// link from another host reached (redirVia) to the page that link was on;
+// via itself when it is no such record.
+func (a *accumulator) resolveVia(via string) string {
+	for range maxSeedRedirects {
+		v, ok := a.redirVia[via]
+		if !ok {
+			break
+		}
+		via = v
+	}
+	return via
+}
+
+// addEntry keeps page among host's entries, once; when they are full a
+// page known to be in the target language takes the place of one that is
+// not (a review: one English page's five links filled them, and a Hindi
+// hub's, followed after, was lost).
+func (a *accumulator) addEntry(host, page string) {
+	es := a.entries[host]
+	for _, e := range es {
+		if e.page == page {
+			return
+		}
+	}
+	rel := a.seen[page].relevant
+	if len(es) < maxEntries {
+		a.entries[host] = append(es, entry{page, rel})
+		return
+	}
+	if rel {
+		for i, e := range es {
+			if !e.relevant {
+				es[i] = entry{page, rel}
+				return
+			}
+		}
+	}
+}
+
+// closeCall reports whether a page read as the target is one the
+// sequential strategy counts apart, not in N_r (focus.Page.CloseCall, as
+// crawl reads it): its rival is not a target, is not English at
+// detect.EnglishDoubt or more, and its confidence (the rival decision's,
+// else the verdict's) is under focus.SureConfidence. False for other
+// strategies and for records without a rival.
+func (a *accumulator) closeCall(pf pageFields) bool {
+	if a.r.Profile.Strategy != sequential || pf.rival == "" || a.isTarget == nil || a.isTarget(pf.rival) {
+		return false
+	}
+	c := pf.rivalConf
+	if c == 0 {
+		c = pf.conf
+	}
+	if pf.rival == "en" && c >= detect.EnglishDoubt {
+		return false
+	}
+	return c < focus.SureConfidence
 }
 
 // maxEntries bounds the entries kept per host: every host keeps some
@@ -665,9 +738,13 @@ func (a *accumulator) generation(m metaRecord, earlier, repeat bool) {
 
 // pageFields are the fields of a metadata record the report reads.
 type pageFields struct {
-	depth, tree, lang, charset, key, verdict, via string
-	relevant, html                                bool // html: the record has a language
-	links                                         []Outlink
+	depth, tree, lang, charset, key, verdict, via, hops string
+	// rival and its confidence (languageRival, languageRivalConfidence),
+	// and the verdict's (languageConfidence): for closeCall.
+	rival           string
+	rivalConf, conf float64
+	relevant, html  bool // html: the record has a language
+	links           []Outlink
 }
 
 func readPageFields(m metaRecord) pageFields {
@@ -680,6 +757,14 @@ func readPageFields(m metaRecord) pageFields {
 			if f.Value != "-" {
 				p.via = f.Value
 			}
+		case "hopsFromSeed":
+			p.hops = f.Value
+		case "languageRival":
+			p.rival = f.Value
+		case "languageRivalConfidence":
+			p.rivalConf, _ = strconv.ParseFloat(f.Value, 64)
+		case "languageConfidence":
+			p.conf, _ = strconv.ParseFloat(f.Value, 64)
 		case "tree":
 			p.tree = f.Value
 		case "language":
@@ -762,7 +847,19 @@ func (a *accumulator) add(m metaRecord) {
 	pf := readPageFields(m)
 	depth, tree, lang, charset, links := pf.depth, pf.tree, pf.lang, pf.charset, pf.links
 	if !pf.html {
-		return // a redirect, an error page or a requisite
+		// A redirect, an error page or a requisite. One a link from
+		// another host (or a redirect it led to) reached passes that
+		// host's page on to the page it redirects to (a review: a
+		// shop whose bare URL redirected showed the redirect, or
+		// nothing, as the page a Hindi hub's link was followed from).
+		if r.Profile.Language != "" && pf.via != "" && (strings.HasSuffix(pf.hops, "L") || strings.HasSuffix(pf.hops, "R")) {
+			if v := a.resolveVia(pf.via); v != "" {
+				if vu, err := url.Parse(v); err == nil && vu.Host != "" && scope.SiteKey(vu) != host {
+					a.redirVia[m.URI] = v
+				}
+			}
+		}
+		return
 	}
 	if r.Profile.Language != "" {
 		a.addCandidates(m.URI, links, pf.relevant)
@@ -771,14 +868,19 @@ func (a *accumulator) add(m metaRecord) {
 	if relevant {
 		a.seen[m.URI] = seenURL{gen: m.Generation, relevant: true}
 	}
-	if r.Profile.Language != "" && pf.via != "" && len(a.entries[host]) < maxEntries {
+	if r.Profile.Language != "" && pf.via != "" {
 		// Entered from another host's page: that page refers to this
 		// host, should focusing later turn it away (a trial: a Hindi
 		// shop a Hindi hub linked to, cut at T+1, showed no referring
 		// page, as the hub's link had been followed, not rejected).
-		if v, err := url.Parse(pf.via); err == nil && v.Host != "" && scope.SiteKey(v) != host {
-			a.entries[host] = append(a.entries[host], entry{pf.via, a.seen[pf.via].relevant})
+		if via := a.resolveVia(pf.via); via != "" {
+			if v, err := url.Parse(via); err == nil && v.Host != "" && scope.SiteKey(v) != host {
+				a.addEntry(host, via)
+			}
 		}
+	}
+	if relevant && a.closeCall(pf) {
+		s.closeCalls++
 	}
 	a.noteVerdict(host, pf.key, pf.verdict, m)
 	s.Pages++
@@ -1010,7 +1112,7 @@ func (r *Report) SetTolerance(t int) {
 func (r *Report) undecidedKept() int {
 	n := 0
 	for _, s := range r.Servers {
-		if s.Status == "undecided" && s.Relevant > 0 {
+		if s.Status == "undecided" && s.Relevant > s.closeCalls {
 			n++
 		}
 	}
@@ -1334,7 +1436,7 @@ func (a *accumulator) finishSeeds() {
 	}
 	for host, c := range a.cands {
 		for _, e := range a.entries[host] {
-			a.referrer(c, e.page, e.relevant)
+			a.referrer(c, e.page, a.seen[e.page].relevant)
 		}
 		if s, ok := a.servers[host]; ok {
 			if s.Relevant > 0 && s.Verdict != focus.Irrelevant.String() {
