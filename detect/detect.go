@@ -376,6 +376,10 @@ type scored struct {
 	// src is the text norm was normalised from (normalizeText), in norm's
 	// encoding, for the word models (labelFree); nil when not kept.
 	src []byte
+	// orig: when src is nil because the text was scored again on part
+	// of itself (ownScript), the text before, in the same encoding, for
+	// the words ownLetterMember reads whole.
+	orig []byte
 	// When tag or secTag is the base of a variant (variant.go) that has
 	// a profile in the table: the variant's tag and score, and the base's
 	// own score.
@@ -756,7 +760,10 @@ func (d *Detector) ownScript(best scored) scored {
 	if s.n < minTrigrams || s.fit < minFit || m.member(s.tag) < 0 {
 		return best
 	}
-	s.charset = best.charset
+	// The words read whole across apostrophes and hyphens (a review:
+	// "Прем'єр-лізі" beside a cookie notice read as the lower-case word
+	// "єр" from the normalised text).
+	s.charset, s.orig = best.charset, best.src
 	return s
 }
 

@@ -567,6 +567,9 @@ func (d *Detector) ownLetterMember(m *wordModel, s scored) string {
 	}
 	text := s.src
 	if text == nil {
+		text = s.orig
+	}
+	if text == nil {
 		text = s.norm
 	}
 	text = text[:min(len(text), maxOwnLetterText)]

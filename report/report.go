@@ -365,13 +365,19 @@ type accumulator struct {
 	// link from another host reached, that host's page, so a page the
 	// redirect led to is credited to it (resolveVia).
 	redirVia map[string]string
+	// closeCallURLs: the pages counted in a Server's closeCalls, by URL
+	// (few), so that crawl.log's re-checks can be taken back out: the
+	// crawl never counts a re-check's page as a close call (a second
+	// review).
+	closeCallURLs map[string]string
+	rechecked     map[string]int // host -> its close calls crawl.log shows as re-checks
 }
 
 func newAccumulator(r *Report) *accumulator {
 	a := &accumulator{r: r, seen: map[string]seenURL{}, entries: map[string][]entry{}, gens: map[int64]*Generation{}, servers: map[string]*Server{}, judged: map[string]time.Time{}, langs: map[string]*Language{},
 		depth: map[int]int{}, external: map[string]int{}, trees: map[string]int{}, step: 1,
 		status: map[int]*StatusCount{}, ann: map[string]int{}, canon: map[string]canonURL{},
-		mimes: map[string]*MIMEType{}, tree: map[string][2]int{}, seeds: map[string]*Seed{}, cands: map[string]*candidate{}, redirects: map[string]string{}, redirVia: map[string]string{}}
+		mimes: map[string]*MIMEType{}, tree: map[string][2]int{}, seeds: map[string]*Seed{}, cands: map[string]*candidate{}, redirects: map[string]string{}, redirVia: map[string]string{}, closeCallURLs: map[string]string{}, rechecked: map[string]int{}}
 	if langs := config.SplitLanguages(r.Profile.Language); len(langs) > 0 {
 		if p, err := focus.New(focus.Config{Strategy: focus.ConservativeServer, Langs: langs}); err == nil {
 			a.namesTarget, a.targetDomain, a.isTarget = p.NamesTarget, p.TargetDomain, p.IsTarget
@@ -422,7 +428,7 @@ func (a *accumulator) addEntry(host, page string) {
 			return
 		}
 	}
-	rel := a.seen[page].relevant
+	rel := a.seen[a.resolveVia(page)].relevant
 	if len(es) < maxEntries {
 		a.entries[host] = append(es, entry{page, rel})
 		return
@@ -451,7 +457,7 @@ func (a *accumulator) closeCall(pf pageFields) bool {
 	if c == 0 {
 		c = pf.conf
 	}
-	if pf.rival == "en" && c >= detect.EnglishDoubt {
+	if t := strings.ToLower(pf.rival); (t == "en" || strings.HasPrefix(t, "en-")) && c >= detect.EnglishDoubt {
 		return false
 	}
 	return c < focus.SureConfidence
@@ -852,12 +858,10 @@ func (a *accumulator) add(m metaRecord) {
 		// host's page on to the page it redirects to (a review: a
 		// shop whose bare URL redirected showed the redirect, or
 		// nothing, as the page a Hindi hub's link was followed from).
+		// Its own host's too: a hub's click counter (/go/shop) that
+		// redirects to the shop (a second review).
 		if r.Profile.Language != "" && pf.via != "" && (strings.HasSuffix(pf.hops, "L") || strings.HasSuffix(pf.hops, "R")) {
-			if v := a.resolveVia(pf.via); v != "" {
-				if vu, err := url.Parse(v); err == nil && vu.Host != "" && scope.SiteKey(vu) != host {
-					a.redirVia[m.URI] = v
-				}
-			}
+			a.redirVia[m.URI] = pf.via
 		}
 		return
 	}
@@ -873,14 +877,21 @@ func (a *accumulator) add(m metaRecord) {
 		// host, should focusing later turn it away (a trial: a Hindi
 		// shop a Hindi hub linked to, cut at T+1, showed no referring
 		// page, as the hub's link had been followed, not rejected).
-		if via := a.resolveVia(pf.via); via != "" {
-			if v, err := url.Parse(via); err == nil && v.Host != "" && scope.SiteKey(v) != host {
-				a.addEntry(host, via)
+		// The via is kept as found and resolved through redirects when
+		// the report is assembled (finishSeeds), as a redirect's record
+		// can be read after the page it led to (a second review). A
+		// page of the host's own, read already, is no entry.
+		if v, err := url.Parse(pf.via); err == nil && v.Host != "" {
+			_, redirect := a.redirVia[pf.via]
+			_, known := a.seen[pf.via]
+			if scope.SiteKey(v) != host || redirect || !known {
+				a.addEntry(host, pf.via)
 			}
 		}
 	}
 	if relevant && a.closeCall(pf) {
 		s.closeCalls++
+		a.closeCallURLs[m.URI] = host
 	}
 	a.noteVerdict(host, pf.key, pf.verdict, m)
 	s.Pages++
@@ -1302,6 +1313,13 @@ func (a *accumulator) addLog(l LogLine) {
 			retried = true
 		case strings.HasPrefix(an, "gave-up:"):
 			gaveUp = true
+		case an == "focus:recheck":
+			// A re-check's target page is never a close call for the
+			// crawl (crawl/verdict.go): it counts in N_r.
+			if host, ok := a.closeCallURLs[l.URL]; ok {
+				a.rechecked[host]++ // taken back out in finishLog
+				delete(a.closeCallURLs, l.URL)
+			}
 		}
 	}
 	if retried {
@@ -1318,6 +1336,11 @@ func (a *accumulator) addLog(l LogLine) {
 
 func (a *accumulator) finishLog() {
 	r := a.r
+	for i := range r.Servers {
+		if n := a.rechecked[r.Servers[i].Host]; n > 0 {
+			r.Servers[i].closeCalls = max(0, r.Servers[i].closeCalls-n)
+		}
+	}
 	for _, sc := range a.status {
 		r.Statuses = append(r.Statuses, *sc)
 	}
@@ -1436,7 +1459,10 @@ func (a *accumulator) finishSeeds() {
 	}
 	for host, c := range a.cands {
 		for _, e := range a.entries[host] {
-			a.referrer(c, e.page, a.seen[e.page].relevant)
+			via := a.resolveVia(e.page)
+			if v, err := url.Parse(via); err == nil && v.Host != "" && scope.SiteKey(v) != host {
+				a.referrer(c, via, a.seen[via].relevant)
+			}
 		}
 		if s, ok := a.servers[host]; ok {
 			if s.Relevant > 0 && s.Verdict != focus.Irrelevant.String() {
