@@ -36,6 +36,7 @@ type page struct {
 	status   string // focusStatus; "" writes "undecided"
 	key      string // focusKey; "" writes "x"
 	via      string // the referring page; "" writes "-"
+	rival    string // languageRival and its confidence, "id 0.620"; "" writes neither
 }
 
 func (p page) fields() []archive.Field {
@@ -63,6 +64,10 @@ func (p page) fields() []archive.Field {
 			archive.Field{Name: "relevant", Value: fmt.Sprint(p.relevant)},
 			archive.Field{Name: "focusKey", Value: cmp.Or(p.key, "x")},
 			archive.Field{Name: "focusStatus", Value: cmp.Or(p.status, "undecided")})
+		if rival, conf, ok := strings.Cut(p.rival, " "); ok {
+			f = append(f, archive.Field{Name: "languageRival", Value: rival},
+				archive.Field{Name: "languageRivalConfidence", Value: conf})
+		}
 	}
 	for _, o := range p.outlinks {
 		f = append(f, archive.Field{Name: "outlink", Value: o})

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/langcrawl/langcrawl/archive"
 )
 
 // The tests below are from a review (twenty-third session) of the entry
@@ -123,35 +121,11 @@ func TestCandidateViaReadLater(t *testing.T) {
 func TestSequentialCloseCallUndecidedNotKept(t *testing.T) {
 	out := t.TempDir()
 	dir := filepath.Join(out, WARCDir)
-	w, err := archive.NewWriter(archive.Config{Dir: dir, Compress: true, Hostname: "test", Software: "report-test",
-		Now: func() time.Time { return t0 }})
-	if err != nil {
-		t.Fatal(err)
-	}
 	pages := []page{
 		{url: "http://ms.test/", tree: "ms.test", lang: "ms", charset: "utf-8", relevant: true, status: "relevant", key: "ms.test"},
-		{url: "http://mix.test/", depth: 1, tree: "ms.test", lang: "ms", charset: "utf-8", relevant: true, status: "undecided", key: "mix.test", via: "http://ms.test/"},
+		{url: "http://mix.test/", depth: 1, tree: "ms.test", lang: "ms", charset: "utf-8", relevant: true, status: "undecided", key: "mix.test", via: "http://ms.test/", rival: "id 0.620"}, // a close call against Indonesian
 	}
-	for i, p := range pages {
-		body := "<html>page</html>"
-		resp := "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: " + fmt.Sprint(len(body)) + "\r\n\r\n" + body
-		date := t0.Add(time.Duration(i) * time.Minute)
-		ref, err := w.WriteExchange(&archive.Exchange{URL: p.url, IP: "127.0.0.1", Date: date,
-			RawRequest: []byte("GET / HTTP/1.1\r\nHost: x\r\n\r\n"), RawResponse: []byte(resp), BodyOffset: len(resp) - len(body)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		f := p.fields()
-		if p.url == "http://mix.test/" { // a close call against Indonesian
-			f = append(f, archive.Field{Name: "languageRival", Value: "id"}, archive.Field{Name: "languageRivalConfidence", Value: "0.620"})
-		}
-		if err := w.WriteMetadata(p.url, ref.ResponseID, date, f); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	writeWARC(t, dir, t0, pages)
 	os.WriteFile(filepath.Join(out, ProfileFile), []byte("focus:\n  language: ms\n  strategy: sequential\n  tolerance: 1\n"), 0o644)
 	r, err := Build(out)
 	if err != nil {

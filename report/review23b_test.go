@@ -1,8 +1,6 @@
 package report
 
 import (
-	"fmt"
-	"github.com/langcrawl/langcrawl/archive"
 	"os"
 	"path/filepath"
 	"testing"
@@ -74,35 +72,11 @@ func TestCandidateRedirectReadAfterTarget(t *testing.T) {
 func TestSequentialRecheckNotCloseCall(t *testing.T) {
 	out := t.TempDir()
 	dir := filepath.Join(out, WARCDir)
-	w, err := archive.NewWriter(archive.Config{Dir: dir, Compress: true, Hostname: "test", Software: "report-test",
-		Now: func() time.Time { return t0 }})
-	if err != nil {
-		t.Fatal(err)
-	}
 	pages := []page{
 		{url: "http://ms.test/", tree: "ms.test", lang: "ms", charset: "utf-8", relevant: true, status: "relevant", key: "ms.test"},
-		{url: "http://mix.test/", depth: 1, tree: "ms.test", lang: "ms", charset: "utf-8", relevant: true, status: "undecided", key: "mix.test", via: "http://ms.test/"},
+		{url: "http://mix.test/", depth: 1, tree: "ms.test", lang: "ms", charset: "utf-8", relevant: true, status: "undecided", key: "mix.test", via: "http://ms.test/", rival: "id 0.620"}, // a close call against Indonesian
 	}
-	for i, p := range pages {
-		body := "<html>page</html>"
-		resp := "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: " + fmt.Sprint(len(body)) + "\r\n\r\n" + body
-		date := t0.Add(time.Duration(i) * time.Minute)
-		ref, err := w.WriteExchange(&archive.Exchange{URL: p.url, IP: "127.0.0.1", Date: date,
-			RawRequest: []byte("GET / HTTP/1.1\r\nHost: x\r\n\r\n"), RawResponse: []byte(resp), BodyOffset: len(resp) - len(body)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		f := p.fields()
-		if p.url == "http://mix.test/" {
-			f = append(f, archive.Field{Name: "languageRival", Value: "id"}, archive.Field{Name: "languageRivalConfidence", Value: "0.620"})
-		}
-		if err := w.WriteMetadata(p.url, ref.ResponseID, date, f); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	writeWARC(t, dir, t0, pages)
 	os.MkdirAll(filepath.Join(out, "logs"), 0o755)
 	os.WriteFile(filepath.Join(out, LogFile), []byte(`2026-01-01T00:00:00.000Z   200       1000 http://ms.test/ - - text/html #001 20260101000000000+12 sha1:AAA - lang:ms,charset:utf-8
 2026-01-01T00:01:00.000Z   200       1000 http://mix.test/ L http://ms.test/ text/html #001 20260101000100000+12 sha1:BBB - lang:ms,charset:utf-8,focus:recheck
