@@ -1,6 +1,9 @@
 package detect
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestOwnLettersDecide: between the Cyrillic close neighbours, a letter
 // only one member's alphabet holds (Serbian ђ and ћ, Macedonian ѓ, ќ and
@@ -36,5 +39,22 @@ func TestOwnLettersRange(t *testing.T) {
 		if r < 0x452 || r > 0x491 {
 			t.Errorf("own letter %q (U+%04X) outside U+0452..U+0491", r, r)
 		}
+	}
+}
+
+// TestIsOwnLetter: isOwnLetter's switch holds exactly the letters of
+// ownLetters.
+func TestIsOwnLetter(t *testing.T) {
+	n := 0
+	for r := rune(0x400); r <= 0x4ff; r++ {
+		if isOwnLetter(r) != strings.ContainsRune(allOwnLetters, r) {
+			t.Errorf("isOwnLetter(%q) = %v, ownLetters say %v", r, isOwnLetter(r), !isOwnLetter(r))
+		}
+		if isOwnLetter(r) {
+			n++
+		}
+	}
+	if n != len([]rune(allOwnLetters)) {
+		t.Errorf("isOwnLetter holds %d letters, ownLetters %d", n, len([]rune(allOwnLetters)))
 	}
 }

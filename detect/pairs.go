@@ -578,7 +578,9 @@ func (d *Detector) ownLetterMember(m *wordModel, s scored) string {
 		if !bytes.ContainsAny(text, allOwnLetters) { // most pages hold none
 			return ""
 		}
-	} else if runes = d.ownByte[s.table]; runes == nil {
+	} else if runes = d.ownByte[s.table]; runes == nil || !slices.ContainsFunc(text, func(b byte) bool {
+		return b >= 0x80 && isOwnLetter(runes[b])
+	}) {
 		return ""
 	}
 	found := ""
@@ -603,15 +605,22 @@ func (d *Detector) ownLetterMember(m *wordModel, s scored) string {
 		}
 		i += n
 		switch {
-		case unicode.IsLetter(r) || unicode.Is(unicode.M, r):
+		case r >= 0x400 && r <= 0x4ff && r != 0x482, // Cyrillic letters and marks, most of the text
+			r < 0x80 && (r|0x20 >= 'a' && r|0x20 <= 'z'),
+			r >= 0x80 && (r < 0x400 || r > 0x4ff) && (unicode.IsLetter(r) || unicode.Is(unicode.M, r)):
 			if !inWord {
-				inWord, lower = true, unicode.IsLower(r)
+				inWord = true
+				if r >= 0x430 && r <= 0x45f {
+					lower = true // а..я, ѐ..џ
+				} else {
+					lower = unicode.IsLower(r)
+				}
 			}
 			prevJoin = false
 			if r >= 0x400 && r <= 0x4ff {
 				cyr = true
 			}
-			if r >= 0x452 && r <= 0x491 && strings.ContainsRune(allOwnLetters, r) {
+			if isOwnLetter(r) {
 				for _, tag := range m.Tags {
 					if strings.ContainsRune(ownLetters[tag], r) {
 						if found != "" && found != tag {
@@ -637,6 +646,16 @@ func (d *Detector) ownLetterMember(m *wordModel, s scored) string {
 		return ""
 	}
 	return found
+}
+
+// isOwnLetter reports whether r is a letter of ownLetters (all lie in
+// U+0452..U+0491).
+func isOwnLetter(r rune) bool {
+	switch r {
+	case 'ђ', 'ћ', 'ѓ', 'ќ', 'ѕ', 'є', 'ї', 'ґ', 'ў':
+		return true
+	}
+	return false
 }
 
 // ownLetterShare: the own letters decide only when at least one word in
