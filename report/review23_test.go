@@ -113,21 +113,22 @@ func TestCandidateViaReadLater(t *testing.T) {
 	}
 }
 
+// closeCallPages: a Malay server, and one whose only Malay page is a close
+// call against Indonesian, undecided under the sequential strategy.
+var closeCallPages = []page{
+	{url: "http://ms.test/", tree: "ms.test", lang: "ms", charset: "utf-8", relevant: true, status: "relevant", key: "ms.test"},
+	{url: "http://mix.test/", depth: 1, tree: "ms.test", lang: "ms", charset: "utf-8", relevant: true, status: "undecided", key: "mix.test", via: "http://ms.test/", rival: "id 0.620"},
+}
+
+const closeCallProfile = "focus:\n  language: ms\n  strategy: sequential\n  tolerance: 1\n"
+
 // TestSequentialCloseCallUndecidedNotKept: a sequential crawl's server whose
 // one page read as the target was a close call (languageRival, under
 // focus.SureConfidence) is undecided and may still be judged irrelevant
 // (TestCloseCallServerCandidate: the same server, one page later). The
 // markdown must not say it is crawled in full.
 func TestSequentialCloseCallUndecidedNotKept(t *testing.T) {
-	out := t.TempDir()
-	dir := filepath.Join(out, WARCDir)
-	pages := []page{
-		{url: "http://ms.test/", tree: "ms.test", lang: "ms", charset: "utf-8", relevant: true, status: "relevant", key: "ms.test"},
-		{url: "http://mix.test/", depth: 1, tree: "ms.test", lang: "ms", charset: "utf-8", relevant: true, status: "undecided", key: "mix.test", via: "http://ms.test/", rival: "id 0.620"}, // a close call against Indonesian
-	}
-	writeWARC(t, dir, t0, pages)
-	os.WriteFile(filepath.Join(out, ProfileFile), []byte("focus:\n  language: ms\n  strategy: sequential\n  tolerance: 1\n"), 0o644)
-	r, err := Build(out)
+	r, err := Build(writeCrawlOut(t, closeCallPages, "", closeCallProfile))
 	if err != nil {
 		t.Fatal(err)
 	}

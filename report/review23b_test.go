@@ -70,19 +70,10 @@ func TestCandidateRedirectReadAfterTarget(t *testing.T) {
 // closeCall does not read that mark, so the server the crawl keeps is
 // not counted among the undecided crawled in full.
 func TestSequentialRecheckNotCloseCall(t *testing.T) {
-	out := t.TempDir()
-	dir := filepath.Join(out, WARCDir)
-	pages := []page{
-		{url: "http://ms.test/", tree: "ms.test", lang: "ms", charset: "utf-8", relevant: true, status: "relevant", key: "ms.test"},
-		{url: "http://mix.test/", depth: 1, tree: "ms.test", lang: "ms", charset: "utf-8", relevant: true, status: "undecided", key: "mix.test", via: "http://ms.test/", rival: "id 0.620"}, // a close call against Indonesian
-	}
-	writeWARC(t, dir, t0, pages)
-	os.MkdirAll(filepath.Join(out, "logs"), 0o755)
-	os.WriteFile(filepath.Join(out, LogFile), []byte(`2026-01-01T00:00:00.000Z   200       1000 http://ms.test/ - - text/html #001 20260101000000000+12 sha1:AAA - lang:ms,charset:utf-8
+	const log = `2026-01-01T00:00:00.000Z   200       1000 http://ms.test/ - - text/html #001 20260101000000000+12 sha1:AAA - lang:ms,charset:utf-8
 2026-01-01T00:01:00.000Z   200       1000 http://mix.test/ L http://ms.test/ text/html #001 20260101000100000+12 sha1:BBB - lang:ms,charset:utf-8,focus:recheck
-`), 0o644)
-	os.WriteFile(filepath.Join(out, ProfileFile), []byte("focus:\n  language: ms\n  strategy: sequential\n  tolerance: 1\n"), 0o644)
-	r, err := Build(out)
+`
+	r, err := Build(writeCrawlOut(t, closeCallPages, log, closeCallProfile))
 	if err != nil {
 		t.Fatal(err)
 	}
