@@ -34,6 +34,8 @@ type block struct {
 	// rep: a repeat of a furniture block (a button), kept only to end a
 	// run of short blocks as its first did; never in the text.
 	rep bool
+	// consent: a cookie or consent notice by its text (consentLine).
+	consent bool
 }
 
 // content reports whether a block can be the page's text: neither
@@ -247,8 +249,9 @@ func extract(body []byte) extracted {
 	// page, cookie policies in six languages, each read as English on
 	// its one English line once its paragraphs were dropped).
 	cookieBlocks := 0
-	for _, b := range blocks {
+	for i, b := range blocks {
 		if !b.furn && !nav(b) && consentLine(bytes.TrimSpace(raw[b.r0:b.r1])) {
+			blocks[i].consent = true
 			cookieBlocks++
 		}
 	}
@@ -281,7 +284,7 @@ func extract(body []byte) extracted {
 			}
 		}
 		b.w = max(b.w, b.n1-b.n0)
-		if !b.furn && !nav(b) && (metaLine(t, ncr[b.n0:b.n1]) || consentLine(t) && cookieBlocks <= maxConsentBlocks) {
+		if !b.furn && !nav(b) && (metaLine(t, ncr[b.n0:b.n1]) || b.consent && cookieBlocks <= maxConsentBlocks) {
 			b.furn = true
 		}
 		// Only furniture's repeats end runs: a repeated "Read more" link

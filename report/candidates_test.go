@@ -73,6 +73,14 @@ func writeCrawlOut(t *testing.T, pages []page, log, profile string) string {
 	t.Helper()
 	out := t.TempDir()
 	writeWARC(t, filepath.Join(out, WARCDir), t0, pages)
+	writeLogProfile(t, out, log, profile)
+	return out
+}
+
+// writeLogProfile writes crawl.log and the profile into a crawl's output
+// directory out.
+func writeLogProfile(t *testing.T, out, log, profile string) {
+	t.Helper()
 	if err := os.MkdirAll(filepath.Join(out, "logs"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +89,6 @@ func writeCrawlOut(t *testing.T, pages []page, log, profile string) string {
 			t.Fatal(err)
 		}
 	}
-	return out
 }
 
 func TestCandidatesSeedsMIME(t *testing.T) {

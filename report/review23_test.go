@@ -3,7 +3,6 @@ package report
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -99,10 +98,8 @@ func TestCandidateViaReadLater(t *testing.T) {
 	writeWARC(t, dir, t0.Add(time.Hour), []page{
 		{url: "http://hub.test/", depth: 0, tree: "hub.test", lang: "hi", charset: "utf-8", relevant: true},
 	})
-	os.MkdirAll(filepath.Join(out, "logs"), 0o755)
-	os.WriteFile(filepath.Join(out, LogFile), []byte(`2026-01-01T00:00:06.000Z -5003          0 http://shop.test/p/2 LL http://shop.test/ - #002 - - - focus:dropped:shop.test
-`), 0o644)
-	os.WriteFile(filepath.Join(out, ProfileFile), []byte(reviewProfile), 0o644)
+	writeLogProfile(t, out, `2026-01-01T00:00:06.000Z -5003          0 http://shop.test/p/2 LL http://shop.test/ - #002 - - - focus:dropped:shop.test
+`, reviewProfile)
 	r, err := Build(out)
 	if err != nil {
 		t.Fatal(err)

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -50,10 +49,8 @@ func TestCandidateRedirectReadAfterTarget(t *testing.T) {
 	writeWARC(t, dir, t0.Add(time.Hour), []page{
 		{url: "http://shop.test/", depth: 1, tree: "hub.test", via: "http://hub.test/"},
 	})
-	os.MkdirAll(filepath.Join(out, "logs"), 0o755)
-	os.WriteFile(filepath.Join(out, LogFile), []byte(`2026-01-01T00:00:06.000Z -5003          0 http://shop.test/p/2 LRL http://shop.test/home - #002 - - - focus:dropped:shop.test
-`), 0o644)
-	os.WriteFile(filepath.Join(out, ProfileFile), []byte(reviewProfile), 0o644)
+	writeLogProfile(t, out, `2026-01-01T00:00:06.000Z -5003          0 http://shop.test/p/2 LRL http://shop.test/home - #002 - - - focus:dropped:shop.test
+`, reviewProfile)
 	r, err := Build(out)
 	if err != nil {
 		t.Fatal(err)
