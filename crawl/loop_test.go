@@ -184,6 +184,12 @@ type harness struct {
 
 func newHarness(t *testing.T, web fakeWeb, cfg Config, seeds ...string) *harness {
 	t.Helper()
+	return newHarnessWith(t, fakeDetector{}, web, cfg, seeds...)
+}
+
+// newHarnessWith is newHarness with the detector det.
+func newHarnessWith(t *testing.T, det Detector, web fakeWeb, cfg Config, seeds ...string) *harness {
+	t.Helper()
 	q, err := frontier.Open("", &frontier.Options{Storage: storage.NewMemStorage()})
 	if err != nil {
 		t.Fatal(err)
@@ -202,7 +208,7 @@ func newHarness(t *testing.T, web fakeWeb, cfg Config, seeds ...string) *harness
 	if cfg.Retries == (Retries{}) {
 		cfg.Retries = fastRetries // tests must not wait 30s for a retry
 	}
-	h.c, err = New(cfg, Parts{Queue: q, Archive: h.a, Fetcher: h.f, Gate: fakeGate{}, Detector: fakeDetector{}, CrawlLog: cl})
+	h.c, err = New(cfg, Parts{Queue: q, Archive: h.a, Fetcher: h.f, Gate: fakeGate{}, Detector: det, CrawlLog: cl})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -807,3 +807,35 @@ func readWordModels(r *bytes.Reader) ([]*wordModel, error) {
 	}
 	return out, nil
 }
+
+// Related reports whether languages a and b (ISO 639-1 codes, or profile
+// tags such as "zh-Hant") are told apart by the second stage: members of
+// one close group, or a written standard and its variant (Bokmål and
+// Nynorsk; "no" stands for either). A short text of one is read as the
+// other too often to take the reading as evidence between them; the crawl
+// reads no anchor text between them (package focus, Link.AnchorLang).
+func Related(a, b string) bool {
+	a, b = relatedBase(a), relatedBase(b)
+	if a == "" || b == "" {
+		return false
+	}
+	if a == b {
+		return true
+	}
+	for _, g := range closeGroups {
+		if slices.Contains(g, a) && slices.Contains(g, b) {
+			return true
+		}
+	}
+	return false
+}
+
+// relatedBase is tag's language in lower case, with a variant standard
+// and "no" read as their base (nn and no as nb).
+func relatedBase(tag string) string {
+	tag, _, _ = strings.Cut(strings.ToLower(strings.TrimSpace(tag)), "-")
+	if tag == "no" {
+		return "nb"
+	}
+	return variantBase(tag)
+}

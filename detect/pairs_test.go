@@ -245,3 +245,23 @@ func TestSpellingFeatures(t *testing.T) {
 		t.Error("a word of a spelling list became a word feature")
 	}
 }
+
+// TestRelated: members of one close group, a standard and its variant,
+// and "no" for Norwegian are related; languages of different groups, and
+// an empty code, are not.
+func TestRelated(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want bool
+	}{
+		{"da", "nb", true}, {"nb", "da", true}, {"nn", "da", true}, {"no", "da", true}, {"nn", "nb", true},
+		{"ms", "id", true}, {"hr", "sl", true}, {"sr", "ru", true}, {"gl", "pt", true}, {"mr", "hi", true},
+		{"CS", "sk", true}, {"zh-Hant", "zh", true}, {"da", "da", true},
+		{"da", "sv", false}, {"id", "jv", false}, {"en", "da", false}, {"", "da", false}, {"da", "", false},
+		{"hr", "sr", false}, {"es", "it", false},
+	} {
+		if got := Related(tc.a, tc.b); got != tc.want {
+			t.Errorf("Related(%q, %q) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+	}
+}

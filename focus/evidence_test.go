@@ -25,6 +25,8 @@ func TestScore(t *testing.T) {
 	thzh := evidencePolicy(t, "th", "zh")
 	thvi := evidencePolicy(t, "th", "vi")
 	mn := evidencePolicy(t, "mn")
+	da := evidencePolicy(t, "da")
+	zhHant := evidencePolicy(t, "zh-hant")
 	tests := []struct {
 		name string
 		p    *Policy
@@ -89,6 +91,17 @@ func TestScore(t *testing.T) {
 		{"mixed set: the script it can see still counts", thzh, Link{URL: "http://example.com/", Anchor: "ข่าววันนี้"}, 2},
 		{"nynorsk is not bokmål alone", nb, Link{URL: "http://example.com/", Hreflang: "nn"}, -3},
 		{"a thai page declaring thai: nothing", th, Link{URL: "http://example.com/", PageLang: "th", FromTarget: true}, 0},
+		{"anchor read as the target, sure: strong", da, Link{URL: "http://example.com/", AnchorLang: "da", AnchorConfidence: 0.95}, 2},
+		{"anchor read as the target at AnchorSure", da, Link{URL: "http://example.com/", AnchorLang: "da", AnchorConfidence: AnchorSure}, 2},
+		{"anchor read as the target, likely: weak", da, Link{URL: "http://example.com/", AnchorLang: "da", AnchorConfidence: 0.75}, 1},
+		{"likely anchor and a .dk host: strong", da, Link{URL: "http://avis.dk/", AnchorLang: "da", AnchorConfidence: 0.75}, 2},
+		{"anchor read as the target, unsure: nothing", da, Link{URL: "http://example.com/", AnchorLang: "da", AnchorConfidence: 0.49}, 0},
+		{"anchor read as another language: nothing", da, Link{URL: "http://example.com/", AnchorLang: "sv", AnchorConfidence: 0.99}, 0},
+		{"anchor read as the target on a target page: nothing", da, Link{URL: "http://example.com/", AnchorLang: "da", AnchorConfidence: 0.99, FromTarget: true}, 0},
+		{"lang naming another language outweighs the reading", da, Link{URL: "http://example.com/", Lang: "sv", AnchorLang: "da", AnchorConfidence: 0.99}, -2},
+		{"a tagged reading counts for its language", zhHant, Link{URL: "http://example.com/", AnchorLang: "zh-Hant", AnchorConfidence: 0.99}, 2},
+		{"the simplified script does not", zhHant, Link{URL: "http://example.com/", AnchorLang: "zh-Hans", AnchorConfidence: 0.99}, 0},
+		{"no is bokmål's", nb, Link{URL: "http://example.com/", AnchorLang: "no", AnchorConfidence: 0.99}, 2},
 	}
 	for _, tc := range tests {
 		if got := tc.p.Score(tc.l); got != tc.want {
@@ -99,6 +112,36 @@ func TestScore(t *testing.T) {
 	p, _ := New(Config{})
 	if s := p.Score(Link{URL: "http://x.co.th/th/", Anchor: "ข่าว"}); s != 0 {
 		t.Errorf("no language: score %d", s)
+	}
+}
+
+// TestReadsAnchorText: the anchor's language is read for a target the
+// script test cannot see (Latin letters, or a script others share), by a
+// policy that reads links, and not for Thai or Lao alone.
+func TestReadsAnchorText(t *testing.T) {
+	for _, tc := range []struct {
+		langs    []string
+		strategy Strategy
+		links    bool
+		want     bool
+	}{
+		{[]string{"da"}, Evidence, false, true},
+		{[]string{"sr"}, Evidence, false, true},
+		{[]string{"zh-hant"}, Evidence, false, true},
+		{[]string{"th"}, Evidence, false, false},
+		{[]string{"th", "lo"}, Evidence, false, false},
+		{[]string{"th", "vi"}, Evidence, false, true},
+		{[]string{"da"}, Sequential, true, true},
+		{[]string{"da"}, Sequential, false, false},
+		{[]string{"da"}, ConservativeServer, false, false},
+	} {
+		p, err := New(Config{Strategy: tc.strategy, Langs: tc.langs, LinkEvidence: tc.links})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := p.ReadsAnchorText(); got != tc.want {
+			t.Errorf("%v %s (link evidence %v): ReadsAnchorText %v, want %v", tc.langs, tc.strategy, tc.links, got, tc.want)
+		}
 	}
 }
 
