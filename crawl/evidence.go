@@ -10,25 +10,47 @@ import (
 	"github.com/langcrawl/langcrawl/links"
 )
 
+// linkPage is what the links of one page are decided with beside their
+// own attributes: the language the page declares (decl: Content-Language,
+// else <html lang>), the language it was read as (lang), and the anchor
+// texts already read on it (reads, by text), so that a link list's
+// repeated "Visit their website" is read once.
+type linkPage struct {
+	decl, lang string
+	reads      map[string]anchorReading
+}
+
+// anchorReading is one anchor text's reading (anchorLang).
+type anchorReading struct {
+	lang string
+	conf float64
+}
+
 // decideNav decides a navigation link under the focusing policy. The
-// evidence strategy (and the sequential one with focus.link_evidence) scores the link's own evidence first (focus.Policy.Score:
-// anchor text and the text around it, hreflang and lang, the canonical
-// URL's cues, and decl, the language the page holding the link declares);
-// the paper's strategies decide on the counters alone, and pay nothing for
-// the score. plang is the language the page was read as; for a target
-// without a script of its own, the anchor of a link from a page in
-// another language is read too (anchorLang), where the reading can change
-// the decision: into a server never fetched or judged irrelevant.
-func (c *Crawler) decideNav(pol *focus.Policy, relevant bool, decl, plang string, src, dest focus.Counts, u *url.URL, ln links.Link) focus.Verdict {
+// evidence strategy (and the sequential one with focus.link_evidence)
+// scores the link's own evidence first (focus.Policy.Score: anchor text
+// and the text around it, hreflang and lang, the canonical URL's cues,
+// and the language the page declares); the paper's strategies decide on
+// the counters alone, and pay nothing for the score. For a target without
+// a script of its own the anchor of a link from a page in another
+// language is read too (anchorLang), only where the reading can change
+// the decision: into a server never fetched or judged irrelevant, when
+// the link's other cues are short of Strong and its lang attribute and
+// script say nothing (focus.Policy.AnchorSilent).
+func (c *Crawler) decideNav(pol *focus.Policy, relevant bool, pg *linkPage, src, dest focus.Counts, u *url.URL, ln links.Link) focus.Verdict {
 	if !pol.ReadsLinks() {
 		return pol.Decide(relevant, src, dest, false)
 	}
 	l := focus.Link{URL: u.String(), Anchor: ln.Anchor, Hreflang: ln.Hreflang, Lang: ln.Lang,
-		Context: ln.Context, PageLang: decl, FromTarget: relevant}
-	if !relevant && (dest.Downloaded == 0 || pol.Status(dest) == focus.Irrelevant) && pol.ReadsAnchorText() {
-		l.AnchorLang, l.AnchorConfidence = c.anchorLang(pol, plang, ln.Anchor)
+		Context: ln.Context, PageLang: pg.decl, FromTarget: relevant}
+	s := pol.Score(l)
+	if s < focus.Strong && !relevant && pol.ReadsAnchorText() && pol.AnchorSilent(l) &&
+		(dest.Downloaded == 0 || pol.Status(dest) == focus.Irrelevant) {
+		if l.AnchorLang, l.AnchorConfidence = c.anchorLang(pol, pg, ln.Anchor); l.AnchorLang != "" {
+			s = pol.Score(l)
+		}
 	}
-	return pol.DecideLink(relevant, src, dest, false, pol.Score(l))
+	return pol.DecideLink(relevant, src, dest, false, s)
 }
 
 // minAnchorLetters is the fewest letters an anchor must have to be read
@@ -37,12 +59,28 @@ func (c *Crawler) decideNav(pol *focus.Policy, relevant bool, decl, plang string
 const minAnchorLetters = 8
 
 // anchorLang reads the language of a link's anchor text with the crawl's
-// detector, for a page read as plang. Nothing ("", 0) when the anchor is
-// too short, when plang is a language the detector's second stage tells
+// detector, on the page pg. Nothing ("", 0) when the anchor is too short,
+// or when the page is in a language the detector's second stage tells
 // from a target (detect.Related: a Bokmål page's anchors for a Danish
-// crawl), or when the anchor reads as the page's own language's rival:
-// between close neighbours a few words decide nothing.
-func (c *Crawler) anchorLang(pol *focus.Policy, plang, anchor string) (string, float64) {
+// crawl) or one written in the target's shared script (focus.ShareScript:
+// a Japanese page's kanji names read as Chinese): between such neighbours
+// a few words decide nothing. The confidence is the reading's, or, when
+// it was decided against a language that is not a target (Result.Rival),
+// that decision's if lower, as a page's close call is read (a Nynorsk
+// phrase read as Danish at 0.955 was so only at 0.41 against Bokmål).
+func (c *Crawler) anchorLang(pol *focus.Policy, pg *linkPage, anchor string) (string, float64) {
+	if rd, ok := pg.reads[anchor]; ok {
+		return rd.lang, rd.conf
+	}
+	rd := c.readAnchor(pol, pg.lang, anchor)
+	if pg.reads == nil {
+		pg.reads = map[string]anchorReading{}
+	}
+	pg.reads[anchor] = rd
+	return rd.lang, rd.conf
+}
+
+func (c *Crawler) readAnchor(pol *focus.Policy, plang, anchor string) anchorReading {
 	letters := 0
 	for _, r := range anchor {
 		if unicode.IsLetter(r) {
@@ -50,22 +88,25 @@ func (c *Crawler) anchorLang(pol *focus.Policy, plang, anchor string) (string, f
 		}
 	}
 	if letters < minAnchorLetters {
-		return "", 0
+		return anchorReading{}
 	}
 	for _, t := range pol.Config().Langs {
-		if detect.Related(plang, t) {
-			return "", 0
+		if detect.Related(plang, t) || focus.ShareScript(plang, t) {
+			return anchorReading{}
 		}
 	}
 	r := c.p.Detector.Detect([]byte(anchor), "text/plain; charset=utf-8")
-	if r.Lang == "und" || (plang != "" && detect.Related(r.Rival, plang)) {
-		return "", 0
+	if r.Lang == "und" {
+		return anchorReading{}
 	}
-	lang := r.Lang
+	rd := anchorReading{lang: r.Lang, conf: r.Confidence}
 	if r.Tag != "" {
-		lang = r.Tag
+		rd.lang = r.Tag
 	}
-	return lang, r.Confidence
+	if r.Rival != "" && !pol.IsTarget(r.Rival) {
+		rd.conf = min(rd.conf, r.RivalConfidence)
+	}
+	return rd
 }
 
 // declaredLang is the language a page declares: the first tag of its

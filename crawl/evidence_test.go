@@ -66,10 +66,12 @@ func TestDeclaredLang(t *testing.T) {
 }
 
 // anchorDetector is fakeDetector for pages and the real detector for the
-// anchor texts the crawl reads (text/plain), for a Danish crawl.
+// anchor texts the crawl reads (text/plain). With target set, a page in
+// that language is relevant (fakeDetector's target is Thai).
 type anchorDetector struct {
-	real *detect.Detector
-	read *atomic.Int64 // anchors read
+	real   *detect.Detector
+	read   *atomic.Int64 // anchors read
+	target string
 }
 
 func (d anchorDetector) Detect(body []byte, ct string) detect.Result {
@@ -77,7 +79,15 @@ func (d anchorDetector) Detect(body []byte, ct string) detect.Result {
 		d.read.Add(1)
 		return d.real.Detect(body, ct)
 	}
-	return fakeDetector{}.Detect(body, ct)
+	r := fakeDetector{}.Detect(body, ct)
+	if d.target != "" {
+		r.Relevant = r.Lang == d.target
+	}
+	return r
+}
+
+func htmlResponse(body string) string {
+	return "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n" + body
 }
 
 // TestAnchorLanguageOpensServer: for a target written in Latin letters
@@ -162,19 +172,173 @@ func TestAnchorLanguageOpensServer(t *testing.T) {
 }
 
 // TestThaiCrawlReadsNoAnchor: a target with a script of its own is read
-// by the script test; no anchor goes to the detector.
+// by the script test; no anchor goes to the detector, not even one long
+// enough to read (a review found the first version of this test using
+// one-letter anchors, which the letter count drops anyway).
 func TestThaiCrawlReadsNoAnchor(t *testing.T) {
 	web := fakeWeb{
-		"http://en.test/":  page("en", "http://new.test/"),
+		"http://en.test/":  htmlResponse(`<html lang="en"><body><a href="http://new.test/">Bangkok Post Thailand news today</a></body></html>`),
 		"http://new.test/": page("th"),
 	}
+	real, err := detect.New(detect.Options{Targets: []string{"th"}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	pol := mustPolicy(t, focus.Config{Strategy: focus.Evidence, Langs: []string{"th"}})
-	det := anchorDetector{read: new(atomic.Int64)}
+	det := anchorDetector{real: real, read: new(atomic.Int64)}
 	h := newHarnessWith(t, det, web, Config{Focus: pol}, "http://en.test/")
 	if _, err := h.run(); err != nil {
 		t.Fatal(err)
 	}
 	if n := det.read.Load(); n != 0 {
 		t.Errorf("%d anchors read for a Thai crawl", n)
+	}
+}
+
+// TestAnchorRivalConfidence (from a review): a Norwegian anchor on an
+// English page that the detector reads as Danish at 0.9 or more, but only
+// at 0.26 to 0.41 against Bokmål (its Rival), opens no Norwegian server
+// for a Danish crawl: the reading counts at its rival decision's
+// confidence, as a page's close call does.
+func TestAnchorRivalConfidence(t *testing.T) {
+	real, err := detect.New(detect.Options{Targets: []string{"da"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	anchors := map[string]string{
+		"http://sok.test/": "standard søkjemotor i private",       // Nynorsk
+		"http://lvm.test/": "aktuelle logiske volumer startes og", // Bokmål
+	}
+	var b strings.Builder
+	b.WriteString(`<html lang="en"><body><p>Nordic links:</p>`)
+	for u, a := range anchors {
+		r := real.Detect([]byte(a), "text/plain; charset=utf-8")
+		if r.Lang != "da" || r.Confidence < focus.AnchorSure || r.Rival != "nb" || r.RivalConfidence >= focus.AnchorLikely {
+			t.Fatalf("precondition: %q read as %s %.3f rival %s %.3f", a, r.Lang, r.Confidence, r.Rival, r.RivalConfidence)
+		}
+		fmt.Fprintf(&b, `<p><a href="%s">%s</a></p>`, u, a)
+	}
+	b.WriteString(`</body></html>`)
+	web := fakeWeb{"http://en.test/": htmlResponse(b.String()), "http://sok.test/": page("nn"), "http://lvm.test/": page("nb")}
+	pol := mustPolicy(t, focus.Config{Strategy: focus.Evidence, Langs: []string{"da"}})
+	h := newHarnessWith(t, anchorDetector{real: real, read: new(atomic.Int64)}, web, Config{Focus: pol}, "http://en.test/")
+	if _, err := h.run(); err != nil {
+		t.Fatal(err)
+	}
+	for u := range anchors {
+		if h.fetched(u) {
+			t.Errorf("Norwegian server %s opened for a Danish crawl", u)
+		}
+	}
+}
+
+// TestKanjiAnchorOnJapanesePage (from a review): a Traditional Chinese
+// crawl reads no anchor of a Japanese page, whose kanji-only names read as
+// Traditional Chinese at 0.9 and more and would open Japanese servers.
+func TestKanjiAnchorOnJapanesePage(t *testing.T) {
+	real, err := detect.New(detect.Options{Targets: []string{"zh-hant"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	anchors := map[string]string{
+		"http://nakanoshima-lib.test/": "大阪府立中之島図書館",
+		"http://bank.test/":            "株式会社三菱東京銀行",
+		"http://toritsu-lib.test/":     "東京都立中央図書館",
+	}
+	var b strings.Builder
+	b.WriteString(`<html lang="ja"><body><p>リンク集</p>`)
+	for u, a := range anchors {
+		r := real.Detect([]byte(a), "text/plain; charset=utf-8")
+		if r.Tag != "zh-Hant" || r.Confidence < focus.AnchorSure {
+			t.Fatalf("precondition: %q read as %s %.3f", a, r.Tag, r.Confidence)
+		}
+		fmt.Fprintf(&b, `<p><a href="%s">%s</a></p>`, u, a)
+	}
+	b.WriteString(`</body></html>`)
+	web := fakeWeb{"http://ja.test/": htmlResponse(b.String())}
+	for u := range anchors {
+		web[u] = page("ja")
+	}
+	pol := mustPolicy(t, focus.Config{Strategy: focus.Evidence, Langs: []string{"zh-hant"}})
+	det := anchorDetector{real: real, read: new(atomic.Int64)}
+	h := newHarnessWith(t, det, web, Config{Focus: pol}, "http://ja.test/")
+	if _, err := h.run(); err != nil {
+		t.Fatal(err)
+	}
+	for u, a := range anchors {
+		if h.fetched(u) {
+			t.Errorf("Japanese server %s opened for a zh-hant crawl by %q", u, a)
+		}
+	}
+	if n := det.read.Load(); n != 0 {
+		t.Errorf("%d anchors of a Japanese page read", n)
+	}
+}
+
+// TestAnchorReadOnlyWhereItCounts (from a review): no detection where
+// Score would ignore the reading or it cannot change the decision: an
+// anchor with a lang attribute, a link already Strong by its hreflang, a
+// Thai anchor in a Thai and Vietnamese crawl (the script test reads it),
+// an anchor under minAnchorLetters, and a link on a page in the target
+// language (its anchors are in the target whatever they lead to).
+func TestAnchorReadOnlyWhereItCounts(t *testing.T) {
+	real, err := detect.New(detect.Options{Targets: []string{"da", "th", "vi"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		langs []string
+		page  string // the seed's language
+		body  string
+	}{
+		{"lang attribute", []string{"da"}, "en", `<a lang="en" href="http://a.test/">Read the whole story here</a>` +
+			`<a lang="da" href="http://b.test/">Læs hele historien her</a>`},
+		{"hreflang names the target", []string{"da"}, "en", `<a hreflang="da" href="http://c.test/">Læs hele historien her</a>`},
+		{"thai anchor in a th+vi crawl", []string{"th", "vi"}, "en", `<a href="http://d.test/">ข่าววันนี้ประเทศไทยล่าสุด</a>`},
+		{"seven letters", []string{"da"}, "en", `<a href="http://a.test/">Nyheder</a>`},
+		{"a page in the target", []string{"da"}, "da", `<a href="http://a.test/">Debat: Skolen skal have mere tid</a>`},
+	} {
+		web := fakeWeb{"http://seed.test/": htmlResponse(`<html lang="` + tc.page + `"><body>` + tc.body + `</body></html>`)}
+		for _, h := range []string{"a", "b", "c", "d"} {
+			web["http://"+h+".test/"] = page("en")
+		}
+		pol := mustPolicy(t, focus.Config{Strategy: focus.Evidence, Langs: tc.langs})
+		det := anchorDetector{real: real, read: new(atomic.Int64), target: tc.langs[0]}
+		h := newHarnessWith(t, det, web, Config{Focus: pol}, "http://seed.test/")
+		if _, err := h.run(); err != nil {
+			t.Fatal(err)
+		}
+		if n := det.read.Load(); n != 0 {
+			t.Errorf("%s: %d anchors read", tc.name, n)
+		}
+	}
+}
+
+// TestRepeatedAnchorReadOnce (from a review): one anchor text repeated
+// over a page's links into many new servers is read once.
+func TestRepeatedAnchorReadOnce(t *testing.T) {
+	real, err := detect.New(detect.Options{Targets: []string{"da"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	b.WriteString(`<html lang="en"><body>`)
+	web := fakeWeb{}
+	for i := range 50 {
+		u := fmt.Sprintf("http://member%d.test/", i)
+		fmt.Fprintf(&b, `<p>Member %d: <a href="%s">Visit their website</a></p>`, i, u)
+		web[u] = page("en")
+	}
+	b.WriteString(`</body></html>`)
+	web["http://en.test/"] = htmlResponse(b.String())
+	pol := mustPolicy(t, focus.Config{Strategy: focus.Evidence, Langs: []string{"da"}})
+	det := anchorDetector{real: real, read: new(atomic.Int64)}
+	h := newHarnessWith(t, det, web, Config{Focus: pol}, "http://en.test/")
+	if _, err := h.run(); err != nil {
+		t.Fatal(err)
+	}
+	if n := det.read.Load(); n != 1 {
+		t.Errorf("one anchor text on one page read %d times, want once", n)
 	}
 }

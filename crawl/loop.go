@@ -467,11 +467,11 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 	// A stylesheet's requisites inherit the standing of the page it was
 	// queued for.
 	linkRelevant := out.relevant || (!out.page && e.Priority == frontier.High)
-	var plang string // the language the page reads as, for reading its anchors (evidence.go)
+	pg := &linkPage{decl: decl}
 	if out.det != nil {
-		plang = out.det.Lang
+		pg.lang = out.det.Lang
 	}
-	accepted, outlinks, err := c.decideLinks(pol, e, key, src, opening, linkRelevant, decl, plang, found, follow)
+	accepted, outlinks, err := c.decideLinks(pol, e, key, src, opening, linkRelevant, pg, found, follow)
 	if err != nil {
 		return err
 	}
@@ -804,7 +804,7 @@ const redirectKind = links.Kind(255)
 // follow, when not empty, is the URL of a link to the page's own server
 // that a re-check follows (recheckSection): scope alone decides it, and it
 // goes to the front of its site's queue, as the server's next URL.
-func (c *Crawler) decideLinks(pol *focus.Policy, e frontier.Entry, key string, src, opening focus.Counts, relevant bool, decl, plang string, found []links.Link, follow string) ([]frontier.Entry, []archive.Field, error) {
+func (c *Crawler) decideLinks(pol *focus.Policy, e frontier.Entry, key string, src, opening focus.Counts, relevant bool, pg *linkPage, found []links.Link, follow string) ([]frontier.Entry, []archive.Field, error) {
 	var accepted []frontier.Entry
 	var fields []archive.Field
 	// Destination counters, looked up once per page. The page's own key
@@ -832,7 +832,7 @@ func (c *Crawler) decideLinks(pol *focus.Policy, e frontier.Entry, key string, s
 			// evidence outside the re-check's tries (a review).
 			lpol, follow = nil, ""
 		}
-		entry, why, err := c.decideLink(lpol, e, opening, relevant, decl, plang, prio, ln, counts, claims, now)
+		entry, why, err := c.decideLink(lpol, e, opening, relevant, pg, prio, ln, counts, claims, now)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -864,7 +864,7 @@ func (c *Crawler) decideLinks(pol *focus.Policy, e frontier.Entry, key string, s
 
 // decideLink applies scope (Nakahira) and focus (Tamura) to one link. It
 // returns the entry to queue, or why the link was rejected.
-func (c *Crawler) decideLink(pol *focus.Policy, e frontier.Entry, src focus.Counts, relevant bool, decl, plang string, prio frontier.Priority,
+func (c *Crawler) decideLink(pol *focus.Policy, e frontier.Entry, src focus.Counts, relevant bool, pg *linkPage, prio frontier.Priority,
 	ln links.Link, counts map[string]focus.Counts, claims map[string]struct{}, now time.Time) (frontier.Entry, string, error) {
 	hop := hopOf(ln)
 	if ln.Kind == links.Requisite {
@@ -925,7 +925,7 @@ func (c *Crawler) decideLink(pol *focus.Policy, e frontier.Entry, src focus.Coun
 		if ln.Kind == links.Requisite {
 			v = pol.Requisite(relevant, src, dest, false)
 		} else {
-			v = c.decideNav(pol, relevant, decl, plang, src, dest, d.URL, ln)
+			v = c.decideNav(pol, relevant, pg, src, dest, d.URL, ln)
 			var err error
 			if v, err = c.decideDir(pol, v, d.URL, dest, counts, ln); err != nil {
 				return entry, "", err

@@ -160,7 +160,10 @@ func reached(u *url.URL, e frontier.Entry) focus.Reach {
 // target is at least focus.Strong: what the page's links say about its
 // server (focus.Page.TargetLinks), as some; and self, whether one of the last two
 // is a link to the same server (focus.Page.SelfTargetLinks). It stops at
-// the first such link to the same server.
+// the first such link to the same server. The evidence here is the
+// link's score without its anchor's language (Link.AnchorLang), which
+// only decideNav reads: a short anchor read as the target is a reason to
+// fetch the link, not to judge the server holding it.
 func (c *Crawler) targetLinks(pol *focus.Policy, key string, relevant bool, found []links.Link) (some, self bool, err error) {
 	seen := map[string]bool{key: true}
 	for _, ln := range found {

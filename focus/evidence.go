@@ -38,10 +38,10 @@ type Link struct {
 	// AnchorLang is the language the caller's detector read the anchor
 	// text as, and AnchorConfidence that reading's calibrated confidence;
 	// "" when not read. The caller reads it only where a script test says
-	// nothing (ReadsAnchorText) and only from a page not in the target
-	// nor in a language the detector's second stage tells from it
-	// (detect.Related: a Norwegian page's short Norwegian anchor reads as
-	// Danish too often to count for a Danish crawl).
+	// nothing (ReadsAnchorText, AnchorSilent) and only from a page not in
+	// the target nor in a close neighbour of it (package crawl: a
+	// Norwegian page's short Norwegian anchor reads as Danish too often to
+	// count for a Danish crawl).
 	AnchorLang       string
 	AnchorConfidence float64
 	// FromTarget reports that the page holding the link is in the target
@@ -97,6 +97,35 @@ func (p *Policy) ReadsAnchorText() bool {
 	for _, l := range p.cfg.Langs {
 		l, _, _ = strings.Cut(strings.ToLower(l), "-")
 		if scriptOf[l] == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// AnchorSilent reports whether Score would count l's AnchorLang: the link
+// is not on a target page, and its lang attribute and its anchor's script
+// say nothing.
+func (p *Policy) AnchorSilent(l Link) bool {
+	lang := targets(p.cfg.Langs)
+	return !l.FromTarget && langCue(l.Lang, lang) == 0 && scriptCue(l.Anchor, lang) == 0
+}
+
+// ShareScript reports whether languages a and b (ISO 639-1 codes or
+// tags; "zh-hant" as zh) are written in one non-Latin script that others
+// share too (sharedScripts: Japanese and Chinese in Han, Russian and
+// Serbian in Cyrillic, Persian and Urdu in Arabic, Marathi and Hindi in
+// Devanagari). A short text in it may read as either: a Japanese page's
+// kanji-only names read as Traditional Chinese at 0.9 and more (a
+// review), so a crawl reads no anchor on such a page (package crawl).
+func ShareScript(a, b string) bool {
+	a, _, _ = strings.Cut(strings.ToLower(a), "-")
+	b, _, _ = strings.Cut(strings.ToLower(b), "-")
+	if a == "" || b == "" {
+		return false
+	}
+	for _, ta := range sharedScripts[a] {
+		if slices.Contains(sharedScripts[b], ta) {
 			return true
 		}
 	}

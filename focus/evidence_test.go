@@ -290,3 +290,20 @@ func TestInTarget(t *testing.T) {
 		t.Error("InTarget known without target languages")
 	}
 }
+
+// TestShareScript: languages written in one non-Latin script that others
+// share; Latin-script ones, and a script of its own, share nothing here.
+func TestShareScript(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want bool
+	}{
+		{"ja", "zh-hant", true}, {"zh", "ja", true}, {"ru", "sr", true}, {"kk", "sr", true}, {"fa", "ur", true},
+		{"mr", "hi", true}, {"ZH-Hans", "zh-hant", true},
+		{"en", "da", false}, {"th", "lo", false}, {"ja", "ko", false}, {"ru", "hi", false}, {"", "zh", false}, {"ja", "", false},
+	} {
+		if got := ShareScript(tc.a, tc.b); got != tc.want {
+			t.Errorf("ShareScript(%q, %q) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
