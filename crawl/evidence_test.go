@@ -8,6 +8,7 @@ import (
 
 	"github.com/langcrawl/langcrawl/detect"
 	"github.com/langcrawl/langcrawl/focus"
+	"github.com/langcrawl/langcrawl/links"
 )
 
 // TestEvidenceCuesInTheLoop: a page detected as English that declares Thai
@@ -340,5 +341,53 @@ func TestRepeatedAnchorReadOnce(t *testing.T) {
 	}
 	if n := det.read.Load(); n != 1 {
 		t.Errorf("one anchor text on one page read %d times, want once", n)
+	}
+}
+
+// TestAnchorReadsCapped: a page with more distinct anchors into new
+// servers than maxAnchorReads has that many read, not more.
+func TestAnchorReadsCapped(t *testing.T) {
+	real, err := detect.New(detect.Options{Targets: []string{"da"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	b.WriteString(`<html lang="en"><body>`)
+	web := fakeWeb{}
+	n := maxAnchorReads + 40
+	for i := range n {
+		u := fmt.Sprintf("http://member%d.test/", i)
+		fmt.Fprintf(&b, `<p><a href="%s">Visit member number %d</a></p>`, u, i)
+		web[u] = page("en")
+	}
+	b.WriteString(`</body></html>`)
+	web["http://en.test/"] = htmlResponse(b.String())
+	pol := mustPolicy(t, focus.Config{Strategy: focus.Evidence, Langs: []string{"da"}})
+	det := anchorDetector{real: real, read: new(atomic.Int64)}
+	h := newHarnessWith(t, det, web, Config{Focus: pol}, "http://en.test/")
+	if _, err := h.run(); err != nil {
+		t.Fatal(err)
+	}
+	if got := det.read.Load(); got != maxAnchorReads {
+		t.Errorf("%d distinct anchors on one page: %d read, want %d", n, got, maxAnchorReads)
+	}
+}
+
+// BenchmarkAnchorRead: one anchor reading (readAnchor) with the real
+// detector, for a Danish crawl, of a short anchor and one at MaxAnchorLen.
+func BenchmarkAnchorRead(b *testing.B) {
+	real, err := detect.New(detect.Options{Targets: []string{"da"}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := &Crawler{p: Parts{Detector: real}}
+	pol := mustPolicy(b, focus.Config{Strategy: focus.Evidence, Langs: []string{"da"}})
+	long := strings.Repeat("Debat: Skolen skal have mere tid til ", 6)[:links.MaxAnchorLen]
+	for _, a := range []string{"Debat: Skolen skal have mere tid", long} {
+		b.Run(fmt.Sprintf("%dB", len(a)), func(b *testing.B) {
+			for range b.N {
+				c.readAnchor(pol, "en", a)
+			}
+		})
 	}
 }
