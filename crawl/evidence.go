@@ -92,6 +92,9 @@ func (c *Crawler) anchorLang(pol *focus.Policy, pg *linkPage, anchor string) (st
 }
 
 func (c *Crawler) readAnchor(pol *focus.Policy, plang, anchor string) anchorReading {
+	if hostLike(anchor) {
+		return anchorReading{}
+	}
 	letters := 0
 	for _, r := range anchor {
 		if unicode.IsLetter(r) {
@@ -118,6 +121,17 @@ func (c *Crawler) readAnchor(pol *focus.Policy, plang, anchor string) anchorRead
 		rd.conf = min(rd.conf, r.RivalConfidence)
 	}
 	return rd
+}
+
+// hostLike reports whether an anchor is a host name, URL or address
+// written out ("www.skanegarden.se", "http://example.dk/"): one word with a
+// dot or slash in it. Such a name is read confidently as some language (an
+// independent trial: a Swedish host name as Bokmål at 0.98), but it names
+// a place, not the language of what is there; the URL's own cues (its
+// ccTLD, an IDN label) are read from the URL.
+func hostLike(anchor string) bool {
+	a := strings.TrimSpace(anchor)
+	return a != "" && !strings.ContainsFunc(a, unicode.IsSpace) && strings.ContainsAny(a, "./")
 }
 
 // declaredLang is the language a page declares: the first tag of its

@@ -280,8 +280,9 @@ func TestKanjiAnchorOnJapanesePage(t *testing.T) {
 // Score would ignore the reading or it cannot change the decision: an
 // anchor with a lang attribute, a link already Strong by its hreflang, a
 // Thai anchor in a Thai and Vietnamese crawl (the script test reads it),
-// an anchor under minAnchorLetters, and a link on a page in the target
-// language (its anchors are in the target whatever they lead to).
+// an anchor under minAnchorLetters, a host name or URL as anchor (an
+// independent trial), and a link on a page in the target language (its
+// anchors are in the target whatever they lead to).
 func TestAnchorReadOnlyWhereItCounts(t *testing.T) {
 	real, err := detect.New(detect.Options{Targets: []string{"da", "th", "vi"}})
 	if err != nil {
@@ -298,6 +299,8 @@ func TestAnchorReadOnlyWhereItCounts(t *testing.T) {
 		{"hreflang names the target", []string{"da"}, "en", `<a hreflang="da" href="http://c.test/">Læs hele historien her</a>`},
 		{"thai anchor in a th+vi crawl", []string{"th", "vi"}, "en", `<a href="http://d.test/">ข่าววันนี้ประเทศไทยล่าสุด</a>`},
 		{"seven letters", []string{"da"}, "en", `<a href="http://a.test/">Nyheder</a>`},
+		{"a host name", []string{"da"}, "en", `<a href="http://a.test/">www.skolebladet-aarhus.dk</a>`},
+		{"a url", []string{"da"}, "en", `<a href="http://a.test/">http://sommerhusudlejning.dk/</a>`},
 		{"a page in the target", []string{"da"}, "da", `<a href="http://a.test/">Debat: Skolen skal have mere tid</a>`},
 	} {
 		web := fakeWeb{"http://seed.test/": htmlResponse(`<html lang="` + tc.page + `"><body>` + tc.body + `</body></html>`)}
