@@ -3,6 +3,7 @@ package detect
 import (
 	"bytes"
 	"hash/fnv"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -277,12 +278,7 @@ func extract(body []byte) extracted {
 			}
 			continue
 		}
-		b.w = len(t)
-		for _, c := range t {
-			if c >= 0x80 {
-				b.w++
-			}
-		}
+		b.w = blockWeight(t)
 		b.w = max(b.w, b.n1-b.n0)
 		if !b.furn && !nav(b) && (metaLine(t, ncr[b.n0:b.n1]) || b.consent && cookieBlocks <= maxConsentBlocks) {
 			b.furn = true
@@ -362,6 +358,42 @@ func extract(body []byte) extracted {
 // that a sentence in a single-byte legacy charset weighs about what it
 // does in UTF-8.
 func weight(b block) int { return b.w }
+
+// blockWeight is how much text t holds, in units of an ASCII letter: a
+// non-ASCII character weighs two, as a letter of a legacy single-byte
+// charset (one byte of 0x80 or more) always did, and a Han, kana or
+// Hangul one four, as two bytes of a legacy CJK charset did. Before, every
+// byte of 0x80 or more counted twice in UTF-8 too, so an Arabic or Cyrillic
+// letter weighed four and a Thai or Devanagari one six: a 12-letter Urdu
+// heading counted as running text (longBlock) and a short Urdu shop page
+// was read on it alone.
+func blockWeight(t []byte) int {
+	if !utf8.Valid(t) {
+		w := len(t)
+		for _, c := range t {
+			if c >= 0x80 {
+				w++
+			}
+		}
+		return w
+	}
+	w := 0
+	for i := 0; i < len(t); {
+		if t[i] < utf8.RuneSelf {
+			w++
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(t[i:])
+		i += n
+		if unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) {
+			w += 4
+		} else {
+			w += 2
+		}
+	}
+	return w
+}
 
 // nav reports whether a block is mostly link text.
 func nav(b block) bool { return 2*b.link > b.r1-b.r0 }
