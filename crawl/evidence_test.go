@@ -91,6 +91,46 @@ func htmlResponse(body string) string {
 	return "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n" + body
 }
 
+// realDetector is the real detector for the target langs.
+func realDetector(t testing.TB, langs ...string) *detect.Detector {
+	t.Helper()
+	d, err := detect.New(detect.Options{Targets: langs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// anchorCrawl crawls web from seeds under cfg with the real detector real
+// reading anchors (anchorDetector, pages in target relevant when target
+// is set), and returns the harness and the count of anchors read.
+func anchorCrawl(t *testing.T, real *detect.Detector, target string, cfg focus.Config, web fakeWeb, seeds ...string) (*harness, int64) {
+	t.Helper()
+	det := anchorDetector{real: real, read: new(atomic.Int64), target: target}
+	h := newHarnessWith(t, det, web, Config{Focus: mustPolicy(t, cfg)}, seeds...)
+	if _, err := h.run(); err != nil {
+		t.Fatal(err)
+	}
+	return h, det.read.Load()
+}
+
+// linkList is a web of an English page, http://en.test/, holding n links,
+// the i-th to http://member<i>.test/ (an English page) with the anchor
+// anchor(i).
+func linkList(n int, anchor func(i int) string) fakeWeb {
+	var b strings.Builder
+	b.WriteString(`<html lang="en"><body>`)
+	web := fakeWeb{}
+	for i := range n {
+		u := fmt.Sprintf("http://member%d.test/", i)
+		fmt.Fprintf(&b, `<p><a href="%s">%s</a></p>`, u, anchor(i))
+		web[u] = page("en")
+	}
+	b.WriteString(`</body></html>`)
+	web["http://en.test/"] = htmlResponse(b.String())
+	return web
+}
+
 // TestAnchorLanguageOpensServer: for a target written in Latin letters
 // the script test reads nothing in an anchor, so the anchor's language is
 // read. A Danish sentence as an anchor on an English page, on a server
@@ -102,10 +142,7 @@ func htmlResponse(body string) string {
 // conservative-server nor the sequential strategy without
 // focus.link_evidence reads anchors at all.
 func TestAnchorLanguageOpensServer(t *testing.T) {
-	real, err := detect.New(detect.Options{Targets: []string{"da"}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	real := realDetector(t, "da")
 	// The detector's readings the test rests on, so that a change to
 	// the detector fails here with its reason, not as a crawl's.
 	for _, tc := range []struct {
@@ -152,12 +189,8 @@ func TestAnchorLanguageOpensServer(t *testing.T) {
 		{focus.Sequential, false, none, false},
 		{focus.ConservativeServer, false, none, false},
 	} {
-		pol := mustPolicy(t, focus.Config{Strategy: tc.strategy, Langs: []string{"da"}, LinkEvidence: tc.links})
-		det := anchorDetector{real: real, read: new(atomic.Int64)}
-		h := newHarnessWith(t, det, web, Config{Focus: pol}, "http://en.test/", "http://nb.test/")
-		if _, err := h.run(); err != nil {
-			t.Fatal(err)
-		}
+		h, n := anchorCrawl(t, real, "", focus.Config{Strategy: tc.strategy, Langs: []string{"da"}, LinkEvidence: tc.links},
+			web, "http://en.test/", "http://nb.test/")
 		if !h.fetched("http://nb.test/") {
 			t.Fatal("the Bokmål seed was not fetched")
 		}
@@ -166,7 +199,7 @@ func TestAnchorLanguageOpensServer(t *testing.T) {
 				t.Errorf("%s (link evidence %v): fetched %s: %v, want %v", tc.strategy, tc.links, u, got, want)
 			}
 		}
-		if n := det.read.Load(); (n > 0) != tc.reads {
+		if (n > 0) != tc.reads {
 			t.Errorf("%s (link evidence %v): %d anchors read", tc.strategy, tc.links, n)
 		}
 	}
@@ -181,17 +214,8 @@ func TestThaiCrawlReadsNoAnchor(t *testing.T) {
 		"http://en.test/":  htmlResponse(`<html lang="en"><body><a href="http://new.test/">Bangkok Post Thailand news today</a></body></html>`),
 		"http://new.test/": page("th"),
 	}
-	real, err := detect.New(detect.Options{Targets: []string{"th"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	pol := mustPolicy(t, focus.Config{Strategy: focus.Evidence, Langs: []string{"th"}})
-	det := anchorDetector{real: real, read: new(atomic.Int64)}
-	h := newHarnessWith(t, det, web, Config{Focus: pol}, "http://en.test/")
-	if _, err := h.run(); err != nil {
-		t.Fatal(err)
-	}
-	if n := det.read.Load(); n != 0 {
+	_, n := anchorCrawl(t, realDetector(t, "th"), "", focus.Config{Strategy: focus.Evidence, Langs: []string{"th"}}, web, "http://en.test/")
+	if n != 0 {
 		t.Errorf("%d anchors read for a Thai crawl", n)
 	}
 }
@@ -202,10 +226,7 @@ func TestThaiCrawlReadsNoAnchor(t *testing.T) {
 // for a Danish crawl: the reading counts at its rival decision's
 // confidence, as a page's close call does.
 func TestAnchorRivalConfidence(t *testing.T) {
-	real, err := detect.New(detect.Options{Targets: []string{"da"}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	real := realDetector(t, "da")
 	anchors := map[string]string{
 		"http://sok.test/": "standard søkjemotor i private",       // Nynorsk
 		"http://lvm.test/": "aktuelle logiske volumer startes og", // Bokmål
@@ -221,11 +242,7 @@ func TestAnchorRivalConfidence(t *testing.T) {
 	}
 	b.WriteString(`</body></html>`)
 	web := fakeWeb{"http://en.test/": htmlResponse(b.String()), "http://sok.test/": page("nn"), "http://lvm.test/": page("nb")}
-	pol := mustPolicy(t, focus.Config{Strategy: focus.Evidence, Langs: []string{"da"}})
-	h := newHarnessWith(t, anchorDetector{real: real, read: new(atomic.Int64)}, web, Config{Focus: pol}, "http://en.test/")
-	if _, err := h.run(); err != nil {
-		t.Fatal(err)
-	}
+	h, _ := anchorCrawl(t, real, "", focus.Config{Strategy: focus.Evidence, Langs: []string{"da"}}, web, "http://en.test/")
 	for u := range anchors {
 		if h.fetched(u) {
 			t.Errorf("Norwegian server %s opened for a Danish crawl", u)
@@ -237,10 +254,7 @@ func TestAnchorRivalConfidence(t *testing.T) {
 // crawl reads no anchor of a Japanese page, whose kanji-only names read as
 // Traditional Chinese at 0.9 and more and would open Japanese servers.
 func TestKanjiAnchorOnJapanesePage(t *testing.T) {
-	real, err := detect.New(detect.Options{Targets: []string{"zh-hant"}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	real := realDetector(t, "zh-hant")
 	anchors := map[string]string{
 		"http://nakanoshima-lib.test/": "大阪府立中之島図書館",
 		"http://bank.test/":            "株式会社三菱東京銀行",
@@ -260,18 +274,13 @@ func TestKanjiAnchorOnJapanesePage(t *testing.T) {
 	for u := range anchors {
 		web[u] = page("ja")
 	}
-	pol := mustPolicy(t, focus.Config{Strategy: focus.Evidence, Langs: []string{"zh-hant"}})
-	det := anchorDetector{real: real, read: new(atomic.Int64)}
-	h := newHarnessWith(t, det, web, Config{Focus: pol}, "http://ja.test/")
-	if _, err := h.run(); err != nil {
-		t.Fatal(err)
-	}
+	h, n := anchorCrawl(t, real, "", focus.Config{Strategy: focus.Evidence, Langs: []string{"zh-hant"}}, web, "http://ja.test/")
 	for u, a := range anchors {
 		if h.fetched(u) {
 			t.Errorf("Japanese server %s opened for a zh-hant crawl by %q", u, a)
 		}
 	}
-	if n := det.read.Load(); n != 0 {
+	if n != 0 {
 		t.Errorf("%d anchors of a Japanese page read", n)
 	}
 }
@@ -284,10 +293,7 @@ func TestKanjiAnchorOnJapanesePage(t *testing.T) {
 // independent trial), and a link on a page in the target language (its
 // anchors are in the target whatever they lead to).
 func TestAnchorReadOnlyWhereItCounts(t *testing.T) {
-	real, err := detect.New(detect.Options{Targets: []string{"da", "th", "vi"}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	real := realDetector(t, "da", "th", "vi")
 	for _, tc := range []struct {
 		name  string
 		langs []string
@@ -307,13 +313,7 @@ func TestAnchorReadOnlyWhereItCounts(t *testing.T) {
 		for _, h := range []string{"a", "b", "c", "d"} {
 			web["http://"+h+".test/"] = page("en")
 		}
-		pol := mustPolicy(t, focus.Config{Strategy: focus.Evidence, Langs: tc.langs})
-		det := anchorDetector{real: real, read: new(atomic.Int64), target: tc.langs[0]}
-		h := newHarnessWith(t, det, web, Config{Focus: pol}, "http://seed.test/")
-		if _, err := h.run(); err != nil {
-			t.Fatal(err)
-		}
-		if n := det.read.Load(); n != 0 {
+		if _, n := anchorCrawl(t, real, tc.langs[0], focus.Config{Strategy: focus.Evidence, Langs: tc.langs}, web, "http://seed.test/"); n != 0 {
 			t.Errorf("%s: %d anchors read", tc.name, n)
 		}
 	}
@@ -322,27 +322,9 @@ func TestAnchorReadOnlyWhereItCounts(t *testing.T) {
 // TestRepeatedAnchorReadOnce (from a review): one anchor text repeated
 // over a page's links into many new servers is read once.
 func TestRepeatedAnchorReadOnce(t *testing.T) {
-	real, err := detect.New(detect.Options{Targets: []string{"da"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b strings.Builder
-	b.WriteString(`<html lang="en"><body>`)
-	web := fakeWeb{}
-	for i := range 50 {
-		u := fmt.Sprintf("http://member%d.test/", i)
-		fmt.Fprintf(&b, `<p>Member %d: <a href="%s">Visit their website</a></p>`, i, u)
-		web[u] = page("en")
-	}
-	b.WriteString(`</body></html>`)
-	web["http://en.test/"] = htmlResponse(b.String())
-	pol := mustPolicy(t, focus.Config{Strategy: focus.Evidence, Langs: []string{"da"}})
-	det := anchorDetector{real: real, read: new(atomic.Int64)}
-	h := newHarnessWith(t, det, web, Config{Focus: pol}, "http://en.test/")
-	if _, err := h.run(); err != nil {
-		t.Fatal(err)
-	}
-	if n := det.read.Load(); n != 1 {
+	web := linkList(50, func(int) string { return "Visit their website" })
+	_, n := anchorCrawl(t, realDetector(t, "da"), "", focus.Config{Strategy: focus.Evidence, Langs: []string{"da"}}, web, "http://en.test/")
+	if n != 1 {
 		t.Errorf("one anchor text on one page read %d times, want once", n)
 	}
 }
@@ -350,28 +332,10 @@ func TestRepeatedAnchorReadOnce(t *testing.T) {
 // TestAnchorReadsCapped: a page with more distinct anchors into new
 // servers than maxAnchorReads has that many read, not more.
 func TestAnchorReadsCapped(t *testing.T) {
-	real, err := detect.New(detect.Options{Targets: []string{"da"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b strings.Builder
-	b.WriteString(`<html lang="en"><body>`)
-	web := fakeWeb{}
 	n := maxAnchorReads + 40
-	for i := range n {
-		u := fmt.Sprintf("http://member%d.test/", i)
-		fmt.Fprintf(&b, `<p><a href="%s">Visit member number %d</a></p>`, u, i)
-		web[u] = page("en")
-	}
-	b.WriteString(`</body></html>`)
-	web["http://en.test/"] = htmlResponse(b.String())
-	pol := mustPolicy(t, focus.Config{Strategy: focus.Evidence, Langs: []string{"da"}})
-	det := anchorDetector{real: real, read: new(atomic.Int64)}
-	h := newHarnessWith(t, det, web, Config{Focus: pol}, "http://en.test/")
-	if _, err := h.run(); err != nil {
-		t.Fatal(err)
-	}
-	if got := det.read.Load(); got != maxAnchorReads {
+	web := linkList(n, func(i int) string { return fmt.Sprintf("Visit member number %d", i) })
+	_, got := anchorCrawl(t, realDetector(t, "da"), "", focus.Config{Strategy: focus.Evidence, Langs: []string{"da"}}, web, "http://en.test/")
+	if got != maxAnchorReads {
 		t.Errorf("%d distinct anchors on one page: %d read, want %d", n, got, maxAnchorReads)
 	}
 }
@@ -379,11 +343,7 @@ func TestAnchorReadsCapped(t *testing.T) {
 // BenchmarkAnchorRead: one anchor reading (readAnchor) with the real
 // detector, for a Danish crawl, of a short anchor and one at MaxAnchorLen.
 func BenchmarkAnchorRead(b *testing.B) {
-	real, err := detect.New(detect.Options{Targets: []string{"da"}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	c := &Crawler{p: Parts{Detector: real}}
+	c := &Crawler{p: Parts{Detector: realDetector(b, "da")}}
 	pol := mustPolicy(b, focus.Config{Strategy: focus.Evidence, Langs: []string{"da"}})
 	long := strings.Repeat("Debat: Skolen skal have mere tid til ", 6)[:links.MaxAnchorLen]
 	for _, a := range []string{"Debat: Skolen skal have mere tid", long} {
