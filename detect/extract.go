@@ -3,13 +3,12 @@ package detect
 import (
 	"bytes"
 	"hash/fnv"
-	"unicode"
 	"unicode/utf8"
 )
 
 const (
-	// longBlock is the length (bytes) from which a text block counts as
-	// running text rather than navigation.
+	// longBlock is the weight (blockWeight) from which a text block counts
+	// as running text rather than navigation.
 	longBlock = 48
 	// maxText caps the extracted text that is scored.
 	maxText = 6 << 10
@@ -354,43 +353,35 @@ func extract(body []byte) extracted {
 	return x
 }
 
-// weight is a block's length in bytes, counting bytes >= 0x80 twice so
-// that a sentence in a single-byte legacy charset weighs about what it
-// does in UTF-8.
+// weight is how much text a block holds (blockWeight), or its text as
+// character references decoded, if more.
 func weight(b block) int { return b.w }
 
-// blockWeight is how much text t holds, in units of an ASCII letter: a
-// non-ASCII character weighs two, as a letter of a legacy single-byte
-// charset (one byte of 0x80 or more) always did, and a Han, kana or
-// Hangul one four, as two bytes of a legacy CJK charset did. Before, every
-// byte of 0x80 or more counted twice in UTF-8 too, so an Arabic or Cyrillic
-// letter weighed four and a Thai or Devanagari one six: a 12-letter Urdu
-// heading counted as running text (longBlock) and a short Urdu shop page
-// was read on it alone.
+// blockWeight is how much text t holds, in units of an ASCII letter: a byte
+// of 0x80 or more counts twice, so a letter of a legacy single-byte charset
+// weighs two; in UTF-8 a character of two bytes (accented Latin, Greek,
+// Cyrillic, Arabic, Hebrew) weighs two as well, as in its legacy charset
+// and as a character reference to it (b.n1-b.n0), where it had weighed
+// four. A 12-character Urdu heading so counted as running text
+// (longBlock) and a short Urdu shop page was read on it alone, and a Czech
+// line's accents made a short template block "running text". Characters of
+// three bytes or more (Han, kana, Hangul, Thai, Devanagari) keep weighing
+// two a byte, six: a review found that weighing them two or four dropped a
+// short Chinese or Hindi line beside one English sentence, which read
+// English then. Text that is not UTF-8 (a legacy charset) is weighed as
+// such.
 func blockWeight(t []byte) int {
-	if !utf8.Valid(t) {
-		w := len(t)
-		for _, c := range t {
-			if c >= 0x80 {
-				w++
+	w, two := len(t), 0
+	for _, c := range t {
+		if c >= 0x80 {
+			w++
+			if c >= 0xC2 && c <= 0xDF { // the lead byte of a two-byte sequence
+				two++
 			}
 		}
-		return w
 	}
-	w := 0
-	for i := 0; i < len(t); {
-		if t[i] < utf8.RuneSelf {
-			w++
-			i++
-			continue
-		}
-		r, n := utf8.DecodeRune(t[i:])
-		i += n
-		if unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) {
-			w += 4
-		} else {
-			w += 2
-		}
+	if two > 0 && utf8.Valid(t) {
+		w -= 2 * two
 	}
 	return w
 }

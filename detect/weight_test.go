@@ -2,22 +2,23 @@ package detect
 
 import "testing"
 
-// TestBlockWeight: a block weighs its characters, a non-ASCII one two and
-// a Han, kana or Hangul one four, whatever its UTF-8 length; text that is
-// not UTF-8 (a legacy charset) weighs a byte of 0x80 or more two.
+// TestBlockWeight: a block weighs its bytes with each byte of 0x80 or more
+// counted twice, but a UTF-8 character of two bytes weighs two, as a
+// legacy single-byte letter does; text that is not UTF-8 keeps the byte
+// rule.
 func TestBlockWeight(t *testing.T) {
 	for _, tc := range []struct {
 		text string
 		want int
 	}{
 		{"Home", 4},
-		{"får", 4},          // two bytes for å: still one letter, weighing two
-		{"سفید رنگ", 15},    // 7 Arabic letters and a space
-		{"ข่าว", 8},         // 4 Thai characters of three bytes each
-		{"हिन्दी", 12},      // 6 Devanagari code points
-		{"東京", 8},           // Han: four each
-		{"ニュース", 14},        // three katakana and the long-vowel mark, which is Common
-		{"\xe4\xf6\xfc", 6}, // ISO-8859-1 äöü: not UTF-8, two a byte
+		{"får", 4},               // two bytes for å: one letter, weighing two
+		{"سفید رنگ", 15},         // 7 Arabic letters and a space
+		{"Новости", 14},          // Cyrillic
+		{"ข่าว", 24},             // 4 Thai characters of three bytes: six each
+		{"東京", 12},               // Han: six each
+		{"\xe4\xf6\xfc", 6},      // ISO-8859-1 äöü: not UTF-8, two a byte
+		{"\xc3\xa9t\xe9", 4 + 3}, // é then a stray Latin-1 é: not UTF-8, the byte rule
 	} {
 		if got := blockWeight([]byte(tc.text)); got != tc.want {
 			t.Errorf("blockWeight(%q) = %d, want %d", tc.text, got, tc.want)
@@ -25,9 +26,27 @@ func TestBlockWeight(t *testing.T) {
 	}
 }
 
+// TestShortNativeLineBesideEnglishSentence (from a review): a short
+// Chinese or Hindi line beside one English sentence is kept and decides;
+// a first version of blockWeight, weighing every character two or four,
+// dropped it and read such pages as English at 1.
+func TestShortNativeLineBesideEnglishSentence(t *testing.T) {
+	d := newDetector(t, Options{})
+	for _, c := range []struct{ want, line string }{
+		{"zh", "欢迎光临我们的网上商店"},
+		{"hi", "नए उत्पादों पर विशेष छूट"},
+	} {
+		page := `<html><head><meta charset="utf-8"></head><body><p>` + c.line +
+			`</p><p>This website uses the latest technology for the best experience.</p></body></html>`
+		if r := d.Detect([]byte(page), ""); r.Lang != c.want {
+			t.Errorf("%s line %q beside an English sentence: got %s at %.3f, want %s", c.want, c.line, r.Lang, r.Confidence, c.want)
+		}
+	}
+}
+
 // TestShortUrduHeadingDoesNotDecide: on a short Urdu product page in
-// UTF-8 an 11-letter heading weighed as running text (a letter of two
-// bytes counted four), so the page's main element was read on it alone,
+// UTF-8 a heading of 11 letters and a comma weighed as running text (a
+// letter of two bytes counted four), so the page's main element was read on it alone,
 // its price line and button dropped beside it: Persian at 0.482 (a trial's
 // shop page: Persian at 0.396). A letter weighs two now, the heading is
 // one short block among the others, and the page reads Urdu.
