@@ -24,7 +24,7 @@ type linkPage struct {
 // reading costs 5 to 16 µs of CPU (a review; MaxAnchorLen bounds an
 // anchor at 200 bytes), and a directory page may hold thousands of links
 // into new servers, each with its own text. 256 keep such a page's
-// readings under about 4 ms; the links past them are decided on their
+// readings under about 5 ms; the links past them are decided on their
 // other cues, in document order.
 const maxAnchorReads = 256
 
