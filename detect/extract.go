@@ -3,6 +3,7 @@ package detect
 import (
 	"bytes"
 	"hash/fnv"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -329,11 +330,23 @@ func extract(body []byte) extracted {
 			}
 		}
 	}
+	// Whether the running text has letters of a script other than Latin:
+	// when it has none, a short block in such a script is not the
+	// running text's language, and is kept beside it (ownScriptLine).
+	longOther := false
+	for _, b := range keep {
+		if content(b) && (weight(b) >= longBlock || b.run) && (!mainOnly || b.main) && nonLatinLetters(raw[b.r0:b.r1], ncr[b.n0:b.n1]) > 0 {
+			longOther = true
+			break
+		}
+	}
 	x.raw = make([]byte, 0, min(len(raw), maxText))
 	x.ncr = make([]byte, 0, min(len(ncr), maxText))
 	x.ends = make([]int, 0, len(keep))
 	for _, b := range keep {
-		if b.rep || (other && !content(b)) || (long >= longBlock && weight(b) < longBlock && !b.run) || (mainOnly && !b.main) {
+		short := long >= longBlock && weight(b) < longBlock && !b.run &&
+			(longOther || nonLatinLetters(raw[b.r0:b.r1], ncr[b.n0:b.n1]) < minScriptLine)
+		if b.rep || (other && !content(b)) || short || (mainOnly && !b.main) {
 			continue
 		}
 		if len(x.raw) >= maxText || len(x.ncr) >= maxText {
@@ -351,6 +364,34 @@ func extract(body []byte) extracted {
 		x.ncr = append(append(x.ncr, n...), '\n')
 	}
 	return x
+}
+
+// minScriptLine is how many letters of a script other than Latin keep a
+// short block beside running text written in Latin letters alone: a
+// line of 12 to 23 Urdu, Russian or Greek letters beside one English
+// sentence was dropped, and the page read English at 1, once a two-byte
+// character weighed two (blockWeight; a review). Such a line cannot be in
+// the running text's language. Latin lines beside English stay a limit
+// (TestShortLineBesideEnglishNote): their script says nothing.
+const minScriptLine = 4
+
+// nonLatinLetters counts the letters outside the Latin script in a
+// block's UTF-8 text, raw (when it is UTF-8) and its character
+// references decoded (ncr); 0 for text in a legacy charset, whose bytes
+// are not decoded here.
+func nonLatinLetters(raw, ncr []byte) int {
+	n := 0
+	for _, t := range [][]byte{raw, ncr} {
+		if !bytes.ContainsFunc(t, func(r rune) bool { return r >= 0x80 }) || !utf8.Valid(t) {
+			continue
+		}
+		for _, r := range string(t) {
+			if r >= 0x80 && unicode.IsLetter(r) && !unicode.Is(unicode.Latin, r) {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // weight is how much text a block holds (blockWeight), or its text as

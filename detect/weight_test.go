@@ -61,3 +61,57 @@ func TestShortUrduHeadingDoesNotDecide(t *testing.T) {
 		t.Errorf("a short Urdu product page: got %s at %.3f, want ur at 0.9 or more", r.Lang, r.Confidence)
 	}
 }
+
+// TestShortScriptLineBesideEnglishSentence (from a review): a line of 12 to
+// 23 letters in a script other than Latin beside one English sentence is
+// kept and decides: it cannot be in the running text's language. Weighing
+// a two-byte character two had dropped such Urdu, Greek and Russian lines,
+// and the pages read English at 1.
+func TestShortScriptLineBesideEnglishSentence(t *testing.T) {
+	d := newDetector(t, Options{})
+	for _, c := range []struct{ want, line string }{
+		{"ur", "سفید رنگ کا سوتی کرتا"},
+		{"el", "Νέα της πόλης μας σήμερα"},
+	} {
+		page := `<html><head><meta charset="utf-8"></head><body><p>` + c.line +
+			`</p><p>This website uses the latest technology for the best experience.</p></body></html>`
+		if r := d.Detect([]byte(page), ""); r.Lang != c.want {
+			t.Errorf("%s line %q beside an English sentence: got %s at %.3f, want %s", c.want, c.line, r.Lang, r.Confidence, c.want)
+		}
+	}
+}
+
+// TestNonLatinLetters counts letters outside Latin in UTF-8 text and in
+// decoded references, and none in a legacy charset's bytes.
+func TestNonLatinLetters(t *testing.T) {
+	for _, tc := range []struct {
+		raw, ncr string
+		want     int
+	}{
+		{"Home page", "", 0},
+		{"Café crème", "", 0},
+		{"Новости", "", 7},
+		{"© 2026 €", "", 0},
+		{"", "ข่าว", 3},         // decoded references: three letters and a tone mark
+		{"\xcd\xee\xe2", "", 0}, // windows-1251 bytes: not read
+	} {
+		if got := nonLatinLetters([]byte(tc.raw), []byte(tc.ncr)); got != tc.want {
+			t.Errorf("nonLatinLetters(%q, %q) = %d, want %d", tc.raw, tc.ncr, got, tc.want)
+		}
+	}
+}
+
+// TestShortScriptLineBesideOwnScript: beside running text in a script
+// other than Latin, short blocks are dropped as before, whatever their
+// script: a Russian sentence with two short Ukrainian lines under it
+// reads Russian; kept, the Ukrainian letters of the lines would decide
+// the page (ownLetterMember).
+func TestShortScriptLineBesideOwnScript(t *testing.T) {
+	const page = `<html><head><meta charset="utf-8"></head><body>` +
+		`<p>Сегодня в нашем городе прошёл большой праздник.</p>` +
+		`<p>Її їжак їсть</p><p>Єва і Київ</p></body></html>`
+	d := newDetector(t, Options{})
+	if r := d.Detect([]byte(page), ""); r.Lang != "ru" {
+		t.Errorf("a Russian sentence with short Ukrainian lines: got %s at %.3f, want ru", r.Lang, r.Confidence)
+	}
+}
