@@ -380,15 +380,20 @@ const minScriptLine = 4
 // references decoded (ncr); 0 for text in a legacy charset, whose bytes
 // are not decoded here.
 func nonLatinLetters(raw, ncr []byte) int {
+	return nonLatinIn(raw) + nonLatinIn(ncr)
+}
+
+func nonLatinIn(t []byte) int {
+	i := bytes.IndexFunc(t, func(r rune) bool { return r >= utf8.RuneSelf })
+	if i < 0 || !utf8.Valid(t[i:]) {
+		return 0
+	}
 	n := 0
-	for _, t := range [][]byte{raw, ncr} {
-		if !bytes.ContainsFunc(t, func(r rune) bool { return r >= 0x80 }) || !utf8.Valid(t) {
-			continue
-		}
-		for _, r := range string(t) {
-			if r >= 0x80 && unicode.IsLetter(r) && !unicode.Is(unicode.Latin, r) {
-				n++
-			}
+	for t = t[i:]; len(t) > 0; {
+		r, size := utf8.DecodeRune(t)
+		t = t[size:]
+		if r >= utf8.RuneSelf && unicode.IsLetter(r) && !unicode.Is(unicode.Latin, r) {
+			n++
 		}
 	}
 	return n
