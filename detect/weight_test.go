@@ -26,24 +26,6 @@ func TestBlockWeight(t *testing.T) {
 	}
 }
 
-// TestShortNativeLineBesideEnglishSentence (from a review): a short
-// Chinese or Hindi line beside one English sentence is kept and decides;
-// a first version of blockWeight, weighing every character two or four,
-// dropped it and read such pages as English at 1.
-func TestShortNativeLineBesideEnglishSentence(t *testing.T) {
-	d := newDetector(t, Options{})
-	for _, c := range []struct{ want, line string }{
-		{"zh", "欢迎光临我们的网上商店"},
-		{"hi", "नए उत्पादों पर विशेष छूट"},
-	} {
-		page := `<html><head><meta charset="utf-8"></head><body><p>` + c.line +
-			`</p><p>This website uses the latest technology for the best experience.</p></body></html>`
-		if r := d.Detect([]byte(page), ""); r.Lang != c.want {
-			t.Errorf("%s line %q beside an English sentence: got %s at %.3f, want %s", c.want, c.line, r.Lang, r.Confidence, c.want)
-		}
-	}
-}
-
 // TestShortUrduHeadingDoesNotDecide: on a short Urdu product page in
 // UTF-8 a heading of 11 letters and a comma weighed as running text (a
 // letter of two bytes counted four), so the page's main element was read on it alone,
@@ -59,25 +41,6 @@ func TestShortUrduHeadingDoesNotDecide(t *testing.T) {
 	r := d.Detect([]byte(page), "")
 	if r.Lang != "ur" || r.Confidence < 0.9 {
 		t.Errorf("a short Urdu product page: got %s at %.3f, want ur at 0.9 or more", r.Lang, r.Confidence)
-	}
-}
-
-// TestShortScriptLineBesideEnglishSentence (from a review): a line of 12 to
-// 23 letters in a script other than Latin beside one English sentence is
-// kept and decides: it cannot be in the running text's language. Weighing
-// a two-byte character two had dropped such Urdu, Greek and Russian lines,
-// and the pages read English at 1.
-func TestShortScriptLineBesideEnglishSentence(t *testing.T) {
-	d := newDetector(t, Options{})
-	for _, c := range []struct{ want, line string }{
-		{"ur", "سفید رنگ کا سوتی کرتا"},
-		{"el", "Νέα της πόλης μας σήμερα"},
-	} {
-		page := `<html><head><meta charset="utf-8"></head><body><p>` + c.line +
-			`</p><p>This website uses the latest technology for the best experience.</p></body></html>`
-		if r := d.Detect([]byte(page), ""); r.Lang != c.want {
-			t.Errorf("%s line %q beside an English sentence: got %s at %.3f, want %s", c.want, c.line, r.Lang, r.Confidence, c.want)
-		}
 	}
 }
 
@@ -113,5 +76,32 @@ func TestShortScriptLineBesideOwnScript(t *testing.T) {
 	d := newDetector(t, Options{})
 	if r := d.Detect([]byte(page), ""); r.Lang != "ru" {
 		t.Errorf("a Russian sentence with short Ukrainian lines: got %s at %.3f, want ru", r.Lang, r.Confidence)
+	}
+}
+
+// besideEnglishSentence is a page of line and one English sentence.
+func besideEnglishSentence(line string) []byte {
+	return []byte(`<html><head><meta charset="utf-8"></head><body><p>` + line +
+		`</p><p>This website uses the latest technology for the best experience.</p></body></html>`)
+}
+
+// TestShortLineBesideEnglishSentence (from a review): a short line in a
+// script other than Latin beside one English sentence is kept and decides.
+// A first version of blockWeight, weighing every character two or four,
+// dropped Chinese and Hindi lines (three-byte characters keep weighing
+// six); weighing a two-byte character two dropped Urdu and Greek lines of
+// 12 to 23 letters, which the script keeps now (minScriptLine). Each
+// page read English at 1.
+func TestShortLineBesideEnglishSentence(t *testing.T) {
+	d := newDetector(t, Options{})
+	for _, c := range []struct{ want, line string }{
+		{"zh", "欢迎光临我们的网上商店"},
+		{"hi", "नए उत्पादों पर विशेष छूट"},
+		{"ur", "سفید رنگ کا سوتی کرتا"},
+		{"el", "Νέα της πόλης μας σήμερα"},
+	} {
+		if r := d.Detect(besideEnglishSentence(c.line), ""); r.Lang != c.want {
+			t.Errorf("%s line %q beside an English sentence: got %s at %.3f, want %s", c.want, c.line, r.Lang, r.Confidence, c.want)
+		}
 	}
 }
