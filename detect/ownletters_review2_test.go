@@ -16,7 +16,7 @@ func TestOwnLettersAfterOwnScript(t *testing.T) {
 		"Клуб из Донецка обыграл соперника в Прем\u2019єр-лізі." + cookie, // ru 0.867
 		"Клуб из Донецка обыграл соперника в Прем'єр-лізі." + cookie,      // uk 0.565
 	} {
-		r := d.Detect([]byte(`<html><head><meta charset="utf-8"></head><body><p>`+txt+`</p></body></html>`), "")
+		r := d.Detect(page(`<meta charset="utf-8">`, []byte(txt)), "")
 		if r.Lang != "ru" {
 			t.Errorf("%s: got %s at %.3f (rival %s, %s), want ru", txt, r.Lang, r.Confidence, r.Rival, r.Evidence)
 		}

@@ -26,7 +26,7 @@ func TestOwnLettersQuotedWordDoesNotDecide(t *testing.T) {
 		// read as one word beginning in lower case (sr at 0.911)
 		{"Всички хора се раждат свободни и равни по достойнство и права. На турнира в София победи\u00a0Ђоковић.", "bg"},
 	} {
-		r := d.Detect([]byte(`<html><head><meta charset="utf-8"></head><body><p>`+c.text+`</p></body></html>`), "")
+		r := d.Detect(page(`<meta charset="utf-8">`, []byte(c.text)), "")
 		if r.Lang != c.want {
 			t.Errorf("%s: got %s at %.3f (rival %s), want %s", c.text, r.Lang, r.Confidence, r.Rival, c.want)
 		}

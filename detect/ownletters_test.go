@@ -24,7 +24,7 @@ func TestOwnLettersDecide(t *testing.T) {
 		{"Новак Ђоковић победи на турнира в София.", "bg"},
 		{"Ѓорѓе Ивановски ја доби наградата за најдобар филм.", "mk"},
 	} {
-		r := d.Detect([]byte(`<html><head><meta charset="utf-8"></head><body><p>`+c.text+`</p></body></html>`), "")
+		r := d.Detect(page(`<meta charset="utf-8">`, []byte(c.text)), "")
 		if r.Lang != c.want {
 			t.Errorf("%s: got %s at %.3f, want %s", c.text, r.Lang, r.Confidence, c.want)
 		}

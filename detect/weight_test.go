@@ -81,8 +81,7 @@ func TestShortScriptLineBesideOwnScript(t *testing.T) {
 
 // besideEnglishSentence is a page of line and one English sentence.
 func besideEnglishSentence(line string) []byte {
-	return []byte(`<html><head><meta charset="utf-8"></head><body><p>` + line +
-		`</p><p>This website uses the latest technology for the best experience.</p></body></html>`)
+	return page(`<meta charset="utf-8">`, []byte(line+`</p><p>This website uses the latest technology for the best experience.`))
 }
 
 // TestShortLineBesideEnglishSentence (from a review): a short line in a
