@@ -13,22 +13,23 @@ import (
 // linkPage is what the links of one page are decided with beside their
 // own attributes: the language the page declares (decl: Content-Language,
 // else <html lang>), the language it was read as (lang), and the anchor
-// texts already read on it (reads, by text), so that a link list's
-// repeated "Visit their website" is read once.
+// texts and texts around links already read on it (reads, by text), so
+// that a link list's repeated "Visit their website" is read once.
 type linkPage struct {
 	decl, lang string
 	reads      map[string]anchorReading
 }
 
-// maxAnchorReads caps the anchor texts read on one page (anchorLang): a
-// reading costs 5 to 16 µs of CPU (a review; MaxAnchorLen bounds an
-// anchor at 200 bytes), and a directory page may hold thousands of links
-// into new servers, each with its own text. 256 keep such a page's
-// readings under about 5 ms; the links past them are decided on their
-// other cues, in document order.
+// maxAnchorReads caps the texts read on one page (textLang: anchors and
+// the text around links, together): a reading costs 5 to 16 µs of CPU (a
+// review; MaxAnchorLen bounds an anchor at 200 bytes, and
+// links.MaxContextLen the text around a link at 97), and a directory page
+// may hold thousands of links into new servers, each with its own text.
+// 256 keep such a page's readings under about 5 ms; the links past them
+// are decided on their other cues, in document order.
 const maxAnchorReads = 256
 
-// anchorReading is one anchor text's reading (anchorLang).
+// anchorReading is one text's reading (textLang).
 type anchorReading struct {
 	lang string
 	conf float64
@@ -41,10 +42,13 @@ type anchorReading struct {
 // and the language the page declares); the paper's strategies decide on
 // the counters alone, and pay nothing for the score. For a target without
 // a script of its own the anchor of a link from a page in another
-// language is read too (anchorLang), only where the reading can change
+// language is read too (textLang), only where the reading can change
 // the decision: into a server never fetched or judged irrelevant, when
 // the link's other cues are short of Strong and its lang attribute and
-// script say nothing (focus.Policy.AnchorSilent).
+// script say nothing (focus.Policy.AnchorSilent). Where the anchor's
+// reading leaves the link short of Strong too, the text around the link
+// is read the same way (focus.Policy.ContextSilent): a host name or
+// "Website" as the anchor, with a line about the site beside it.
 func (c *Crawler) decideNav(pol *focus.Policy, relevant bool, pg *linkPage, src, dest focus.Counts, u *url.URL, ln links.Link) focus.Verdict {
 	if !pol.ReadsLinks() {
 		return pol.Decide(relevant, src, dest, false)
@@ -54,20 +58,25 @@ func (c *Crawler) decideNav(pol *focus.Policy, relevant bool, pg *linkPage, src,
 	s := pol.Score(l)
 	if s < focus.Strong && !relevant && pol.ReadsAnchorText() && pol.AnchorSilent(l) &&
 		(dest.Downloaded == 0 || pol.Status(dest) == focus.Irrelevant) {
-		if l.AnchorLang, l.AnchorConfidence = c.anchorLang(pol, pg, ln.Anchor); l.AnchorLang != "" {
+		if l.AnchorLang, l.AnchorConfidence = c.textLang(pol, pg, ln.Anchor); l.AnchorLang != "" {
 			s = pol.Score(l)
+		}
+		if s < focus.Strong && pol.ContextSilent(l) {
+			if l.ContextLang, l.ContextConfidence = c.textLang(pol, pg, ln.Context); l.ContextLang != "" {
+				s = pol.Score(l)
+			}
 		}
 	}
 	return pol.DecideLink(relevant, src, dest, false, s)
 }
 
-// minAnchorLetters is the fewest letters an anchor must have to be read
-// (anchorLang): "Home", "Blog", "Link" and a price say nothing, and are
-// not worth a detection.
+// minAnchorLetters is the fewest letters an anchor, or the text around a
+// link, must have to be read (textLang): "Home", "Blog", "Link" and a
+// price say nothing, and are not worth a detection.
 const minAnchorLetters = 8
 
-// anchorLang reads the language of a link's anchor text with the crawl's
-// detector, on the page pg. Nothing ("", 0) when the anchor is too short,
+// textLang reads the language of a link's anchor text, or of the text
+// around it, with the crawl's detector, on the page pg. Nothing ("", 0) when the anchor is too short,
 // or when the page is in a language the detector's second stage tells
 // from a target (detect.Related: a Bokmål page's anchors for a Danish
 // crawl) or one written in the target's shared script (focus.ShareScript:
@@ -76,27 +85,27 @@ const minAnchorLetters = 8
 // it was decided against a language that is not a target (Result.Rival),
 // that decision's if lower, as a page's close call is read (a Nynorsk
 // phrase read as Danish at 0.955 was so only at 0.41 against Bokmål).
-func (c *Crawler) anchorLang(pol *focus.Policy, pg *linkPage, anchor string) (string, float64) {
-	if rd, ok := pg.reads[anchor]; ok {
+func (c *Crawler) textLang(pol *focus.Policy, pg *linkPage, text string) (string, float64) {
+	if rd, ok := pg.reads[text]; ok {
 		return rd.lang, rd.conf
 	}
 	if len(pg.reads) >= maxAnchorReads {
 		return "", 0
 	}
-	rd := c.readAnchor(pol, pg.lang, anchor)
+	rd := c.readText(pol, pg.lang, text)
 	if pg.reads == nil {
 		pg.reads = map[string]anchorReading{}
 	}
-	pg.reads[anchor] = rd
+	pg.reads[text] = rd
 	return rd.lang, rd.conf
 }
 
-func (c *Crawler) readAnchor(pol *focus.Policy, plang, anchor string) anchorReading {
-	if hostLike(anchor) {
+func (c *Crawler) readText(pol *focus.Policy, plang, text string) anchorReading {
+	if hostLike(text) {
 		return anchorReading{}
 	}
 	letters := 0
-	for _, r := range anchor {
+	for _, r := range text {
 		if unicode.IsLetter(r) {
 			letters++
 		}
@@ -109,7 +118,7 @@ func (c *Crawler) readAnchor(pol *focus.Policy, plang, anchor string) anchorRead
 			return anchorReading{}
 		}
 	}
-	r := c.p.Detector.Detect([]byte(anchor), "text/plain; charset=utf-8")
+	r := c.p.Detector.Detect([]byte(text), "text/plain; charset=utf-8")
 	if r.Lang == "und" {
 		return anchorReading{}
 	}

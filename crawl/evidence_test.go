@@ -205,6 +205,89 @@ func TestAnchorLanguageOpensServer(t *testing.T) {
 	}
 }
 
+// TestContextLanguageOpensServer: where the anchor says nothing (a host
+// name, "Website"), the text around the link is read as the anchor is. On
+// an English link list, a host name beside a Danish line read at 0.9 or
+// more opens its server; one read under 0.9 only beside a .dk host; an
+// English line, a Norwegian one and a Danish line on a Bokmål page open
+// nothing; an anchor and its line each read as Danish under 0.9 are one
+// cue, not two.
+func TestContextLanguageOpensServer(t *testing.T) {
+	real := realDetector(t, "da")
+	const (
+		sure      = "Her kan du læse om skolen og hvad der sker"
+		likely    = "debat om folkeskolen hver uge"
+		norwegian = "standard søkjemotor i private"
+		english   = "a Danish school debate site from Aarhus"
+	)
+	// The readings the test rests on, of the text around each link as
+	// the crawl has it (links.Link.Context: the dash included).
+	for _, tc := range []struct {
+		text     string
+		lang     string
+		min, max float64
+	}{
+		{sure, "da", focus.AnchorSure, 1},
+		{likely, "da", focus.AnchorLikely, focus.AnchorSure},
+		{english, "en", 0, 1},
+		{norwegian, "nb", 0, 1},
+	} {
+		r := real.Detect([]byte("– "+tc.text), "text/plain; charset=utf-8")
+		if c := min(r.Confidence, r.RivalConfidence); r.Lang != tc.lang || c < tc.min || c >= tc.max {
+			t.Fatalf("precondition: %q read as %s at %.3f (rival %s %.3f), want %s in [%g, %g)",
+				tc.text, r.Lang, r.Confidence, r.Rival, r.RivalConfidence, tc.lang, tc.min, tc.max)
+		}
+	}
+	if r := real.Detect([]byte("Ugens opskrift"), "text/plain; charset=utf-8"); r.Lang != "da" || r.Confidence < focus.AnchorLikely || r.Confidence >= focus.AnchorSure {
+		t.Fatalf("precondition: the anchor read as %s %.3f", r.Lang, r.Confidence)
+	}
+	item := func(u, anchor, text string) string {
+		return fmt.Sprintf(`<li><a href="%s">%s</a> – %s</li>`, u, anchor, text)
+	}
+	en := `<html lang="en"><body><p>Links</p><ul>` +
+		item("http://skole.test/", "www.skoledebat.com", sure) +
+		item("http://ribe.test/", "Website", likely) +
+		item("http://ribe.dk/", "Website", likely) +
+		item("http://two.test/", "Ugens opskrift", likely) +
+		item("http://travel.test/", "www.travel-bags.com", english) +
+		item("http://sok.test/", "www.sok.com", norwegian) +
+		`</ul></body></html>`
+	nb := `<html lang="nb"><body><ul>` + item("http://fromnb.test/", "www.skoledebat.com", sure) + `</ul></body></html>`
+	web := fakeWeb{"http://en.test/": htmlResponse(en), "http://nb.test/": htmlResponse(nb), "http://travel.test/": page("en"),
+		"http://sok.test/": page("nn")}
+	for _, u := range []string{"http://skole.test/", "http://ribe.test/", "http://ribe.dk/", "http://two.test/", "http://fromnb.test/"} {
+		web[u] = page("da")
+	}
+	opened := map[string]bool{"http://skole.test/": true, "http://ribe.dk/": true}
+	for _, tc := range []struct {
+		strategy focus.Strategy
+		links    bool
+		reads    bool
+	}{
+		{focus.Evidence, false, true},
+		{focus.Sequential, true, true},
+		{focus.Sequential, false, false},
+		{focus.ConservativeServer, false, false},
+	} {
+		h, n := anchorCrawl(t, real, "", focus.Config{Strategy: tc.strategy, Langs: []string{"da"}, LinkEvidence: tc.links},
+			web, "http://en.test/", "http://nb.test/")
+		if !h.fetched("http://nb.test/") {
+			t.Fatal("the Bokmål seed was not fetched")
+		}
+		for u := range web {
+			if u == "http://en.test/" || u == "http://nb.test/" {
+				continue
+			}
+			if want := tc.reads && opened[u]; h.fetched(u) != want {
+				t.Errorf("%s (link evidence %v): fetched %s: %v, want %v", tc.strategy, tc.links, u, h.fetched(u), want)
+			}
+		}
+		if (n > 0) != tc.reads {
+			t.Errorf("%s (link evidence %v): %d texts read", tc.strategy, tc.links, n)
+		}
+	}
+}
+
 // TestThaiCrawlReadsNoAnchor: a target with a script of its own is read
 // by the script test; no anchor goes to the detector, not even one long
 // enough to read (a review found the first version of this test using
@@ -340,7 +423,7 @@ func TestAnchorReadsCapped(t *testing.T) {
 	}
 }
 
-// BenchmarkAnchorRead: one anchor reading (readAnchor) with the real
+// BenchmarkAnchorRead: one anchor reading (readText) with the real
 // detector, for a Danish crawl, of a short anchor and one at MaxAnchorLen.
 func BenchmarkAnchorRead(b *testing.B) {
 	c := &Crawler{p: Parts{Detector: realDetector(b, "da")}}
@@ -349,7 +432,7 @@ func BenchmarkAnchorRead(b *testing.B) {
 	for _, a := range []string{"Debat: Skolen skal have mere tid", long} {
 		b.Run(fmt.Sprintf("%dB", len(a)), func(b *testing.B) {
 			for range b.N {
-				c.readAnchor(pol, "en", a)
+				c.readText(pol, "en", a)
 			}
 		})
 	}

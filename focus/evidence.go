@@ -44,6 +44,14 @@ type Link struct {
 	// count for a Danish crawl).
 	AnchorLang       string
 	AnchorConfidence float64
+	// ContextLang and ContextConfidence are the same reading of Context,
+	// the text around the link, under the same conditions, where that
+	// text's script says nothing (ContextSilent): a host name or "Home" as
+	// the anchor, with a line about the site in its language beside it
+	// ("<a>www.fado.pt</a> – arquivo de música popular" on an English
+	// page). "" when not read.
+	ContextLang       string
+	ContextConfidence float64
 	// FromTarget reports that the page holding the link is in the target
 	// language. Its anchors are then in the target language whatever they
 	// lead to, so anchor text (and lang) in the target language counts for
@@ -111,6 +119,13 @@ func (p *Policy) AnchorSilent(l Link) bool {
 	return !l.FromTarget && langCue(l.Lang, lang) == 0 && scriptCue(l.Anchor, lang) == 0
 }
 
+// ContextSilent reports whether Score would count l's ContextLang: the
+// anchor is silent (AnchorSilent), and so is the script of the text
+// around the link.
+func (p *Policy) ContextSilent(l Link) bool {
+	return p.AnchorSilent(l) && l.Context != "" && scriptCue(l.Context, targets(p.cfg.Langs)) == 0
+}
+
 // ShareScript reports whether languages a and b (ISO 639-1 codes or
 // tags; "zh-hant" as zh) are written in one non-Latin script that others
 // share too (sharedScripts: Japanese and Chinese in Han, Russian and
@@ -141,7 +156,9 @@ func ShareScript(a, b string) bool {
 //	anchor in the target's script     +2   in another non-Latin script -2
 //	  (the +2 of these two only from a page not in the target language)
 //	else anchor read as the target     +2 at AnchorSure, +1 at AnchorLikely
-//	  (AnchorLang; only from a page not in the target language)
+//	  or text around read so             (AnchorLang, ContextLang: the
+//	                                     stronger of the two; only from a
+//	                                     page not in the target language)
 //	IDN host label in target script   +2
 //	ccTLD of the target (.th)         +1   ccTLD of another language   -1
 //	path segment or lang= query value +1   another language's code     -1
@@ -162,7 +179,11 @@ func ShareScript(a, b string) bool {
 // read. The reading counts by its calibrated confidence (issue 14: of
 // readings at 0.9, about nine in ten are right), so a few words read at
 // 0.3 count for nothing, and one read at AnchorLikely only beside
-// another cue (a .dk host).
+// another cue (a .dk host). The text around the link is read the same
+// way where its script says nothing (ContextLang): a link list's host
+// name with a line in the target beside it. A link set in target-language
+// text on a foreign page is counted as a target page's links are, which
+// open new servers (Tamura's strategies).
 func (p *Policy) Score(l Link) Score {
 	lang := targets(p.cfg.Langs)
 	if len(lang) == 0 {
@@ -179,24 +200,44 @@ func (p *Policy) Score(l Link) Score {
 	if a < 0 || !l.FromTarget {
 		s += 2 * a
 	}
-	if a == 0 && !l.FromTarget && l.AnchorLang != "" && lang.has(strings.ToLower(l.AnchorLang)) {
-		switch {
-		case l.AnchorConfidence >= AnchorSure:
-			s += 2
-		case l.AnchorConfidence >= AnchorLikely:
-			s++
-		}
-	}
 	// The text around a link is mostly in the page's own language: it
 	// speaks for the link only where it differs from the page's.
-	if c := scriptCue(l.Context, lang); (c > 0 && !l.FromTarget) || (c < 0 && l.FromTarget) {
+	c := scriptCue(l.Context, lang)
+	if (c > 0 && !l.FromTarget) || (c < 0 && l.FromTarget) {
 		s += c
+	}
+	if a == 0 && !l.FromTarget {
+		// The anchor and the text around it, read as the target: one
+		// cue, the stronger of the two readings (the two are one block
+		// of one page, not independent witnesses).
+		r := readCue(l.AnchorLang, l.AnchorConfidence, lang)
+		if c == 0 {
+			r = max(r, readCue(l.ContextLang, l.ContextConfidence, lang))
+		}
+		s += r
 	}
 	if !l.FromTarget && langCue(l.PageLang, lang) > 0 {
 		s++
 	}
 	s += urlCues(l.URL, lang)
 	return Score(max(min(s, int(MaxScore)), -int(MaxScore)))
+}
+
+// readCue is what a reading of a link's text (Link.AnchorLang,
+// Link.ContextLang) adds: 2 for the target at AnchorSure, 1 at
+// AnchorLikely, else 0. A reading as another language counts for nothing:
+// "Read more" beside a Danish link is common, and says nothing against it.
+func readCue(code string, conf float64, lang targets) int {
+	if code == "" || !lang.has(strings.ToLower(code)) {
+		return 0
+	}
+	switch {
+	case conf >= AnchorSure:
+		return 2
+	case conf >= AnchorLikely:
+		return 1
+	}
+	return 0
 }
 
 // InTarget reports whether a page in language lang (the detector's code)

@@ -27,6 +27,7 @@ func TestScore(t *testing.T) {
 	mn := evidencePolicy(t, "mn")
 	da := evidencePolicy(t, "da")
 	zhHant := evidencePolicy(t, "zh-hant")
+	daTh := evidencePolicy(t, "da", "th")
 	tests := []struct {
 		name string
 		p    *Policy
@@ -99,6 +100,14 @@ func TestScore(t *testing.T) {
 		{"anchor read as another language: nothing", da, Link{URL: "http://example.com/", AnchorLang: "sv", AnchorConfidence: 0.99}, 0},
 		{"anchor read as the target on a target page: nothing", da, Link{URL: "http://example.com/", AnchorLang: "da", AnchorConfidence: 0.99, FromTarget: true}, 0},
 		{"lang naming another language outweighs the reading", da, Link{URL: "http://example.com/", Lang: "sv", AnchorLang: "da", AnchorConfidence: 0.99}, -2},
+		{"text around read as the target, sure: strong", da, Link{URL: "http://example.com/", Context: "x", ContextLang: "da", ContextConfidence: 0.95}, 2},
+		{"text around read as the target, likely: weak", da, Link{URL: "http://example.com/", Context: "x", ContextLang: "da", ContextConfidence: 0.6}, 1},
+		{"anchor and text around, both likely: one cue, weak", da, Link{URL: "http://example.com/", AnchorLang: "da", AnchorConfidence: 0.6, Context: "x", ContextLang: "da", ContextConfidence: 0.6}, 1},
+		{"the stronger of the two readings", da, Link{URL: "http://example.com/", AnchorLang: "da", AnchorConfidence: 0.6, Context: "x", ContextLang: "da", ContextConfidence: 0.95}, 2},
+		{"text around read as the target on a target page: nothing", da, Link{URL: "http://example.com/", Context: "x", ContextLang: "da", ContextConfidence: 0.99, FromTarget: true}, 0},
+		{"text around read as another language: nothing", da, Link{URL: "http://example.com/", Context: "x", ContextLang: "en", ContextConfidence: 0.99}, 0},
+		{"lang naming another language outweighs the text around", da, Link{URL: "http://example.com/", Lang: "sv", Context: "x", ContextLang: "da", ContextConfidence: 0.99}, -2},
+		{"text around in another script is not read", daTh, Link{URL: "http://example.com/", Context: "ニュースです", ContextLang: "da", ContextConfidence: 0.99}, 0},
 		{"a tagged reading counts for its language", zhHant, Link{URL: "http://example.com/", AnchorLang: "zh-Hant", AnchorConfidence: 0.99}, 2},
 		{"the simplified script does not", zhHant, Link{URL: "http://example.com/", AnchorLang: "zh-Hans", AnchorConfidence: 0.99}, 0},
 		{"no is bokmål's", nb, Link{URL: "http://example.com/", AnchorLang: "no", AnchorConfidence: 0.99}, 2},
@@ -141,6 +150,29 @@ func TestReadsAnchorText(t *testing.T) {
 		}
 		if got := p.ReadsAnchorText(); got != tc.want {
 			t.Errorf("%v %s (link evidence %v): ReadsAnchorText %v, want %v", tc.langs, tc.strategy, tc.links, got, tc.want)
+		}
+	}
+}
+
+// TestContextSilent: the text around a link is read only where Score
+// would count the reading: a link off a target page, with its lang
+// attribute, its anchor's script and the text's own script silent.
+func TestContextSilent(t *testing.T) {
+	daTh := evidencePolicy(t, "da", "th")
+	for _, tc := range []struct {
+		name string
+		l    Link
+		want bool
+	}{
+		{"silent", Link{Anchor: "www.x.com", Context: "Her kan du læse om skolen"}, true},
+		{"no text around", Link{Anchor: "www.x.com"}, false},
+		{"on a target page", Link{Context: "Her kan du læse om skolen", FromTarget: true}, false},
+		{"a lang attribute", Link{Lang: "en", Context: "Her kan du læse om skolen"}, false},
+		{"the anchor's script speaks", Link{Anchor: "ข่าววันนี้", Context: "Her kan du læse om skolen"}, false},
+		{"the text's script speaks", Link{Context: "ข่าววันนี้ Her kan du"}, false},
+	} {
+		if got := daTh.ContextSilent(tc.l); got != tc.want {
+			t.Errorf("%s: ContextSilent %v, want %v", tc.name, got, tc.want)
 		}
 	}
 }
