@@ -423,13 +423,15 @@ func TestAnchorReadsCapped(t *testing.T) {
 	}
 }
 
-// BenchmarkAnchorRead: one anchor reading (readText) with the real
-// detector, for a Danish crawl, of a short anchor and one at MaxAnchorLen.
+// BenchmarkAnchorRead: one reading (readText) with the real detector, for
+// a Danish crawl, of a short anchor, of the longest text around a link
+// (links.MaxContextLen either side and a space) and of an anchor at
+// MaxAnchorLen.
 func BenchmarkAnchorRead(b *testing.B) {
 	c := &Crawler{p: Parts{Detector: realDetector(b, "da")}}
 	pol := mustPolicy(b, focus.Config{Strategy: focus.Evidence, Langs: []string{"da"}})
-	long := strings.Repeat("Debat: Skolen skal have mere tid til ", 6)[:links.MaxAnchorLen]
-	for _, a := range []string{"Debat: Skolen skal have mere tid", long} {
+	text := strings.Repeat("Debat: Skolen skal have mere tid til ", 6)
+	for _, a := range []string{"Debat: Skolen skal have mere tid", text[:2*links.MaxContextLen+1], text[:links.MaxAnchorLen]} {
 		b.Run(fmt.Sprintf("%dB", len(a)), func(b *testing.B) {
 			for range b.N {
 				c.readText(pol, "en", a)
