@@ -67,6 +67,25 @@ func TestContextEvidence(t *testing.T) {
 		{"bounded at rune boundaries", `<p>` + long + `<a href="a">x</a>` + long + `</p>`,
 			"a|" + strings.Repeat("ข", MaxContextLen/3) + " " + strings.Repeat("ข", MaxContextLen/3)},
 		{"not for other elements", `text <img src="i.png"> more <link rel=canonical href="c">`, "c|"},
+		{"a quotation's citation takes the quotation's text",
+			`<p>We keep coming back to:</p><blockquote><p>A escola vai receber um novo ginásio.</p><cite>— <a href="a">Poesia</a>, 2023</cite></blockquote>`,
+			"a|A escola vai receber um novo ginásio. — , 2023"},
+		{"a label under 8 letters is no context of its own",
+			`<blockquote><p>A escola vai receber um novo ginásio.</p><footer>Fonte: <a href="a">x</a></footer></blockquote>`,
+			"a|A escola vai receber um novo ginásio. Fonte:"},
+		{"text of its own in the quotation stands",
+			`<blockquote><p>A escola vai receber um novo ginásio.</p><p>As the minister said on <a href="a">x</a></p></blockquote>`,
+			"a|As the minister said on"},
+		{"the end of the quotation, bounded",
+			`<blockquote><p>` + long + `</p><cite><a href="a">x</a></cite></blockquote>`,
+			// the block's end counts as a space: 15 letters and it
+			"a|" + strings.Repeat("ข", MaxContextLen/3-1)},
+		{"not after the quotation ends",
+			`<blockquote><p>A escola vai receber um novo ginásio.</p></blockquote><p>— <a href="a">x</a></p>`,
+			"a|—"},
+		{"nested quotations: the outer one's text until it ends",
+			`<blockquote><p>um novo ginásio</p><blockquote><p>dos alunos</p></blockquote><cite><a href="a">x</a></cite></blockquote><p><a href="b">y</a></p>`,
+			"a|um novo ginásio dos alunos\nb|"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
