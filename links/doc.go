@@ -43,7 +43,8 @@
 // For the language focusing of the engine (Tamura 4.1's "per-link attributes": "the
 // anchor and surrounding text"), each <a> link carries its anchor text ([Link.Anchor]),
 // the text around it ([Link.Context]: at most [MaxContextLen] bytes of the page's text
-// either side), and, on a, area and link elements, its hreflang and lang attributes. The
+// either side, inside its block; for a link in a quotation's citation, the end of the
+// quotation), and, on a, area and link elements, its hreflang and lang attributes. The
 // page's own <html lang> is [Page.Lang]. All are bounded and cost one pass over text the
 // tokenizer already returns.
 //

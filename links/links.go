@@ -69,7 +69,9 @@ type Link struct {
 	// text before it and as many after it (the anchors of other links not
 	// included),
 	// white space collapsed, the two joined by a space; "" for other
-	// elements. Per-link evidence reads its script, as the paper's
+	// elements. A link inside a <blockquote> with fewer than 8 letters
+	// before it in its block (a citation: "— <a>Source</a>") has the end
+	// of the quotation's text before it instead. Per-link evidence reads its script, as the paper's
 	// "anchor and surrounding text". For a URL linked twice it is the
 	// first occurrence's.
 	Context string
