@@ -18,10 +18,12 @@ import (
 type linkPage struct {
 	decl, lang string
 	reads      map[string]anchorReading
+	detections int // texts given to the detector (maxAnchorReads)
 }
 
-// maxAnchorReads caps the texts read on one page (textLang: anchors and
-// the text around links, together): a reading costs 5 to 16 µs of CPU (a
+// maxAnchorReads caps the detections on one page (textLang: anchors and
+// the text around links, together; a text not worth reading, such as a
+// host name or one under minAnchorLetters, takes none): a reading costs 5 to 16 µs of CPU (a
 // review; MaxAnchorLen bounds an anchor at 200 bytes, and
 // links.MaxContextLen the text around a link at 97), and a directory page
 // may hold thousands of links into new servers, each with its own text.
@@ -89,10 +91,15 @@ func (c *Crawler) textLang(pol *focus.Policy, pg *linkPage, text string) (string
 	if rd, ok := pg.reads[text]; ok {
 		return rd.lang, rd.conf
 	}
-	if len(pg.reads) >= maxAnchorReads {
-		return "", 0
+	read := readable(text)
+	if read != "" && pg.detections >= maxAnchorReads {
+		return "", 0 // not cached: the cap, not the text, said nothing
 	}
-	rd := c.readText(pol, pg.lang, text)
+	var rd anchorReading
+	if read != "" && !neighbourPage(pol, pg.lang) {
+		pg.detections++
+		rd = c.readText(pol, read)
+	}
 	if pg.reads == nil {
 		pg.reads = map[string]anchorReading{}
 	}
@@ -100,24 +107,50 @@ func (c *Crawler) textLang(pol *focus.Policy, pg *linkPage, text string) (string
 	return rd.lang, rd.conf
 }
 
-func (c *Crawler) readText(pol *focus.Policy, plang, text string) anchorReading {
-	if hostLike(text) {
-		return anchorReading{}
-	}
+// readable is text without its host names, URLs and addresses
+// (hostWord), "" when what is left has fewer than minAnchorLetters
+// letters: such a name is read confidently as some language (an
+// independent trial: a Swedish host name as Bokmål at 0.98), but it names
+// a place, not the language of what is there; the URL's own cues (its
+// ccTLD, an IDN label) are read from the URL. A review found the names
+// read when written beside a link ("Website – www.skanegarden.se").
+func readable(text string) string {
+	var b strings.Builder
 	letters := 0
-	for _, r := range text {
-		if unicode.IsLetter(r) {
-			letters++
+	for w := range strings.FieldsSeq(text) {
+		if hostWord(w) {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(w)
+		for _, r := range w {
+			if unicode.IsLetter(r) {
+				letters++
+			}
 		}
 	}
 	if letters < minAnchorLetters {
-		return anchorReading{}
+		return ""
 	}
+	return b.String()
+}
+
+// neighbourPage reports whether a page in language plang is in a close
+// neighbour of a target (detect.Related) or in its shared script
+// (focus.ShareScript), where a few words decide nothing.
+func neighbourPage(pol *focus.Policy, plang string) bool {
 	for _, t := range pol.Config().Langs {
 		if detect.Related(plang, t) || focus.ShareScript(plang, t) {
-			return anchorReading{}
+			return true
 		}
 	}
+	return false
+}
+
+// readText reads text (readable) with the crawl's detector.
+func (c *Crawler) readText(pol *focus.Policy, text string) anchorReading {
 	r := c.p.Detector.Detect([]byte(text), "text/plain; charset=utf-8")
 	if r.Lang == "und" {
 		return anchorReading{}
@@ -133,14 +166,30 @@ func (c *Crawler) readText(pol *focus.Policy, plang, text string) anchorReading 
 }
 
 // hostLike reports whether an anchor is a host name, URL or address
-// written out ("www.skanegarden.se", "http://example.dk/"): one word with a
-// dot or slash in it. Such a name is read confidently as some language (an
-// independent trial: a Swedish host name as Bokmål at 0.98), but it names
-// a place, not the language of what is there; the URL's own cues (its
-// ccTLD, an IDN label) are read from the URL.
+// written out ("www.skanegarden.se", "http://example.dk/"): one word
+// (hostWord). readable drops such words.
 func hostLike(anchor string) bool {
 	a := strings.TrimSpace(anchor)
-	return a != "" && !strings.ContainsFunc(a, unicode.IsSpace) && strings.ContainsAny(a, "./")
+	return a != "" && !strings.ContainsFunc(a, unicode.IsSpace) && hostWord(a)
+}
+
+// hostWord reports whether a word is a host name, URL, path or e-mail
+// address: a dot, slash or @ between two letters or digits
+// ("skanegarden.se", "http://x.dk/", "post@x.no"), not a sentence's
+// closing stop ("sker.") or a lone slash.
+func hostWord(w string) bool {
+	for i := 1; i+1 < len(w); i++ {
+		if c := w[i]; (c == '.' || c == '/' || c == '@') && alnum(w[i-1]) && (alnum(w[i+1]) || w[i+1] == '/') {
+			return true
+		}
+	}
+	return false
+}
+
+// alnum reports whether b is an ASCII letter or digit, or a byte of a
+// multi-byte UTF-8 character (IDN labels).
+func alnum(b byte) bool {
+	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b >= 0x80
 }
 
 // declaredLang is the language a page declares: the first tag of its

@@ -434,7 +434,7 @@ func BenchmarkAnchorRead(b *testing.B) {
 	for _, a := range []string{"Debat: Skolen skal have mere tid", text[:2*links.MaxContextLen+1], text[:links.MaxAnchorLen]} {
 		b.Run(fmt.Sprintf("%dB", len(a)), func(b *testing.B) {
 			for range b.N {
-				c.readText(pol, "en", a)
+				c.readText(pol, a)
 			}
 		})
 	}

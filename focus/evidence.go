@@ -119,11 +119,14 @@ func (p *Policy) AnchorSilent(l Link) bool {
 	return !l.FromTarget && langCue(l.Lang, lang) == 0 && scriptCue(l.Anchor, lang) == 0
 }
 
-// ContextSilent reports whether Score would count l's ContextLang: the
+// ContextSilent reports whether Score could count l's ContextLang: the
 // anchor is silent (AnchorSilent), and so is the script of the text
-// around the link.
+// around the link, and the anchor's reading (AnchorLang) has not given
+// the most a reading gives (the two count as one cue, the stronger).
 func (p *Policy) ContextSilent(l Link) bool {
-	return p.AnchorSilent(l) && l.Context != "" && scriptCue(l.Context, targets(p.cfg.Langs)) == 0
+	lang := targets(p.cfg.Langs)
+	return p.AnchorSilent(l) && l.Context != "" && scriptCue(l.Context, lang) == 0 &&
+		readCue(l.AnchorLang, l.AnchorConfidence, lang) < 2
 }
 
 // ShareScript reports whether languages a and b (ISO 639-1 codes or

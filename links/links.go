@@ -67,7 +67,9 @@ type Link struct {
 	// Context is the text around an <a> element, inside its block (p,
 	// li, td, div and the like): up to MaxContextLen bytes of the page's
 	// text before it and as many after it (the anchors of other links not
-	// included),
+	// included; text between two links is the first one's, as a link
+	// list's "Name – description" is, and only what it leaves over the
+	// second's),
 	// white space collapsed, the two joined by a space; "" for other
 	// elements. A link inside a <blockquote> with fewer than 8 letters
 	// before it in its block (a citation: "— <a>Source</a>") has the end
@@ -350,6 +352,11 @@ func (x *extractor) anchorText(t []byte) {
 func (x *extractor) pageText(t []byte) {
 	if x.after >= 0 && len(bytes.TrimSpace(t)) > 0 {
 		x.endContext(contextString(t, false))
+		// What the last link took as its text after is not the next
+		// link's text before: in "A (about A), B (about B)" A's
+		// description would read as B's (a review: a Danish line
+		// describing one site opened the English site listed next).
+		t = t[headLen(t):]
 	}
 	if x.quote > 0 {
 		x.quoteText = appendTail(x.quoteText, t)
@@ -436,22 +443,34 @@ func (x *extractor) endContext(after string) {
 	x.after, x.before = -1, ""
 }
 
+// headLen is how many bytes of t its first MaxContextLen, cut at a rune
+// boundary, are: what contextString(t, false) reads.
+func headLen(t []byte) int {
+	if len(t) <= MaxContextLen {
+		return len(t)
+	}
+	n := MaxContextLen
+	for n > 0 && !utf8.RuneStart(t[n]) {
+		n--
+	}
+	return n
+}
+
 // contextString returns the last (tail) or first MaxContextLen bytes of
 // t, cut at rune boundaries, white space collapsed.
 func contextString(t []byte, tail bool) string {
-	if len(t) > MaxContextLen {
-		if tail {
+	if tail {
+		if len(t) > MaxContextLen {
 			t = t[len(t)-MaxContextLen:]
-			for len(t) > 0 && !utf8.RuneStart(t[0]) {
-				t = t[1:]
-			}
-		} else {
-			n := MaxContextLen
-			for n > 0 && !utf8.RuneStart(t[n]) {
-				n--
-			}
-			t = t[:n]
 		}
+		// Cut at a rune boundary: the buffers it reads (prev,
+		// quoteText) keep a text's last bytes, which may start inside
+		// a character.
+		for len(t) > 0 && !utf8.RuneStart(t[0]) {
+			t = t[1:]
+		}
+	} else {
+		t = t[:headLen(t)]
 	}
 	var buf [2 * MaxContextLen]byte
 	b := buf[:0]
