@@ -88,6 +88,12 @@ func TestContextEvidence(t *testing.T) {
 			`<blockquote><p>` + long + `</p><cite><a href="a">x</a></cite></blockquote>`,
 			// the block's end counts as a space: 15 letters and it
 			"a|" + strings.Repeat("ข", MaxContextLen/3-1)},
+		{"a link with text of its own in a quotation used for layout keeps it",
+			`<blockquote><ul><li><a href="a">x</a> – the English line</li><li><a href="b">y</a> – uma linha em português</li></ul></blockquote>`,
+			"a|– the English line\nb|– uma linha em português"},
+		{"text after the link counts as its own",
+			`<blockquote><p>A escola vai receber um novo ginásio.</p><p><a href="a">x</a> – um arquivo</p></blockquote>`,
+			"a|– um arquivo"},
 		{"not after the quotation ends",
 			`<blockquote><p>A escola vai receber um novo ginásio.</p></blockquote><p>— <a href="a">x</a></p>`,
 			"a|—"},

@@ -72,8 +72,8 @@ type Link struct {
 	// second's),
 	// white space collapsed, the two joined by a space; "" for other
 	// elements. A link inside a <blockquote> with fewer than 8 letters
-	// before it in its block (a citation: "— <a>Source</a>") has the end
-	// of the quotation's text before it instead. Per-link evidence reads its script, as the paper's
+	// around it in its block (a citation: "— <a>Source</a>, 2023") has
+	// the end of the quotation's text before it instead. Per-link evidence reads its script, as the paper's
 	// "anchor and surrounding text". For a URL linked twice it is the
 	// first occurrence's.
 	Context string
@@ -82,9 +82,14 @@ type Link struct {
 // MaxAnchorLen bounds Link.Anchor, in bytes.
 const MaxAnchorLen = 200
 
-// MaxContextLen bounds each side of Link.Context, in bytes: a few words
-// (five to ten in Latin script, a dozen Thai letters).
-const MaxContextLen = 48
+// MaxContextLen bounds each side of Link.Context, in bytes: a line's
+// worth (twelve to fifteen words in Latin script, 32 Thai letters). It was
+// 48, enough for the script test (a dozen Thai letters); reading a Latin
+// text's language needs more words: two independent trial webs had their
+// link lists' one-line descriptions, 60 to 90 bytes, cut into readings
+// under the confidence that counts ("Catatan relawan perpustakaan
+// keliling di des", Indonesian at 0.43; whole, 0.64).
+const MaxContextLen = 96
 
 // Page is what Extract found in one page.
 type Page struct {
@@ -218,9 +223,11 @@ type extractor struct {
 	// quote is the depth of <blockquote> elements open, and quoteText
 	// the last page text inside the outermost (at most 2*MaxContextLen
 	// bytes, blocks joined by a space): the context of a link in the
-	// quotation's citation (quoteContext).
+	// quotation's citation (endContext); quoted is that text's end
+	// when the waiting <a> opened inside a quotation.
 	quote     int
 	quoteText []byte
+	quoted    string
 }
 
 type attr struct{ key, val string }
@@ -397,33 +404,27 @@ func appendTail(buf, t []byte) []byte {
 	return append(buf, t...)
 }
 
-// minOwnContext is the fewest letters the text before a link in a
+// minOwnContext is the fewest letters the text around a link in a
 // quotation must have to stand as its context: a citation's "—",
-// "Source:" or "Fonte:" says nothing, and the quotation itself, in the
-// language of the source the citation links to, speaks instead
-// (quoteContext).
+// "Source:", "Fonte:" or ", 2023" says nothing, and the quotation itself,
+// in the language of the source the citation links to, speaks instead
+// (endContext).
 const minOwnContext = 8
 
-// quoteContext is the text before a link: its block's (before), or, for
-// a link inside a <blockquote> whose block holds fewer than minOwnContext
-// letters before it (the quotation's citation: <cite>— <a>Source</a>),
-// the end of the quotation's text. A trial web (Portuguese and Bokmål
-// quoted on English and German pages, the link in the citation) lost the
-// quoted servers with the citation's dash as the only text around their
-// links.
-func (x *extractor) quoteContext(before string) string {
-	if x.quote == 0 || len(x.quoteText) == 0 {
-		return before
-	}
-	letters := 0
-	for _, r := range before {
-		if unicode.IsLetter(r) {
-			if letters++; letters >= minOwnContext {
-				return before
+// fewLetters reports whether the texts hold fewer than minOwnContext
+// letters together.
+func fewLetters(texts ...string) bool {
+	n := 0
+	for _, t := range texts {
+		for _, r := range t {
+			if unicode.IsLetter(r) {
+				if n++; n >= minOwnContext {
+					return false
+				}
 			}
 		}
 	}
-	return contextString(x.quoteText, true)
+	return true
 }
 
 // endContext stores the context of the <a> waiting for the text after it,
@@ -431,6 +432,17 @@ func (x *extractor) quoteContext(before string) string {
 func (x *extractor) endContext(after string) {
 	if x.after < 0 {
 		return
+	}
+	if x.quoted != "" && fewLetters(x.before, after) {
+		// A link inside a <blockquote> with next to no text of its own
+		// around it: the quotation's citation (<cite>— <a>Source</a>).
+		// Its text before is the end of the quotation. A trial web
+		// (Portuguese and Bokmål quoted on English pages, the source
+		// linked in the citation) lost the quoted servers with the
+		// citation's dash as the only text around their links; a link
+		// with text of its own in a <blockquote> used for indentation
+		// (old layouts: a whole link list in one) keeps its own.
+		x.before = x.quoted
 	}
 	switch {
 	case x.before == "":
@@ -440,7 +452,7 @@ func (x *extractor) endContext(after string) {
 	default:
 		x.cands[x.after].context = x.before + " " + after
 	}
-	x.after, x.before = -1, ""
+	x.after, x.before, x.quoted = -1, "", ""
 }
 
 // headLen is how many bytes of t its first MaxContextLen, cut at a rune
@@ -496,7 +508,10 @@ func (x *extractor) openAnchor(cand int) {
 	x.open = -1
 	x.text = x.text[:0]
 	if cand >= 0 && x.cands[cand].anchor == "" {
-		x.before = x.quoteContext(contextString(x.prev, true))
+		x.before = contextString(x.prev, true)
+		if x.quote > 0 {
+			x.quoted = contextString(x.quoteText, true)
+		}
 		x.prev = x.prev[:0]
 		x.open = cand
 		if t, ok := x.get("title"); ok {
