@@ -307,7 +307,10 @@ func TestEvaluationLists(t *testing.T) {
 	// its kind: the floor of 0.916 went to 0.9155, on purpose. The
 	// twenty-third session's cookie notices by their text (consentLine)
 	// and own-script reading (ownScript) measured 0.9224 and 0.9441:
-	// floors raised to 0.922 and 0.944.
+	// floors raised to 0.922 and 0.944. The twenty-fifth session's
+	// declared charset scored first (declaredFirst) measured 0.9246 and
+	// 0.9457 (ten Welsh list pages read Vietnamese before): floors 0.924
+	// and 0.945.
 	var before []listList
 	for _, l := range loadLists(t) {
 		if l.tag != "nn" {
@@ -315,7 +318,7 @@ func TestEvaluationLists(t *testing.T) {
 		}
 	}
 	old := evaluate(t, evalDetector(t), listEvalSet(t, before))
-	for sc, want := range map[string]float64{"list-template": 0.922, "plain": 0.944} {
+	for sc, want := range map[string]float64{"list-template": 0.924, "plain": 0.945} {
 		if got := old.byScen[sc]; got < want {
 			t.Errorf("scenario %s, languages before Nynorsk: language accuracy %.4f, below the floor %.4f", sc, got, want)
 		}
