@@ -23,12 +23,12 @@ type linkPage struct {
 
 // maxAnchorReads caps the detections on one page (textLang: anchors and
 // the text around links, together; a text not worth reading, such as a
-// host name or one under minAnchorLetters, takes none): a reading costs 5 to 16 µs of CPU (a
-// review; MaxAnchorLen bounds an anchor at 200 bytes, and
-// links.MaxContextLen the text around a link at 193), and a directory page
-// may hold thousands of links into new servers, each with its own text.
-// 256 keep such a page's readings under about 5 ms; the links past them
-// are decided on their other cues, in document order.
+// host name or one under minAnchorLetters, takes none): a reading costs 7
+// to 27 µs of CPU (BenchmarkAnchorRead; MaxAnchorLen bounds an anchor at
+// 200 bytes, and links.MaxContextLen the text around a link at 193), and
+// a directory page may hold thousands of links into new servers, each
+// with its own text. 256 keep such a page's readings under about 7 ms;
+// the links past them are decided on their other cues, in document order.
 const maxAnchorReads = 256
 
 // anchorReading is one text's reading (textLang).

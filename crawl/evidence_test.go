@@ -423,7 +423,8 @@ func TestAnchorReadsCapped(t *testing.T) {
 	}
 }
 
-// BenchmarkAnchorRead: one reading (readText) with the real detector, for
+// BenchmarkAnchorRead: one reading (textLang, on a page of its own: host
+// names dropped, the detector run) with the real detector, for
 // a Danish crawl, of a short anchor, of the longest text around a link
 // (links.MaxContextLen either side and a space) and of an anchor at
 // MaxAnchorLen.
@@ -434,7 +435,7 @@ func BenchmarkAnchorRead(b *testing.B) {
 	for _, a := range []string{"Debat: Skolen skal have mere tid", text[:2*links.MaxContextLen+1], text[:links.MaxAnchorLen]} {
 		b.Run(fmt.Sprintf("%dB", len(a)), func(b *testing.B) {
 			for range b.N {
-				c.readText(pol, a)
+				c.textLang(pol, &linkPage{lang: "en"}, a)
 			}
 		})
 	}
