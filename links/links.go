@@ -212,22 +212,79 @@ type extractor struct {
 	// when none; text collects that text.
 	open int
 	text []byte
-	// prev holds the last page text outside anchors (at most
-	// 2*MaxContextLen bytes, of which the last MaxContextLen count);
-	// after is the index in cands of the <a> that waits for the text
-	// after it, -1 when none; before is that <a>'s text before it.
-	prev     []byte
-	after    int
-	before   string
-	htmlLang string
-	// quote is the depth of <blockquote> elements open, and quoteText
-	// the last page text inside the outermost (at most 2*MaxContextLen
-	// bytes, blocks joined by a space): the context of a link in the
-	// quotation's citation (endContext); quoted is that text's end
-	// when the waiting <a> opened inside a quotation.
+	// prev holds the last page text outside anchors, white space
+	// collapsed (at most 2*MaxContextLen bytes, of which the last
+	// MaxContextLen count); after is the index in cands of the <a> that
+	// waits for the text after it, -1 when none; afterText collects that
+	// text (up to MaxContextLen bytes), and before is that <a>'s text
+	// before it.
+	prev      []byte
+	after     int
+	afterText []byte
+	before    string
+	htmlLang  string
+	// quote is how many <blockquote> elements are open (among elems),
+	// and quoteText the last page text inside them (at most
+	// 2*MaxContextLen bytes, blocks joined by a space): the context of a
+	// link in the quotation's citation (endContext); quoted is that
+	// text's end when the waiting <a> opened inside a quotation.
 	quote     int
 	quoteText []byte
 	quoted    string
+	// elems are the container elements open (containerTag), innermost
+	// last, at most maxElems: an end tag closes what it closes in a
+	// browser, a <blockquote> left open inside a table cell included.
+	elems []string
+	// space is a scratch buffer for collapsing a text token.
+	space []byte
+}
+
+// maxElems bounds extractor.elems: deeper elements are not tracked, and
+// their end tags close nothing.
+const maxElems = 256
+
+// containerTag reports whether an element is one whose end closes the
+// elements left open inside it (a <blockquote> without its end tag,
+// closed by the </td> around it).
+func containerTag(name string) bool {
+	switch name {
+	case "blockquote", "div", "td", "th", "tr", "table", "tbody", "thead", "tfoot", "section",
+		"article", "main", "aside", "header", "footer", "nav", "figure", "form", "ul", "ol", "li",
+		"dl", "body", "html", "center", "fieldset", "details":
+		return true
+	}
+	return false
+}
+
+// openElem records a container element's start tag.
+func (x *extractor) openElem(name string) {
+	if len(x.elems) < maxElems {
+		x.elems = append(x.elems, name)
+		if name == "blockquote" {
+			x.quote++
+		}
+	}
+}
+
+// closeElem closes the innermost open element named name and those inside
+// it; an end tag with no such element open closes nothing.
+func (x *extractor) closeElem(name string) {
+	i := len(x.elems) - 1
+	for i >= 0 && x.elems[i] != name {
+		i--
+	}
+	if i < 0 {
+		return
+	}
+	for _, e := range x.elems[i:] {
+		if e == "blockquote" {
+			x.quote--
+		}
+	}
+	x.elems = x.elems[:i]
+	if x.quote == 0 {
+		x.quoteText = x.quoteText[:0]
+	}
 }
 
 type attr struct{ key, val string }
@@ -238,7 +295,7 @@ func (x *extractor) full() bool { return len(x.cands) >= 4*x.opts.MaxLinks }
 
 func (x *extractor) scan(doc []byte) {
 	z := html.NewTokenizer(bytes.NewReader(doc))
-	defer x.endContext("")
+	defer x.endContext()
 	defer x.closeAnchor() // an <a> left open at the end of the page
 	inStyle := false
 	for !x.full() {
@@ -263,11 +320,9 @@ func (x *extractor) scan(doc []byte) {
 				x.closeAnchor()
 			} else if blockTag(name) {
 				x.endBlock()
-				if string(name) == "blockquote" && x.quote > 0 {
-					if x.quote--; x.quote == 0 {
-						x.quoteText = x.quoteText[:0]
-					}
-				}
+			}
+			if n := string(name); containerTag(n) {
+				x.closeElem(n)
 			}
 		case html.StartTagToken, html.SelfClosingTagToken:
 			name, hasAttr := z.TagName()
@@ -285,9 +340,9 @@ func (x *extractor) scan(doc []byte) {
 				x.closeAnchor() // <a> does not nest: a new one ends the last
 			} else if blockTag(name) {
 				x.endBlock()
-				if tag == "blockquote" && tt == html.StartTagToken {
-					x.quote++
-				}
+			}
+			if tt == html.StartTagToken && containerTag(tag) {
+				x.openElem(tag)
 			}
 			x.tag(tag)
 			inStyle = false
@@ -354,21 +409,52 @@ func (x *extractor) anchorText(t []byte) {
 	}
 }
 
-// pageText takes a text token outside anchors: the text after the last
-// <a>, if one waits for it, and the text before the next.
-func (x *extractor) pageText(t []byte) {
-	if x.after >= 0 && len(bytes.TrimSpace(t)) > 0 {
-		x.endContext(contextString(t, false))
-		// What the last link took as its text after is not the next
-		// link's text before: in "A (about A), B (about B)" A's
-		// description would read as B's (a review: a Danish line
-		// describing one site opened the English site listed next).
-		t = t[headLen(t):]
-	}
+// pageText takes a text token outside anchors, white space collapsed:
+// the text after the last <a>, if one waits for it, and the text before
+// the next.
+func (x *extractor) pageText(raw []byte) {
+	x.space = collapseSpace(x.space[:0], raw)
+	t := x.space
 	if x.quote > 0 {
 		x.quoteText = appendTail(x.quoteText, t)
 	}
+	if x.after >= 0 {
+		// What the last link takes as its text after, up to
+		// MaxContextLen bytes over as many text tokens as it takes
+		// (a description with <b> in it is several), is not the next
+		// link's text before: in "A (about A), B (about B)" A's
+		// description would read as B's (a review: a Danish line
+		// describing one site opened the English site listed next).
+		n := headLen(t, MaxContextLen-len(x.afterText))
+		x.afterText = append(x.afterText, t[:n]...)
+		t = t[n:]
+		if len(t) > 0 {
+			x.endContext() // full
+		}
+	}
 	x.prev = appendTail(x.prev, t)
+}
+
+// collapseSpace appends raw to dst with each run of white space (ASCII,
+// and the no-break space of &nbsp;) as one space.
+func collapseSpace(dst, raw []byte) []byte {
+	space := false
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		if c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || (c == 0xC2 && i+1 < len(raw) && raw[i+1] == 0xA0) {
+			if c == 0xC2 {
+				i++
+			}
+			if !space {
+				dst = append(dst, ' ')
+			}
+			space = true
+			continue
+		}
+		space = false
+		dst = append(dst, c)
+	}
+	return dst
 }
 
 // blockTag reports whether the element name starts or ends a block of
@@ -385,7 +471,7 @@ func blockTag(name []byte) bool {
 
 // endBlock ends the text around links at a block boundary.
 func (x *extractor) endBlock() {
-	x.endContext("")
+	x.endContext()
 	x.prev = x.prev[:0]
 	if x.quote > 0 && len(x.quoteText) > 0 {
 		x.quoteText = appendTail(x.quoteText, []byte{' '})
@@ -427,12 +513,14 @@ func fewLetters(texts ...string) bool {
 	return true
 }
 
-// endContext stores the context of the <a> waiting for the text after it,
-// with after as that text.
-func (x *extractor) endContext(after string) {
+// endContext stores the context of the <a> waiting for the text after it
+// (afterText).
+func (x *extractor) endContext() {
 	if x.after < 0 {
 		return
 	}
+	after := contextString(x.afterText, false)
+	x.afterText = x.afterText[:0]
 	if x.quoted != "" && fewLetters(x.before, after) {
 		// A link inside a <blockquote> with next to no text of its own
 		// around it: the quotation's citation (<cite>— <a>Source</a>).
@@ -455,13 +543,13 @@ func (x *extractor) endContext(after string) {
 	x.after, x.before, x.quoted = -1, "", ""
 }
 
-// headLen is how many bytes of t its first MaxContextLen, cut at a rune
-// boundary, are: what contextString(t, false) reads.
-func headLen(t []byte) int {
-	if len(t) <= MaxContextLen {
+// headLen is how many bytes of t its first limit bytes, cut at a rune
+// boundary, are.
+func headLen(t []byte, limit int) int {
+	if len(t) <= limit {
 		return len(t)
 	}
-	n := MaxContextLen
+	n := max(0, limit)
 	for n > 0 && !utf8.RuneStart(t[n]) {
 		n--
 	}
@@ -482,29 +570,16 @@ func contextString(t []byte, tail bool) string {
 			t = t[1:]
 		}
 	} else {
-		t = t[:headLen(t)]
+		t = t[:headLen(t, MaxContextLen)]
 	}
 	var buf [2 * MaxContextLen]byte
-	b := buf[:0]
-	space := false
-	for _, c := range t {
-		if c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' {
-			space = len(b) > 0
-			continue
-		}
-		if space {
-			b = append(b, ' ')
-			space = false
-		}
-		b = append(b, c)
-	}
-	return string(b)
+	return string(bytes.TrimSpace(collapseSpace(buf[:0], t)))
 }
 
 // openAnchor starts reading the text of the <a> whose candidate is cand
 // (-1: none), unless that candidate has an anchor already.
 func (x *extractor) openAnchor(cand int) {
-	x.endContext("") // no text between the last </a> and this <a>
+	x.endContext() // the text between the last </a> and this <a> is the last's
 	x.open = -1
 	x.text = x.text[:0]
 	if cand >= 0 && x.cands[cand].anchor == "" {

@@ -1,0 +1,75 @@
+package links
+
+import (
+	"strings"
+	"testing"
+)
+
+// contextsByPath returns each Nav link's context, by the URL's path.
+func contextsByPath(t *testing.T, doc string) map[string]string {
+	t.Helper()
+	p := Extract(mustURL(t, "http://example.com/"), []byte(doc), Options{})
+	m := map[string]string{}
+	for _, l := range p.Links {
+		if l.Kind == Nav {
+			m[strings.TrimPrefix(l.URL, "http://example.com/")] = l.Context
+		}
+	}
+	return m
+}
+
+// TestDescriptionWithMarkupNotNextLinks (from a review): a description
+// split by inline markup into several text tokens is the first link's,
+// every token of it, not the next link's text before.
+func TestDescriptionWithMarkupNotNextLinks(t *testing.T) {
+	m := contextsByPath(t, `<p><a href="a">a.dk</a> – en <b>dansk</b> side om skolen og hvad der sker, `+
+		`<a href="b">b.com</a> – bags</p>`)
+	if strings.Contains(m["b"], "skolen") {
+		t.Errorf("b's context %q holds a's description (a's: %q)", m["b"], m["a"])
+	}
+	if !strings.Contains(m["a"], "skolen") {
+		t.Errorf("a's context %q lacks its description", m["a"])
+	}
+}
+
+// TestIndentedDescriptionNotNextLinks (from a review): white space counts
+// as one space, so indentation takes no room from the text around a link.
+func TestIndentedDescriptionNotNextLinks(t *testing.T) {
+	indent := "\n" + strings.Repeat(" ", 100)
+	m := contextsByPath(t, `<p><a href="a">a.dk</a>`+indent+`om skolen og hvad der sker, `+
+		`<a href="b">b.com</a> bags</p>`)
+	if !strings.Contains(m["a"], "skolen") || strings.Contains(m["b"], "skolen") {
+		t.Errorf("a: %q, b: %q; want the description a's, not b's", m["a"], m["b"])
+	}
+}
+
+// TestQuoteKeepsTextAfterInnerLink (from a review): text after a link
+// inside a quotation is still the quotation's, for its citation.
+func TestQuoteKeepsTextAfterInnerLink(t *testing.T) {
+	m := contextsByPath(t, `<blockquote><p>Segundo o <a href="m">ministério</a>, a escola vai receber um novo ginásio no próximo ano.</p>`+
+		`<cite>— <a href="s">Público</a></cite></blockquote>`)
+	if !strings.Contains(m["s"], "ginásio") {
+		t.Errorf("citation's context %q, want the end of the quotation (…novo ginásio no próximo ano.)", m["s"])
+	}
+}
+
+// TestUnclosedQuoteDoesNotLeak (from a review): a <blockquote> left open
+// in a table cell ends with the cell, as in a browser; its text is not the
+// context of the navigation after it.
+func TestUnclosedQuoteDoesNotLeak(t *testing.T) {
+	m := contextsByPath(t, `<table><tr><td><blockquote><p>A escola vai receber um novo ginásio.</p></td></tr></table>`+
+		`<ul><li><a href="home">Home</a></li><li>| <a href="en">English</a></li></ul>`)
+	for _, k := range []string{"home", "en"} {
+		if strings.Contains(m[k], "ginásio") {
+			t.Errorf("%s's context %q is the text of a quotation closed long before", k, m[k])
+		}
+	}
+}
+
+// TestNBSPCollapsed (from a review): no-break spaces are white space.
+func TestNBSPCollapsed(t *testing.T) {
+	m := contextsByPath(t, `<p>Sites:&nbsp;&nbsp;<a href="a">x</a>&nbsp;&nbsp;(om&nbsp;&nbsp;skolen)</p>`)
+	if m["a"] != "Sites: (om skolen)" {
+		t.Errorf("context %q, want %q", m["a"], "Sites: (om skolen)")
+	}
+}
