@@ -137,3 +137,33 @@ func TestHostNameInContextNotRead(t *testing.T) {
 		t.Error("a host name written beside a link was read as Bokmål and opened a Swedish server")
 	}
 }
+
+// TestRejectedLinkTextAround: a link focusing turns away has the text
+// around it written in its outlink field, before the anchor, for the
+// report's candidate hosts (report.ParseOutlink); an admitted link does
+// not.
+func TestRejectedLinkTextAround(t *testing.T) {
+	en := `<html lang="en"><body><ul>` +
+		`<li><a href="http://fado.test/">www.fado.test</a> – arquivo de música popular</li>` +
+		`<li><a href="/about">About</a> – who we are</li></ul></body></html>`
+	web := fakeWeb{"http://en.test/": htmlResponse(en), "http://en.test/about": page("en"), "http://fado.test/": page("pt")}
+	h := newHarnessWith(t, fakeDetector{}, web, Config{Focus: mustPolicy(t, focus.Config{Strategy: focus.ConservativeServer, Langs: []string{"th"}})}, "http://en.test/")
+	if _, err := h.run(); err != nil {
+		t.Fatal(err)
+	}
+	var rejected, admitted string
+	for _, f := range h.a.meta["http://en.test/"] {
+		switch {
+		case f.Name == "outlink" && strings.HasPrefix(f.Value, "http://fado.test/ "):
+			rejected = f.Value
+		case f.Name == "outlink" && strings.HasPrefix(f.Value, "http://en.test/about "):
+			admitted = f.Value
+		}
+	}
+	if want := `rejected:focus:unvisited-server around:"– arquivo de música popular" anchor:"www.fado.test"`; !strings.HasSuffix(rejected, want) {
+		t.Errorf("rejected link's field %q, want it to end %q", rejected, want)
+	}
+	if admitted == "" || strings.Contains(admitted, "around:") {
+		t.Errorf("admitted link's field %q: want one, without the text around", admitted)
+	}
+}

@@ -852,6 +852,13 @@ func (c *Crawler) decideLinks(pol *focus.Policy, e frontier.Entry, key string, s
 				v += " admitted:" + admitted
 			}
 		}
+		if ln.Context != "" && strings.HasPrefix(why, "focus:") {
+			// The text around a link focusing turned away: with its
+			// anchor, what a curator reads of a candidate host
+			// ("www.fado.pt – arquivo de música popular"; the report's
+			// candidate-hosts.csv). Go-quoted, before the anchor.
+			v += " around:" + strconv.Quote(ln.Context)
+		}
 		if ln.Anchor != "" {
 			// Last, after the fields older readers split on: the anchor
 			// text, Go-quoted so it stays on one line (report.ParseOutlink).

@@ -364,3 +364,46 @@ func TestCandidateEnteredFromTargetPage(t *testing.T) {
 		t.Errorf("shop.test: %d referrers, %d in the target, sample %v; want 2, 1, the hub first", c.Referrers, c.TargetReferrers, c.ReferrerSample)
 	}
 }
+
+// TestCandidateTextsAround: the text around a link focusing turned away,
+// which the crawl writes before its anchor, is shown with the candidate
+// host (the most frequent first), beside the anchors: a host name as the
+// anchor says little, the line beside it says what the site is.
+func TestCandidateTextsAround(t *testing.T) {
+	const line = "– arquivo de música popular portuguesa"
+	pages := []page{{url: "http://en.test/", depth: 0, tree: "en.test", lang: "en", charset: "utf-8", outlinks: []string{
+		`http://fado.test/ L a/@href rejected:focus:unvisited-server around:"` + line + `" anchor:"www.fado.test"`,
+		`http://fado.test/a L a/@href rejected:focus:unvisited-server around:"` + line + `" anchor:"Website"`,
+		`http://fado.test/b L a/@href rejected:focus:unvisited-server around:"Read more about it"`,
+		`http://fado.test/c L a/@href rejected:focus:unvisited-server anchor:"fado"`, // an older crawl: no text around
+	}}}
+	log := "2026-01-01T00:00:01.000Z   200       1000 http://en.test/ - - text/html #001 20260101000000000+12 sha1:AAA - lang:en,charset:utf-8\n"
+	out := writeCrawlOut(t, pages, log, "focus:\n  language: pt\n  strategy: evidence\n")
+	r, err := Build(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Candidates) != 1 || r.Candidates[0].Host != "fado.test" {
+		t.Fatalf("candidates %+v", r.Candidates)
+	}
+	if got, want := r.Candidates[0].Around, []Count{{line, 2}, {"Read more about it", 1}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("texts around %+v, want %+v", got, want)
+	}
+	dir := t.TempDir()
+	if err := r.WriteFiles(dir); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(filepath.Join(dir, FileCandidates))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := len(rows[0]) - 1
+	if rows[0][last] != "texts_around" || rows[1][last] != line+" | Read more about it" {
+		t.Errorf("%s: last column %q / %q", FileCandidates, rows[0][last], rows[1][last])
+	}
+}

@@ -51,6 +51,12 @@ func TestParseOutlink(t *testing.T) {
 			Outlink{URL: "http://c.test/x", Hop: "L", Context: "a/@href", Rejected: "focus:irrelevant-server", Anchor: `ข่าว "วันนี้"`}, true},
 		{`http://a.test/4 L a/@href rejected:scope:depth 3, limit 2 anchor:"x rejected:y anchor:\"z\""`,
 			Outlink{URL: "http://a.test/4", Hop: "L", Context: "a/@href", Rejected: "scope:depth 3, limit 2", Anchor: `x rejected:y anchor:"z"`}, true},
+		// The text around a rejected link, before its anchor (the
+		// twenty-fifth session on); with no anchor, last.
+		{`http://d.pt/ L a/@href rejected:focus:unvisited-server around:"– arquivo de \"cante\" anchor:\"x\"" anchor:"www.d.pt"`,
+			Outlink{URL: "http://d.pt/", Hop: "L", Context: "a/@href", Rejected: "focus:unvisited-server", Around: `– arquivo de "cante" anchor:"x"`, Anchor: "www.d.pt"}, true},
+		{`http://d.pt/ L a/@href rejected:focus:unvisited-server around:"– arquivo"`,
+			Outlink{URL: "http://d.pt/", Hop: "L", Context: "a/@href", Rejected: "focus:unvisited-server", Around: "– arquivo"}, true},
 		// A tail that does not unquote is no anchor: it stays in the reason.
 		{`http://a.test/ L a/@href rejected:odd anchor:"open`,
 			Outlink{URL: "http://a.test/", Hop: "L", Context: "a/@href", Rejected: `odd anchor:"open`}, true},

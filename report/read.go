@@ -74,18 +74,44 @@ type Outlink struct {
 	// Anchor is the link's anchor text, "" when it had none or the
 	// crawl wrote no anchors (before they were added).
 	Anchor string `json:"anchor,omitempty"`
+	// Around is the text around a link focusing rejected
+	// (links.Link.Context), "" for others and for crawls made before
+	// it was written (the twenty-fifth session).
+	Around string `json:"around,omitempty"`
 }
 
-// anchorMark starts the anchor text, the last part of an outlink value.
-const anchorMark = ` anchor:"`
+// anchorMark starts the anchor text, the last part of an outlink value,
+// and aroundMark the text around the link, just before it.
+const (
+	anchorMark = ` anchor:"`
+	aroundMark = ` around:"`
+)
+
+// cutQuoted finds in rest the first mark from which the rest of the value
+// unquotes (strconv.Quote), and returns the text before the mark and the
+// unquoted string; ok is false when none does.
+func cutQuoted(rest, mark string) (before, quoted string, ok bool) {
+	for from := 0; ; {
+		i := strings.Index(rest[from:], mark)
+		if i < 0 {
+			return rest, "", false
+		}
+		i += from
+		if a, err := strconv.Unquote(rest[i+len(mark)-1:]); err == nil {
+			return rest[:i], a, true
+		}
+		from = i + 1
+	}
+}
 
 // ParseOutlink parses the value of an outlink field:
 //
-//	<absolute URL> <hop L|E|R|I> <tag>/@<attr>[ rejected:<reason>|admitted:<rules>][ anchor:"<text>"]
+//	<absolute URL> <hop L|E|R|I> <tag>/@<attr>[ rejected:<reason>|admitted:<rules>][ around:"<text>"][ anchor:"<text>"]
 //
 // The reason and the rules may hold spaces. The anchor text is a Go-quoted string
 // (strconv.Quote) that runs to the end of the value; a value whose tail
-// does not unquote has no anchor, and the tail stays in the reason. It
+// does not unquote has no anchor, and the tail stays in the reason. The
+// text around a rejected link is one too, just before the anchor. It
 // returns false for a value without a URL and a hop.
 func ParseOutlink(v string) (Outlink, bool) {
 	u, rest, ok := strings.Cut(strings.TrimSpace(v), " ")
@@ -99,20 +125,11 @@ func ParseOutlink(v string) (Outlink, bool) {
 	ctx, rest, _ := strings.Cut(strings.TrimLeft(rest, " "), " ")
 	o := Outlink{URL: u, Hop: hop, Context: strings.TrimSpace(ctx)}
 	// The anchor comes after the context: the first anchorMark from which
-	// the rest of the value unquotes.
+	// the rest of the value unquotes; the text around, before it, the
+	// same way.
 	rest = " " + rest
-	for from := 0; ; {
-		i := strings.Index(rest[from:], anchorMark)
-		if i < 0 {
-			break
-		}
-		i += from
-		if a, err := strconv.Unquote(rest[i+len(anchorMark)-1:]); err == nil {
-			o.Anchor, rest = a, rest[:i]
-			break
-		}
-		from = i + 1
-	}
+	rest, o.Anchor, _ = cutQuoted(rest, anchorMark)
+	rest, o.Around, _ = cutQuoted(rest, aroundMark)
 	if r, ok := strings.CutPrefix(strings.TrimSpace(rest), "rejected:"); ok {
 		o.Rejected = r
 	} else if a, ok := strings.CutPrefix(strings.TrimSpace(rest), "admitted:"); ok {

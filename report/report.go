@@ -196,6 +196,10 @@ type Candidate struct {
 	ReferrerSample []string
 	// Anchors are the most frequent anchor texts of those links.
 	Anchors []Count
+	// Around are the most frequent texts around those links (a line
+	// about the site beside a host name as the anchor), from crawls that
+	// wrote them (the twenty-fifth session on).
+	Around []Count `json:",omitempty"`
 	// Reasons counts the rejections by focusing reason ("focus:" cut).
 	Reasons []Count
 	// Dropped counts the queued URLs of Host dropped when it was judged
@@ -473,6 +477,7 @@ type candidate struct {
 	Candidate
 	refs       map[string]struct{}
 	anchors    map[string]int
+	around     map[string]int
 	reasons    map[string]int
 	sections   map[string]struct{} // SectionURLs, up to maxReferrers
 	targetRefs int                 // TargetReferrers
@@ -485,6 +490,7 @@ const (
 	maxReferrerSample = 5
 	maxAnchors        = 200 // distinct anchor texts counted per host
 	topAnchors        = 5   // shown per host
+	topAround         = 3   // texts around links shown per host
 )
 
 // referrer counts page among c's referring pages, once; relevant: page is
@@ -531,7 +537,7 @@ func (a *accumulator) section(c *candidate, u string) {
 func (a *accumulator) candidate(host string) *candidate {
 	c := a.cands[host]
 	if c == nil {
-		c = &candidate{Candidate: Candidate{Host: host}, refs: map[string]struct{}{}, anchors: map[string]int{}, reasons: map[string]int{},
+		c = &candidate{Candidate: Candidate{Host: host}, refs: map[string]struct{}{}, anchors: map[string]int{}, around: map[string]int{}, reasons: map[string]int{},
 			links: map[string]struct{}{}}
 		a.cands[host] = c
 	}
@@ -1423,6 +1429,11 @@ func (a *accumulator) addCandidates(page string, links []Outlink, relevant bool)
 				c.anchors[an]++
 			}
 		}
+		if ar := strings.TrimSpace(o.Around); ar != "" {
+			if _, known := c.around[ar]; known || len(c.around) < maxAnchors {
+				c.around[ar]++
+			}
+		}
 	}
 }
 
@@ -1476,6 +1487,9 @@ func (a *accumulator) finishSeeds() {
 		c.Referrers, c.TargetReferrers = len(c.refs), c.targetRefs
 		c.TargetDomain = a.targetDomain != nil && a.targetDomain(host)
 		c.Anchors = topCounts(c.anchors, topAnchors)
+		if len(c.around) > 0 {
+			c.Around = topCounts(c.around, topAround)
+		}
 		c.Reasons = topCounts(c.reasons, 0)
 		r.Candidates = append(r.Candidates, c.Candidate)
 	}

@@ -543,9 +543,14 @@ func (r *Report) WriteFiles(dir string) error {
 		for _, a := range c.Anchors {
 			anchors = append(anchors, a.Name)
 		}
+		var around []string
+		for _, a := range c.Around {
+			around = append(around, a.Name)
+		}
 		cands = append(cands, []string{c.Host, itoa(c.Referrers), itoa(c.Links), itoa(c.Dropped), itoa(c.Pages),
 			strings.Join(anchors, " | "), countList(c.Reasons), strings.Join(c.ReferrerSample, " "),
-			itoa(c.SectionURLs), strings.Join(c.SectionSample, " "), itoa(c.TargetReferrers), strconv.FormatBool(c.TargetDomain)})
+			itoa(c.SectionURLs), strings.Join(c.SectionSample, " "), itoa(c.TargetReferrers), strconv.FormatBool(c.TargetDomain),
+			strings.Join(around, " | ")})
 	}
 	for _, s := range r.Servers {
 		servers = append(servers, []string{s.Host, itoa(s.Pages), itoa(s.Relevant), s.Status, fmtTime(s.First), fmtTime(s.Last)})
@@ -598,7 +603,7 @@ func (r *Report) WriteFiles(dir string) error {
 		write(FileMIMETypes, csvOf([]string{"mime_type", "lines", "bytes"}, mimes)),
 		write(FileSeeds, csvOf([]string{"seed", "status", "meaning", "tree", "html_pages", "target_pages", "in_profile", "server_status", "server_host"}, seeds)),
 		write(FileCandidates, csvOf([]string{"host", "referring_pages", "rejected_links", "dropped_urls", "html_pages",
-			"anchor_texts", "reasons", "referrer_sample", "section_urls", "section_sample", "target_referring_pages", "target_domain"}, cands)),
+			"anchor_texts", "reasons", "referrer_sample", "section_urls", "section_sample", "target_referring_pages", "target_domain", "texts_around"}, cands)),
 		write(FileJSON, r.WriteJSON),
 	)
 }
