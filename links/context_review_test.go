@@ -73,3 +73,24 @@ func TestNBSPCollapsed(t *testing.T) {
 		t.Errorf("context %q, want %q", m["a"], "Sites: (om skolen)")
 	}
 }
+
+// TestContextCutBetweenWords: text around a link longer than
+// MaxContextLen is cut between words where it has spaces: half a word
+// says nothing, and reads as another language (a trial's report showed
+// "z finement l'oignon" for "émincez finement l'oignon").
+func TestContextCutBetweenWords(t *testing.T) {
+	words := strings.Repeat("émincez finement oignon ", 12) // 25 bytes a group, 300 in all
+	whole := map[string]bool{"émincez": true, "finement": true, "oignon": true}
+	m := contextsByPath(t, `<p>`+words+`<a href="a">x</a></p><p><a href="b">y</a> `+words+`</p>`)
+	for _, k := range []string{"a", "b"} {
+		c := m[k]
+		if c == "" || len(c) > MaxContextLen {
+			t.Fatalf("%s: context %q", k, c)
+		}
+		for _, w := range strings.Fields(c) {
+			if !whole[w] {
+				t.Errorf("%s: context %q holds %q, part of a word", k, c, w)
+			}
+		}
+	}
+}

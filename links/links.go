@@ -426,6 +426,12 @@ func (x *extractor) pageText(raw []byte) {
 		// description would read as B's (a review: a Danish line
 		// describing one site opened the English site listed next).
 		n := headLen(t, MaxContextLen-len(x.afterText))
+		if n < len(t) {
+			// Cut between words where there are spaces to cut at.
+			if k := bytes.LastIndexByte(t[:n], ' '); k > 0 {
+				n = k
+			}
+		}
 		x.afterText = append(x.afterText, t[:n]...)
 		t = t[n:]
 		if len(t) > 0 {
@@ -479,15 +485,40 @@ func (x *extractor) endBlock() {
 }
 
 // appendTail appends t to buf, keeping at most the last 2*MaxContextLen
-// bytes (contextString reads the last MaxContextLen of them).
+// bytes (contextString reads the last MaxContextLen of them), cut at the
+// start of a word where there are spaces.
 func appendTail(buf, t []byte) []byte {
 	if len(t) >= MaxContextLen {
-		return append(buf[:0], t[len(t)-MaxContextLen:]...)
+		return append(buf[:0], wordTail(t)...)
 	}
 	if len(buf)+len(t) > 2*MaxContextLen {
-		buf = append(buf[:0], buf[len(buf)-MaxContextLen:]...)
+		buf = append(buf[:0], wordTail(buf)...)
 	}
 	return append(buf, t...)
+}
+
+// wordTail is the last MaxContextLen bytes of t, or fewer: from the first
+// word that starts in them when a space does (the rest of a word cut in
+// two says nothing, and reads as another language), else from the first
+// whole character.
+func wordTail(t []byte) []byte {
+	if len(t) <= MaxContextLen {
+		return t
+	}
+	cut := len(t) - MaxContextLen
+	midWord := t[cut-1] != ' ' && t[cut] != ' '
+	t = t[cut:]
+	if midWord {
+		// A space with a word after it: a trailing one (the end of a
+		// block) leaves nothing to start at.
+		if i := bytes.IndexByte(t, ' '); i >= 0 && i < len(bytes.TrimRight(t, " "))-1 {
+			return t[i+1:]
+		}
+	}
+	for len(t) > 0 && !utf8.RuneStart(t[0]) {
+		t = t[1:]
+	}
+	return t
 }
 
 // minOwnContext is the fewest letters the text around a link in a
@@ -560,9 +591,7 @@ func headLen(t []byte, limit int) int {
 // t, cut at rune boundaries, white space collapsed.
 func contextString(t []byte, tail bool) string {
 	if tail {
-		if len(t) > MaxContextLen {
-			t = t[len(t)-MaxContextLen:]
-		}
+		t = wordTail(t)
 		// Cut at a rune boundary: the buffers it reads (prev,
 		// quoteText) keep a text's last bytes, which may start inside
 		// a character.
