@@ -140,19 +140,7 @@ func TestCandidatesSeedsMIME(t *testing.T) {
 		}
 	}
 
-	dir := t.TempDir()
-	if err := r.WriteFiles(dir); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(filepath.Join(dir, FileCandidates))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := candidatesCSV(t, r)
 	if len(rows) != 3 || rows[2][0] != "lao.test" || rows[1][3] != "4" || !strings.Contains(rows[2][5], "ຂ່າວ ລາວ") ||
 		rows[0][8] != "section_urls" || rows[1][8] != "1" || rows[1][9] != "http://ja.test/th/" {
 		t.Errorf("%s: %q", FileCandidates, rows)
@@ -389,6 +377,17 @@ func TestCandidateTextsAround(t *testing.T) {
 	if got, want := r.Candidates[0].Around, []Count{{line, 2}, {"Read more about it", 1}}; !reflect.DeepEqual(got, want) {
 		t.Errorf("texts around %+v, want %+v", got, want)
 	}
+	rows := candidatesCSV(t, r)
+	last := len(rows[0]) - 1
+	if rows[0][last] != "texts_around" || rows[1][last] != line+" | Read more about it" {
+		t.Errorf("%s: last column %q / %q", FileCandidates, rows[0][last], rows[1][last])
+	}
+}
+
+// candidatesCSV writes r's files and returns the rows of its
+// candidate-hosts.csv, the header first.
+func candidatesCSV(t *testing.T, r *Report) [][]string {
+	t.Helper()
 	dir := t.TempDir()
 	if err := r.WriteFiles(dir); err != nil {
 		t.Fatal(err)
@@ -402,8 +401,5 @@ func TestCandidateTextsAround(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	last := len(rows[0]) - 1
-	if rows[0][last] != "texts_around" || rows[1][last] != line+" | Read more about it" {
-		t.Errorf("%s: last column %q / %q", FileCandidates, rows[0][last], rows[1][last])
-	}
+	return rows
 }
