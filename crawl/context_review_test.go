@@ -114,7 +114,7 @@ func TestCapCountsDetectionsOnly(t *testing.T) {
 	}
 }
 
-// TestHostNameInContextNotRead (from a review): hostLike keeps a host name written as
+// TestHostNameInContextNotRead (from a review): readable keeps a host name written as
 // the anchor from being read ("a Swedish host name as Bokmål at 0.98"),
 // but the same name written beside a link ("Website – www.skanegarden.se",
 // a directory linking through a booking or tracking URL) has a separator
@@ -123,8 +123,8 @@ func TestCapCountsDetectionsOnly(t *testing.T) {
 func TestHostNameInContextNotRead(t *testing.T) {
 	real := realDetector(t, "nb")
 	const host = "www.skanegarden.se"
-	if !hostLike(host) {
-		t.Fatal("precondition: the host name is not hostLike")
+	if !hostWord(host) {
+		t.Fatal("precondition: the host name is not a hostWord")
 	}
 	if r := real.Detect([]byte("– "+host), "text/plain; charset=utf-8"); r.Lang != "nb" || min(r.Confidence, r.RivalConfidence) < focus.AnchorSure {
 		t.Fatalf("precondition: %q read as %s %.3f", "– "+host, r.Lang, r.Confidence)

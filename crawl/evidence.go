@@ -78,8 +78,9 @@ func (c *Crawler) decideNav(pol *focus.Policy, relevant bool, pg *linkPage, src,
 const minAnchorLetters = 8
 
 // textLang reads the language of a link's anchor text, or of the text
-// around it, with the crawl's detector, on the page pg. Nothing ("", 0) when the anchor is too short,
-// or when the page is in a language the detector's second stage tells
+// around it, with the crawl's detector, on the page pg. Nothing ("", 0)
+// when the text is too short once host names are left out (readable), or
+// when the page is in a language the detector's second stage tells
 // from a target (detect.Related: a Bokmål page's anchors for a Danish
 // crawl) or one written in the target's shared script (focus.ShareScript:
 // a Japanese page's kanji names read as Chinese): between such neighbours
@@ -91,12 +92,11 @@ func (c *Crawler) textLang(pol *focus.Policy, pg *linkPage, text string) (string
 	if rd, ok := pg.reads[text]; ok {
 		return rd.lang, rd.conf
 	}
-	read := readable(text)
-	if read != "" && pg.detections >= maxAnchorReads {
-		return "", 0 // not cached: the cap, not the text, said nothing
-	}
 	var rd anchorReading
-	if read != "" && !neighbourPage(pol, pg.lang) {
+	if read := readable(text); read != "" && !neighbourPage(pol, pg.lang) {
+		if pg.detections >= maxAnchorReads {
+			return "", 0 // not cached: the cap, not the text, said nothing
+		}
 		pg.detections++
 		rd = c.readText(pol, read)
 	}
@@ -163,14 +163,6 @@ func (c *Crawler) readText(pol *focus.Policy, text string) anchorReading {
 		rd.conf = min(rd.conf, r.RivalConfidence)
 	}
 	return rd
-}
-
-// hostLike reports whether an anchor is a host name, URL or address
-// written out ("www.skanegarden.se", "http://example.dk/"): one word
-// (hostWord). readable drops such words.
-func hostLike(anchor string) bool {
-	a := strings.TrimSpace(anchor)
-	return a != "" && !strings.ContainsFunc(a, unicode.IsSpace) && hostWord(a)
 }
 
 // hostWord reports whether a word is a host name, URL, path or e-mail

@@ -3,6 +3,7 @@ package links
 import (
 	"strings"
 	"testing"
+	"unicode"
 )
 
 // contextsByPath returns each Nav link's context, by the URL's path.
@@ -91,6 +92,44 @@ func TestContextCutBetweenWords(t *testing.T) {
 			if !whole[w] {
 				t.Errorf("%s: context %q holds %q, part of a word", k, c, w)
 			}
+		}
+	}
+}
+
+// TestAfterCutNextTokenLeadingSpace (from a review): a link's text after
+// is cut between words when the token past the limit starts with a space.
+func TestAfterCutNextTokenLeadingSpace(t *testing.T) {
+	first := strings.TrimSpace(strings.Repeat("oignon ", 12)) // 83 bytes
+	m := contextsByPath(t, `<p><a href="a">x</a> `+first+`<b> extraordinairement</b> bon</p>`)
+	c := m["a"]
+	for _, w := range strings.Fields(c) {
+		if w != "oignon" && w != "extraordinairement" && w != "bon" {
+			t.Errorf("context %q holds %q, part of a word", c, w)
+		}
+	}
+}
+
+// TestThaiPhraseSpacesKept: Thai writes no spaces between words but
+// puts one between phrases, and after a phrase before a number or a
+// Latin tag. The word cut takes the whole phrase for a "word" and drops
+// it: the text before the link keeps only "(PDF)", the text after only
+// the first short phrase; before the change both held ~30 Thai letters.
+// TestThaiPhraseSpacesKept (from a review): a cut between words drops at
+// most maxWordCut bytes; Thai, with spaces between phrases only, keeps
+// its text.
+func TestThaiPhraseSpacesKept(t *testing.T) {
+	phrase := "ดาวน์โหลดเอกสารคู่มือการใช้งานระบบสารสนเทศเพื่อการศึกษาภาษาไทยฉบับสมบูรณ์" // ~70 letters, >96 bytes
+	m := contextsByPath(t, `<p>`+phrase+` (PDF) <a href="a">x</a></p>`+
+		`<p><a href="b">y</a> ข่าว `+phrase+`</p>`)
+	for _, k := range []string{"a", "b"} {
+		n := 0
+		for _, r := range m[k] {
+			if unicode.Is(unicode.Thai, r) {
+				n++
+			}
+		}
+		if n < 12 {
+			t.Errorf("%s: context %q has %d Thai letters, want at least a dozen (it had ~30 before the word cut)", k, m[k], n)
 		}
 	}
 }

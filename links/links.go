@@ -427,8 +427,10 @@ func (x *extractor) pageText(raw []byte) {
 		// describing one site opened the English site listed next).
 		n := headLen(t, MaxContextLen-len(x.afterText))
 		if n < len(t) {
-			// Cut between words where there are spaces to cut at.
-			if k := bytes.LastIndexByte(t[:n], ' '); k > 0 {
+			// Cut between words where there is a space to cut at
+			// near the end (a space at the start will do once the
+			// link has text after it from an earlier token).
+			if k := bytes.LastIndexByte(t[:n], ' '); (k > 0 || k == 0 && len(x.afterText) > 0) && n-k <= maxWordCut {
 				n = k
 			}
 		}
@@ -497,6 +499,12 @@ func appendTail(buf, t []byte) []byte {
 	return append(buf, t...)
 }
 
+// maxWordCut is the most a cut between words drops (wordTail, pageText):
+// a Latin word is shorter, and a longer run without a space is a phrase of
+// a script that writes none between its words (a review: a Thai link's
+// text before kept "(PDF)" alone).
+const maxWordCut = 32
+
 // wordTail is the last MaxContextLen bytes of t, or fewer: from the first
 // word that starts in them when a space does (the rest of a word cut in
 // two says nothing, and reads as another language), else from the first
@@ -509,9 +517,11 @@ func wordTail(t []byte) []byte {
 	midWord := t[cut-1] != ' ' && t[cut] != ' '
 	t = t[cut:]
 	if midWord {
-		// A space with a word after it: a trailing one (the end of a
-		// block) leaves nothing to start at.
-		if i := bytes.IndexByte(t, ' '); i >= 0 && i < len(bytes.TrimRight(t, " "))-1 {
+		// A space with a word after it, near the start: a trailing one
+		// (the end of a block) leaves nothing to start at, and one far
+		// in is between phrases of a script written without spaces
+		// between words (Thai, Chinese), whose text is kept.
+		if i := bytes.IndexByte(t, ' '); i >= 0 && i < maxWordCut && i < len(bytes.TrimRight(t, " "))-1 {
 			return t[i+1:]
 		}
 	}

@@ -155,6 +155,7 @@ func FuzzParseOutlink(f *testing.F) {
 	f.Add("http://a.test/ L a/@href rejected:scope:depth 3, limit 2")
 	f.Add("x E")
 	f.Add(`http://c.test/x L a/@href rejected:focus:irrelevant-server anchor:"ข่าว \"x\""`)
+	f.Add(`http://d.pt/ L a/@href rejected:focus:unvisited-server around:"– arquivo \"x\"" anchor:"www.d.pt"`)
 	f.Fuzz(func(t *testing.T, v string) {
 		o, ok := ParseOutlink(v)
 		if !ok {
@@ -167,6 +168,9 @@ func FuzzParseOutlink(f *testing.F) {
 		s := o.URL + " " + o.Hop + " " + o.Context
 		if o.Rejected != "" {
 			s += " rejected:" + o.Rejected
+		}
+		if o.Around != "" {
+			s += " around:" + strconv.Quote(o.Around)
 		}
 		if o.Anchor != "" {
 			s += " anchor:" + strconv.Quote(o.Anchor)
