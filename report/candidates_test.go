@@ -377,6 +377,13 @@ func TestCandidateTextsAround(t *testing.T) {
 	if got, want := r.Candidates[0].Around, []Count{{line, 2}, {"Read more about it", 1}}; !reflect.DeepEqual(got, want) {
 		t.Errorf("texts around %+v, want %+v", got, want)
 	}
+	var md bytes.Buffer
+	if err := r.WriteMarkdown(&md); err != nil {
+		t.Fatal(err)
+	}
+	if want := `"Website", "fado", "www.fado.test"; beside: "` + line + `"`; !strings.Contains(md.String(), want) {
+		t.Errorf("markdown lacks %q:\n%s", want, md.String())
+	}
 	rows := candidatesCSV(t, r)
 	last := len(rows[0]) - 1
 	if rows[0][last] != "texts_around" || rows[1][last] != line+" | Read more about it" {

@@ -433,7 +433,7 @@ func (r *Report) writeCandidates(p func(string, ...any)) {
 	}
 	n := min(len(r.Candidates), TopCandidates)
 	p("Hosts without a target-language page that focusing turned away: links to them it rejected, the pages those links were on, ")
-	p("their anchor texts, and URLs dropped from their queue when they were judged irrelevant (crawl.log -5003). ")
+	p("their anchor texts (and the text most often beside them), and URLs dropped from their queue when they were judged irrelevant (crawl.log -5003). ")
 	p("A host with %s anchors may deserve a seed. ", r.Profile.Language)
 	sections := 0
 	for _, c := range r.Candidates {
@@ -458,8 +458,15 @@ func (r *Report) writeCandidates(p func(string, ...any)) {
 		if c.SectionURLs > 0 {
 			sec = fmt.Sprintf("%d, e.g. %s", c.SectionURLs, c.SectionSample[0])
 		}
+		anchors := anchorList(c.Anchors)
+		if len(c.Around) > 0 {
+			// The most frequent text around those links: a host name
+			// as the anchor says little, the line beside it says what
+			// the site is (candidate-hosts.csv has three).
+			anchors = strings.TrimPrefix(anchors+"; beside: "+strconv.Quote(c.Around[0].Name), "; ")
+		}
 		p("| %s | %d | %d | %d | %d | %d | %s | %s | %s | %s |\n", mdEsc(c.Host), c.Referrers, c.TargetReferrers, c.Links, c.Dropped, c.Pages,
-			mdEsc(sec), mdEsc(anchorList(c.Anchors)), mdEsc(countList(c.Reasons)), mdEsc(ref))
+			mdEsc(sec), mdEsc(anchors), mdEsc(countList(c.Reasons)), mdEsc(ref))
 	}
 }
 
