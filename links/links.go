@@ -508,7 +508,9 @@ const maxWordCut = 32
 // wordTail is the last MaxContextLen bytes of t, or fewer: from the first
 // word that starts in them when a space does (the rest of a word cut in
 // two says nothing, and reads as another language), else from the first
-// whole character.
+// whole character. A t of MaxContextLen bytes or fewer is whole, and
+// returned as it is: the buffers it cuts (extractor.prev, quoteText)
+// hold whole tokens or what wordTail left.
 func wordTail(t []byte) []byte {
 	if len(t) <= MaxContextLen {
 		return t
@@ -586,7 +588,7 @@ func (x *extractor) endContext() {
 
 // headLen is how many bytes of t its first limit bytes, cut at a rune
 // boundary, are.
-func headLen(t []byte, limit int) int {
+func headLen[T string | []byte](t T, limit int) int {
 	if len(t) <= limit {
 		return len(t)
 	}
@@ -602,12 +604,6 @@ func headLen(t []byte, limit int) int {
 func contextString(t []byte, tail bool) string {
 	if tail {
 		t = wordTail(t)
-		// Cut at a rune boundary: the buffers it reads (prev,
-		// quoteText) keep a text's last bytes, which may start inside
-		// a character.
-		for len(t) > 0 && !utf8.RuneStart(t[0]) {
-			t = t[1:]
-		}
 	} else {
 		t = t[:headLen(t, MaxContextLen)]
 	}
@@ -659,14 +655,7 @@ func (x *extractor) closeAnchor() {
 func anchorString(b []byte) string {
 	f := strings.Fields(string(b))
 	s := strings.Join(f, " ")
-	if len(s) > MaxAnchorLen {
-		n := MaxAnchorLen
-		for n > 0 && !utf8.RuneStart(s[n]) {
-			n--
-		}
-		s = s[:n]
-	}
-	return s
+	return s[:headLen(s, MaxAnchorLen)]
 }
 
 // addAttr adds the value of attribute key, if present.
