@@ -149,7 +149,7 @@ func Extract(pageURL *url.URL, html []byte, opts Options) Page {
 	}
 	var page *whatwg.Url
 	if pageURL != nil {
-		if u, err := parser.Parse(pageURL.String()); err == nil && isHTTP(u) {
+		if u, err := parser.Parse(pageURL.String()); err == nil && baseOK(u) {
 			page = u
 		}
 	}
@@ -165,7 +165,7 @@ func Extract(pageURL *url.URL, html []byte, opts Options) Page {
 		} else {
 			b, err = parser.Parse(x.baseRef)
 		}
-		if err == nil && isHTTP(b) {
+		if err == nil && baseOK(b) {
 			base = b
 		}
 	}
@@ -917,6 +917,18 @@ func resolve(base *whatwg.Url, ref string) (string, bool) {
 		return "", false
 	}
 	return s, true
+}
+
+// baseOK reports whether u may be a page's base URL: http(s), and one
+// net/url parses as it does every link resolved against it (resolve).
+// FuzzExtract found a page URL "http:}" that the WHATWG parser reads as
+// host "}", given back as Page.Base "http://}/", which net/url rejects.
+func baseOK(u *whatwg.Url) bool {
+	if !isHTTP(u) {
+		return false
+	}
+	_, err := url.Parse(u.Href(true))
+	return err == nil
 }
 
 func isHTTP(u *whatwg.Url) bool {
