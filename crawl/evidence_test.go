@@ -440,3 +440,38 @@ func BenchmarkAnchorRead(b *testing.B) {
 		})
 	}
 }
+
+// TestDescriptionApartOpensServer: a link directory that writes a site's
+// description apart from its link (the next cell of the row, the cells
+// before it, the <dd> after its <dt>, the line after a <br>) opens the
+// target site as a link with the description beside it does, and a site
+// described in another language stays closed.
+func TestDescriptionApartOpensServer(t *testing.T) {
+	real := realDetector(t, "da")
+	const (
+		sure    = "Her kan du læse om skolen og hvad der sker"
+		english = "a Danish school debate site from Aarhus"
+	)
+	en := `<html lang="en"><body><h2>Links</h2><table>` +
+		`<tr><td><a href="http://cell.test/">www.cell.com</a></td><td>` + sure + `</td></tr>` +
+		`<tr><td>Skoledebat</td><td>` + sure + `</td><td><a href="http://row.test/">www.row.com</a></td></tr>` +
+		`<tr><td><a href="http://encell.test/">www.encell.com</a></td><td>` + english + `</td></tr>` +
+		`</table><dl><dt><a href="http://dd.test/">www.dd.com</a></dt><dd>` + sure + `</dd></dl>` +
+		`<p><a href="http://br.test/">www.br.com</a><br>` + sure + `</p>` +
+		`<ul><li><a href="http://li.test/">www.li.com</a></li><li>` + sure + `</li></ul></body></html>`
+	web := fakeWeb{"http://en.test/": htmlResponse(en), "http://encell.test/": page("en")}
+	for _, u := range []string{"http://cell.test/", "http://row.test/", "http://dd.test/", "http://br.test/", "http://li.test/"} {
+		web[u] = page("da")
+	}
+	// The next item of a list is not a description: li.test stays closed.
+	opened := map[string]bool{"http://cell.test/": true, "http://row.test/": true, "http://dd.test/": true, "http://br.test/": true}
+	h, _ := anchorCrawl(t, real, "", focus.Config{Strategy: focus.Evidence, Langs: []string{"da"}}, web, "http://en.test/")
+	for u := range web {
+		if u == "http://en.test/" {
+			continue
+		}
+		if h.fetched(u) != opened[u] {
+			t.Errorf("fetched %s: %v, want %v", u, h.fetched(u), opened[u])
+		}
+	}
+}

@@ -73,9 +73,13 @@ type Link struct {
 	// white space collapsed, the two joined by a space; "" for other
 	// elements. A link inside a <blockquote> with fewer than 8 letters
 	// around it in its block (a citation: "— <a>Source</a>, 2023") has
-	// the end of the quotation's text before it instead. Per-link evidence reads its script, as the paper's
-	// "anchor and surrounding text". For a URL linked twice it is the
-	// first occurrence's.
+	// the end of the quotation's text before it instead. A link with
+	// fewer than 8 letters around it in its block takes its description
+	// from the block that, in a link directory, holds it (describedBy):
+	// the other cells of its table row, the <dd> after its <dt>, the line
+	// after a <br>, the paragraph after a heading. Per-link evidence reads
+	// its script, as the paper's "anchor and surrounding text". For a URL
+	// linked twice it is the first occurrence's.
 	Context string
 }
 
@@ -235,6 +239,17 @@ type extractor struct {
 	// last, at most maxElems: an end tag closes what it closes in a
 	// browser, a <blockquote> left open inside a table cell included.
 	elems []string
+	// row is the page text of the table row read so far, cells joined
+	// by a space (at most 2*MaxContextLen bytes); rowBefore is its end
+	// when the waiting <a> opened, the text before a link alone in its
+	// cell. carry is the block a link alone in its own waits for as its
+	// description (describedBy), "" when none; described is set once the
+	// waiting <a> reads the text of that block, which it takes alone.
+	row       []byte
+	inRow     bool // a <tr> is open, and no <table> inside it
+	rowBefore string
+	carry     string
+	described bool
 	// space is a scratch buffer for collapsing a text token.
 	space []byte
 }
@@ -319,7 +334,7 @@ func (x *extractor) scan(doc []byte) {
 			if len(name) == 1 && name[0] == 'a' {
 				x.closeAnchor()
 			} else if blockTag(name) {
-				x.endBlock()
+				x.endBlock(string(name), false)
 			}
 			if n := string(name); containerTag(n) {
 				x.closeElem(n)
@@ -339,7 +354,7 @@ func (x *extractor) scan(doc []byte) {
 			if tag == "a" {
 				x.closeAnchor() // <a> does not nest: a new one ends the last
 			} else if blockTag(name) {
-				x.endBlock()
+				x.endBlock(tag, true)
 			}
 			if tt == html.StartTagToken && containerTag(tag) {
 				x.openElem(tag)
@@ -441,6 +456,9 @@ func (x *extractor) pageText(raw []byte) {
 		}
 	}
 	x.prev = appendTail(x.prev, t)
+	if x.inRow {
+		x.row = appendTail(x.row, t) // what no link before took
+	}
 }
 
 // collapseSpace appends raw to dst with each run of white space (ASCII,
@@ -477,13 +495,88 @@ func blockTag(name []byte) bool {
 	return false
 }
 
-// endBlock ends the text around links at a block boundary.
-func (x *extractor) endBlock() {
-	x.endContext()
+// endBlock ends the text around links at a block boundary: the start
+// (start) or end tag of the element name. A link alone in its block
+// (fewer than minOwnContext letters around it) waits on through the
+// boundaries describedBy names for its description.
+func (x *extractor) endBlock(name string, start bool) {
+	switch {
+	case x.after < 0 || x.described:
+		x.endContext()
+	case x.carry != "":
+		if next, open := describedBy(x.carry, name, start); next == "" {
+			x.endContext()
+		} else {
+			x.carry = next
+			x.described = open
+		}
+	case fewLetters(x.before, string(x.afterText)):
+		if next, open := describedBy("", name, start); next == "" {
+			x.endContext()
+		} else {
+			x.carry = next
+			x.described = open
+		}
+	default:
+		x.endContext()
+	}
 	x.prev = x.prev[:0]
 	if x.quote > 0 && len(x.quoteText) > 0 {
 		x.quoteText = appendTail(x.quoteText, []byte{' '})
 	}
+	switch name {
+	case "tr", "table":
+		x.row = x.row[:0]
+		x.inRow = start && name == "tr"
+	case "td", "th":
+		if len(x.row) > 0 {
+			x.row = appendTail(x.row, []byte{' '})
+		}
+	}
+}
+
+// describedBy is how a link alone in its block (a name, a host name, a
+// logo) finds its description where link directories write it, apart
+// from the link: the next cell of its table row, the <dd> after its <dt>,
+// the next line after a <br>, the paragraph after a heading (an
+// independent trial's directories wrote "<td><a>Name</a></td><td>what the
+// site is</td>" and "Name | description | <a>www.host</a>", and lost
+// every such link's text). waiting is what the link waits for ("" at the
+// boundary that ends its own block), and name and start the tag met. It
+// returns what the link waits for next ("" when the boundary ends its
+// context) and whether the description has opened: the link reads the
+// text up to the next boundary, and no further.
+func describedBy(waiting, name string, start bool) (next string, open bool) {
+	switch waiting {
+	case "":
+		switch {
+		case name == "br":
+			return "line", true
+		case name == "dt" && !start:
+			return "dd", false
+		case name == "dd" && start: // <dt><a>…</a><dd>, the </dt> implied
+			return "dd", true
+		case (name == "td" || name == "th") && !start:
+			return "cell", false
+		case (name == "td" || name == "th") && start: // the </td> implied
+			return "cell", true
+		case len(name) == 2 && name[0] == 'h' && '1' <= name[1] && name[1] <= '6' && !start:
+			return "p", false
+		}
+	case "dd":
+		if name == "dd" && start {
+			return "dd", true
+		}
+	case "cell":
+		if (name == "td" || name == "th") && start {
+			return "cell", true
+		}
+	case "p":
+		if (name == "p" || name == "div") && start {
+			return "p", true
+		}
+	}
+	return "", false
 }
 
 // appendTail appends t to buf, keeping at most the last 2*MaxContextLen
@@ -574,6 +667,10 @@ func (x *extractor) endContext() {
 		// with text of its own in a <blockquote> used for indentation
 		// (old layouts: a whole link list in one) keeps its own.
 		x.before = x.quoted
+	} else if x.rowBefore != "" && fewLetters(x.before, after) {
+		// A link alone in its table cell: the cells before it are its
+		// name and description ("Name | description | <a>www.host</a>").
+		x.before = x.rowBefore
 	}
 	switch {
 	case x.before == "":
@@ -583,7 +680,8 @@ func (x *extractor) endContext() {
 	default:
 		x.cands[x.after].context = x.before + " " + after
 	}
-	x.after, x.before, x.quoted = -1, "", ""
+	x.after, x.before, x.quoted, x.rowBefore = -1, "", "", ""
+	x.carry, x.described = "", false
 }
 
 // headLen is how many bytes of t its first limit bytes, cut at a rune
@@ -621,6 +719,11 @@ func (x *extractor) openAnchor(cand int) {
 		x.before = contextString(x.prev, true)
 		if x.quote > 0 {
 			x.quoted = contextString(x.quoteText, true)
+		}
+		if x.inRow && len(x.row) > len(x.prev) {
+			// Earlier cells of its row hold text; the row's end, which
+			// is x.prev's, is what stands before it.
+			x.rowBefore = contextString(x.row, true)
 		}
 		x.prev = x.prev[:0]
 		x.open = cand
