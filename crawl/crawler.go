@@ -207,6 +207,7 @@ type Crawler struct {
 	handedBack atomic.Int64
 
 	dead deadSites // sites given up on after their last retry
+	lost lostURLs  // the last URL of each origin lost before a response
 
 	pause pauseState // Pause and Resume (pause.go)
 	// pausedBefore is pausedFor when Run began: the pause time before the
@@ -247,7 +248,7 @@ func New(cfg Config, p Parts) (*Crawler, error) {
 	}
 	fs := p.Queue.Stats()
 	return &Crawler{cfg: cfg, p: p, pagesBefore: fs.Pages, before: fs.Usage, stats: newStats(),
-		dead: deadSites{until: map[string]time.Time{}}, slots: serverSlots{domainMax: cfg.DomainConnections, addrMax: cfg.AddressConnections, now: cfg.Now,
+		dead: deadSites{until: map[string]time.Time{}}, lost: lostURLs{last: map[string]lostURL{}}, slots: serverSlots{domainMax: cfg.DomainConnections, addrMax: cfg.AddressConnections, now: cfg.Now,
 			book: cfg.MaxSitesPerAddress > 0}}, nil
 }
 

@@ -233,6 +233,7 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 		return c.drainCut(l)
 	}
 	if res != nil {
+		c.lost.answered(origin(e))
 		// The site's next leases count against the address it answered
 		// from, and a busy answer gives that address's other sites fewer
 		// fetches at once (as for robots.txt: RobotsFetcher).
@@ -249,7 +250,7 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 	done.Recheck = recheck
 	if res == nil {
 		c.unreserve()
-		f := failure{status: failureCode(ferr), site: true, why: "err:" + errString(ferr), noHost: noSuchHost(ferr), recheck: recheck}
+		f := failure{status: failureCode(ferr), site: c.siteFailed(e, ferr), why: "err:" + errString(ferr), noHost: noSuchHost(ferr), recheck: recheck}
 		if permanent(ferr) {
 			return c.finish(l, worker, outcome{status: f.status, failed: true, annot: []string{f.why}}, done)
 		}
@@ -381,6 +382,13 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 		if perr != nil && len(payload) == 0 {
 			out.annot = append(out.annot, "payload:"+perr.Error())
 			break
+		}
+		if perr != nil {
+			// Decoded in part (a gzip stream that ends early inside
+			// whole framing): the part is read, and the page's line says
+			// its links past the cut were not seen, as parse-truncated
+			// does (a review found such a page logged as whole).
+			out.annot = append(out.annot, "payload-truncated:"+perr.Error())
 		}
 		d := c.p.Detector.Detect(payload, res.Header.Get("Content-Type"))
 		out.det, out.page = &d, true
@@ -549,8 +557,16 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 		c.stats.langChanged.Add(1)
 	}
 	hist := &frontier.History{URL: e.URL, Fetched: res.Started, Status: res.Status,
-		ETag: res.Header.Get("ETag"), LastModified: validLastModified(res),
 		Tree: e.Tree, Depth: e.Depth, Priority: e.Priority, Requisite: e.Requisite, Hops: e.Hops, Via: e.Via}
+	if res.Truncated == "" || res.Truncated == fetch.TruncatedLength {
+		// The validators of a capture cut by a reset or a timeout are
+		// not kept: the next generation's request is not conditional on
+		// them, so a 304 cannot make the cut capture stand for the whole
+		// page for good (a review: the page and its links past the cut
+		// were never archived again while it was unchanged). A page cut
+		// at the size limit would be cut the same again, and keeps them.
+		hist.ETag, hist.LastModified = res.Header.Get("ETag"), validLastModified(res)
+	}
 	if out.det != nil {
 		hist.Lang = histLang(out.det)
 		hist.Relevant, hist.Judged = out.det.Relevant, true
@@ -1114,6 +1130,7 @@ func isHTML(mt string) bool {
 // failureCode maps a fetch error to a Heritrix-style negative status.
 func failureCode(err error) int {
 	var ne net.Error
+	var ce *fetch.ConnectError
 	switch {
 	case errors.Is(err, fetch.ErrAddressRefused):
 		return codeAddress
@@ -1123,7 +1140,11 @@ func failureCode(err error) int {
 		return codeTimeout
 	case errors.Is(err, context.DeadlineExceeded):
 		return codeTimeout
-	case err != nil && strings.Contains(err.Error(), "dial"):
+	case connectFailed(err) && !errors.As(err, &ce):
+		// Read from the error's type, not its text, which holds the URL:
+		// a lost connection to ".../dialog/" was logged as -2 (a review).
+		return codeConnectFailed
+	case errors.As(err, &ce) && !ce.TLS:
 		return codeConnectFailed
 	}
 	return codeConnectLost

@@ -64,7 +64,7 @@ func (f *fakeFetcher) Do(_ context.Context, _, rawURL string, _ http.Header) (*f
 	raw, ok := f.web[rawURL]
 	if !ok {
 		if strings.Contains(rawURL, "down.test") {
-			return nil, errors.New("dial tcp: connection refused")
+			return nil, refused("192.0.2.1:80")
 		}
 		raw = "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n"
 	}

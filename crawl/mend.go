@@ -16,11 +16,14 @@ import (
 
 // Mend appends a crawl.log line for every response or revisit record in
 // the WARC files that has none, and returns how many it added. The engine
-// completes a URL in the frontier before it writes the URL's line, so a
-// kill between the two leaves a URL archived and done, and never fetched
-// again, without a line: a resumed crawl calls Mend on the WARC files the
+// writes a URL's records, then its line, then completes it in the frontier
+// (archive's crash contract), so a kill between the records and the line
+// leaves a capture without a line, of a URL still in flight that the
+// resumed crawl fetches again under a line of its own; and a power cut can
+// lose the last interval's lines when the WARC file was synced and
+// crawl.log not yet. A resumed crawl calls Mend on the WARC files the
 // kill may have touched (the one it left open and the one before), and
-// the URL gets its line, rebuilt from its records and annotated
+// the capture gets its line, rebuilt from its records and annotated
 // "recovered-from-warc" (via and hops come from the metadata record;
 // worker and fetch timing are unknown). Only lines written since the
 // oldest of those records are compared, read from the end of the log.

@@ -78,6 +78,77 @@ func (c *Crawler) retry(l *frontier.Lease, worker int, f failure) error {
 	return nil
 }
 
+// siteFailed reports whether a fetch of e that got no response (err) is
+// its site's failure rather than the URL's: no connection could be made
+// (fetch.ConnectError: no request reached the server), or the connection
+// carried the request and was lost or timed out before a response for a
+// second URL of the origin in a row. One URL whose back end crashes (the
+// connection closed before any byte, as an nginx 444 does) is the URL's
+// own failure: as a site's, each of its tries held the whole site back and
+// the last gave up every queued URL of a site that answered all of them (a
+// review). A server that accepts connections and answers none fails two
+// URLs in a row and is given up as a dead one is.
+func (c *Crawler) siteFailed(e frontier.Entry, err error) bool {
+	if connectFailed(err) {
+		return true
+	}
+	return c.lost.lost(origin(e), e.URL, c.cfg.Now(), c.cfg.Retries.MaxDelay)
+}
+
+// connectFailed reports whether err came before a request reached the
+// server: in dialling (the name's lookup included) or in the TLS
+// handshake (fetch.ConnectError, or the net package's dial and lookup
+// errors, as other fetchers return them).
+func connectFailed(err error) bool {
+	var ce *fetch.ConnectError
+	var op *net.OpError
+	var dns *net.DNSError
+	return errors.As(err, &ce) || errors.As(err, &op) && op.Op == "dial" || errors.As(err, &dns)
+}
+
+// lostURLs remembers, per origin, the last URL whose fetch was lost before
+// a response, until the origin answers one. Keyed by origin, under the
+// site like all the engine's per-site state. An origin that never answers
+// again (its last URL given up) would stay for good; lost sweeps out
+// those lost longer ago than the retry schedule's longest wait whenever
+// the map has doubled since the last sweep, as deadSites does. Safe for
+// concurrent use.
+type lostURLs struct {
+	mu    sync.Mutex
+	last  map[string]lostURL
+	sweep int // the size at which lost next sweeps
+}
+
+type lostURL struct {
+	url string
+	at  time.Time
+}
+
+// lost records a fetch of url lost before a response at now and reports
+// whether the origin's last fetch was another URL lost so, within within.
+func (l *lostURLs) lost(origin, url string, now time.Time, within time.Duration) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	prev, ok := l.last[origin]
+	if len(l.last) >= max(l.sweep, deadSweepMin) {
+		for k, v := range l.last {
+			if now.Sub(v.at) > within {
+				delete(l.last, k)
+			}
+		}
+		l.sweep = 2 * len(l.last)
+	}
+	l.last[origin] = lostURL{url, now}
+	return ok && prev.url != url && now.Sub(prev.at) <= within
+}
+
+// answered forgets the origin's lost URL: it answered a fetch.
+func (l *lostURLs) answered(origin string) {
+	l.mu.Lock()
+	delete(l.last, origin)
+	l.mu.Unlock()
+}
+
 // origin is the scheme and site of e, what a site-wide failure gives up
 // on: http and https of one host are one site (one connection at a time,
 // one delay), but a failure of one says nothing of the other. A trial: a

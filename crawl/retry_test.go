@@ -7,9 +7,11 @@ import (
 	"maps"
 	"net"
 	"net/http"
+	"os"
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -172,7 +174,7 @@ func TestFailuresAreRetried(t *testing.T) {
 	}
 	busy := "HTTP/1.1 503 Service Unavailable\r\nRetry-After: 0\r\nContent-Length: 0\r\n\r\n"
 	r := newRetryRig(t, web, map[string]flake{
-		"http://flap.test/":     {n: 2, err: errors.New("dial tcp 192.0.2.1:80: connect: connection refused")},
+		"http://flap.test/":     {n: 2, err: refused("192.0.2.1:80")},
 		"http://busy.test/":     {n: 1, raw: busy},
 		"http://busy.test/more": {n: 2, raw: strings.Replace(busy, "503 Service Unavailable", "429 Too Many Requests", 1)},
 		"http://a.test/err":     {n: 1, raw: "HTTP/1.1 500 Internal Server Error\r\nContent-Length: 0\r\n\r\n"},
@@ -234,7 +236,7 @@ func TestFailuresAreRetried(t *testing.T) {
 // with its own crawl.log line, instead of each spending the whole schedule.
 func TestGiveUpAfterLastTry(t *testing.T) {
 	web := fakeWeb{"http://a.test/": page("th", "http://dead.test/", "http://dead.test/1", "http://dead.test/2")}
-	down := errors.New("dial tcp 192.0.2.1:80: connect: connection refused")
+	down := refused("192.0.2.1:80")
 	r := newRetryRig(t, web, map[string]flake{
 		"http://dead.test/":  {always: true, err: down},
 		"http://dead.test/1": {always: true, err: down},
@@ -1014,7 +1016,7 @@ func TestGiveUpKeepsTheOtherScheme(t *testing.T) {
 	web := fakeWeb{"http://a.test/": page("th", "https://old.test/", "https://old.test/1", "http://old.test/2", "http://old.test/3")}
 	web["http://old.test/2"] = page("th")
 	web["http://old.test/3"] = page("th")
-	tlsErr := errors.New("tls handshake with 192.0.2.1:443: remote error: tls: handshake failure")
+	tlsErr := &fetch.ConnectError{TLS: true, Err: errors.New("tls handshake with 192.0.2.1:443: remote error: tls: handshake failure")}
 	r := newRetryRig(t, web, map[string]flake{
 		"https://old.test/":  {always: true, err: tlsErr},
 		"https://old.test/1": {always: true, err: tlsErr},
@@ -1060,6 +1062,14 @@ func TestGiveUpNoSuchHostBothSchemes(t *testing.T) {
 	if log := r.lines(t); strings.Count(log, "site-gave-up:") != 2 {
 		t.Errorf("want 2 site-gave-up lines:\n%s", log)
 	}
+}
+
+// refused is the error a dial to addr gets from a host that refuses it, as
+// the net package returns it ("dial tcp ADDR: connect: connection
+// refused"): the crawl reads a failure to connect from the error's type.
+func refused(addr string) error {
+	a, _ := net.ResolveTCPAddr("tcp", addr)
+	return &net.OpError{Op: "dial", Net: "tcp", Addr: a, Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}
 }
 
 // readyGate is fakeGate with a site not ready until a set time.

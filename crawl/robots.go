@@ -18,9 +18,16 @@ import (
 // crawlers should follow at least five consecutive redirects.
 const maxRobotsRedirects = 5
 
-// robotsSlack is read past politeness.MaxRobotsSize, so that chunk framing
-// never leaves less than MaxRobotsSize of content.
-const robotsSlack = 64 << 10
+// robotsWire is how many bytes of a robots.txt response body are read: a
+// chunked body's framing counts, and a server that sends each line as a
+// chunk of its own spends half as many bytes again on it ("a\r\n" and
+// "\r\n" around 10 bytes), so a fixed 64 KiB of slack read 380 KiB of a
+// 450 KiB file and dropped its last rules (a review). Eight times
+// politeness.MaxRobotsSize covers chunks of a byte each ("1\r\nX\r\n");
+// a body read past memory's share goes to a temporary file, as a page's
+// does. Framing beyond even that leaves less than MaxRobotsSize decoded,
+// and such a file is unavailable, never obeyed cut (RobotsFetcher).
+const robotsWire = 8 * politeness.MaxRobotsSize
 
 // Slot acquires a site's politeness slot; Gate.Acquire has this shape.
 type Slot func(ctx context.Context, site string) (release func(end time.Time), err error)
@@ -64,7 +71,7 @@ func RobotsFetcher(f Fetcher, a Archive, slot Slot, log *CrawlLog, answered Answ
 			// Read up to what RFC 9309 section 2.5 asks to parse (with room
 			// for chunk framing); a longer robots.txt is archived cut, with
 			// WARC-Truncated: length, not downloaded whole.
-			lctx := fetch.WithBodyLimit(ctx, politeness.MaxRobotsSize+robotsSlack)
+			lctx := fetch.WithBodyLimit(ctx, robotsWire)
 			res, err := f.Do(lctx, http.MethodGet, target, http.Header{"Accept-Encoding": {"gzip"}})
 			release(time.Now())
 			if err != nil {
@@ -121,7 +128,25 @@ func RobotsFetcher(f Fetcher, a Archive, slot Slot, log *CrawlLog, answered Answ
 				// read as RFC 9309 section 2.5 asks.
 				return 0, nil, fmt.Errorf("robots.txt cut short (%s) after %d bytes", res.Truncated, res.Size())
 			}
-			body, _ := res.Payload(politeness.MaxRobotsSize)
+			if res.Status < 200 || res.Status >= 300 {
+				return res.Status, nil, nil // its body is not read (RFC 9309 section 2.3.1)
+			}
+			body, err := res.Payload(politeness.MaxRobotsSize)
+			if err != nil {
+				// A gzip stream cut short inside whole framing decodes to
+				// a prefix ("Disallow:" of "Disallow: /"), and a body the
+				// crawl cannot decode (br whatever Accept-Encoding said, or
+				// labelled gzip and not) to nothing: either way its rules
+				// are not known. Unavailable, to be tried again, never
+				// obeyed (a review found both read as whole: allow all).
+				return 0, nil, fmt.Errorf("robots.txt cannot be decoded: %w", err)
+			}
+			if res.Truncated == fetch.TruncatedLength && res.Chunked && len(body) < politeness.MaxRobotsSize {
+				// Cut at robotsWire with less than MaxRobotsSize decoded:
+				// chunk framing took the rest, and the rules past the cut
+				// are within what RFC 9309 asks to read.
+				return 0, nil, fmt.Errorf("robots.txt framing took more than %d bytes for %d of content", robotsWire, len(body))
+			}
 			return res.Status, body, nil
 		}
 	}

@@ -492,7 +492,7 @@ func (c *Client) dial(ctx context.Context, key string, useTLS bool, host, dialHo
 		if errors.As(err, &ae) {
 			return nil, ae // no dial detail: the guard refused before connecting
 		}
-		return nil, fmt.Errorf("dial %s: %w", addr, timeoutErr(err))
+		return nil, &ConnectError{Err: fmt.Errorf("dial %s: %w", addr, timeoutErr(err))}
 	}
 	pc := &persistConn{key: key, conn: c.wrapConn(conn, c.cfg.Dial != nil, site), ip: remoteIP(conn, addr), peek: newSocketPeek(conn)}
 	if useTLS {
@@ -515,7 +515,7 @@ func (c *Client) dial(ctx context.Context, key string, useTLS bool, host, dialHo
 		})
 		if err := tc.HandshakeContext(dctx); err != nil {
 			conn.Close()
-			return nil, fmt.Errorf("tls handshake with %s: %w", addr, timeoutErr(err))
+			return nil, &ConnectError{TLS: true, Err: fmt.Errorf("tls handshake with %s: %w", addr, timeoutErr(err))}
 		}
 		pc.conn = tc
 	}
@@ -1117,6 +1117,19 @@ func (r *recorder) classify(ctx context.Context, err error) error {
 	}
 	return timeoutErr(err)
 }
+
+// ConnectError is a failure to make the connection a request goes on: in
+// dialling (the name's lookup included) or in the TLS handshake. No request
+// reached the server, so it says nothing of the URL: a crawl counts it
+// against the site. An error after a connection carried the request (lost
+// before a response, or no response in time) is not one.
+type ConnectError struct {
+	TLS bool // in the TLS handshake, after the TCP connection was made
+	Err error
+}
+
+func (e *ConnectError) Error() string { return e.Err.Error() }
+func (e *ConnectError) Unwrap() error { return e.Err }
 
 func timeoutErr(err error) error {
 	var ne net.Error
