@@ -239,12 +239,20 @@ func TestChildThemeFonts(t *testing.T) {
 		"http://fonts.test/css?family=Sarabun": raw("text/css", `@font-face{font-family:Sarabun;src:url(http://fonts.test/s/sarabun.woff2) format("woff2")}`),
 		"http://fonts.test/s/sarabun.woff2":    raw("font/woff2", "wOF2"),
 	}
-	h := newHarness(t, web, Config{Requisites: true}, "http://a.test/")
-	if _, err := h.run(); err != nil {
-		t.Fatal(err)
-	}
-	if !h.fetched("http://fonts.test/s/sarabun.woff2") {
-		t.Errorf("the page's font not fetched: %v", h.f.got)
+	// The font is four embed hops from the page (E, EE, EEE, EEEE): the
+	// default (5) fetches it, a bound of 4 still does, and one of 3, the
+	// first default, does not.
+	for _, tc := range []struct {
+		limit int
+		want  bool
+	}{{0, true}, {4, true}, {3, false}} {
+		h := newHarness(t, web, Config{Requisites: true, MaxEmbedHops: tc.limit}, "http://a.test/")
+		if _, err := h.run(); err != nil {
+			t.Fatal(err)
+		}
+		if got := h.fetched("http://fonts.test/s/sarabun.woff2"); got != tc.want {
+			t.Errorf("max_embed_hops %d (0: the default): the page's font fetched %v, want %v: %v", tc.limit, got, tc.want, h.f.got)
+		}
 	}
 }
 
