@@ -147,6 +147,9 @@ func TestReadmeCitesTestsThatExist(t *testing.T) {
 	docs := []string{"../../README.md", "../../BENCHMARKS.md"}
 	more, _ := filepath.Glob("../../docs/*.md")
 	docs = append(docs, more...)
+	more, _ = filepath.Glob("../../docs/*/*.md")
+	docs = append(docs, more...)
+	docs = append(docs, "../../simulate/RESULTS.md")
 	cited := regexp.MustCompile("`(?:([a-z][a-z0-9]*)\\.)?((?:Test|Benchmark|Fuzz)[A-Z]\\w*)")
 	n, qualified := 0, 0
 	for _, doc := range docs {
