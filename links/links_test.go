@@ -443,3 +443,20 @@ func TestInvalidListed(t *testing.T) {
 		t.Errorf("Links = %+v, want the one good link", p.Links)
 	}
 }
+
+// TestInvalidCapped: a page's unusable references are listed up to
+// MaxInvalid (README: "up to 100 a page"), the good links all the same.
+func TestInvalidCapped(t *testing.T) {
+	var b strings.Builder
+	for i := range MaxInvalid + 20 {
+		fmt.Fprintf(&b, `<a href="http://big.test:%d/">x</a><a href="/ok%d">y</a>`, 70000+i, i)
+	}
+	base, _ := url.Parse("http://p.test/")
+	p := Extract(base, []byte(b.String()), Options{})
+	if len(p.Invalid) != MaxInvalid || MaxInvalid != 100 {
+		t.Errorf("%d invalid references listed (MaxInvalid %d), want 100", len(p.Invalid), MaxInvalid)
+	}
+	if len(p.Links) != MaxInvalid+20 {
+		t.Errorf("%d good links, want %d", len(p.Links), MaxInvalid+20)
+	}
+}
