@@ -503,6 +503,16 @@ func TestMetricsAgreeWithSummary(t *testing.T) {
 			t.Errorf("%s = %v (scraped: %v), want %v", c.metric, got, ok, c.want)
 		}
 	}
+	// The URLs' outcomes by class (README: every class exported from the
+	// start, at 0), and the responses among them.
+	for _, class := range []string{"2xx", "3xx", "4xx", "5xx", "skipped", "error"} {
+		if _, ok := m[`langcrawl_status_total{class="`+class+`"}`]; !ok {
+			t.Errorf("/metrics lacks langcrawl_status_total for class %s", class)
+		}
+	}
+	if got := m[`langcrawl_status_total{class="2xx"}`]; got <= 0 || got > m["langcrawl_responses_total"] {
+		t.Errorf(`langcrawl_status_total{class="2xx"} = %v, want at least one and no more than the %v responses`, got, m["langcrawl_responses_total"])
+	}
 	// The runtime's and the process's own gauges, which a long crawl is
 	// watched by for a leak (a soak trial found none exported).
 	own := []string{"go_goroutines", "go_memstats_heap_inuse_bytes"}
