@@ -652,3 +652,25 @@ func TestFreedSlotWakesParked(t *testing.T) {
 		t.Errorf("the freed slot went to %s; friend.test, waiting for it, must come first", l.Entry.Site)
 	}
 }
+
+// TestFailedLookupRetriedAfterFiveMinutes: a site whose lookup failed is
+// not looked up again for lookupRetry (README: 5 minutes), and is after.
+func TestFailedLookupRetriedAfterFiveMinutes(t *testing.T) {
+	if lookupRetry != 5*time.Minute {
+		t.Errorf("lookupRetry = %v, README says 5 minutes", lookupRetry)
+	}
+	s := serverSlots{domainMax: 2, addrMax: 1}
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	s.lookupFailed("down.test", t0.Add(lookupRetry))
+	for _, c := range []struct {
+		at  time.Duration
+		due bool
+	}{{0, false}, {lookupRetry - time.Second, false}, {lookupRetry, true}} {
+		if got := s.lookupDue("down.test", t0.Add(c.at)); got != c.due {
+			t.Errorf("%v after the failure: lookup due %v, want %v", c.at, got, c.due)
+		}
+	}
+	if !s.lookupDue("other.test", t0) {
+		t.Error("a site never looked up is not due")
+	}
+}
