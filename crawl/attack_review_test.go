@@ -43,6 +43,23 @@ func attackPage(w http.ResponseWriter, links ...string) {
 	fmt.Fprint(w, b.String())
 }
 
+// secretAllowed asks a politeness gate whose robots.txt comes through
+// RobotsFetcher from client whether http://a.test/secret may be fetched.
+func secretAllowed(t *testing.T, client *fetch.Client) politeness.Decision {
+	t.Helper()
+	slot := func(context.Context, string) (func(time.Time), error) { return func(time.Time) {}, nil }
+	g, err := politeness.New(politeness.Config{UserAgent: "langcrawl/1.0"}, RobotsFetcher(client, &fakeArchive{}, slot, nil, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, _ := url.Parse("http://a.test/secret")
+	d, err := g.Check(context.Background(), u, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
 // TestOneCrashingURLKeepsItsSite (from a review): one URL of a healthy
 // server whose back end dies on it (the connection closed before any
 // response byte, as a crashing PHP or an nginx 444 does) is the URL's own
@@ -115,21 +132,8 @@ func TestRobotsCutGzipUnavailable(t *testing.T) {
 		w.Header().Set("Content-Length", fmt.Sprint(len(cut)))
 		w.Write(cut)
 	}, fetch.Config{})
-	slot := func(context.Context, string) (func(time.Time), error) { return func(time.Time) {}, nil }
-	robots := RobotsFetcher(client, &fakeArchive{}, slot, nil, nil)
-	status, body, err := robots(context.Background(), "http://a.test/robots.txt")
-	t.Logf("robots.txt: status %d, body %q, err %v", status, body, err)
-	g, gerr := politeness.New(politeness.Config{UserAgent: "langcrawl/1.0"}, robots)
-	if gerr != nil {
-		t.Fatal(gerr)
-	}
-	u, _ := url.Parse("http://a.test/secret")
-	d, cerr := g.Check(context.Background(), u, time.Now())
-	if cerr != nil {
-		t.Fatal(cerr)
-	}
-	if d.Allowed {
-		t.Errorf("robots.txt %q, its gzip stream cut after %q, read as whole: /secret allowed (%s)", whole, body, d.Reason)
+	if d := secretAllowed(t, client); d.Allowed {
+		t.Errorf("robots.txt %q, its gzip stream cut after \"Disallow:\", read as whole: /secret allowed (%s)", whole, d.Reason)
 	}
 }
 
@@ -286,18 +290,7 @@ func TestChunkedRobotsUnderLimitReadWhole(t *testing.T) {
 			w.(http.Flusher).Flush()
 		}
 	}, fetch.Config{})
-	slot := func(context.Context, string) (func(time.Time), error) { return func(time.Time) {}, nil }
-	robots := RobotsFetcher(client, &fakeArchive{}, slot, nil, nil)
-	g, err := politeness.New(politeness.Config{UserAgent: "langcrawl/1.0"}, robots)
-	if err != nil {
-		t.Fatal(err)
-	}
-	u, _ := url.Parse("http://a.test/secret")
-	d, err := g.Check(context.Background(), u, time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if d.Allowed {
+	if d := secretAllowed(t, client); d.Allowed {
 		size := 0
 		for _, l := range lines {
 			size += len(l)
@@ -339,17 +332,7 @@ func TestRobotsUndecodableUnavailable(t *testing.T) {
 			w.Header().Set("Content-Encoding", enc)
 			fmt.Fprint(w, "\x1b\x19\x00\xf8\x8dUser-agent: *\nDisallow: /\n") // not what the label says
 		}, fetch.Config{})
-		slot := func(context.Context, string) (func(time.Time), error) { return func(time.Time) {}, nil }
-		g, err := politeness.New(politeness.Config{UserAgent: "langcrawl/1.0"}, RobotsFetcher(client, &fakeArchive{}, slot, nil, nil))
-		if err != nil {
-			t.Fatal(err)
-		}
-		u, _ := url.Parse("http://a.test/secret")
-		d, err := g.Check(context.Background(), u, time.Now())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if d.Allowed {
+		if d := secretAllowed(t, client); d.Allowed {
 			t.Errorf("Content-Encoding: %s robots.txt that cannot be decoded: read as empty, /secret allowed (%s)", enc, d.Reason)
 		}
 	}
