@@ -500,24 +500,10 @@ func blockTag(name []byte) bool {
 // (fewer than minOwnContext letters around it) waits on through the
 // boundaries describedBy names for its description.
 func (x *extractor) endBlock(name string, start bool) {
-	switch {
-	case x.after < 0 || x.described:
-		x.endContext()
-	case x.carry != "":
-		if next, open := describedBy(x.carry, name, start); next == "" {
-			x.endContext()
-		} else {
-			x.carry = next
-			x.described = open
-		}
-	case fewLetters(x.before, string(x.afterText)):
-		if next, open := describedBy("", name, start); next == "" {
-			x.endContext()
-		} else {
-			x.carry = next
-			x.described = open
-		}
-	default:
+	waits := x.after >= 0 && !x.described && (x.carry != "" || fewLetters(x.before, string(x.afterText)))
+	if next, open := describedBy(x.carry, name, start); waits && next != "" {
+		x.carry, x.described = next, open
+	} else {
 		x.endContext()
 	}
 	x.prev = x.prev[:0]
