@@ -82,7 +82,22 @@ func TestHangupUnderNohup(t *testing.T) {
 // quits at once with status 130, and the URL that was in flight is
 // fetched again, and archived, when the crawl resumes. The resume also
 // shows that OUT/tmp is emptied at every start.
-func TestSecondInterruptQuits(t *testing.T) {
+func TestSecondInterruptQuits(t *testing.T) { testSecondSignalQuits(t, os.Interrupt, os.Interrupt) }
+
+// TestLateSecondTermQuits: a second SIGTERM more than a second after the
+// first (dupTerm) is a second request, not the first delivered twice
+// (TestTermTwiceDrains), and quits at once, status 130, as a second Ctrl-C
+// does (an audit: README said so, and no test sent it).
+func TestLateSecondTermQuits(t *testing.T) {
+	testSecondSignalQuits(t, syscall.SIGTERM, syscall.SIGTERM)
+}
+
+// testSecondSignalQuits sends first to a crawl whose one fetch never ends,
+// waits until it says it is draining, and, for a second SIGTERM, until
+// more than dupTerm has passed since then; then second must quit at once
+// with status 130, and a resumed crawl archives the URL that was in
+// flight.
+func testSecondSignalQuits(t *testing.T, first, second os.Signal) {
 	var (
 		mu      sync.Mutex
 		hang    = true
@@ -117,7 +132,7 @@ func TestSecondInterruptQuits(t *testing.T) {
 out: %q
 user_agent: "langcrawl-test/1 (+https://example.org/test)"
 delay: 0s
-timeouts: {fetch: 10m, read: 10m}
+timeouts: {fetch: 10m, read: 10m, drain: 10m}
 network: {connect_to: {"stall.test": %q}}
 `, out, strings.TrimPrefix(srv.URL, "http://"))
 	if err := os.WriteFile(profile, []byte(yaml), 0o644); err != nil {
@@ -144,7 +159,7 @@ network: {connect_to: {"stall.test": %q}}
 	case <-deadline:
 		t.Fatalf("the crawl made no request\n%s", stderr.String())
 	}
-	child.Process.Signal(os.Interrupt)
+	child.Process.Signal(first)
 	for !strings.Contains(stderr.String(), "interrupted; finishing in-flight fetches") {
 		select {
 		case err := <-done:
@@ -154,16 +169,25 @@ network: {connect_to: {"stall.test": %q}}
 		case <-time.After(10 * time.Millisecond):
 		}
 	}
-	child.Process.Signal(os.Interrupt)
+	if second == syscall.SIGTERM {
+		// The crawl took the first signal before it said so: past
+		// dupTerm from here, the second is a request of its own.
+		select {
+		case err := <-done:
+			t.Fatalf("crawl ended on the first signal (%v) though a fetch was in flight\n%s", err, stderr.String())
+		case <-time.After(dupTerm + 200*time.Millisecond):
+		}
+	}
+	child.Process.Signal(second)
 	var err error
 	select {
 	case err = <-done:
 	case <-deadline:
-		t.Fatalf("the crawl did not quit on the second interrupt\n%s", stderr.String())
+		t.Fatalf("the crawl did not quit on the second signal (%v)\n%s", second, stderr.String())
 	}
 	var exit *exec.ExitError
 	if !errors.As(err, &exit) || exit.ExitCode() != 130 {
-		t.Fatalf("second interrupt: exit %v, want status 130\n%s", err, stderr.String())
+		t.Fatalf("second signal (%v): exit %v, want status 130\n%s", second, err, stderr.String())
 	}
 
 	// A body spilled to OUT/tmp by the killed run is stale: the next start
