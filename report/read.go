@@ -144,7 +144,11 @@ type Profile struct {
 	Language  string // focus.language; "" when focusing was off
 	Strategy  string // focus.strategy
 	Tolerance int    // focus.tolerance, T
-	Depth     int    // depth limit per site tree
+	// DecayEvery and Floor are focus.tolerance_decay_every and
+	// focus.tolerance_floor, with config's defaults: T fell by one every
+	// DecayEvery HTML pages down to Floor (DecayEvery 0: it stayed).
+	DecayEvery, Floor int
+	Depth             int // depth limit per site tree
 	// Seeds are the seed URLs profile.yaml lists, as written; a seeds
 	// file's are not read (crawl.log names every seed that was fetched).
 	Seeds []string
@@ -154,6 +158,16 @@ type Profile struct {
 // defaultTolerance is config's default for focus.tolerance, used when the
 // profile does not say.
 const defaultTolerance = 10
+
+// defaultDecayEvery and defaultFloor are config's defaults for
+// focus.tolerance_decay_every and focus.tolerance_floor.
+const (
+	defaultDecayEvery = 25000
+	defaultFloor      = 5
+)
+
+// Falls reports whether the crawl's T fell as it ran (Profile.DecayEvery).
+func (p Profile) Falls() bool { return p.DecayEvery > 0 && p.Floor < p.Tolerance }
 
 // profileLanguage reads focus.language as the crawl does: one code, or a
 // set given as a list or a comma-separated string, which it writes "nb,
@@ -169,7 +183,7 @@ func profileLanguage(n yaml.Node) string {
 }
 
 func readProfile(path string) (Profile, error) {
-	p := Profile{Tolerance: defaultTolerance}
+	p := Profile{Tolerance: defaultTolerance, DecayEvery: defaultDecayEvery, Floor: defaultFloor}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return p, err
@@ -181,6 +195,8 @@ func readProfile(path string) (Profile, error) {
 			Language  yaml.Node `yaml:"language"` // "th", "nb, nn" or [nb, nn]
 			Strategy  string    `yaml:"strategy"`
 			Tolerance *int      `yaml:"tolerance"`
+			Every     *int      `yaml:"tolerance_decay_every"`
+			Floor     *int      `yaml:"tolerance_floor"`
 		} `yaml:"focus"`
 	}
 	if err := yaml.Unmarshal(data, &y); err != nil {
@@ -190,6 +206,14 @@ func readProfile(path string) (Profile, error) {
 	p.Language, p.Strategy = profileLanguage(y.Focus.Language), y.Focus.Strategy
 	if y.Focus.Tolerance != nil {
 		p.Tolerance = *y.Focus.Tolerance
+	}
+	if y.Focus.Every != nil {
+		p.DecayEvery = *y.Focus.Every
+	}
+	if y.Focus.Floor != nil {
+		p.Floor = *y.Focus.Floor
+	} else {
+		p.Floor = min(p.Floor, p.Tolerance) // as config: the default floor never lifts a small T
 	}
 	if y.Depth != nil {
 		p.Depth = *y.Depth

@@ -661,15 +661,22 @@ func TestSequentialStatus(t *testing.T) {
 	}
 	for _, c := range []struct {
 		strategy         string
+		decay            string // focus.tolerance_decay_every; "": the default, T falls
 		en, mixed, thai  string
 		enVerdictWritten string
 	}{
-		{"sequential", "irrelevant", "undecided", "relevant", "irrelevant"},
-		{"conservative-server", "undecided", "undecided", "relevant", "irrelevant"},
+		{"sequential", "", "irrelevant", "undecided", "relevant", "irrelevant"},
+		{"conservative-server", "0", "undecided", "undecided", "relevant", "irrelevant"},
+		// T fell as the crawl ran (TestFallenToleranceVerdicts): the
+		// crawl's own verdict.
+		{"conservative-server", "", "irrelevant", "undecided", "relevant", "irrelevant"},
 	} {
 		out := t.TempDir()
 		writeWARC(t, filepath.Join(out, WARCDir), t0, pages)
 		prof := "focus:\n  language: th\n  strategy: " + c.strategy + "\n  tolerance: 10\n"
+		if c.decay != "" {
+			prof += "  tolerance_decay_every: " + c.decay + "\n"
+		}
 		if err := os.WriteFile(filepath.Join(out, ProfileFile), []byte(prof), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -686,9 +693,13 @@ func TestSequentialStatus(t *testing.T) {
 		if s, _ := r.Server("en.test"); s.Verdict != c.enVerdictWritten {
 			t.Errorf("%s: en.test verdict %q, want the latest page's %q", c.strategy, s.Verdict, c.enVerdictWritten)
 		}
-		r.SetTolerance(100) // a what-if under another T (undecided by the rule) leaves a sequential verdict alone
-		if s, _ := r.Server("en.test"); c.strategy == "sequential" && s.Status != "irrelevant" {
-			t.Errorf("SetTolerance changed a sequential verdict to %q", s.Status)
+		r.SetTolerance(100) // a what-if under another T leaves a sequential verdict alone, and judges others by the rule
+		want := "undecided"
+		if c.strategy == "sequential" {
+			want = "irrelevant"
+		}
+		if s, _ := r.Server("en.test"); s.Status != want {
+			t.Errorf("%s (decay %q): under T = 100, en.test %q, want %q", c.strategy, c.decay, s.Status, want)
 		}
 	}
 	// A later capture of a URL already seen (a re-crawl) carries the later
