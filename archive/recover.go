@@ -91,11 +91,17 @@ func notMerged(dir string, err error) error {
 func recoverFile(path string) (string, error) {
 	final := strings.TrimSuffix(path, openSuffix)
 	dir, name := filepath.Dir(path), filepath.Base(final)
-	if err := dropTail(filepath.Join(dir, IndexName), name); err != nil {
-		return "", err
-	}
 	good, index, err := scanWhole(path, name)
 	if err != nil {
+		return "", err
+	}
+	if at, ok, err := wholeAfter(path, name, good); err != nil {
+		return "", err
+	} else if ok {
+		return "", fmt.Errorf("%w: %s: the record at %d does not read whole, and whole records follow from %d: the file was damaged in its middle, not cut at its end by a crash; it is left as it is, not cut: move it aside (it holds whole records) or repair it, then start again",
+			ErrDamaged, path, good, at)
+	}
+	if err := dropTail(filepath.Join(dir, IndexName), name); err != nil {
 		return "", err
 	}
 	run := filepath.Join(dir, RunsDir, name+".cdxj")
@@ -123,6 +129,62 @@ func recoverFile(path string) (string, error) {
 		return "", fmt.Errorf("archive: recover %s: %w", path, err)
 	}
 	return final, nil
+}
+
+// ErrDamaged is wrapped by Recover's error for a .open file damaged in its
+// middle (a bad sector, a flipped bit): a record that does not read whole
+// with whole records after it. A crash cuts a file at its end only; cutting
+// there would delete every whole record after the damage, whose URLs the
+// frontier holds done (a review found Recover doing so without a word, and
+// deleting a file whose warcinfo record was damaged).
+var ErrDamaged = errors.New("archive: WARC file damaged in its middle")
+
+// wholeAfter reports whether a whole record starts in the WARC file at
+// path after the record at from, which does not read whole, and where:
+// it looks for the start of a gzip member (compressed) or a "WARC/1."
+// version line at each place past from, and reads a record there. At most
+// maxProbes places are tried: a crash's cut record, the only thing after
+// from when a crash cut the file, holds such bytes only by chance.
+func wholeAfter(path, name string, from int64) (int64, bool, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, false, fmt.Errorf("archive: recover %s: %w", path, err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return 0, false, fmt.Errorf("archive: recover %s: %w", path, err)
+	}
+	size, gz := st.Size(), gzipFile(path)
+	magic := []byte("WARC/1.")
+	if gz {
+		magic = []byte{0x1f, 0x8b, 0x08}
+	}
+	const maxProbes = 256
+	buf := make([]byte, 1<<20)
+	for off, probes := from+1, 0; off < size && probes < maxProbes; {
+		n, err := f.ReadAt(buf, off)
+		if n == 0 {
+			if err != nil && !errors.Is(err, io.EOF) {
+				return 0, false, fmt.Errorf("archive: recover %s: %w", path, err)
+			}
+			break
+		}
+		i := bytes.Index(buf[:n], magic)
+		if i < 0 {
+			off += int64(max(n-len(magic)+1, 1)) // a magic across the chunks' seam is read with the next
+			continue
+		}
+		at := off + int64(i)
+		probes++
+		sec := io.NewSectionReader(f, at, size-at)
+		good, _ := scan(io.NewSectionReader(f, at, size-at), name, 0, wholeCheck(sec, size-at, gz), func(Record, []byte) error { return nil })
+		if good > 0 {
+			return at, true, nil
+		}
+		off = at + 1
+	}
+	return 0, false, nil
 }
 
 func syncFile(path string) error {
@@ -265,16 +327,31 @@ func scanWhole(path, name string) (int64, []byte, error) {
 	if err != nil {
 		return 0, nil, fmt.Errorf("archive: recover %s: %w", path, err)
 	}
-	gz := gzipFile(path)
-	// gowarc read a gzip member to its checksum: the record is whole and
-	// ends where gowarc says. An uncompressed record is checked byte by
-	// byte, as gowarc lets a cut end-of-record marker pass; and where
-	// gowarc lost the end (end < 0), it is found in the file.
-	check := func(rec *Record, end int64) (int64, error) {
+	var index []byte
+	good, err := scan(f, name, 0, wholeCheck(f, st.Size(), gzipFile(path)), func(_ Record, line []byte) error {
+		index = append(index, line...)
+		return nil
+	})
+	if err != nil && !errors.Is(err, errCut) {
+		return 0, nil, fmt.Errorf("archive: recover %s: %w", path, err)
+	}
+	// good is where the last record that read whole ends: a record the
+	// crash cut short starts at or after it.
+	return good, index, nil
+}
+
+// wholeCheck is Recover's check that a record of the WARC file f (size
+// bytes, compressed when gz) read whole. gowarc read a gzip member to its
+// checksum: the record is whole and ends where gowarc says. An
+// uncompressed record is checked byte by byte, as gowarc lets a cut
+// end-of-record marker pass; and where gowarc lost the end (end < 0), it
+// is found in the file.
+func wholeCheck(f io.ReaderAt, size int64, gz bool) func(rec *Record, end int64) (int64, error) {
+	return func(rec *Record, end int64) (int64, error) {
 		if gz && end >= 0 {
 			return end, nil
 		}
-		got, err := recordEnd(f, st.Size(), rec)
+		got, err := recordEnd(f, size, rec)
 		switch {
 		case err != nil:
 			return 0, err
@@ -285,17 +362,6 @@ func scanWhole(path, name string) (int64, []byte, error) {
 		}
 		return got, nil
 	}
-	var index []byte
-	good, err := scan(f, name, 0, check, func(_ Record, line []byte) error {
-		index = append(index, line...)
-		return nil
-	})
-	if err != nil && !errors.Is(err, errCut) {
-		return 0, nil, fmt.Errorf("archive: recover %s: %w", path, err)
-	}
-	// good is where the last record that read whole ends: a record the
-	// crash cut short starts at or after it.
-	return good, index, nil
 }
 
 // recordEnd returns where rec, a record of the WARC file f (size bytes)
