@@ -94,17 +94,51 @@ func checkOutDir(dir string) error {
 	if err != nil {
 		return fmt.Errorf("output directory: %w", err)
 	}
-	if fi, err := os.Stat(filepath.Join(dir, frontierDir)); err == nil && fi.IsDir() {
+	if fi, err := os.Stat(filepath.Join(dir, frontierDir, "CURRENT")); err == nil && !fi.IsDir() {
 		return nil
 	}
 	for _, e := range entries {
 		name := e.Name()
+		if lost := crawlLeft(dir, name); lost != "" {
+			// A crawl's own files with no frontier beside them: its
+			// frontier was emptied or lost (a bad restore, a half-deleted
+			// copy), and a start would take the directory for a new crawl
+			// and fetch the web again as generation 1 over it (a review).
+			return fmt.Errorf("output directory %s holds %s, but no frontier (%s/ is missing or empty): a crawl whose frontier was lost; a start would fetch everything again as a first generation. Restore %s/, or give a new directory as --out",
+				dir, lost, frontierDir, frontierDir)
+		}
 		if outNames[name] || strings.HasPrefix(name, ".") || name == "lost+found" {
 			continue
+		}
+		if name == frontierDir && e.IsDir() {
+			if sub, err := os.ReadDir(filepath.Join(dir, name)); err == nil && len(sub) == 0 {
+				continue // made by a start killed before its frontier opened
+			}
 		}
 		return fmt.Errorf("output directory %s holds %s, and is not a langcrawl crawl (it has no %s/): give a new or empty directory as --out", dir, name, frontierDir)
 	}
 	return nil
+}
+
+// crawlLeft names what an output directory's entry name holds of a crawl
+// that ran (a WARC file in warcs/, a crawl.log with lines, profile.yaml),
+// or "" when it holds nothing of one: what a start killed early leaves is
+// allowed (outNames).
+func crawlLeft(dir, name string) string {
+	switch name {
+	case warcDir:
+		files, _ := filepath.Glob(filepath.Join(dir, warcDir, "*.warc*"))
+		for _, f := range files {
+			if fi, err := os.Stat(f); err == nil && fi.Size() > 0 {
+				return filepath.Join(warcDir, filepath.Base(f))
+			}
+		}
+	case logDir:
+		if fi, err := os.Stat(filepath.Join(dir, logDir, "crawl.log")); err == nil && fi.Size() > 0 {
+			return filepath.Join(logDir, "crawl.log")
+		}
+	}
+	return ""
 }
 
 // runMarker is OUT/.running: there from a run's start until it returns,
@@ -121,16 +155,27 @@ func markRun(out, phase string) (cutShort bool, err error) {
 	if b, err := os.ReadFile(path); err == nil && strings.HasPrefix(string(b), "stopping") {
 		cutShort = true
 	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
+	if cutShort && phase == "started" {
+		// Not closed yet: it stays saying "stopping" until the start has
+		// closed the generation (runCrawl, writeRun), so that a start
+		// that fails or is killed before then leaves it for the next.
+		return cutShort, nil
+	}
+	return cutShort, writeRun(out, phase)
+}
+
+// writeRun writes OUT/.running saying phase, fsynced with its directory.
+func writeRun(out, phase string) error {
+	f, err := os.OpenFile(filepath.Join(out, runMarker), os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
 	if err != nil {
-		return cutShort, err
+		return err
 	}
 	_, err = fmt.Fprintf(f, "%s: a langcrawl run (pid %d) at %s\n", phase, os.Getpid(), time.Now().UTC().Format(time.RFC3339))
 	if err = errors.Join(err, f.Sync(), f.Close()); err != nil {
-		return cutShort, err
+		return err
 	}
 	syncDir(out) // its name too, so that a power cut does not lose it (a review)
-	return cutShort, nil
+	return nil
 }
 
 // clearRun removes OUT/.running at the end of a run, fsyncing its
@@ -240,6 +285,12 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 			if _, err := os.Stat(filepath.Join(prev, frontierDir, "CURRENT")); err != nil {
 				return snap, fmt.Errorf("%w: recrawl.previous (--previous): %s is not the output directory of a langcrawl crawl (it has no %s/ database)", errUsage, prev, frontierDir)
 			}
+			if crawlLeft(prev, warcDir) == "" {
+				// Its captures are what the re-crawl's revisits name: with
+				// none, every unchanged page would become a revisit of a
+				// record that exists nowhere (a review).
+				return snap, fmt.Errorf("%w: recrawl.previous (--previous): %s holds no WARC file in %s/: the captures a re-crawl's revisits refer to are gone; restore them, or start a new crawl without it", errUsage, prev, warcDir)
+			}
 		}
 	}
 	// The lock comes before anything in cfg.Out is written: a second crawl
@@ -267,7 +318,17 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 	if err != nil {
 		return snap, outDirErr(cfg.Out, err)
 	}
-	defer clearRun(cfg.Out) // every return closes what it opened
+	// Every return closes what it opened, and clears the marker; but a
+	// start that fails before it has closed the generation a stop cut
+	// short (startGeneration) keeps it saying "stopping" for the next
+	// (a review: a refused start erased it, and the start after began a
+	// new generation, fetching the web again).
+	pending := cutShort
+	defer func() {
+		if !pending {
+			clearRun(cfg.Out)
+		}
+	}()
 	note, err := seedsFileNote(cfg.SeedsFile)
 	if err != nil {
 		return snap, fmt.Errorf("%w: %w", errUsage, err)
@@ -439,6 +500,13 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 	gen, newGen, err := startGeneration(c, q, cfg, stderr, log, cutShort)
 	if err != nil {
 		return snap, errors.Join(err, clog.Close(), arc.Close(), q.Close())
+	}
+	if pending {
+		// The stop cut short is closed: from here the run is a start's.
+		if err := writeRun(cfg.Out, "started"); err != nil {
+			return snap, errors.Join(outDirErr(cfg.Out, err), clog.Close(), arc.Close(), q.Close())
+		}
+		pending = false
 	}
 	arc.SetGeneration(gen) // before the first record: each WARC's warcinfo says which visit it holds
 	sd := &seeder{c: c, cfg: cfg, stderr: stderr, log: log, checked: cfg.SeedsFile != "" && !cfg.SkipBadSeeds}

@@ -109,7 +109,7 @@ func checkControlState(out string) error {
 	}
 	var errs []error
 	for h, v := range st.Delays {
-		if _, err := time.ParseDuration(v); err != nil {
+		if _, err := controlDelay(v); err != nil {
 			errs = append(errs, fmt.Errorf("delay %s %s: %w", h, v, err))
 		} else if _, err := hostmatch.Key(h); err != nil {
 			errs = append(errs, fmt.Errorf("delay %s %s: %w", h, v, err))
@@ -132,6 +132,23 @@ func checkControlState(out string) error {
 	return nil
 }
 
+// controlDelay reads a delay control.json keeps, as the delay command
+// takes one: not negative, and no longer than status.MaxDelay (a review:
+// checkControlState let a negative one through, refused by restore only
+// after the start had begun a generation, and restore took 100 years).
+func controlDelay(v string) (time.Duration, error) {
+	d, err := time.ParseDuration(v)
+	switch {
+	case err != nil:
+		return 0, err
+	case d < 0:
+		return 0, fmt.Errorf("negative")
+	case d > status.MaxDelay:
+		return 0, fmt.Errorf("longer than %v: to leave a host alone, exclude it", status.MaxDelay)
+	}
+	return d, nil
+}
+
 // restore applies OUT/control.json, if there is one: the crawl starts
 // paused if it was paused, with the delays set, and with the seeds added
 // (seeds already seen are skipped). A damaged file is an error: the
@@ -147,7 +164,7 @@ func (s *steering) restore() error {
 	var errs []error
 	delays := make(map[string]string, len(st.Delays))
 	for h, v := range st.Delays {
-		d, err := time.ParseDuration(v)
+		d, err := controlDelay(v)
 		var key string
 		if err == nil {
 			key, err = hostmatch.Key(h) // a file of an older version kept the name as given

@@ -1,0 +1,135 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestEmptiedFrontierRefused (from a review): a crawl directory whose frontier/ lost its files (emptied by a bad
+// restore, a half-deleted copy) holds WARC files, crawl.log and the
+// profiles of earlier runs. Taking it for a new crawl starts generation 1
+// again over them: every URL is fetched anew, the WARCs name generation 1
+// twice, the job budgets restart. It must be refused, as a directory with
+// no frontier/ at all is, naming what it holds.
+func TestEmptiedFrontierRefused(t *testing.T) {
+	out := t.TempDir()
+	for _, d := range []string{"frontier", "warcs", "logs", "profiles"} {
+		if err := os.MkdirAll(filepath.Join(out, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, body := range map[string]string{
+		"profile.yaml": "out: x\n",
+		"warcs/langcrawl-20261128030936764-00000-vm.warc.gz": "not empty",
+		"logs/crawl.log": "2026-11-28T03:09:37.000Z 200 10 http://a.test/ - - text/html #001 - - -\n",
+	} {
+		if err := os.WriteFile(filepath.Join(out, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := checkOutDir(out); err == nil {
+		t.Errorf("a crawl directory with WARC files, crawl.log and profile.yaml but an empty frontier/ is taken for a new crawl")
+	}
+}
+
+// TestPreviousWithoutWARCsRefused (from a review): recrawl.previous naming a half-deleted crawl, its frontier/ kept and its
+// warcs/ gone (moved to tape, deleted by mistake), must not be taken
+// silently: every unchanged page then becomes a revisit naming a record
+// that exists nowhere, and its payload is archived nowhere.
+func TestPreviousWithoutWARCsRefused(t *testing.T) {
+	w := startWeb(t)
+	prev := t.TempDir()
+	if _, err := runCrawl(context.Background(), w.profile(t, prev, ""), io.Discard, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(filepath.Join(prev, warcDir)); err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	cfg := w.profile(t, out, fmt.Sprintf("recrawl:\n  previous: %s\n", prev))
+	var stderr bytes.Buffer
+	_, err := runCrawl(context.Background(), cfg, io.Discard, &stderr)
+	if err != nil {
+		t.Logf("refused: %v", err)
+		return
+	}
+	revisits := 0
+	for _, r := range warcRecords(t, filepath.Join(out, warcDir)) {
+		if r.Type == "revisit" {
+			revisits++
+		}
+	}
+	if revisits > 0 {
+		t.Errorf("--previous %s with no WARC files: the re-crawl wrote %d revisits naming records that exist nowhere, with no error\nstderr:\n%s", prev, revisits, stderr.String())
+	}
+}
+
+// TestFailedStartKeepsStoppingMarker (from a review): a run cut short in its stop leaves .running saying "stopping", so that
+// the next start closes the crawl rather than re-crawl the web (README,
+// "Crashes and full disks"). A start that fails in between (here a
+// damaged control.json, refused with its name; a full disk writing
+// profile.yaml does the same) must not erase that: its deferred clearRun
+// removed the marker, and the start after the fix began generation 2.
+func TestFailedStartKeepsStoppingMarker(t *testing.T) {
+	w := startWeb(t)
+	out := t.TempDir()
+	cfg := w.profile(t, out, "")
+	if _, err := runCrawl(context.Background(), cfg, io.Discard, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	marker := filepath.Join(out, runMarker)
+	if err := os.WriteFile(marker, []byte("stopping: a langcrawl run\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	control := filepath.Join(out, "control.json")
+	if err := os.WriteFile(control, []byte("{not json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runCrawl(context.Background(), cfg, io.Discard, io.Discard); err == nil {
+		t.Fatal("a damaged control.json was accepted")
+	}
+	os.Remove(control)
+	requests := len(w.srv.Log())
+	var stderr bytes.Buffer
+	snap, err := runCrawl(context.Background(), cfg, io.Discard, &stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if snap.Frontier.Generation != 1 || len(w.srv.Log()) != requests {
+		t.Errorf("after a run cut short in its stop and a failed start: generation %d, %d requests; want generation 1 closed, none\nstderr:\n%s",
+			snap.Frontier.Generation, len(w.srv.Log())-requests, stderr.String())
+	}
+}
+
+// TestNegativeDelayCheckedBeforeStart (from a review): checkControlState is to refuse, before a start changes anything, every
+// control.json that restore would refuse (TestDamagedControlStateStopsStart).
+// A negative delay parsed as a duration, passed the check, and was refused
+// by restore only after the start has begun a new generation and queued
+// it (README, "Monitoring and steering": the refused start must not).
+func TestNegativeDelayCheckedBeforeStart(t *testing.T) {
+	out := t.TempDir()
+	if err := os.WriteFile(filepath.Join(out, controlFile), []byte(`{"delays": {"a.test": "-5s"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := checkControlState(out); err == nil {
+		t.Errorf("control.json with delay a.test -5s passes checkControlState; restore refuses it only after the start changed the frontier")
+	}
+}
+
+// TestControlDelayTooLongRefused (from a review): a control.json delay
+// longer than the delay command takes (24 h) is refused before the start,
+// as README says; restore took one of 100 years.
+func TestControlDelayTooLongRefused(t *testing.T) {
+	out := t.TempDir()
+	if err := os.WriteFile(filepath.Join(out, controlFile), []byte(`{"delays": {"a.test": "876000h"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := checkControlState(out); err == nil {
+		t.Error("control.json with a delay of 876000h passes checkControlState")
+	}
+}
