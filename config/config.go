@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
@@ -511,7 +512,17 @@ func Load(profile string, fs *pflag.FlagSet) (*Config, error) {
 			return nil, fmt.Errorf("profile %s: %w", profile, err)
 		}
 		baseDir = filepath.Dir(profile)
-		errs = append(errs, unknownKeys(profile)...)
+		kerrs := unknownKeys(profile)
+		for _, e := range kerrs {
+			if ns := (*notSectionError)(nil); errors.As(e, &ns) {
+				// The keys under a section written as a scalar read as
+				// unset, each an error of its own ("focus.tolerance: <nil>
+				// is not a whole number"): the section is what was written
+				// wrong, and it alone is said (a review).
+				return nil, errors.Join(kerrs...)
+			}
+		}
+		errs = append(errs, kerrs...)
 	}
 	if fs != nil {
 		for flag, k := range FlagKeys {
@@ -785,11 +796,14 @@ func unknownKeys(profile string) []error {
 	if err := yaml.Unmarshal(b, &doc); err != nil {
 		return []error{fmt.Errorf("profile %s: %w", profile, err)}
 	}
-	known := map[string]bool{}
+	known, section := map[string]bool{}, map[string]bool{}
 	for _, k := range Keys {
 		parts := strings.Split(k.name, ".")
 		for i := range parts {
 			known[strings.Join(parts[:i+1], ".")] = true
+			if i < len(parts)-1 {
+				section[strings.Join(parts[:i+1], ".")] = true
+			}
 		}
 	}
 	var errs []error
@@ -813,13 +827,39 @@ func unknownKeys(profile string) []error {
 			if full == "network.connect_to" || full == "hosts" {
 				continue // its keys are host names (hosts checks its own below)
 			}
-			if sub, ok := m[n].(map[string]any); ok {
+			switch sub := m[n].(type) {
+			case map[string]any:
 				walk(full+".", sub)
+			case map[any]any:
+				// A section with a key YAML reads as no string (2:, true:):
+				// its keys are walked all the same, that one as written,
+				// so a typo beside it is named (a review found it skipped).
+				named := make(map[string]any, len(sub))
+				for k, v := range sub {
+					named[fmt.Sprint(k)] = v
+				}
+				walk(full+".", named)
+			case nil:
+			default:
+				if section[full] {
+					errs = append(errs, &notSectionError{key: full, value: sub, profile: profile})
+				}
 			}
 		}
 	}
 	walk("", doc)
 	return errs
+}
+
+// notSectionError is a section of the profile written as a value
+// (focus: 3).
+type notSectionError struct {
+	key, profile string
+	value        any
+}
+
+func (e *notSectionError) Error() string {
+	return fmt.Sprintf("%s: %v in profile %s is not a section; write its keys under it, indented (%s.…)", e.key, e.value, e.profile, e.key)
 }
 
 // envPrefix is what the environment variables of keys start with.
@@ -1392,8 +1432,8 @@ func (c *Config) Validate() error {
 	if c.Out == "" {
 		bad("out", "empty; name an output directory")
 	}
-	if c.WARC.Prefix == "" || strings.ContainsAny(c.WARC.Prefix, `/\`) {
-		bad("warc.prefix", "%q must be a non-empty file name part without slashes", c.WARC.Prefix)
+	if c.WARC.Prefix == "" || strings.ContainsAny(c.WARC.Prefix, `/\`) || strings.ContainsFunc(c.WARC.Prefix, unicode.IsControl) {
+		bad("warc.prefix", "%q must be a non-empty file name part without slashes or control characters", c.WARC.Prefix)
 	}
 	if c.WARC.MaxSize < 1<<20 {
 		bad("warc.max_size", "%d bytes is below the 1 MiB minimum", c.WARC.MaxSize)
@@ -1403,6 +1443,10 @@ func (c *Config) Validate() error {
 	}
 	if c.UserAgent == "" {
 		bad("user_agent", `missing; set one with an operator contact URL, e.g. "langcrawl/0.1 (+https://library.example/crawl)"`)
+	} else if strings.ContainsFunc(c.UserAgent, unicode.IsControl) {
+		// A line break would end the header: the fetcher refuses it, but
+		// only after the start has made the output directory (a review).
+		bad("user_agent", "%q holds a line break or another control character", c.UserAgent)
 	} else if !contactRE.MatchString(c.UserAgent) {
 		bad("user_agent", `%q has no operator contact URL; write it as "name/version (+https://your.site/contact)"`, c.UserAgent)
 	}
