@@ -250,6 +250,12 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 	done.Recheck = recheck
 	if res == nil {
 		c.unreserve()
+		if errors.Is(ferr, fetch.ErrLocal) {
+			// The crawler's own disk failed under the fetch: the crawl
+			// stops as on a failed WARC write, the lease in flight and
+			// fetched again on resume (a full disk says so).
+			return fmt.Errorf("fetch %s: %w", e.URL, ferr)
+		}
 		f := failure{status: failureCode(ferr), site: c.siteFailed(e, ferr), why: "err:" + errString(ferr), noHost: noSuchHost(ferr), recheck: recheck}
 		if permanent(ferr) {
 			return c.finish(l, worker, outcome{status: f.status, failed: true, annot: []string{f.why}}, done)

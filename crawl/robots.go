@@ -2,6 +2,7 @@ package crawl
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -74,6 +75,9 @@ func RobotsFetcher(f Fetcher, a Archive, slot Slot, log *CrawlLog, answered Answ
 			lctx := fetch.WithBodyLimit(ctx, robotsWire)
 			res, err := f.Do(lctx, http.MethodGet, target, http.Header{"Accept-Encoding": {"gzip"}})
 			release(time.Now())
+			if errors.Is(err, fetch.ErrLocal) {
+				return 0, nil, fmt.Errorf("fetch %s: %w: %w", target, politeness.ErrLocal, err) // the disk's, as an archive failure is
+			}
 			if err != nil {
 				if lerr := logHop(target, outcome{status: failureCode(err), annot: []string{"err:" + errString(err)}}); lerr != nil {
 					return 0, nil, lerr

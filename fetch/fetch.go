@@ -27,9 +27,13 @@ import (
 
 // Sentinel errors. Errors returned by Do wrap them with the URL.
 var (
-	ErrClosed              = errors.New("fetch: client closed")
-	ErrHeaderTooLarge      = errors.New("fetch: response header too large")
-	ErrTimeout             = errors.New("fetch: timeout")
+	ErrClosed         = errors.New("fetch: client closed")
+	ErrHeaderTooLarge = errors.New("fetch: response header too large")
+	ErrTimeout        = errors.New("fetch: timeout")
+	// ErrLocal is a failure of the crawler's own machine under a fetch
+	// (a large body that could not be written to its temporary file):
+	// not the server's, and not to be retried as if it were.
+	ErrLocal               = errors.New("fetch: local failure")
 	ErrUnsupportedScheme   = errors.New("fetch: unsupported URL scheme")
 	ErrUnsupportedMethod   = errors.New("fetch: unsupported method")
 	ErrUnsupportedEncoding = errors.New("fetch: unsupported content encoding")
@@ -676,6 +680,18 @@ func (c *Client) exchange(ctx context.Context, pc *persistConn, reused bool, req
 	_, derr := io.Copy(io.Discard, body)
 	end := int(rec.total()) - br.Buffered()
 	truncated := ""
+	if derr != nil && rec.spillErr != nil {
+		// The crawler's own disk failed under the body (OUT/tmp gone, a
+		// full disk), not the server: no result to archive as cut, and
+		// an error the crawl stops on (a review found the body archived
+		// as the server's disconnect, its rest lost).
+		if rec.spill != nil {
+			rec.spill.Close()
+			os.Remove(rec.spill.Name())
+			rec.spill = nil
+		}
+		return nil, false, fmt.Errorf("%w: %w", ErrLocal, rec.spillErr)
+	}
 	if derr != nil {
 		derr = rec.classify(ctx, derr)
 		switch {
