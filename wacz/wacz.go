@@ -222,6 +222,20 @@ func Write(w io.Writer, warcs []string, opts Options) (Stats, error) {
 
 // addWARC copies the WARC file at p into archive/, stored, while it hashes
 // it and scans its records for index lines and pages.
+// writeErr is a writer that keeps the first error of w.
+type writeErr struct {
+	w   io.Writer
+	err error
+}
+
+func (e *writeErr) Write(p []byte) (int, error) {
+	n, err := e.w.Write(p)
+	if err != nil && e.err == nil {
+		e.err = err
+	}
+	return n, err
+}
+
 func addWARC(zw *zip.Writer, p string, sorter *archive.Sorter, pages *pageFinder, title *string) (Resource, int64, error) {
 	f, err := os.Open(p)
 	if err != nil {
@@ -236,7 +250,12 @@ func addWARC(zw *zip.Writer, p string, sorter *archive.Sorter, pages *pageFinder
 	var size int64
 	r, err := addEntryHeader(zw, &zip.FileHeader{Name: "archive/" + name, Method: zip.Store, Modified: fi.ModTime()},
 		func(w io.Writer) error {
-			tee := io.TeeReader(f, w)
+			// A failed write to the WACZ comes back through the tee as a
+			// read error of the WARC file, which the scan would report as
+			// a record cut short: the write's own error is said instead (a
+			// review: a full disk read as a damaged WARC file).
+			out := &writeErr{w: w}
+			tee := io.TeeReader(f, out)
 			err := archive.Scan(tee, name, maxBlock, func(rec archive.Record, line []byte) error {
 				if rec.Type == "warcinfo" && *title == "" {
 					*title = warcinfoField(rec.Block, "isPartOf")
@@ -248,6 +267,9 @@ func addWARC(zw *zip.Writer, p string, sorter *archive.Sorter, pages *pageFinder
 				}
 				return pages.record(rec, line != nil)
 			})
+			if out.err != nil {
+				return fmt.Errorf("write %s into the WACZ: %w", name, out.err)
+			}
 			if err != nil {
 				return err
 			}
@@ -255,7 +277,9 @@ func addWARC(zw *zip.Writer, p string, sorter *archive.Sorter, pages *pageFinder
 				return err
 			}
 			// Whatever the reader left unread (nothing, normally).
-			_, err = io.Copy(io.Discard, tee)
+			if _, err = io.Copy(io.Discard, tee); out.err != nil {
+				return fmt.Errorf("write %s into the WACZ: %w", name, out.err)
+			}
 			return err
 		})
 	if err != nil {
