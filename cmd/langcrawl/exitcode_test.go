@@ -134,7 +134,11 @@ func TestCheckOutDir(t *testing.T) {
 		{nil, true},
 		{[]string{"tmp/"}, false},
 		{[]string{"profile.yaml"}, false},
-		{[]string{"notes.txt", "frontier/"}, true},
+		{[]string{"notes.txt", "frontier/", "frontier/CURRENT"}, true},
+		// An empty frontier/ is none (TestEmptiedFrontierRefused): the
+		// notes are someone else's.
+		{[]string{"notes.txt", "frontier/"}, false},
+		{[]string{"frontier/"}, true}, // a start killed before its frontier opened
 		{[]string{"lost+found/", ".DS_Store", ".gitkeep"}, true},
 		{[]string{lockName, warcDir + "/", logDir + "/", demoProfileName, actionDir + "/"}, true},
 		{[]string{lockName, "mine.warc.gz"}, false}, // a .lock (wacz takes one) is no crawl's proof
