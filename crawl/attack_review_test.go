@@ -43,6 +43,13 @@ func attackPage(w http.ResponseWriter, links ...string) {
 	fmt.Fprint(w, b.String())
 }
 
+// hangUp closes the connection under w with nothing sent after what was.
+func hangUp(w http.ResponseWriter) {
+	if c, _, err := w.(http.Hijacker).Hijack(); err == nil {
+		c.Close()
+	}
+}
+
 // secretAllowed asks a politeness gate whose robots.txt comes through
 // RobotsFetcher from client whether http://a.test/secret may be fetched.
 func secretAllowed(t *testing.T, client *fetch.Client) politeness.Decision {
@@ -76,10 +83,7 @@ func TestOneCrashingURLKeepsItsSite(t *testing.T) {
 		case "/":
 			attackPage(w, append([]string{"/crash"}, pages...)...)
 		case "/crash":
-			c, _, err := w.(http.Hijacker).Hijack()
-			if err == nil {
-				c.Close()
-			}
+			hangUp(w)
 		default:
 			attackPage(w)
 		}
@@ -219,10 +223,7 @@ func TestCutCaptureNotConditional(t *testing.T) {
 			}
 			fmt.Fprint(w, body[:600])
 			w.(http.Flusher).Flush()
-			c, _, err := w.(http.Hijacker).Hijack()
-			if err == nil {
-				c.Close()
-			}
+			hangUp(w)
 		default:
 			attackPage(w)
 		}
@@ -307,10 +308,7 @@ func TestChunkedRobotsUnderLimitReadWhole(t *testing.T) {
 // -2, "could not connect", as if the host were down.
 func TestLostConnectionCodeNotFromURL(t *testing.T) {
 	client := attackServer(t, func(w http.ResponseWriter, r *http.Request) {
-		c, _, err := w.(http.Hijacker).Hijack()
-		if err == nil {
-			c.Close()
-		}
+		hangUp(w)
 	}, fetch.Config{})
 	for _, u := range []string{"http://a.test/news/", "http://a.test/dialog/"} {
 		_, err := client.Do(context.Background(), http.MethodGet, u, nil)
