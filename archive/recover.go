@@ -95,12 +95,6 @@ func recoverFile(path string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if at, ok, err := wholeAfter(path, name, good); err != nil {
-		return "", err
-	} else if ok {
-		return "", fmt.Errorf("%w: %s: the record at %d does not read whole, and whole records follow from %d: the file was damaged in its middle, not cut at its end by a crash; it is left as it is, not cut: move it aside (it holds whole records) or repair it, then start again",
-			ErrDamaged, path, good, at)
-	}
 	if err := dropTail(filepath.Join(dir, IndexName), name); err != nil {
 		return "", err
 	}
@@ -139,23 +133,13 @@ func recoverFile(path string) (string, error) {
 // deleting a file whose warcinfo record was damaged).
 var ErrDamaged = errors.New("archive: WARC file damaged in its middle")
 
-// wholeAfter reports whether a whole record starts in the WARC file at
-// path after the record at from, which does not read whole, and where:
+// wholeAfter reports whether a whole record starts in the WARC file f
+// (size bytes, compressed when gz; at path) after the record at from, which does not read whole, and where:
 // it looks for the start of a gzip member (compressed) or a "WARC/1."
 // version line at each place past from, and reads a record there. At most
 // maxProbes places are tried: a crash's cut record, the only thing after
 // from when a crash cut the file, holds such bytes only by chance.
-func wholeAfter(path, name string, from int64) (int64, bool, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return 0, false, fmt.Errorf("archive: recover %s: %w", path, err)
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return 0, false, fmt.Errorf("archive: recover %s: %w", path, err)
-	}
-	size, gz := st.Size(), gzipFile(path)
+func wholeAfter(f io.ReaderAt, size int64, gz bool, path, name string, from int64) (int64, bool, error) {
 	magic := []byte("WARC/1.")
 	if gz {
 		magic = []byte{0x1f, 0x8b, 0x08}
@@ -328,7 +312,8 @@ func scanWhole(path, name string) (int64, []byte, error) {
 		return 0, nil, fmt.Errorf("archive: recover %s: %w", path, err)
 	}
 	var index []byte
-	good, err := scan(f, name, 0, wholeCheck(f, st.Size(), gzipFile(path)), func(_ Record, line []byte) error {
+	size, gz := st.Size(), gzipFile(path)
+	good, err := scan(f, name, 0, wholeCheck(f, size, gz), func(_ Record, line []byte) error {
 		index = append(index, line...)
 		return nil
 	})
@@ -336,7 +321,15 @@ func scanWhole(path, name string) (int64, []byte, error) {
 		return 0, nil, fmt.Errorf("archive: recover %s: %w", path, err)
 	}
 	// good is where the last record that read whole ends: a record the
-	// crash cut short starts at or after it.
+	// crash cut short starts at or after it, and nothing whole follows
+	// it; a file with whole records after a broken one was damaged in
+	// its middle, and is not cut (ErrDamaged).
+	if at, ok, err := wholeAfter(f, size, gz, path, name, good); err != nil {
+		return 0, nil, err
+	} else if ok {
+		return 0, nil, fmt.Errorf("%w: %s: the record at %d does not read whole, and whole records follow from %d: the file was damaged in its middle, not cut at its end by a crash; it is left as it is, not cut: move it aside (it holds whole records) or repair it, then start again",
+			ErrDamaged, path, good, at)
+	}
 	return good, index, nil
 }
 

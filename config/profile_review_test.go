@@ -11,12 +11,8 @@ import (
 // operator wrote, focus; the error must name it, not list nine sub-keys
 // the profile never set as "<nil>".
 func TestScalarSectionNamed(t *testing.T) {
-	dir := t.TempDir()
-	prof := filepath.Join(dir, "p.yaml")
-	base := "seeds: [http://a.test/]\nuser_agent: \"x/1 (+https://lib.example/c)\"\n"
 	for _, sec := range []string{"focus", "warc", "scope"} {
-		os.WriteFile(prof, []byte(base+sec+": 3\n"), 0o644)
-		_, err := Load(prof, nil)
+		_, _, err := loadText(t, sec+": 3\n")
 		if err == nil {
 			t.Fatalf("%s: 3 accepted", sec)
 		}
@@ -38,11 +34,7 @@ func TestScalarSectionNamed(t *testing.T) {
 // number, a boolean) decodes as map[any]any, and unknownKeys skips it
 // whole: the typo beside it was ignored, and the profile loaded.
 func TestTypoBesideNonStringKey(t *testing.T) {
-	dir := t.TempDir()
-	prof := filepath.Join(dir, "p.yaml")
-	base := "seeds: [http://a.test/]\nuser_agent: \"x/1 (+https://lib.example/c)\"\n"
-	os.WriteFile(prof, []byte(base+"focus:\n  language: th\n  tolerence: 50\n  2: x\n"), 0o644)
-	c, err := Load(prof, nil)
+	c, _, err := loadText(t, "focus:\n  language: th\n  tolerence: 50\n  2: x\n")
 	if err == nil || !strings.Contains(err.Error(), "tolerence") {
 		t.Errorf("focus.tolerence (a typo) beside a key 2 loaded without an error naming it: err %v, tolerance %d", err, c.Focus.Tolerance)
 	}
@@ -55,8 +47,8 @@ func TestTypoBesideNonStringKey(t *testing.T) {
 // exits 2 with every problem listed, each naming its key, and writes
 // nothing".
 func TestUserAgentLineBreakNamed(t *testing.T) {
-	dir := t.TempDir()
-	prof := filepath.Join(dir, "p.yaml")
+	// Not loadText, which writes a good user_agent of its own.
+	prof := filepath.Join(t.TempDir(), "p.yaml")
 	os.WriteFile(prof, []byte("seeds: [http://a.test/]\nuser_agent: \"x/1 (+https://lib.example/c)\\r\\nX-Evil: 1\"\n"), 0o644)
 	_, err := Load(prof, nil)
 	if err == nil || !strings.Contains(err.Error(), "user_agent") {
@@ -68,10 +60,7 @@ func TestUserAgentLineBreakNamed(t *testing.T) {
 // robots.txt and stops at the first WARC file's create, "invalid argument",
 // naming no key (exit 1).
 func TestPrefixNULNamed(t *testing.T) {
-	dir := t.TempDir()
-	prof := filepath.Join(dir, "p.yaml")
-	os.WriteFile(prof, []byte("seeds: [http://a.test/]\nuser_agent: \"x/1 (+https://lib.example/c)\"\nwarc: {prefix: \"a\\u0000b\"}\n"), 0o644)
-	_, err := Load(prof, nil)
+	_, _, err := loadText(t, "warc: {prefix: \"a\\u0000b\"}\n")
 	if err == nil || !strings.Contains(err.Error(), "warc.prefix") {
 		t.Errorf("warc.prefix with a NUL: Load = %v, want an error naming warc.prefix", err)
 	}

@@ -1146,11 +1146,11 @@ func failureCode(err error) int {
 		return codeTimeout
 	case errors.Is(err, context.DeadlineExceeded):
 		return codeTimeout
-	case connectFailed(err) && !errors.As(err, &ce):
+	case errors.As(err, &ce) && ce.TLS:
+		// The TLS handshake failed on a connection made: -3, as before.
+	case connectFailed(err):
 		// Read from the error's type, not its text, which holds the URL:
 		// a lost connection to ".../dialog/" was logged as -2 (a review).
-		return codeConnectFailed
-	case errors.As(err, &ce) && !ce.TLS:
 		return codeConnectFailed
 	}
 	return codeConnectLost
