@@ -40,6 +40,11 @@ type Config struct {
 	// SkipBadSeeds (--skip-bad-seeds) makes the crawl go on past bad
 	// seeds, reporting each, instead of refusing to start.
 	SkipBadSeeds bool `yaml:"-"`
+	// AcceptFrontierDamage (--accept-frontier-damage) opens a frontier
+	// whose journal was damaged in its middle, dropping the records there
+	// (frontier.Options.AcceptDamage); without it the start refuses. One
+	// run's decision, never kept in a profile.
+	AcceptFrontierDamage bool `yaml:"-"`
 	// SeedsFile is a file of more seeds, one per line, resolved against
 	// the profile's directory. It is not read into memory: the crawl
 	// streams it (EachSeed), so it may hold millions of seeds.
@@ -472,6 +477,7 @@ func AddFlags(fs *pflag.FlagSet) {
 	fs.String("seeds", "", "file with seed URLs, one per line")
 	fs.StringArray("seed", nil, "URL: crawl from this seed too (a bare host gets http://); repeatable")
 	fs.Bool("skip-bad-seeds", false, "go on past bad seeds, reporting each, instead of refusing to start")
+	fs.Bool("accept-frontier-damage", false, "open a frontier whose journal was damaged in its middle, dropping the damaged records (the start refuses it otherwise)")
 	fs.StringArray("connect-to", nil, "HOST=IP:PORT: dial IP:PORT for HOST (* for every host); repeatable")
 	fs.Int("workers", 0, "number of workers r")
 	fs.Duration("delay", 0, "per-site delay w")
@@ -683,6 +689,9 @@ func Load(profile string, fs *pflag.FlagSet) (*Config, error) {
 		}
 		if f := fs.Lookup("skip-bad-seeds"); f != nil && f.Changed {
 			c.SkipBadSeeds, _ = fs.GetBool("skip-bad-seeds")
+		}
+		if f := fs.Lookup("accept-frontier-damage"); f != nil && f.Changed {
+			c.AcceptFrontierDamage, _ = fs.GetBool("accept-frontier-damage")
 		}
 	}
 

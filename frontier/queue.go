@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -332,6 +333,10 @@ type Options struct {
 	// Storage, when non-nil, is used instead of dir (tests use
 	// storage.NewMemStorage()). The Queue does not close it.
 	Storage storage.Storage
+	// AcceptDamage opens a frontier whose journal was damaged in its
+	// middle (ErrDamaged), dropping the records there as LevelDB's replay
+	// does; Damage lists what was dropped. Off, Open refuses it.
+	AcceptDamage bool
 	// BlockCacheMB is the LevelDB block cache in MiB. Default 32.
 	BlockCacheMB int
 	// WriteBufferMB is the LevelDB memtable size in MiB; up to two are held
@@ -411,6 +416,11 @@ type Queue struct {
 	active   int64 // sites with pending > 0 or leased
 	stats    Stats // the since-Open counters
 	recent   *recentSeen
+	// stor is the storage Open made for dir, closed after db; nil when
+	// Options.Storage was given.
+	stor storage.Storage
+	// damage is what Open found wrong in the journal and dropped.
+	damage []string
 }
 
 // Open opens or creates the frontier in dir, or in opts.Storage if set.
@@ -435,17 +445,32 @@ func Open(dir string, opts *Options) (*Queue, error) {
 	if o.BloomBits > 0 {
 		lo.Filter = filter.NewBloomFilter(o.BloomBits)
 	}
-	var (
-		db  *leveldb.DB
-		err error
-	)
-	if o.Storage != nil {
-		db, err = leveldb.Open(o.Storage, lo)
-	} else {
-		db, err = leveldb.OpenFile(dir, lo)
+	// The storage is opened here, not by leveldb.OpenFile, so that its
+	// journals are read before LevelDB replays them (checkJournals).
+	stor, own := o.Storage, storage.Storage(nil)
+	if stor == nil {
+		fs, err := storage.OpenFile(dir, false)
+		if err != nil {
+			return nil, fmt.Errorf("frontier: open %s: %w", dir, err)
+		}
+		stor, own = fs, fs
+	}
+	closeOwn := func() error {
+		if own == nil {
+			return nil
+		}
+		return own.Close()
+	}
+	found, err := checkJournals(stor, dir)
+	if err == nil && !o.AcceptDamage {
+		err = damageError(found)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("frontier: open %s: %w", dir, err)
+		return nil, errors.Join(fmt.Errorf("frontier: open %s: %w", dir, err), closeOwn())
+	}
+	db, err := leveldb.Open(stor, lo)
+	if err != nil {
+		return nil, errors.Join(fmt.Errorf("frontier: open %s: %w", dir, err), closeOwn())
 	}
 	q := &Queue{
 		opts:   o,
@@ -456,9 +481,13 @@ func Open(dir string, opts *Options) (*Queue, error) {
 		timed:  siteHeap{less: timeLess},
 		leases: make(map[string]*Lease),
 		recent: newRecentSeen(o.SeenCache / 2),
+		stor:   own,
+	}
+	for _, d := range found {
+		q.damage = append(q.damage, d.String())
 	}
 	if err := q.load(); err != nil {
-		return nil, errors.Join(fmt.Errorf("frontier: open %s: %w", dir, err), db.Close())
+		return nil, errors.Join(fmt.Errorf("frontier: open %s: %w", dir, err), db.Close(), closeOwn())
 	}
 	return q, nil
 }
@@ -584,11 +613,19 @@ func (q *Queue) Close() error {
 	}
 	err := q.db.Close()
 	q.db = nil
+	if q.stor != nil {
+		err = errors.Join(err, q.stor.Close())
+	}
 	if err != nil {
 		return fmt.Errorf("frontier: close: %w", err)
 	}
 	return nil
 }
+
+// Damage lists what Open found wrong in the frontier's journal and
+// dropped: a last write cut by a crash, or, with Options.AcceptDamage,
+// damage in a journal's middle. Empty for a journal that read whole.
+func (q *Queue) Damage() []string { return slices.Clone(q.damage) }
 
 // dbErr maps LevelDB's closed error to ErrClosed.
 func dbErr(err error) error {

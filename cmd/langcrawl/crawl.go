@@ -366,8 +366,16 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 	if errors.Is(err, syscall.ENOSPC) {
 		return snap, fmt.Errorf("open frontier in %s: disk full: %w (make room and run again: nothing is lost)", cfg.Out, err)
 	}
+	if errors.Is(err, frontier.ErrDamaged) {
+		return snap, fmt.Errorf("open frontier in %s: %w: restore %s from a backup, or run again with --accept-frontier-damage to drop the damaged records and go on (URLs they queued are lost; URLs they recorded done are fetched again)",
+			cfg.Out, err, filepath.Join(cfg.Out, frontierDir))
+	}
 	if err != nil {
 		return snap, fmt.Errorf("open frontier in %s (is another program using this directory?): %w", cfg.Out, err)
+	}
+	for _, d := range q.Damage() {
+		fmt.Fprintf(stderr, "warning: frontier: %s\n", d)
+		log.Warn("frontier journal damage dropped", "damage", d)
 	}
 	// WARC files a crash left open: keep their whole records, close them.
 	recovered, err := archive.Recover(filepath.Join(cfg.Out, warcDir))
@@ -685,5 +693,5 @@ func fetchConfig(cfg *config.Config, bw *bandwidth.Manager) fetch.Config {
 func frontierOptions(cfg *config.Config) *frontier.Options {
 	cache := cmp.Or(cfg.Scheduling.FrontierCache, config.DefaultFrontierCache)
 	return &frontier.Options{Order: cfg.Scheduling.Order, SeenCache: cfg.Scheduling.SeenCache,
-		BlockCacheMB: int((cache + 1<<20 - 1) >> 20)}
+		BlockCacheMB: int((cache + 1<<20 - 1) >> 20), AcceptDamage: cfg.AcceptFrontierDamage}
 }

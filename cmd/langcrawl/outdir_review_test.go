@@ -3,11 +3,16 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/langcrawl/langcrawl/archive"
+	"github.com/langcrawl/langcrawl/frontier"
 )
 
 // TestEmptiedFrontierRefused (from a review): a crawl directory whose frontier/ lost its files (emptied by a bad
@@ -131,5 +136,123 @@ func TestControlDelayTooLongRefused(t *testing.T) {
 	}
 	if err := checkControlState(out); err == nil {
 		t.Error("control.json with a delay of 876000h passes checkControlState")
+	}
+}
+
+// TestDamagedFrontierJournalRefused: a start on a frontier whose journal
+// was damaged in its middle stops before anything changes, naming the
+// journal and --accept-frontier-damage; with that flag it goes on and
+// says what was dropped. Before, LevelDB's lenient replay dropped the
+// damaged block's records without a word (a failure review).
+func TestDamagedFrontierJournalRefused(t *testing.T) {
+	w := startWeb(t)
+	out := t.TempDir()
+	cfg := w.profile(t, out, "")
+	if _, err := runCrawl(context.Background(), cfg, io.Discard, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	logs, err := filepath.Glob(filepath.Join(out, frontierDir, "*.log"))
+	if err != nil || len(logs) != 1 {
+		t.Fatalf("journals: %v (%v), want one", logs, err)
+	}
+	data, err := os.ReadFile(logs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	const block = 32 * 1024
+	if len(data) < 2*block+100 {
+		t.Fatalf("the journal holds %d bytes, want more than two blocks", len(data))
+	}
+	data[block+100] ^= 0x01
+	if err := os.WriteFile(logs[0], data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	_, err = runCrawl(context.Background(), w.profile(t, out, ""), io.Discard, io.Discard)
+	if !errors.Is(err, frontier.ErrDamaged) {
+		t.Fatalf("start on a damaged journal: %v, want frontier.ErrDamaged", err)
+	}
+	for _, want := range []string{logs[0], "--accept-frontier-damage"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not name %q", err, want)
+		}
+	}
+	if after, err := os.ReadFile(logs[0]); err != nil || !bytes.Equal(after, data) {
+		t.Errorf("the refused start changed the journal (%v)", err)
+	}
+
+	cfg = w.profile(t, out, "")
+	cfg.AcceptFrontierDamage = true
+	var stderr bytes.Buffer
+	if _, err := runCrawl(context.Background(), cfg, io.Discard, &stderr); err != nil {
+		t.Fatalf("start with --accept-frontier-damage: %v", err)
+	}
+	if !strings.Contains(stderr.String(), "warning: frontier: journal "+logs[0]) {
+		t.Errorf("the accepted start does not say what it dropped; stderr:\n%s", stderr.String())
+	}
+}
+
+// TestPreviousMissingWARCFetchedInFull: recrawl.previous naming a crawl
+// one of whose WARC files is gone (moved to tape, deleted by mistake)
+// takes the history of the rest as before; the URLs whose captures were
+// in the missing file are fetched in full, never written as revisits of
+// records that exist nowhere, and the start names the file. Before, every
+// unchanged page of that file became a revisit that pywb cannot replay
+// (the half-deleted case a review left after TestPreviousWithoutWARCsRefused).
+func TestPreviousMissingWARCFetchedInFull(t *testing.T) {
+	w := startWeb(t)
+	prev := t.TempDir()
+	if _, err := runCrawl(context.Background(), w.profile(t, prev, "warc: {max_size: 1MiB}\n"), io.Discard, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	files, err := filepath.Glob(filepath.Join(prev, warcDir, "*.warc.gz"))
+	if err != nil || len(files) < 2 {
+		t.Fatalf("previous crawl's WARC files: %v (%v), want two at least", files, err)
+	}
+	gone := files[0]
+	goneIDs := make(map[string]bool)
+	recs, err := archive.ReadAll(gone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range recs {
+		goneIDs[r.ID] = true
+	}
+	if err := os.Remove(gone); err != nil {
+		t.Fatal(err)
+	}
+	kept := make(map[string]bool)
+	for _, r := range warcRecords(t, filepath.Join(prev, warcDir)) {
+		kept[r.ID] = true
+	}
+
+	out := t.TempDir()
+	var stderr bytes.Buffer
+	if _, err := runCrawl(context.Background(), w.profile(t, out, fmt.Sprintf("recrawl:\n  previous: %s\n", prev)), io.Discard, &stderr); err != nil {
+		t.Fatalf("re-crawl: %v\nstderr:\n%s", err, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), filepath.Base(gone)) {
+		t.Errorf("the start does not name the missing WARC file %s; stderr:\n%s", filepath.Base(gone), stderr.String())
+	}
+	outRecs := warcRecords(t, filepath.Join(out, warcDir))
+	own := make(map[string]bool)
+	for _, r := range outRecs {
+		own[r.ID] = true
+	}
+	revisits := 0
+	for _, r := range outRecs {
+		if r.Type != "revisit" {
+			continue
+		}
+		revisits++
+		switch {
+		case goneIDs[r.RefersTo]:
+			t.Errorf("revisit of %s refers to %s, a record of the missing file", r.TargetURI, r.RefersTo)
+		case !kept[r.RefersTo] && !own[r.RefersTo]:
+			t.Errorf("revisit of %s refers to %s, a record found nowhere", r.TargetURI, r.RefersTo)
+		}
+	}
+	if revisits == 0 {
+		t.Errorf("the re-crawl wrote no revisit of the kept files' captures: the test shows nothing")
 	}
 }

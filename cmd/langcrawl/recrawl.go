@@ -28,6 +28,11 @@ import (
 func startGeneration(c *crawl.Crawler, q *frontier.Queue, cfg *config.Config, stderr io.Writer, log *slog.Logger, cutShort bool) (gen int64, started bool, err error) {
 	if prev := cfg.Recrawl.Previous; prev != "" {
 		n, done, err := importHistory(q, prev)
+		if errors.Is(err, errWARCsMissing) {
+			fmt.Fprintf(stderr, "warning: %v\n", err)
+			log.Warn("previous crawl's WARC files missing", "err", err)
+			err = nil
+		}
 		if err != nil {
 			return 0, false, err
 		}
@@ -106,12 +111,21 @@ func importHistory(q *frontier.Queue, dir string) (n int, done bool, err error) 
 	if done, err := q.Imported(mark); err != nil || done {
 		return 0, done, err
 	}
+	var missing warcsMissing
 	err = frontier.ReadHistory(filepath.Join(abs, frontierDir), func(h frontier.History) error {
 		if _, known, err := q.History(h.URL); err != nil || known {
 			return err
 		}
 		n++
 		h.LegacyHops() // stored anew, the record would say nothing of that
+		if h.File != "" && missing.gone(filepath.Join(abs, warcDir), h.File) {
+			// Its capture's WARC file is not in DIR/warcs: a revisit
+			// would name a record that exists nowhere, and a 304 would
+			// let it stand for the page (a review). The URL stays known
+			// and due; it is fetched in full, unconditionally.
+			h.Digest, h.RecordID, h.File, h.Offset = "", "", "", 0
+			h.ETag, h.LastModified = "", ""
+		}
 		return q.SetHistory(h.URL, h)
 	})
 	if errors.Is(err, frontier.ErrNoFrontier) {
@@ -120,7 +134,59 @@ func importHistory(q *frontier.Queue, dir string) (n int, done bool, err error) 
 	if err != nil {
 		return n, false, fmt.Errorf("recrawl.previous %s: %w", dir, err)
 	}
-	return n, false, q.MarkImported(mark)
+	if err := q.MarkImported(mark); err != nil {
+		return n, false, err
+	}
+	return n, false, missing.err(dir)
+}
+
+// warcsMissing is importHistory's account of the WARC files its captures
+// name that DIR/warcs does not hold.
+type warcsMissing struct {
+	checked  map[string]bool // base name: gone
+	files    []string        // the gone ones, in the order met
+	captures int
+}
+
+// gone reports whether the WARC file named by a capture (its path when
+// written, which the crawl may since have moved) is missing from warcs,
+// and counts the capture.
+func (m *warcsMissing) gone(warcs, file string) bool {
+	base := filepath.Base(file)
+	g, ok := m.checked[base]
+	if !ok {
+		fi, err := os.Stat(filepath.Join(warcs, base))
+		g = err != nil || fi.Size() == 0
+		if m.checked == nil {
+			m.checked = make(map[string]bool)
+		}
+		m.checked[base] = g
+		if g {
+			m.files = append(m.files, base)
+		}
+	}
+	if g {
+		m.captures++
+	}
+	return g
+}
+
+// errWARCsMissing is importHistory's warning that some captures' WARC
+// files were missing; the import is whole all the same.
+var errWARCsMissing = errors.New("WARC files missing")
+
+// err is nil when no file was missing, else a warning naming them.
+func (m *warcsMissing) err(dir string) error {
+	if m.captures == 0 {
+		return nil
+	}
+	names := m.files
+	more := ""
+	if len(names) > 5 {
+		names, more = names[:5], fmt.Sprintf(" and %d more", len(m.files)-5)
+	}
+	return fmt.Errorf("%w: recrawl.previous %s: %d captures are in WARC files no longer in %s (%s%s): their URLs are fetched in full, not as revisits of records that exist nowhere",
+		errWARCsMissing, dir, m.captures, filepath.Join(dir, warcDir), strings.Join(names, ", "), more)
 }
 
 var errStop = fmt.Errorf("stop")
