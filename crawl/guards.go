@@ -46,6 +46,12 @@ func seedSiteKey(site string) string { return "seed " + site }
 // or a farm of fresh domains, for the operator to tell apart.
 const addressWarnAt = 1000
 
+// maxStylesheetLinks caps the references taken from one stylesheet (fonts,
+// images, @imports): a stylesheet is a requisite, fetched from any host
+// and counted by no site budget, so a generated one listing a million
+// url()s would queue them all (README, scope.max_embed_hops).
+const maxStylesheetLinks = 1000
+
 // trapGuards applies the guards to the lease of e. It returns the outcome
 // of a URL a guard turns away (codeSiteBudget, with the guard named in the
 // annotation), or the budget keys that count the page against the guards

@@ -439,7 +439,7 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 		}
 	case res.Status >= 200 && res.Status < 300 && out.mime == "text/css" && c.cfg.Requisites:
 		if payload, _ := res.Payload(c.cfg.MaxParse); len(payload) > 0 {
-			for _, s := range links.ExtractCSS(u, payload, 1000) {
+			for _, s := range links.ExtractCSS(u, payload, maxStylesheetLinks) {
 				found = append(found, links.Link{URL: s, Kind: links.Requisite, Tag: "css", Attr: "url"})
 			}
 		}

@@ -260,3 +260,33 @@ func TestChildThemeFonts(t *testing.T) {
 func raw(ct, body string) string {
 	return fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n%s", ct, len(body), body)
 }
+
+// TestStylesheetLinksCapped: a stylesheet's references are capped at
+// maxStylesheetLinks (1,000), as README says: one listing 1,500 url()s
+// queues the first 1,000 and no more.
+func TestStylesheetLinksCapped(t *testing.T) {
+	var css strings.Builder
+	for i := range 1500 {
+		fmt.Fprintf(&css, ".c%d{background:url(/i%04d.png)}\n", i, i)
+	}
+	web := fakeWeb{
+		"http://a.test/":      raw("text/html", `<html lang="th"><head><link rel="stylesheet" href="/s.css"></head><body>x</body></html>`),
+		"http://a.test/s.css": raw("text/css", css.String()),
+	}
+	h := newHarness(t, web, Config{Requisites: true}, "http://a.test/")
+	if _, err := h.run(); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for i := range 1500 {
+		if h.fetched(fmt.Sprintf("http://a.test/i%04d.png", i)) {
+			n++
+			if i >= maxStylesheetLinks {
+				t.Fatalf("i%04d.png, past the cap, was fetched", i)
+			}
+		}
+	}
+	if n != maxStylesheetLinks {
+		t.Errorf("%d of the stylesheet's 1,500 images fetched, want %d", n, maxStylesheetLinks)
+	}
+}

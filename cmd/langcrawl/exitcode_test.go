@@ -197,7 +197,7 @@ func TestFrontierCacheFromProfile(t *testing.T) {
 	for _, c := range []struct {
 		set  string
 		want int
-	}{{"", 256}, {"scheduling: {frontier_cache: 100MB}\n", 96}, {"scheduling: {frontier_cache: 1GiB}\n", 1024}} {
+	}{{"", 256}, {"scheduling: {frontier_cache: 0}\n", 256}, {"scheduling: {frontier_cache: 100MB}\n", 96}, {"scheduling: {frontier_cache: 1GiB}\n", 1024}} {
 		p := filepath.Join(t.TempDir(), "p.yaml")
 		if err := os.WriteFile(p, []byte("seeds: [\"http://a.test/\"]\nuser_agent: \"t/1 (+https://example.org/t)\"\n"+c.set), 0o644); err != nil {
 			t.Fatal(err)
