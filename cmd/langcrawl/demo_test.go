@@ -124,3 +124,66 @@ func TestDemoServe(t *testing.T) {
 		t.Errorf("%s still accepts connections after the server stopped", addr)
 	}
 }
+
+// TestDemoFlags: --listen sets the address demo --serve answers on, which
+// its printed profile dials, and is refused without --serve; --workers is
+// the profile's workers.
+func TestDemoFlags(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		err := serveDemo(ctx, addr, t.TempDir(), 3, pw, io.Discard)
+		pw.CloseWithError(fmt.Errorf("serveDemo returned: %v", err))
+		done <- err
+	}()
+	var profile strings.Builder
+	sc := bufio.NewScanner(pr)
+	for sc.Scan() {
+		profile.WriteString(sc.Text() + "\n")
+		if sc.Text() == demoServeEnd {
+			break
+		}
+	}
+	go io.Copy(io.Discard, pr)
+	path := filepath.Join(t.TempDir(), "demo.yaml")
+	if err := os.WriteFile(path, []byte(profile.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Load(path, nil)
+	if err != nil {
+		t.Fatalf("printed profile: %v\n%s", err, profile.String())
+	}
+	if got := cfg.Network.ConnectTo["*"]; got != addr {
+		t.Errorf("--listen %s: the profile dials %q", addr, got)
+	}
+	if cfg.Workers != 3 {
+		t.Errorf("--workers 3: the profile has workers %d", cfg.Workers)
+	}
+	if c, err := net.Dial("tcp", addr); err != nil {
+		t.Errorf("nothing answers on --listen %s: %v", addr, err)
+	} else {
+		c.Close()
+	}
+	stop()
+	if err := <-done; err != nil {
+		t.Errorf("serveDemo: %v", err)
+	}
+
+	child := exec.Command(os.Args[0], "-test.run=^TestHelperLangcrawl$")
+	child.Env = append(os.Environ(), "E2E_CHILD_ARGS=demo --listen 127.0.0.1:0 --out "+t.TempDir())
+	var stderr bytes.Buffer
+	child.Stderr = &stderr
+	err = child.Run()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 || !strings.Contains(stderr.String(), "--listen needs --serve") {
+		t.Errorf("demo --listen without --serve: %v, stderr %q; want exit 2 naming it", err, stderr.String())
+	}
+}
