@@ -141,6 +141,19 @@ func crawlLeft(dir, name string) string {
 	return ""
 }
 
+// samePath reports whether a and b name the same directory: the same
+// absolute path, or the same file once both exist (a symbolic link).
+func samePath(a, b string) bool {
+	aa, err1 := filepath.Abs(a)
+	bb, err2 := filepath.Abs(b)
+	if err1 == nil && err2 == nil && aa == bb {
+		return true
+	}
+	fa, err1 := os.Stat(a)
+	fb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
+}
+
 // runMarker is OUT/.running: there from a run's start until it returns,
 // saying "started" and, once its crawl has stopped and it closes what it
 // opened, "stopping". A start that finds it saying "stopping" knows the
@@ -281,6 +294,10 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 	// anything is made. A later start need not reach it: the import was
 	// done (or is taken up again, and says so if it cannot).
 	if prev := cfg.Recrawl.Previous; prev != "" {
+		if samePath(prev, cfg.Out) {
+			// It was read as a crawl held by a running one: this one.
+			return snap, fmt.Errorf("%w: recrawl.previous (--previous) %s is the output directory itself: to re-crawl it in place, run again on it without --previous (a new generation); --previous starts a new directory from it", errUsage, prev)
+		}
 		if _, err := os.Stat(filepath.Join(cfg.Out, frontierDir)); errors.Is(err, fs.ErrNotExist) {
 			if _, err := os.Stat(filepath.Join(prev, frontierDir, "CURRENT")); err != nil {
 				return snap, fmt.Errorf("%w: recrawl.previous (--previous): %s is not the output directory of a langcrawl crawl (it has no %s/ database)", errUsage, prev, frontierDir)

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/langcrawl/langcrawl/config"
 	"github.com/langcrawl/langcrawl/frontier"
 )
 
@@ -127,6 +128,27 @@ func TestPreviousNotACrawl(t *testing.T) {
 	}
 	if ents, _ := os.ReadDir(empty); len(ents) != 1 {
 		t.Errorf("the refused start wrote into %s: %d entries", empty, len(ents))
+	}
+}
+
+// TestPreviousIsOut: --previous naming the output directory itself is a
+// usage error that says how to re-crawl in place; it was read as a crawl
+// held by a running one (this one), "stop it first".
+func TestPreviousIsOut(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "p.yaml")
+	os.WriteFile(p, []byte("seeds: [http://a.example/]\nuser_agent: \"test/1 (+http://library.example/)\"\n"), 0o644)
+	out := t.TempDir()
+	cfg, err := config.Load(p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Out, cfg.Recrawl.Previous = out, out+"/."
+	_, err = runCrawl(context.Background(), cfg, io.Discard, io.Discard)
+	if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), "is the output directory itself") || !strings.Contains(err.Error(), "without --previous") {
+		t.Errorf("--previous OUT: %v, want a usage error saying how to re-crawl in place", err)
+	}
+	if ents, _ := os.ReadDir(out); len(ents) != 0 {
+		t.Errorf("the refused start wrote into %s: %d entries", out, len(ents))
 	}
 }
 
