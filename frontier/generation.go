@@ -10,6 +10,7 @@ import (
 	"github.com/syndtr/goleveldb/leveldb"
 	"github.com/syndtr/goleveldb/leveldb/iterator"
 	"github.com/syndtr/goleveldb/leveldb/opt"
+	"github.com/syndtr/goleveldb/leveldb/storage"
 	"github.com/syndtr/goleveldb/leveldb/util"
 )
 
@@ -200,16 +201,31 @@ var ErrNoFrontier = errors.New("frontier: no frontier database")
 // database is opened read-only, must exist, and is left byte for byte as
 // it was (no lease put back, no journal replayed into its tables), so an
 // earlier crawl on read-only or fixity-checked storage can be read. A
-// database that a running crawl holds is an error naming that.
-func ReadHistory(dir string, fn func(History) error) error {
+// database that a running crawl holds is an error naming that. A journal
+// damaged in its middle is ErrDamaged, as for Open, unless acceptDamage:
+// LevelDB's replay would skip the histories there without a word, and a
+// re-crawl would take their URLs for unknown ones (a review).
+func ReadHistory(dir string, acceptDamage bool, fn func(History) error) error {
 	if fi, err := os.Stat(filepath.Join(dir, "CURRENT")); err != nil || fi.IsDir() {
 		return fmt.Errorf("%w in %s", ErrNoFrontier, dir)
 	}
-	db, err := leveldb.OpenFile(dir, &opt.Options{ReadOnly: true, ErrorIfMissing: true})
+	stor, err := storage.OpenFile(dir, true)
 	if err != nil {
 		if errors.Is(err, syscall.EAGAIN) || errors.Is(err, syscall.EWOULDBLOCK) {
 			return fmt.Errorf("frontier %s is held by a running crawl: stop it first: %w", dir, err)
 		}
+		return fmt.Errorf("frontier: open %s read-only: %w", dir, err)
+	}
+	defer stor.Close()
+	found, err := checkJournals(stor, dir)
+	if err == nil && !acceptDamage {
+		err = damageError(found)
+	}
+	if err != nil {
+		return fmt.Errorf("frontier: open %s read-only: %w", dir, err)
+	}
+	db, err := leveldb.Open(stor, &opt.Options{ReadOnly: true, ErrorIfMissing: true})
+	if err != nil {
 		return fmt.Errorf("frontier: open %s read-only: %w", dir, err)
 	}
 	defer db.Close()

@@ -191,7 +191,7 @@ func TestReadHistory(t *testing.T) {
 	if err := q.SetHistory(h.URL, h); err != nil {
 		t.Fatal(err)
 	}
-	err = ReadHistory(dir, func(History) error { return nil })
+	err = ReadHistory(dir, false, func(History) error { return nil })
 	if err == nil || !strings.Contains(err.Error(), "held by a running crawl") {
 		t.Errorf("ReadHistory of a frontier in use: %v", err)
 	}
@@ -199,10 +199,10 @@ func TestReadHistory(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got []History
-	if err := ReadHistory(dir, func(h History) error { got = append(got, h); return nil }); err != nil || len(got) != 1 || got[0].URL != h.URL {
+	if err := ReadHistory(dir, false, func(h History) error { got = append(got, h); return nil }); err != nil || len(got) != 1 || got[0].URL != h.URL {
 		t.Errorf("ReadHistory = %v, %v", got, err)
 	}
-	if err := ReadHistory(t.TempDir(), func(History) error { return nil }); !errors.Is(err, ErrNoFrontier) {
+	if err := ReadHistory(t.TempDir(), false, func(History) error { return nil }); !errors.Is(err, ErrNoFrontier) {
 		t.Errorf("ReadHistory of an empty folder: %v", err)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/syndtr/goleveldb/leveldb"
+	lerrors "github.com/syndtr/goleveldb/leveldb/errors"
 	"github.com/syndtr/goleveldb/leveldb/filter"
 	"github.com/syndtr/goleveldb/leveldb/opt"
 	"github.com/syndtr/goleveldb/leveldb/storage"
@@ -470,7 +471,7 @@ func Open(dir string, opts *Options) (*Queue, error) {
 	}
 	db, err := leveldb.Open(stor, lo)
 	if err != nil {
-		return nil, errors.Join(fmt.Errorf("frontier: open %s: %w", dir, err), closeOwn())
+		return nil, errors.Join(fmt.Errorf("frontier: open %s: %w", dir, corrupt(err)), closeOwn())
 	}
 	q := &Queue{
 		opts:   o,
@@ -487,7 +488,7 @@ func Open(dir string, opts *Options) (*Queue, error) {
 		q.damage = append(q.damage, d.String())
 	}
 	if err := q.load(); err != nil {
-		return nil, errors.Join(fmt.Errorf("frontier: open %s: %w", dir, err), db.Close(), closeOwn())
+		return nil, errors.Join(fmt.Errorf("frontier: open %s: %w", dir, corrupt(err)), db.Close(), closeOwn())
 	}
 	return q, nil
 }
@@ -626,6 +627,17 @@ func (q *Queue) Close() error {
 // dropped: a last write cut by a crash, or, with Options.AcceptDamage,
 // damage in a journal's middle. Empty for a journal that read whole.
 func (q *Queue) Damage() []string { return slices.Clone(q.damage) }
+
+// corrupt wraps err with ErrCorrupt when LevelDB says it found damage (a
+// MANIFEST or a table that fails its checksum), so that the caller can
+// send the operator to a backup rather than look for another program
+// holding the directory (a review).
+func corrupt(err error) error {
+	if lerrors.IsCorrupted(err) {
+		return fmt.Errorf("%w: %w", ErrCorrupt, err)
+	}
+	return err
+}
 
 // dbErr maps LevelDB's closed error to ErrClosed.
 func dbErr(err error) error {

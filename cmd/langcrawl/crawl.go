@@ -387,6 +387,9 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 		return snap, fmt.Errorf("open frontier in %s: %w: restore %s from a backup, or run again with --accept-frontier-damage to drop the damaged records and go on (URLs they queued are lost; URLs they recorded done are fetched again)",
 			cfg.Out, err, filepath.Join(cfg.Out, frontierDir))
 	}
+	if errors.Is(err, frontier.ErrCorrupt) {
+		return snap, fmt.Errorf("open frontier in %s: %w: the database is damaged, or was written by an incompatible version of langcrawl: restore %s from a backup (nothing was changed)", cfg.Out, err, filepath.Join(cfg.Out, frontierDir))
+	}
 	if err != nil {
 		return snap, fmt.Errorf("open frontier in %s (is another program using this directory?): %w", cfg.Out, err)
 	}

@@ -184,7 +184,7 @@ func TestImportHistoryResumes(t *testing.T) {
 		q.SetHistory(hist(i, 200).URL, hist(i, 200))
 	}
 	q.SetHistory(hist(49, 404).URL, hist(49, 404))
-	n, done, err := importHistory(q, prev)
+	n, done, err := importHistory(q, prev, false)
 	if err != nil || done || n != 39 {
 		t.Fatalf("importHistory after a kill = %d, %v, %v; want 39 copied", n, done, err)
 	}
@@ -199,7 +199,7 @@ func TestImportHistoryResumes(t *testing.T) {
 	if count != 50 {
 		t.Errorf("%d URLs with history, want 50", count)
 	}
-	if n, done, err := importHistory(q, prev); err != nil || !done || n != 0 {
+	if n, done, err := importHistory(q, prev, false); err != nil || !done || n != 0 {
 		t.Errorf("importHistory again = %d, %v, %v; want it done before", n, done, err)
 	}
 }

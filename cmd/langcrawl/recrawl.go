@@ -27,7 +27,7 @@ import (
 // run crawls, and whether this run started it.
 func startGeneration(c *crawl.Crawler, q *frontier.Queue, cfg *config.Config, stderr io.Writer, log *slog.Logger, cutShort bool) (gen int64, started bool, err error) {
 	if prev := cfg.Recrawl.Previous; prev != "" {
-		n, done, err := importHistory(q, prev)
+		n, done, err := importHistory(q, prev, cfg.AcceptFrontierDamage)
 		if errors.Is(err, errWARCsMissing) {
 			fmt.Fprintf(stderr, "warning: %v\n", err)
 			log.Warn("previous crawl's WARC files missing", "err", err)
@@ -102,7 +102,7 @@ func startGeneration(c *crawl.Crawler, q *frontier.Queue, cfg *config.Config, st
 // crawled since in a frontier of an older version, which marked nothing)
 // keeps its own history. It returns how many captures it copied and
 // whether an earlier start had copied them all.
-func importHistory(q *frontier.Queue, dir string) (n int, done bool, err error) {
+func importHistory(q *frontier.Queue, dir string, acceptDamage bool) (n int, done bool, err error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return 0, false, fmt.Errorf("recrawl.previous: %w", err)
@@ -111,28 +111,40 @@ func importHistory(q *frontier.Queue, dir string) (n int, done bool, err error) 
 	if done, err := q.Imported(mark); err != nil || done {
 		return 0, done, err
 	}
-	var missing warcsMissing
-	err = frontier.ReadHistory(filepath.Join(abs, frontierDir), func(h frontier.History) error {
+	missing := warcsMissing{warcs: filepath.Join(abs, warcDir)}
+	err = frontier.ReadHistory(filepath.Join(abs, frontierDir), acceptDamage, func(h frontier.History) error {
 		if _, known, err := q.History(h.URL); err != nil || known {
 			return err
 		}
 		n++
 		h.LegacyHops() // stored anew, the record would say nothing of that
-		if h.File != "" && missing.gone(filepath.Join(abs, warcDir), h.File) {
-			// Its capture's WARC file is not in DIR/warcs: a revisit
-			// would name a record that exists nowhere, and a 304 would
-			// let it stand for the page (a review). The URL stays known
+		if h.File != "" && missing.gone(h) {
+			// Its capture is in no WARC file at hand: a revisit would
+			// name a record that exists nowhere, and a 304 would let
+			// it stand for the page (a review). The URL stays known
 			// and due; it is fetched in full, unconditionally.
-			h.Digest, h.RecordID, h.File, h.Offset = "", "", "", 0
-			h.ETag, h.LastModified = "", ""
+			noCapture(&h)
 		}
 		return q.SetHistory(h.URL, h)
 	})
-	if errors.Is(err, frontier.ErrNoFrontier) {
-		return 0, false, fmt.Errorf("%w: recrawl.previous (--previous) %s: not a langcrawl crawl (no %s/ in it)", errUsage, dir, frontierDir)
+	if errors.Is(err, frontier.ErrDamaged) {
+		return n, false, fmt.Errorf("recrawl.previous %s: %w: restore its %s/ from a backup, or run again with --accept-frontier-damage to take its history without those records (their URLs are then unknown to the re-crawl)", dir, err, frontierDir)
 	}
 	if err != nil {
 		return n, false, fmt.Errorf("recrawl.previous %s: %w", dir, err)
+	}
+	// The capture nearest the end of a file cut short may itself be cut.
+	for _, l := range missing.straddling() {
+		h, known, err := q.History(l.url)
+		if err != nil {
+			return n, false, err
+		}
+		if known && filepath.Base(h.File) == l.base && h.Offset == l.offset {
+			noCapture(&h)
+			if err := q.SetHistory(l.url, h); err != nil {
+				return n, false, err
+			}
+		}
 	}
 	if err := q.MarkImported(mark); err != nil {
 		return n, false, err
@@ -140,35 +152,84 @@ func importHistory(q *frontier.Queue, dir string) (n int, done bool, err error) 
 	return n, false, missing.err(dir)
 }
 
+// noCapture makes h name no capture: its URL is fetched in full, with no
+// conditional request and no revisit.
+func noCapture(h *frontier.History) {
+	h.Digest, h.RecordID, h.File, h.Offset = "", "", "", 0
+	h.ETag, h.LastModified = "", ""
+}
+
 // warcsMissing is importHistory's account of the WARC files its captures
-// name that DIR/warcs does not hold.
+// name: where each is (the path the capture was written to, which holds
+// for a capture a revisit carried over from an older crawl of a chain,
+// else the previous crawl's own warcs/ by base name), its size, and which
+// are gone or cut short.
 type warcsMissing struct {
-	checked  map[string]bool // base name: gone
-	files    []string        // the gone ones, in the order met
+	warcs string                // the previous crawl's warcs/
+	sizes map[string]int64      // base name: size, -1 when in neither place
+	last  map[string]lastRecord // base name: the capture nearest its end
+	cut   map[string]bool       // base name: a capture starts past its end
+	files []string              // the gone ones, in the order met
+	// captures counts the captures gone: in a missing file, or past the
+	// end of one cut short.
 	captures int
 }
 
-// gone reports whether the WARC file named by a capture (its path when
-// written, which the crawl may since have moved) is missing from warcs,
-// and counts the capture.
-func (m *warcsMissing) gone(warcs, file string) bool {
-	base := filepath.Base(file)
-	g, ok := m.checked[base]
+// lastRecord is the capture of url at offset in the WARC file base.
+type lastRecord struct {
+	base   string
+	offset int64
+	url    string
+}
+
+// gone reports whether the capture of h is in no WARC file at hand: its
+// file is missing, or ends before the capture starts (a copy cut short).
+func (m *warcsMissing) gone(h frontier.History) bool {
+	base := filepath.Base(h.File)
+	size, ok := m.sizes[base]
 	if !ok {
-		fi, err := os.Stat(filepath.Join(warcs, base))
-		g = err != nil || fi.Size() == 0
-		if m.checked == nil {
-			m.checked = make(map[string]bool)
+		size = -1
+		for _, p := range []string{h.File, filepath.Join(m.warcs, base)} {
+			if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Size() > 0 {
+				size = fi.Size()
+				break
+			}
 		}
-		m.checked[base] = g
-		if g {
+		if m.sizes == nil {
+			m.sizes, m.last, m.cut = make(map[string]int64), make(map[string]lastRecord), make(map[string]bool)
+		}
+		m.sizes[base] = size
+		if size < 0 {
 			m.files = append(m.files, base)
 		}
 	}
-	if g {
-		m.captures++
+	switch {
+	case size < 0:
+	case h.Offset >= size:
+		if !m.cut[base] {
+			m.cut[base] = true
+			m.files = append(m.files, base+" (cut short)")
+		}
+	default:
+		if l := m.last[base]; h.Offset >= l.offset {
+			m.last[base] = lastRecord{base, h.Offset, h.URL}
+		}
+		return false
 	}
-	return g
+	m.captures++
+	return true
+}
+
+// straddling lists, for each file cut short, the capture nearest its
+// end, which may run past it: not counted, as it may be whole.
+func (m *warcsMissing) straddling() []lastRecord {
+	var out []lastRecord
+	for base := range m.cut {
+		if l, ok := m.last[base]; ok {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // errWARCsMissing is importHistory's warning that some captures' WARC
@@ -185,7 +246,7 @@ func (m *warcsMissing) err(dir string) error {
 	if len(names) > 5 {
 		names, more = names[:5], fmt.Sprintf(" and %d more", len(m.files)-5)
 	}
-	return fmt.Errorf("%w: recrawl.previous %s: %d captures are in WARC files no longer in %s (%s%s): their URLs are fetched in full, not as revisits of records that exist nowhere",
+	return fmt.Errorf("%w: recrawl.previous %s: %d captures are in WARC files missing or cut short in %s (%s%s): their URLs are fetched in full, not as revisits of records that exist nowhere",
 		errWARCsMissing, dir, m.captures, filepath.Join(dir, warcDir), strings.Join(names, ", "), more)
 }
 
