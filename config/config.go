@@ -468,6 +468,13 @@ var FlagKeys = map[string]string{
 	"strategy":   "focus.strategy",
 }
 
+// isUnspecified reports whether host is an address that binds every
+// interface however it is spelled (0.0.0.0, ::, [0::0], ::ffff:0.0.0.0).
+func isUnspecified(host string) bool {
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsUnspecified()
+}
+
 // AddFlags registers the crawl flags on fs. Flags carry no defaults of
 // their own: an unset flag leaves the key to the environment, the profile
 // and the defaults, in that order.
@@ -1497,7 +1504,7 @@ func (c *Config) Validate() error {
 			bad("metrics.listen", "%q is not host:port: %v", c.Metrics.Listen, err)
 		case perr != nil || n < 1 || n > 65535:
 			bad("metrics.listen", "%q: port %q is not a number from 1 to 65535", c.Metrics.Listen, port)
-		case (host == "0.0.0.0" || host == "::" || host == "*") && !c.Metrics.AllInterfaces:
+		case (host == "*" || isUnspecified(host)) && !c.Metrics.AllInterfaces:
 			bad("metrics.listen", "%q listens on every interface, reachable from the network; set metrics.all_interfaces: true if that is meant, or use 127.0.0.1", c.Metrics.Listen)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/langcrawl/langcrawl/archive"
 	"github.com/langcrawl/langcrawl/bandwidth"
@@ -386,7 +387,7 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 	case res.Status >= 200 && res.Status < 300 && isHTML(out.mime):
 		payload, perr := res.Payload(c.cfg.MaxParse)
 		if perr != nil && len(payload) == 0 {
-			out.annot = append(out.annot, "payload:"+perr.Error())
+			out.annot = append(out.annot, "payload:"+cutNote(perr.Error()))
 			break
 		}
 		if perr != nil {
@@ -394,7 +395,7 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 			// whole framing): the part is read, and the page's line says
 			// its links past the cut were not seen, as parse-truncated
 			// does (a review found such a page logged as whole).
-			out.annot = append(out.annot, "payload-truncated:"+perr.Error())
+			out.annot = append(out.annot, "payload-truncated:"+cutNote(perr.Error()))
 		}
 		d := c.p.Detector.Detect(payload, res.Header.Get("Content-Type"))
 		out.det, out.page = &d, true
@@ -1181,9 +1182,19 @@ func errString(err error) string {
 	if err == nil {
 		return "no response"
 	}
-	s := err.Error()
-	if len(s) > 200 {
-		s = s[:200]
+	return strings.ReplaceAll(cutNote(err.Error()), " ", "_")
+}
+
+// cutNote cuts a note made of what a server sent (an error naming its
+// Content-Encoding, a header) to 200 bytes, on a character boundary: a
+// 900 KiB Content-Encoding made a crawl.log line of that size (a review).
+func cutNote(s string) string {
+	if len(s) <= 200 {
+		return s
 	}
-	return strings.ReplaceAll(s, " ", "_")
+	n := 200
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }

@@ -504,7 +504,28 @@ func orDash(s string) string {
 	return s
 }
 
-func mdEsc(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
+func mdEsc(s string) string { return mdEscaper.Replace(s) }
+
+// mdEscaper keeps text a crawled server chose (an anchor text, a
+// Content-Type, a host) as text in report.md: markdown passes inline HTML
+// through, and pandoc or a previewer would run "<img onerror=...>" or
+// follow "[x](javascript:...)" (a security review); "|" would end a
+// table cell.
+var mdEscaper = strings.NewReplacer(`\`, `\\`, "|", `\|`, "&", "&amp;", "<", "&lt;", ">", "&gt;", "[", `\[`, "]", `\]`)
+
+// csvCell keeps a cell a crawled page chose from starting a spreadsheet
+// formula (=, +, -, @, a tab or a carriage return: CSV injection, a
+// security review) with a leading apostrophe; numbers, negative status
+// codes among them, and a lone "-" are left as they are.
+func csvCell(s string) string {
+	if len(s) < 2 || !strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return s
+	}
+	if _, err := strconv.ParseFloat(s, 64); err == nil {
+		return s
+	}
+	return "'" + s
+}
 
 // WriteFiles writes the markdown summary, the CSV tables and the SVG charts
 // into dir (created if needed), usually OUT/report. Files of the same names
@@ -531,6 +552,11 @@ func (r *Report) WriteFiles(dir string) error {
 		return func(w io.Writer) error {
 			cw := csv.NewWriter(w)
 			cw.Write(header)
+			for _, row := range rows {
+				for i, cell := range row {
+					row[i] = csvCell(cell)
+				}
+			}
 			cw.WriteAll(rows) // flushes
 			return cw.Error()
 		}

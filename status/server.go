@@ -9,6 +9,7 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -148,6 +149,15 @@ type Config struct {
 	Keep int
 	// Now is the clock; default time.Now.
 	Now func() time.Time
+	// AnyHost answers a request whatever its Host header names. Off, the
+	// server answers only a Host that is an IP address or localhost
+	// (with any port), and 421 otherwise: a page the archivist opens
+	// whose name its owner then points at 127.0.0.1 (DNS rebinding) is
+	// of the same origin as a loopback server and could read
+	// /status.json and /metrics, which need no token (a security
+	// review). Set it for a server listening on a network address, which
+	// its users reach by the machine's names.
+	AnyHost bool
 	// Log, when not nil, gets a line for each command refused before it
 	// reached Control (a bad token, a line that does not parse), which
 	// the operator log missed (an archivist's trial).
@@ -198,7 +208,30 @@ func New(cfg Config) (*Server, error) {
 }
 
 // Handler returns the page, /status.json, /control and /metrics.
-func (s *Server) Handler() http.Handler { return s.mux }
+func (s *Server) Handler() http.Handler {
+	if s.cfg.AnyHost {
+		return s.mux
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !localHost(r.Host) {
+			http.Error(w, "this status server answers only an IP address or localhost as the Host; set metrics.all_interfaces for another name", http.StatusMisdirectedRequest)
+			return
+		}
+		s.mux.ServeHTTP(w, r)
+	})
+}
+
+// localHost reports whether host (a Host header, with or without a port)
+// is an IP address or localhost, names no other party can point at the
+// loopback address, or is empty (an HTTP/1.0 client; a browser always
+// sends one).
+func localHost(host string) bool {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.Trim(host, "[]"), ".")
+	return host == "" || strings.EqualFold(host, "localhost") || net.ParseIP(host) != nil
+}
 
 // Run takes a sample every Config.Every until ctx is done; the first at
 // once.

@@ -458,6 +458,22 @@ func newToken() string {
 	return hex.EncodeToString(b)
 }
 
+// loopbackListen reports whether addr (host:port) listens on a loopback
+// address only: such a server answers only an IP address or localhost as
+// its Host (status.Config.AnyHost); one on a network address is reached
+// by the machine's names.
+func loopbackListen(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return true
+	}
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
 // serveStatus serves the status page, /status.json, /control and /metrics
 // on addr ("" for none), metrics on a registry of its own. The control
 // token is printed on stderr and logged in langcrawl.log (never in the
@@ -478,7 +494,7 @@ func serveStatus(addr string, s *steering, leaves crawl.Leaves, stderr io.Writer
 		return func() {}
 	}
 	token := newToken()
-	srv, err := status.New(status.Config{Source: s, Control: s, Token: token, Log: s.log,
+	srv, err := status.New(status.Config{Source: s, Control: s, Token: token, Log: s.log, AnyHost: !loopbackListen(addr),
 		Metrics: promhttp.HandlerFor(reg, promhttp.HandlerOpts{})})
 	if err != nil {
 		fmt.Fprintf(stderr, "status page: %v (off)\n", err)

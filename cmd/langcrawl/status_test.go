@@ -829,3 +829,16 @@ func TestRestoredNoteNamesSeeds(t *testing.T) {
 		t.Errorf("two seeds: %q", n)
 	}
 }
+
+// TestLoopbackListen: which metrics.listen addresses check the Host
+// header (status.Config.AnyHost off): the loopback ones.
+func TestLoopbackListen(t *testing.T) {
+	for addr, want := range map[string]bool{
+		"127.0.0.1:9100": true, "[::1]:9100": true, "localhost:9100": true, "127.0.0.2:9100": true,
+		"0.0.0.0:9100": false, "[::]:9100": false, "10.1.2.3:9100": false, "crawler.lib.example:9100": false,
+	} {
+		if got := loopbackListen(addr); got != want {
+			t.Errorf("loopbackListen(%q) = %v, want %v", addr, got, want)
+		}
+	}
+}
