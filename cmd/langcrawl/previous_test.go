@@ -203,3 +203,79 @@ func TestImportHistoryResumes(t *testing.T) {
 		t.Errorf("importHistory again = %d, %v, %v; want it done before", n, done, err)
 	}
 }
+
+// TestImportCutShortWARC: captures past the end of a previous crawl's WARC
+// file that was cut short, and the one nearest the cut, are imported with
+// no capture (fetched in full); those before it keep theirs. The capture
+// nearest the cut is found again when a kill cut the import short after
+// it had copied everything.
+func TestImportCutShortWARC(t *testing.T) {
+	prev := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(prev, warcDir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	const name = "langcrawl-20260101000000000-00000-h.warc.gz"
+	if err := os.WriteFile(filepath.Join(prev, warcDir, name), make([]byte, 1000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	old, err := frontier.Open(filepath.Join(prev, frontierDir), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	offsets := []int64{0, 300, 600, 900, 1200, 1500}
+	hist := func(off int64) frontier.History {
+		return frontier.History{URL: fmt.Sprintf("http://a.example/%d", off), Status: 200, Digest: "sha1:X",
+			RecordID: fmt.Sprintf("<urn:uuid:%d>", off), File: "/elsewhere/" + name, Offset: off, Fetched: time.Unix(1700000000, 0)}
+	}
+	for _, off := range offsets {
+		if err := old.SetHistory(hist(off).URL, hist(off)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := old.Close(); err != nil {
+		t.Fatal(err)
+	}
+	check := func(q *frontier.Queue, how string) {
+		t.Helper()
+		for _, off := range offsets {
+			h, _, err := q.History(hist(off).URL)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if kept := h.RecordID != ""; kept != (off < 900) {
+				t.Errorf("%s: capture at %d kept %v (file of 1000 bytes, cut short)", how, off, kept)
+			}
+		}
+	}
+
+	q, err := frontier.Open(filepath.Join(t.TempDir(), frontierDir), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer q.Close()
+	if _, _, err := importHistory(q, prev, false); !errors.Is(err, errWARCsMissing) || !strings.Contains(err.Error(), name+" (cut short)") {
+		t.Errorf("import: %v, want the warning naming the file cut short", err)
+	}
+	check(q, "import")
+
+	// A kill after every history was copied, before the capture nearest
+	// the cut was cleared and the import marked done.
+	q2, err := frontier.Open(filepath.Join(t.TempDir(), frontierDir), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer q2.Close()
+	for _, off := range offsets {
+		h := hist(off)
+		if off >= 1000 {
+			noCapture(&h)
+		}
+		if err := q2.SetHistory(h.URL, h); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, _, err := importHistory(q2, prev, false); !errors.Is(err, errWARCsMissing) {
+		t.Errorf("import taken up: %v, want the warning", err)
+	}
+	check(q2, "import taken up after a kill")
+}

@@ -113,12 +113,21 @@ func importHistory(q *frontier.Queue, dir string, acceptDamage bool) (n int, don
 	}
 	missing := warcsMissing{warcs: filepath.Join(abs, warcDir)}
 	err = frontier.ReadHistory(filepath.Join(abs, frontierDir), acceptDamage, func(h frontier.History) error {
-		if _, known, err := q.History(h.URL); err != nil || known {
+		_, known, err := q.History(h.URL)
+		if err != nil {
 			return err
+		}
+		gone := h.File != "" && missing.gone(h)
+		if known {
+			// Copied before a kill (or crawled since): kept as it is,
+			// but seen by missing, so that the capture nearest the end
+			// of a file cut short is found again when the import is
+			// taken up.
+			return nil
 		}
 		n++
 		h.LegacyHops() // stored anew, the record would say nothing of that
-		if h.File != "" && missing.gone(h) {
+		if gone {
 			// Its capture is in no WARC file at hand: a revisit would
 			// name a record that exists nowhere, and a 304 would let
 			// it stand for the page (a review). The URL stays known
