@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+
+	"github.com/langcrawl/langcrawl/internal/atomicfile"
 )
 
 // DefaultSortMemory is the memory a Sorter uses for lines before it spills
@@ -255,37 +257,6 @@ func merge(w io.Writer, inputs []*mergeInput) (int64, error) {
 	return cw.n, err
 }
 
-// writeAtomic writes a file through a temporary file beside it: fill
-// writes the content, which is fsynced and renamed over path, and the
-// directory fsynced. A failure leaves path as it was and no temporary file.
-func writeAtomic(path string, mode os.FileMode, fill func(io.Writer) error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	err = tmp.Chmod(mode) // CreateTemp makes it 0600: a replay server may run as another user
-	if err == nil {
-		bw := bufio.NewWriterSize(tmp, 256<<10)
-		if err = fill(bw); err == nil {
-			err = bw.Flush()
-		}
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return syncDir(filepath.Dir(path))
-}
-
 // SortIndex sorts the lines of a CDXJ file in byte order (as LC_ALL=C
 // sort), which pywb's binary search needs, dropping repeated lines. It
 // sorts in bounded memory (runs spilled beside the file) and writes a
@@ -318,7 +289,7 @@ func SortIndex(path string) error {
 			return fmt.Errorf("archive: sort index %s: %w", path, err)
 		}
 	}
-	err = writeAtomic(path, mode, func(w io.Writer) error {
+	err = atomicfile.Write(path, mode, func(w io.Writer) error {
 		_, err := s.WriteTo(w)
 		return err
 	})
@@ -351,7 +322,7 @@ func MergeIndex(dir string) error {
 		inputs = append([]string{index}, runs...)
 	}
 	do := func() error {
-		return writeAtomic(index, 0o644, func(w io.Writer) error {
+		return atomicfile.Write(index, 0o644, func(w io.Writer) error {
 			_, err := mergeFiles(w, inputs, filepath.Join(dir, RunsDir))
 			return err
 		})
@@ -394,7 +365,7 @@ func writeRun(dir, name string, lines []byte) error {
 	}
 	slices.SortFunc(ls, bytes.Compare)
 	path := filepath.Join(runs, name+".cdxj")
-	err := writeAtomic(path, 0o644, func(w io.Writer) error {
+	err := atomicfile.Write(path, 0o644, func(w io.Writer) error {
 		for _, l := range ls {
 			if _, err := w.Write(l); err != nil {
 				return err

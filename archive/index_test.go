@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -217,26 +216,6 @@ func TestSorterExternal(t *testing.T) {
 	}
 	if left, _ := os.ReadDir(dir); len(left) != 0 {
 		t.Errorf("%d temporary files left", len(left))
-	}
-}
-
-func TestWriteAtomicFailure(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, IndexName)
-	os.WriteFile(path, []byte("old\n"), 0o644)
-	boom := errors.New("no space")
-	err := writeAtomic(path, 0o644, func(w io.Writer) error {
-		w.Write([]byte("new half"))
-		return boom
-	})
-	if !errors.Is(err, boom) {
-		t.Fatalf("writeAtomic = %v", err)
-	}
-	if got, _ := os.ReadFile(path); string(got) != "old\n" {
-		t.Errorf("index after a failed write: %q", got)
-	}
-	if left, _ := os.ReadDir(dir); len(left) != 1 {
-		t.Errorf("temporary file left: %d entries", len(left))
 	}
 }
 

@@ -19,6 +19,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/klauspost/compress/gzip"
 	"github.com/nlnwa/gowarc"
+
+	"github.com/langcrawl/langcrawl/internal/atomicfile"
 )
 
 // Defaults for Config fields left at their zero value.
@@ -1105,16 +1107,8 @@ func (w *Writer) publish(cf *warcFile) error {
 // syncDir fsyncs a directory, so that the files created and renamed in it
 // survive a power failure.
 func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return fmt.Errorf("archive: sync dir %s: %w", dir, err)
-	}
-	err = d.Sync()
-	if cerr := d.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("archive: sync dir %s: %w", dir, err)
+	if err := atomicfile.SyncDir(dir); err != nil {
+		return fmt.Errorf("archive: %w", err)
 	}
 	return nil
 }

@@ -286,10 +286,24 @@ func (c *Crawler) duplicate(res *fetch.Result, url string) (frontier.Capture, st
 	if err != nil {
 		return frontier.Capture{}, "", false, fmt.Errorf("frontier capture %s: %w", url, err)
 	}
-	if !ok {
+	if !ok || !headerURL(orig.URL) {
+		// A capture whose URL a WARC header cannot hold (imported
+		// before ImportDedupIndex refused it) is no capture to refer
+		// to: the page is archived in full, and the crawl goes on.
 		return frontier.Capture{}, "", false, nil
 	}
 	return orig, d, true, nil
+}
+
+// headerURL reports whether u can name a capture in a WARC header
+// (WARC-Refers-To-Target-URI): an absolute http(s) URL with no space or
+// control character, which would end the field or forge another.
+func headerURL(u string) bool {
+	if strings.IndexFunc(u, func(r rune) bool { return r <= ' ' || r == 0x7f }) >= 0 {
+		return false
+	}
+	pu, err := url.Parse(u)
+	return err == nil && (pu.Scheme == "http" || pu.Scheme == "https") && pu.Host != ""
 }
 
 // ImportDedupIndex reads a CDXJ index of earlier captures (one of
@@ -298,7 +312,8 @@ func (c *Crawler) duplicate(res *fetch.Result, url string) (frontier.Capture, st
 // deduplication history, so that the same payload met in this crawl is
 // written as a revisit naming that capture by URL and date. Lines it cannot
 // use (revisits, other statuses, no digest) are skipped; a line that is not
-// CDXJ at all is an error naming its line number. It returns how many
+// CDXJ at all, or whose url is not an absolute http(s) URL without control
+// characters, is an error naming its line number. It returns how many
 // digests it added.
 func (c *Crawler) ImportDedupIndex(r io.Reader, name string) (int, error) {
 	sc := bufio.NewScanner(r)
@@ -322,6 +337,12 @@ func (c *Crawler) ImportDedupIndex(r io.Reader, name string) (int, error) {
 		}
 		if j.URL == "" || j.Digest == "" || j.Digest == "-" || j.Mime == "warc/revisit" || !strings.HasPrefix(j.Status, "2") {
 			continue
+		}
+		if !headerURL(j.URL) {
+			// Kept, it would name the capture in every revisit of its
+			// payload: a header the archive refuses, which stopped the
+			// crawl at every start (a review).
+			return added, fmt.Errorf("%s:%d: url %q is not an absolute http(s) URL a WARC header can hold", name, n, j.URL)
 		}
 		date, err := time.Parse("20060102150405", f[1])
 		if err != nil {

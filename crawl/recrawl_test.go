@@ -737,3 +737,36 @@ func TestRecrawlLeavesForeignRequisites(t *testing.T) {
 		t.Errorf("the image of a Thai page on a server judged irrelevant was not fetched again: %q", got)
 	}
 }
+
+// TestDedupIndexURLNotHeaderSafe (from a review): ImportDedupIndex refuses
+// a line whose url a WARC header cannot hold (a line break, a space, not
+// http(s)), naming the line; and a capture with such a URL that a frontier
+// already holds (imported before the refusal) is no capture to refer to:
+// the page is archived in full, and the crawl goes on. The revisit's
+// header was refused by the archive and stopped the crawl at every start.
+func TestDedupIndexURLNotHeaderSafe(t *testing.T) {
+	big := strings.Repeat("ภาษาไทย ", 300)
+	resp := "HTTP/1.1 200 OK\r\nContent-Type: application/pdf\r\nContent-Length: " + strconv.Itoa(len(big)) + "\r\n\r\n" + big
+	d := archive.PayloadDigest([]byte(resp), strings.Index(resp, "\r\n\r\n")+4, false, true)
+	web := fakeWeb{"http://a.test/": page("th", "/doc.pdf"), "http://a.test/doc.pdf": resp}
+	r := newRetryRig(t, web, nil)
+	c := r.crawler(t, Config{DedupMinSize: 1024}, nil, "http://a.test/")
+	for _, u := range []string{`http://old.test/doc.pdf\r\nWARC-Type: response`, "http://old.test/a b", "ftp://old.test/doc.pdf", "/doc.pdf"} {
+		line := `test,old)/doc.pdf 20250102030405 {"url": "` + u + `", "mime": "application/pdf", "status": "200", "digest": "` + strings.TrimPrefix(d, "sha1:") + `"}` + "\n"
+		if _, err := c.ImportDedupIndex(strings.NewReader("!meta 0 {}\n"+line), "old.cdxj"); err == nil || !strings.Contains(err.Error(), "old.cdxj:2") {
+			t.Errorf("url %q: %v, want an error naming old.cdxj:2", u, err)
+		}
+	}
+	if _, err := r.q.AddCapture(d, frontier.Capture{URL: "http://old.test/doc.pdf\r\nWARC-Type: response", Date: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Run(context.Background()); err != nil {
+		t.Fatalf("a capture whose URL no header can hold stopped the crawl: %v", err)
+	}
+	if len(r.a.revisits) != 0 {
+		t.Errorf("%d revisits of a capture whose URL no header can hold", len(r.a.revisits))
+	}
+	if !slices.Contains(r.a.urls, "http://a.test/doc.pdf") {
+		t.Errorf("doc.pdf not archived in full: %v", r.a.urls)
+	}
+}

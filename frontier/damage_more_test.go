@@ -140,37 +140,15 @@ func TestReadHistoryRefusesDamagedJournal(t *testing.T) {
 // older one cut at its end. Its records are older than those in the
 // newer journal, so this is loss in the middle of the log, not "a write
 // cut by a crash": a crash cuts the newest journal only, as damage.go
-// says itself. The checker looks at each file alone and lets it open.
+// says itself. The checker looked at each file alone and let it open.
 func TestOlderJournalCutRefused(t *testing.T) {
 	dir1 := t.TempDir()
 	// Run 1: URLs 0..n-1, all in journal A.
 	const n = 300
-	q, err := Open(dir1, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range n {
-		if _, err := q.Push(Entry{URL: damageURL(i), Site: "a.example"}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := q.Close(); err != nil {
-		t.Fatal(err)
-	}
+	pushURLs(t, dir1, 0, n)
 	snap := dirFiles(t, dir1) // the state with A live and no table
 	// Run 2: A is replayed into a table; URLs n..2n-1 go to journal B.
-	q, err = Open(dir1, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := n; i < 2*n; i++ {
-		if _, err := q.Push(Entry{URL: damageURL(i), Site: "a.example"}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := q.Close(); err != nil {
-		t.Fatal(err)
-	}
+	pushURLs(t, dir1, n, 2*n)
 	after := dirFiles(t, dir1)
 	// A directory as LevelDB leaves it after rotating from A to B: the
 	// manifest of run 1 (A live), A, and B.
@@ -213,7 +191,7 @@ func TestOlderJournalCutRefused(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, a), data[:len(data)-40], 0o644); err != nil {
 		t.Fatal(err)
 	}
-	q, err = Open(dir, nil)
+	q, err := Open(dir, nil)
 	if err == nil {
 		lost := []string{}
 		for i := range 2 * n {

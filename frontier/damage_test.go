@@ -19,17 +19,15 @@ func damageURL(i int) string {
 	return fmt.Sprintf("http://a.example/%04d/%s", i, strings.Repeat("x", 80))
 }
 
-// journalWithURLs makes a frontier in a new directory holding n URLs,
-// each pushed in a write of its own and all still in the journal, and
-// returns the directory and the journal's path.
-func journalWithURLs(t *testing.T, n int) (dir, journal string) {
+// pushURLs opens the frontier in dir, pushes the URLs from to to-1 of
+// damageURL, each in a write of its own, and closes it.
+func pushURLs(t *testing.T, dir string, from, to int) {
 	t.Helper()
-	dir = t.TempDir()
 	q, err := Open(dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i := range n {
+	for i := from; i < to; i++ {
 		if _, err := q.Push(Entry{URL: damageURL(i), Site: "a.example"}); err != nil {
 			t.Fatal(err)
 		}
@@ -37,6 +35,15 @@ func journalWithURLs(t *testing.T, n int) (dir, journal string) {
 	if err := q.Close(); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// journalWithURLs makes a frontier in a new directory holding n URLs,
+// each pushed in a write of its own and all still in the journal, and
+// returns the directory and the journal's path.
+func journalWithURLs(t *testing.T, n int) (dir, journal string) {
+	t.Helper()
+	dir = t.TempDir()
+	pushURLs(t, dir, 0, n)
 	logs, err := filepath.Glob(filepath.Join(dir, "*.log"))
 	if err != nil || len(logs) != 1 {
 		t.Fatalf("journals in %s: %v (%v), want one", dir, logs, err)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/langcrawl/langcrawl/bandwidth"
 	"github.com/langcrawl/langcrawl/focus"
+	"github.com/langcrawl/langcrawl/internal/atomicfile"
 	"github.com/langcrawl/langcrawl/plot"
 )
 
@@ -527,25 +528,27 @@ func csvCell(s string) string {
 	return "'" + s
 }
 
+// createFile is atomicfile.Create; a test makes it fail as a full disk does.
+var createFile = atomicfile.Create
+
 // WriteFiles writes the markdown summary, the CSV tables and the SVG charts
 // into dir (created if needed), usually OUT/report. Files of the same names
-// are replaced.
+// are replaced, all of them or, on an error, none.
 func (r *Report) WriteFiles(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
+	// Every file is written beside its final name first, and all are
+	// put in place only once all are whole: a full disk or a kill leaves
+	// the report before, not files cut short or a mix (a review found a
+	// full disk leaving servers.csv at 4096 bytes).
+	var pending []*atomicfile.Pending
 	write := func(name string, fn func(io.Writer) error) error {
-		f, err := os.Create(filepath.Join(dir, name))
-		if err != nil {
-			return fmt.Errorf("report: %w", err)
-		}
-		err = fn(f)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
+		p, err := createFile(filepath.Join(dir, name), 0o644, fn)
 		if err != nil {
 			return fmt.Errorf("report: write %s: %w", name, err)
 		}
+		pending = append(pending, p)
 		return nil
 	}
 	csvOf := func(header []string, rows [][]string) func(io.Writer) error {
@@ -618,7 +621,7 @@ func (r *Report) WriteFiles(dir string) error {
 			return bandwidth.Plot(w, "Bandwidth: predicted and measured against the limit", r.Bandwidth)
 		})
 	}
-	return errors.Join(bw,
+	err := errors.Join(bw,
 		write(FileMarkdown, r.WriteMarkdown),
 		write(FileServers, csvOf([]string{"host", "html_pages", "target_pages", "status", "first_fetch", "last_fetch"}, servers)),
 		write(FileDomains, csvOf([]string{"registered_domain", "hosts", "html_pages", "target_pages"}, domains)),
@@ -639,6 +642,14 @@ func (r *Report) WriteFiles(dir string) error {
 			"anchor_texts", "reasons", "referrer_sample", "section_urls", "section_sample", "target_referring_pages", "target_domain", "texts_around"}, cands)),
 		write(FileJSON, r.WriteJSON),
 	)
+	for _, p := range pending {
+		if err != nil {
+			p.Abort()
+		} else if cerr := p.Commit(); cerr != nil {
+			err = fmt.Errorf("report: %w", cerr)
+		}
+	}
+	return err
 }
 
 // WriteJSON writes the whole Report to w as one indented JSON object,

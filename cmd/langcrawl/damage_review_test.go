@@ -67,15 +67,7 @@ func TestChainedRecrawlKeepsRevisits(t *testing.T) {
 // were taken as present and the re-crawl wrote revisits of records that
 // exist nowhere.
 func TestTruncatedWARCNotRevisited(t *testing.T) {
-	w := startWeb(t)
-	prev := t.TempDir()
-	if _, err := runCrawl(context.Background(), w.profile(t, prev, "warc: {max_size: 1MiB}\n"), io.Discard, io.Discard); err != nil {
-		t.Fatal(err)
-	}
-	files, err := filepath.Glob(filepath.Join(prev, warcDir, "*.warc.gz"))
-	if err != nil || len(files) < 2 {
-		t.Fatalf("previous crawl's WARC files: %v (%v), want two at least", files, err)
-	}
+	w, prev, files := previousInFiles(t)
 	all := warcRecords(t, filepath.Join(prev, warcDir))
 	cutFile := files[0]
 	fi, err := os.Stat(cutFile)

@@ -68,19 +68,7 @@ func TestDemoServe(t *testing.T) {
 		done <- err
 	}()
 
-	// The profile, up to its last line.
-	var profile strings.Builder
-	sc := bufio.NewScanner(pr)
-	for sc.Scan() {
-		profile.WriteString(sc.Text() + "\n")
-		if sc.Text() == demoServeEnd {
-			break
-		}
-	}
-	if !strings.HasSuffix(profile.String(), demoServeEnd+"\n") {
-		t.Fatalf("no whole profile printed (%v):\n%s", sc.Err(), profile.String())
-	}
-	go io.Copy(io.Discard, pr) // nothing more is expected; never block the server
+	profile := servedProfile(t, pr)
 	if !strings.Contains(profile.String(), "demo --serve on 127.0.0.1:") {
 		t.Errorf("the profile does not say it needs the server:\n%s", profile.String())
 	}
@@ -125,6 +113,25 @@ func TestDemoServe(t *testing.T) {
 	}
 }
 
+// servedProfile reads the profile demo --serve prints on pr, up to its
+// last line, and then drains pr so as never to block the server.
+func servedProfile(t *testing.T, pr io.Reader) *strings.Builder {
+	t.Helper()
+	var profile strings.Builder
+	sc := bufio.NewScanner(pr)
+	for sc.Scan() {
+		profile.WriteString(sc.Text() + "\n")
+		if sc.Text() == demoServeEnd {
+			break
+		}
+	}
+	if !strings.HasSuffix(profile.String(), demoServeEnd+"\n") {
+		t.Fatalf("no whole profile printed (%v):\n%s", sc.Err(), profile.String())
+	}
+	go io.Copy(io.Discard, pr) // nothing more is expected
+	return &profile
+}
+
 // TestDemoFlags: --listen sets the address demo --serve answers on, which
 // its printed profile dials, and is refused without --serve; --workers is
 // the profile's workers.
@@ -145,15 +152,7 @@ func TestDemoFlags(t *testing.T) {
 		pw.CloseWithError(fmt.Errorf("serveDemo returned: %v", err))
 		done <- err
 	}()
-	var profile strings.Builder
-	sc := bufio.NewScanner(pr)
-	for sc.Scan() {
-		profile.WriteString(sc.Text() + "\n")
-		if sc.Text() == demoServeEnd {
-			break
-		}
-	}
-	go io.Copy(io.Discard, pr)
+	profile := servedProfile(t, pr)
 	path := filepath.Join(t.TempDir(), "demo.yaml")
 	if err := os.WriteFile(path, []byte(profile.String()), 0o644); err != nil {
 		t.Fatal(err)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -12,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/langcrawl/langcrawl/archive"
+	"github.com/langcrawl/langcrawl/internal/atomicfile"
 )
 
 func init() { extraCommands = append(extraCommands, indexCmd) }
@@ -31,12 +31,19 @@ Memory stays bounded: lines past 64 MiB are sorted into runs in --tmp.`,
 			if err != nil {
 				return fmt.Errorf("%w: %w", errUsage, err)
 			}
+			// Before hours of reading: the sorted runs go to --tmp
+			// only past 64 MiB of lines (a review).
+			if tmp != "" {
+				if fi, err := os.Stat(tmp); err != nil || !fi.IsDir() {
+					return fmt.Errorf("%w: --tmp %s is not a directory", errUsage, tmp)
+				}
+			}
 			meter := newFileMeter(cmd.Context(), cmd.ErrOrStderr(), "index", files)
 			defer meter.finish()
 			if out == "" {
 				return archive.IndexFiles(cmd.OutOrStdout(), tmp, meter.file, files...)
 			}
-			return writeOutAtomic(out, func(w io.Writer) error {
+			return atomicfile.Write(out, 0o644, func(w io.Writer) error {
 				return archive.IndexFiles(w, tmp, meter.file, files...)
 			})
 		},
@@ -84,36 +91,10 @@ func warcFiles(args []string) ([]string, error) {
 	return files, nil
 }
 
-// writeTextAtomic is writeOutAtomic for a text held whole.
+// writeTextAtomic is atomicfile.Write for a text held whole.
 func writeTextAtomic(path, text string) error {
-	return writeOutAtomic(path, func(w io.Writer) error {
+	return atomicfile.Write(path, 0o644, func(w io.Writer) error {
 		_, err := io.WriteString(w, text)
 		return err
 	})
-}
-
-// writeOutAtomic writes path through a temporary file beside it, fsynced
-// and renamed into place, so a failure leaves no partial file.
-func writeOutAtomic(path string, fill func(io.Writer) error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	err = fill(tmp)
-	if err == nil {
-		err = tmp.Chmod(0o644)
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		return errors.Join(err, os.Remove(tmp.Name()))
-	}
-	return nil
 }

@@ -192,14 +192,11 @@ func TestDamagedFrontierJournalRefused(t *testing.T) {
 	}
 }
 
-// TestPreviousMissingWARCFetchedInFull: recrawl.previous naming a crawl
-// one of whose WARC files is gone (moved to tape, deleted by mistake)
-// takes the history of the rest as before; the URLs whose captures were
-// in the missing file are fetched in full, never written as revisits of
-// records that exist nowhere, and the start names the file. Before, every
-// unchanged page of that file became a revisit that pywb cannot replay
-// (the half-deleted case a review left after TestPreviousWithoutWARCsRefused).
-func TestPreviousMissingWARCFetchedInFull(t *testing.T) {
+// previousInFiles crawls the demo web into a new directory in WARC files
+// of 1 MiB, for a re-crawl to take as recrawl.previous, and returns the
+// web, the directory and its WARC files (two at least).
+func previousInFiles(t *testing.T) (*demoWeb, string, []string) {
+	t.Helper()
 	w := startWeb(t)
 	prev := t.TempDir()
 	if _, err := runCrawl(context.Background(), w.profile(t, prev, "warc: {max_size: 1MiB}\n"), io.Discard, io.Discard); err != nil {
@@ -209,6 +206,18 @@ func TestPreviousMissingWARCFetchedInFull(t *testing.T) {
 	if err != nil || len(files) < 2 {
 		t.Fatalf("previous crawl's WARC files: %v (%v), want two at least", files, err)
 	}
+	return w, prev, files
+}
+
+// TestPreviousMissingWARCFetchedInFull: recrawl.previous naming a crawl
+// one of whose WARC files is gone (moved to tape, deleted by mistake)
+// takes the history of the rest as before; the URLs whose captures were
+// in the missing file are fetched in full, never written as revisits of
+// records that exist nowhere, and the start names the file. Before, every
+// unchanged page of that file became a revisit that pywb cannot replay
+// (the half-deleted case a review left after TestPreviousWithoutWARCsRefused).
+func TestPreviousMissingWARCFetchedInFull(t *testing.T) {
+	w, prev, files := previousInFiles(t)
 	gone := files[0]
 	goneIDs := make(map[string]bool)
 	recs, err := archive.ReadAll(gone)

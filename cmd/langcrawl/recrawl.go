@@ -271,6 +271,16 @@ func importDedupIndex(c *crawl.Crawler, path string) (int, error) {
 	defer f.Close()
 	var r io.Reader = f
 	if strings.HasSuffix(path, ".gz") {
+		// The gzip checksum is read at the end of the stream, after the
+		// lines have gone into the frontier, where a capture once added
+		// is never replaced: a damaged copy would leave its damaged
+		// URLs for good (a review). Read it through once first.
+		if err := checkGzip(f); err != nil {
+			return 0, fmt.Errorf("recrawl.dedup_index %s: %w (nothing imported)", path, err)
+		}
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return 0, fmt.Errorf("recrawl.dedup_index %s: %w", path, err)
+		}
 		zr, err := gzip.NewReader(f)
 		if err != nil {
 			return 0, fmt.Errorf("recrawl.dedup_index %s: %w", path, err)
@@ -283,6 +293,17 @@ func importDedupIndex(c *crawl.Crawler, path string) (int, error) {
 		return n, fmt.Errorf("recrawl.dedup_index: %w", err)
 	}
 	return n, nil
+}
+
+// checkGzip reads the gzip stream of r to its end, checking every
+// member's checksum.
+func checkGzip(r io.Reader) error {
+	zr, err := gzip.NewReader(r)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(io.Discard, zr)
+	return errors.Join(err, zr.Close())
 }
 
 // importMarks remembers which imports a frontier has done

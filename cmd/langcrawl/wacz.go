@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/langcrawl/langcrawl/internal/atomicfile"
 	"github.com/langcrawl/langcrawl/wacz"
 )
 
@@ -66,11 +67,27 @@ func packageCrawl(ctx context.Context, dir, out, title string, stdout, stderr io
 	if fi, err := os.Stat(filepath.Dir(out)); err != nil || !fi.IsDir() {
 		return fmt.Errorf("%w: -o %s: the folder %s does not exist", errUsage, out, filepath.Dir(out))
 	}
+	// Every temporary file of a run is named after out ("OUT.tmp-*": the
+	// WACZ being written, and a folder for the pages and the index's
+	// sorted runs), so what a killed run left is found and removed here,
+	// under the crawl's lock. A review found a killed run's files, as
+	// large as what it had copied, left for good beside the WACZ.
+	stale, _ := filepath.Glob(filepath.Join(filepath.Dir(out), globEscape(filepath.Base(out))+".tmp-*"))
+	for _, f := range stale {
+		if err := os.RemoveAll(f); err != nil {
+			return fmt.Errorf("wacz %s: remove what an earlier run left: %w", out, err)
+		}
+	}
+	work, err := os.MkdirTemp(filepath.Dir(out), filepath.Base(out)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("wacz %s: %w", out, err)
+	}
+	defer os.RemoveAll(work)
 	var st wacz.Stats
 	meter := newFileMeter(ctx, stderr, "wacz", files)
-	err = writeOutAtomic(out, func(w io.Writer) error {
+	err = atomicfile.Write(out, 0o644, func(w io.Writer) error {
 		var err error
-		st, err = wacz.Write(w, files, wacz.Options{Title: title, Software: software(), TempDir: filepath.Dir(out), Done: meter.file})
+		st, err = wacz.Write(w, files, wacz.Options{Title: title, Software: software(), TempDir: work, Done: meter.file})
 		return err
 	})
 	meter.finish()
@@ -84,6 +101,11 @@ func packageCrawl(ctx context.Context, dir, out, title string, stdout, stderr io
 			"captures replays only beside them, so package or load those collections with this one\n", dir, strings.Join(others, ", "))
 	}
 	return nil
+}
+
+// globEscape escapes the characters filepath.Match treats as a pattern.
+func globEscape(s string) string {
+	return strings.NewReplacer(`\`, `\\`, "*", `\*`, "?", `\?`, "[", `\[`).Replace(s)
 }
 
 // earlierCollections names what the crawl in dir deduplicated against

@@ -1,0 +1,252 @@
+package main
+
+import (
+	"archive/zip"
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/langcrawl/langcrawl/archive"
+	"github.com/langcrawl/langcrawl/frontier"
+)
+
+// TestDedupIndexURLWithLineBreak (from a review): a
+// recrawl.dedup_index line whose url holds a line break (a damaged or
+// hostile CDXJ file: JSON lets "\r\n" sit in a string) is imported as
+// deduplication history as it is. The first payload of the new crawl that
+// it lists is then written as a revisit naming that URL in
+// WARC-Refers-To-Target-URI; the archive refuses the header (a line break
+// would forge header fields), and that refusal stops the whole crawl, at
+// every start, as the URL comes back each time; the digest, once
+// imported, is never replaced, so taking the line out of the file did not
+// cure the frontier either. The import now refuses such a line, naming
+// it, and the crawl runs once the index is mended.
+func TestDedupIndexURLWithLineBreak(t *testing.T) {
+	w := startWeb(t)
+	first := t.TempDir()
+	if _, err := runCrawl(context.Background(), w.profile(t, first, "max_pages: 40\n"), io.Discard, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	// The first crawl's own index, each url given a line break and a
+	// forged header field.
+	in, err := os.Open(filepath.Join(first, warcDir, archive.IndexName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	var hostile strings.Builder
+	sc := bufio.NewScanner(in)
+	sc.Buffer(nil, 1<<20)
+	lines := 0
+	for sc.Scan() {
+		f := strings.SplitN(sc.Text(), " ", 3)
+		if len(f) < 3 {
+			continue
+		}
+		var j map[string]any
+		if err := json.Unmarshal([]byte(f[2]), &j); err != nil {
+			t.Fatal(err)
+		}
+		j["url"] = fmt.Sprint(j["url"]) + "\r\nWARC-Type: response"
+		b, _ := json.Marshal(j)
+		fmt.Fprintf(&hostile, "%s %s %s\n", f[0], f[1], b)
+		lines++
+	}
+	if lines == 0 {
+		t.Fatal("the first crawl's index is empty")
+	}
+	idx := filepath.Join(t.TempDir(), "hostile.cdxj")
+	if err := os.WriteFile(idx, []byte(hostile.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	second := t.TempDir()
+	cfg := w.profile(t, second, fmt.Sprintf("max_pages: 40\nrecrawl:\n  dedup_index: [%q]\n", idx))
+	var stderr strings.Builder
+	_, err = runCrawl(context.Background(), cfg, io.Discard, &stderr)
+	if err == nil || !strings.Contains(err.Error(), "hostile.cdxj:1") {
+		t.Errorf("a dedup index line whose url holds a line break: %v, want the start refused naming hostile.cdxj:1", err)
+	}
+
+	// The archivist mends the index (the first crawl's own, as it was) and
+	// starts again: the crawl must run.
+	clean, err := os.ReadFile(filepath.Join(first, warcDir, archive.IndexName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(idx, clean, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runCrawl(context.Background(), cfg, io.Discard, io.Discard); err != nil {
+		t.Fatalf("after the index was mended, the crawl still stops: the bad capture stays in the frontier: %v", err)
+	}
+	// The crawl ran, and what it wrote reads strictly.
+	warcRecords(t, filepath.Join(second, warcDir))
+}
+
+// TestIndexTmpCheckedFirst (from a review): `langcrawl index
+// --tmp DIR` takes DIR for its sorted runs only once 64 MiB of index lines
+// are held, which on a large crawl comes after many gigabytes of WARC
+// files read; a --tmp that is not there (a typo, an unmounted scratch
+// disk) failed the run late, the reading lost. wacz names a -o folder
+// that is not there before it reads anything; index does so for --tmp.
+func TestIndexTmpCheckedFirst(t *testing.T) {
+	w := startWeb(t)
+	out := t.TempDir()
+	if _, err := runCrawl(context.Background(), w.profile(t, out, "max_pages: 10\n"), io.Discard, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	dest := filepath.Join(t.TempDir(), "index.cdxj")
+	missing := filepath.Join(t.TempDir(), "no-such-scratch")
+	cmd := indexCmd()
+	cmd.SetArgs([]string{filepath.Join(out, warcDir), "-o", dest, "--tmp", missing})
+	cmd.SetOut(io.Discard)
+	cmd.SetErr(io.Discard)
+	err := cmd.Execute()
+	if !errors.Is(err, errUsage) || !strings.Contains(fmt.Sprint(err), missing) {
+		t.Errorf("index --tmp %s (not there): %v; want a usage error naming it, before any WARC file is read", missing, err)
+	}
+}
+
+// TestWACZKilledLeavesNoDebris (from a review): a wacz killed
+// part way (SIGKILL: the OOM killer, a job scheduler's limit, a reboot)
+// leaves beside its output the partial OUT.wacz.tmp-* (as large as what
+// it had copied: on a crawl of terabytes, terabytes), the pages file
+// langcrawl-wacz-pages-* and any sorted runs langcrawl-cdxj-run-*. The old
+// WACZ is kept, as it should be, but the next wacz, which holds the same
+// crawl's lock, wrote anew beside the debris and left it there for good:
+// a disk fills from re-runs. The next run now sweeps what a killed run
+// left, all of it named after the output.
+func TestWACZKilledLeavesNoDebris(t *testing.T) {
+	w := startWeb(t)
+	out := filepath.Join(t.TempDir(), "job")
+	if _, err := runCrawl(context.Background(), w.profile(t, out, "max_pages: 40\n"), io.Discard, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	dest := t.TempDir()
+	wz := filepath.Join(dest, "job.wacz")
+	if err := packageCrawl(context.Background(), out, wz, "", io.Discard, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	// A last "WARC file" that is a FIFO: the child copies the real ones,
+	// then blocks opening it, its temporary files open: the moment to
+	// kill it.
+	fifo := filepath.Join(out, warcDir, "zzzz.warc.gz")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatalf("mkfifo: %v", err)
+	}
+	child := exec.Command(os.Args[0], "-test.run=^TestHelperLangcrawl$")
+	child.Env = append(os.Environ(), "E2E_CHILD_ARGS=wacz "+out+" -o "+wz)
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Killed once its temporary files are there: the WACZ being written
+	// and its folder for the pages and sorted runs (the child blocks at
+	// the FIFO soon after).
+	deadline := time.Now().Add(2 * time.Minute) // a bound on a hang, not a wait
+	for {
+		tmps, _ := filepath.Glob(filepath.Join(dest, "job.wacz.tmp-*"))
+		dirs, files := 0, 0
+		for _, p := range tmps {
+			if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+				dirs++
+			} else if err == nil {
+				files++
+			}
+		}
+		if dirs > 0 && files > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			child.Process.Kill()
+			t.Fatal("the child wacz made no temporary files in 2 minutes")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	child.Process.Kill() // SIGKILL
+	child.Wait()
+	if err := os.Remove(fifo); err != nil {
+		t.Fatal(err)
+	}
+	if zr, err := zip.OpenReader(wz); err != nil {
+		t.Fatalf("the old WACZ does not read after the kill: %v", err)
+	} else {
+		zr.Close()
+	}
+
+	// The archivist runs wacz again.
+	if err := packageCrawl(context.Background(), out, wz, "", io.Discard, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	entries, _ := os.ReadDir(dest)
+	for _, e := range entries {
+		if e.Name() != "job.wacz" {
+			fi, _ := e.Info()
+			t.Errorf("left beside the WACZ after a killed run and a whole one: %s (%d bytes)", e.Name(), fi.Size())
+		}
+	}
+}
+
+// TestDedupIndexDamagedGzipNotKept (from a review): a gzipped
+// recrawl.dedup_index damaged in a copy (a byte of a url changed; the
+// gzip checksum says so at the stream's end) was streamed into the
+// frontier line by line before the checksum was read: the start was
+// refused, but the damaged URL stayed, and as a capture once added is
+// never replaced, the good copy imported later did not mend it. The
+// stream is now checked whole before a line is imported.
+func TestDedupIndexDamagedGzipNotKept(t *testing.T) {
+	line := func(u string) string {
+		return `test,old)/doc.pdf 20250102030405 {"url": "` + u + `", "mime": "application/pdf", "status": "200", "digest": "AAAABBBBCCCCDDDDEEEEFFFFGGGGHHHH"}` + "\n"
+	}
+	good, damaged := line("http://old.test/doc.pdf"), line("http://old.test/doc.pdg")
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(damaged))
+	zw.Close()
+	b := gz.Bytes()
+	binary.LittleEndian.PutUint32(b[len(b)-8:], crc32.ChecksumIEEE([]byte(good))) // the checksum of what was written
+	idx := filepath.Join(t.TempDir(), "old.cdxj.gz")
+	if err := os.WriteFile(idx, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w := startWeb(t)
+	out := t.TempDir()
+	cfg := w.profile(t, out, fmt.Sprintf("max_pages: 5\nrecrawl:\n  dedup_index: [%q]\n", idx))
+	if _, err := runCrawl(context.Background(), cfg, io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), idx) {
+		t.Fatalf("a damaged gzipped index: %v, want the start refused naming it", err)
+	}
+	// Copied again, whole.
+	gz.Reset()
+	zw = gzip.NewWriter(&gz)
+	zw.Write([]byte(good))
+	zw.Close()
+	if err := os.WriteFile(idx, gz.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runCrawl(context.Background(), cfg, io.Discard, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	q, err := frontier.Open(filepath.Join(out, frontierDir), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer q.Close()
+	c, ok, err := q.Capture("sha1:AAAABBBBCCCCDDDDEEEEFFFFGGGGHHHH")
+	if err != nil || !ok || c.URL != "http://old.test/doc.pdf" {
+		t.Errorf("capture after the good copy: %+v, %v, %v; want http://old.test/doc.pdf (the damaged copy's URL kept)", c, ok, err)
+	}
+}
