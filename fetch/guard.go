@@ -42,7 +42,13 @@ const (
 	// AddrSelf: an address of one of this machine's own interfaces, read
 	// when the client is made and every 30 s after: a public address of the crawler's machine
 	// reaches the services it runs (its status page, with
-	// metrics.all_interfaces) as loopback would.
+	// metrics.all_interfaces) as loopback would. For a global IPv6
+	// address, every address of its on-link prefix (a /64, from /48 to
+	// /127) too: on an IPv6 network the library's own hosts (its router,
+	// a NAS, a printer) have global addresses in the crawler's prefix,
+	// which every site the crawler visits learns from its source address
+	// (a security review). An IPv4 neighbour is not refused: a public
+	// IPv4 block is often shared with others' servers.
 	AddrSelf = "self"
 )
 
@@ -111,6 +117,11 @@ var v6Classes = []struct {
 	{netip.MustParsePrefix("3fff::/20"), AddrReserved},     // documentation (RFC 9637)
 	{netip.MustParsePrefix("2001:2::/48"), AddrReserved},   // benchmarking
 	{netip.MustParsePrefix("100::/64"), AddrReserved},      // discard-only
+	// Local-use NAT64 (RFC 8215): unlike 64:ff9b::/96, a network's own
+	// translator may map it to its private IPv4 addresses (a security
+	// review). SRv6 segment identifiers (RFC 9602).
+	{netip.MustParsePrefix("64:ff9b:1::/48"), AddrReserved},
+	{netip.MustParsePrefix("5f00::/16"), AddrReserved},
 }
 
 var (
@@ -173,16 +184,23 @@ type ownAddrs struct {
 	// read returns the addresses, or an error: then the set read before
 	// is kept, and read again after ownAddrsTTL (a review: an empty set
 	// let the machine's own addresses through for 30 s).
-	read func() (map[netip.Addr]bool, error)
+	read func() (ownSet, error)
 	now  func() time.Time
 
 	mu  sync.Mutex
 	at  time.Time
-	set map[netip.Addr]bool
+	set *ownSet
+}
+
+// ownSet is one reading of this machine's interfaces: their addresses, and
+// the on-link prefixes of their global IPv6 addresses (AddrSelf).
+type ownSet struct {
+	addrs map[netip.Addr]bool
+	links []netip.Prefix
 }
 
 // has reports whether a, zone and IPv4 mapping removed, is one of this
-// machine's addresses.
+// machine's addresses, or on the on-link prefix of a global IPv6 one.
 func (o *ownAddrs) has(a netip.Addr) bool {
 	if o == nil {
 		return false
@@ -191,18 +209,26 @@ func (o *ownAddrs) has(a netip.Addr) bool {
 	defer o.mu.Unlock()
 	if now := o.now(); o.set == nil || now.Sub(o.at) >= ownAddrsTTL || now.Before(o.at) {
 		if set, err := o.read(); err == nil || o.set == nil {
-			o.set = set
+			o.set = &set
 		}
 		o.at = now
 	}
-	return o.set[a]
+	if o.set.addrs[a] {
+		return true
+	}
+	for _, p := range o.set.links {
+		if p.Contains(a) {
+			return true
+		}
+	}
+	return false
 }
 
 // selfAddrs returns the addresses of this machine's interfaces, as the
-// guard compares them (zone and IPv4 mapping removed); none if they cannot
-// be read.
-func selfAddrs() (map[netip.Addr]bool, error) {
-	out := map[netip.Addr]bool{}
+// guard compares them (zone and IPv4 mapping removed), and the on-link
+// prefixes of the global IPv6 ones; none if they cannot be read.
+func selfAddrs() (ownSet, error) {
+	out := ownSet{addrs: map[netip.Addr]bool{}}
 	addrs, err := net.InterfaceAddrs()
 	if err != nil {
 		return out, err
@@ -210,11 +236,27 @@ func selfAddrs() (map[netip.Addr]bool, error) {
 	for _, a := range addrs {
 		if n, ok := a.(*net.IPNet); ok {
 			if ip, ok := netip.AddrFromSlice(n.IP); ok {
-				out[ip.Unmap().WithZone("")] = true
+				ip = ip.Unmap().WithZone("")
+				out.addrs[ip] = true
+				bits, _ := n.Mask.Size()
+				out.links = append(out.links, onLink(ip, bits)...)
 			}
 		}
 	}
 	return out, nil
+}
+
+// onLink is the on-link prefix of an interface address ip/bits that
+// AddrSelf covers: one for a global IPv6 address whose prefix is from /48
+// to /127 (a wider one is no single link), none otherwise.
+func onLink(ip netip.Addr, bits int) []netip.Prefix {
+	if !ip.Is6() || !ip.IsGlobalUnicast() || bits < 48 || bits >= 128 {
+		return nil
+	}
+	if class, _ := addrClass(ip); class != "" {
+		return nil // a private or reserved prefix: refused by its class
+	}
+	return []netip.Prefix{netip.PrefixFrom(ip, bits).Masked()}
 }
 
 // parseAllow reads Config.AllowAddresses: class names, CIDR prefixes or

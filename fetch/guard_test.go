@@ -398,11 +398,18 @@ func TestAddress(t *testing.T) {
 
 // fixedOwn is an ownAddrs that always reads as.
 func fixedOwn(as ...netip.Addr) *ownAddrs {
-	set := map[netip.Addr]bool{}
+	set := ownSet{addrs: map[netip.Addr]bool{}}
 	for _, a := range as {
-		set[a] = true
+		set.addrs[a] = true
 	}
-	return &ownAddrs{read: func() (map[netip.Addr]bool, error) { return set, nil }, now: time.Now}
+	return &ownAddrs{read: func() (ownSet, error) { return set, nil }, now: time.Now}
+}
+
+// fixedOwnNet is an ownAddrs whose one interface address is p's, with p's
+// prefix as onLink reads it.
+func fixedOwnNet(p netip.Prefix) *ownAddrs {
+	set := ownSet{addrs: map[netip.Addr]bool{p.Addr(): true}, links: onLink(p.Addr(), p.Bits())}
+	return &ownAddrs{read: func() (ownSet, error) { return set, nil }, now: time.Now}
 }
 
 // TestGuardRereadsSelf: an address the machine gains after the start is
@@ -415,11 +422,11 @@ func TestGuardRereadsSelf(t *testing.T) {
 	set := map[netip.Addr]bool{first: true}
 	g, _ := parseAllow(nil)
 	var readErr error
-	g.self = &ownAddrs{read: func() (map[netip.Addr]bool, error) {
+	g.self = &ownAddrs{read: func() (ownSet, error) {
 		reads++
-		out := map[netip.Addr]bool{}
+		out := ownSet{addrs: map[netip.Addr]bool{}}
 		for a := range set {
-			out[a] = true
+			out.addrs[a] = true
 		}
 		return out, readErr
 	}, now: func() time.Time { return now }}
@@ -474,7 +481,7 @@ func TestGuardRefusesSelf(t *testing.T) {
 	if err := g.check("me.example", own); err != nil {
 		t.Errorf("own address with self allowed: %v", err)
 	}
-	if addrs, err := net.InterfaceAddrs(); err == nil && len(addrs) > 0 && func() int { m, _ := selfAddrs(); return len(m) }() == 0 {
+	if addrs, err := net.InterfaceAddrs(); err == nil && len(addrs) > 0 && func() int { m, _ := selfAddrs(); return len(m.addrs) }() == 0 {
 		t.Errorf("selfAddrs read none of this machine's %d interface addresses", len(addrs))
 	}
 }
