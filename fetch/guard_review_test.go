@@ -96,3 +96,18 @@ func TestOwnIPv6LinkRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestLocalUseNAT64Allowed: an IPv6-only network that reaches IPv4 sites
+// through a local-use NAT64 allows the prefix, as README says.
+func TestLocalUseNAT64Allowed(t *testing.T) {
+	g, errs := parseAllow([]string{"64:ff9b:1::/48"})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	if err := g.check("v4only.example", netip.MustParseAddr("64:ff9b:1::5db8:d822")); err != nil {
+		t.Errorf("allowed local-use NAT64: %v", err)
+	}
+	if err := g.check("v4only.example", netip.MustParseAddr("64:ff9b:2::1")); err != nil {
+		t.Errorf("outside the prefix, a public address: %v", err)
+	}
+}

@@ -83,3 +83,29 @@ func (f *fullAfter) Write(p []byte) (int, error) {
 	f.room -= len(p)
 	return f.w.Write(p)
 }
+
+// TestReportSweepsKilledRun: a report killed while writing leaves its
+// files' temporary copies ("NAME.tmp-*"); the next report removes them,
+// and leaves other files alone.
+func TestReportSweepsKilledRun(t *testing.T) {
+	r, err := Build(buildCrawlDir(t, thaiProfile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), Dir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{FileServers + ".tmp-123", FileJSON + ".tmp-9", "notes.txt.tmp-1"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("half"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := r.WriteFiles(dir); err != nil {
+		t.Fatal(err)
+	}
+	left, _ := filepath.Glob(filepath.Join(dir, "*.tmp-*"))
+	if len(left) != 1 || filepath.Base(left[0]) != "notes.txt.tmp-1" {
+		t.Errorf("temporary files after a whole report: %v, want only the one not the report's", left)
+	}
+}

@@ -55,6 +55,12 @@ const (
 	FileJSON = "report.json"
 )
 
+// reportFiles are the names WriteFiles writes.
+var reportFiles = map[string]bool{FileMarkdown: true, FileServers: true, FileDomains: true, FileHarvestCSV: true,
+	FileHarvestSVG: true, FileLanguages: true, FileDepthCSV: true, FileDepthSVG: true, FileTreesCSV: true,
+	FileTreesSVG: true, FileLimitCSV: true, FileLimitSVG: true, FileStatusCSV: true, FileBandwidthSVG: true,
+	FileAnnotations: true, FileMIMETypes: true, FileSeeds: true, FileCandidates: true, FileJSON: true}
+
 // TopCandidates is how many candidate hosts the markdown lists; the CSV
 // file has them all.
 const TopCandidates = 25
@@ -543,6 +549,15 @@ func (r *Report) WriteFiles(dir string) error {
 	// the report before, not files cut short or a mix (a review found a
 	// full disk leaving servers.csv at 4096 bytes).
 	var pending []*atomicfile.Pending
+	// What a report killed while writing left ("NAME.tmp-*" of its own
+	// files) is removed first.
+	if stale, err := filepath.Glob(filepath.Join(dir, "*.tmp-*")); err == nil {
+		for _, f := range stale {
+			if base, _, ok := strings.Cut(filepath.Base(f), ".tmp-"); ok && reportFiles[base] {
+				os.Remove(f)
+			}
+		}
+	}
 	write := func(name string, fn func(io.Writer) error) error {
 		p, err := createFile(filepath.Join(dir, name), 0o644, fn)
 		if err != nil {

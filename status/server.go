@@ -214,7 +214,8 @@ func (s *Server) Handler() http.Handler {
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !localHost(r.Host) {
-			http.Error(w, "this status server answers only an IP address or localhost as the Host; set metrics.all_interfaces for another name", http.StatusMisdirectedRequest)
+			http.Error(w, "this status server listens on a loopback address and answers only an IP address or localhost as the Host "+
+				"(a name could be a DNS rebinding); to reach it by a name, set metrics.listen to a network address", http.StatusMisdirectedRequest)
 			return
 		}
 		s.mux.ServeHTTP(w, r)

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/langcrawl/langcrawl/archive"
 	"github.com/langcrawl/langcrawl/config"
 	"github.com/langcrawl/langcrawl/crawl"
 	"github.com/langcrawl/langcrawl/frontier"
@@ -111,49 +112,55 @@ func importHistory(q *frontier.Queue, dir string, acceptDamage bool) (n int, don
 	if done, err := q.Imported(mark); err != nil || done {
 		return 0, done, err
 	}
+	// Two passes: the first finds where each capture's WARC file is and
+	// whether the capture nearest its end reads whole; the second copies.
+	// A history once copied may have brought its capture along into the
+	// deduplication history too, so a capture must be judged before it
+	// is copied, not mended after (a review's test found a revisit of a
+	// cut record written so).
+	prevFrontier := filepath.Join(abs, frontierDir)
 	missing := warcsMissing{warcs: filepath.Join(abs, warcDir)}
-	err = frontier.ReadHistory(filepath.Join(abs, frontierDir), acceptDamage, func(h frontier.History) error {
-		_, known, err := q.History(h.URL)
-		if err != nil {
-			return err
+	err = frontier.ReadHistory(prevFrontier, acceptDamage, func(h frontier.History) error {
+		if h.File != "" {
+			missing.see(h)
 		}
-		gone := h.File != "" && missing.gone(h)
-		if known {
-			// Copied before a kill (or crawled since): kept as it is,
-			// but seen by missing, so that the capture nearest the end
-			// of a file cut short is found again when the import is
-			// taken up.
-			return nil
-		}
-		n++
-		h.LegacyHops() // stored anew, the record would say nothing of that
-		if gone {
-			// Its capture is in no WARC file at hand: a revisit would
-			// name a record that exists nowhere, and a 304 would let
-			// it stand for the page (a review). The URL stays known
-			// and due; it is fetched in full, unconditionally.
-			noCapture(&h)
-		}
-		return q.SetHistory(h.URL, h)
+		return nil
 	})
+	if err == nil {
+		missing.checkEnds()
+		err = frontier.ReadHistory(prevFrontier, acceptDamage, func(h frontier.History) error {
+			stored, known, err := q.History(h.URL)
+			if err != nil {
+				return err
+			}
+			if known {
+				// Copied before a kill, or crawled since: kept as it is,
+				// unless it is this capture, copied before the kill with
+				// the capture nearest a cut, which is judged only now.
+				if h.File != "" && missing.gone(h) && stored.RecordID != "" &&
+					filepath.Base(stored.File) == filepath.Base(h.File) && stored.Offset == h.Offset {
+					noCapture(&stored)
+					return q.SetHistory(h.URL, stored)
+				}
+				return nil
+			}
+			n++
+			h.LegacyHops() // stored anew, the record would say nothing of that
+			if h.File != "" && missing.gone(h) {
+				// Its capture is in no WARC file at hand: a revisit
+				// would name a record that exists nowhere, and a 304
+				// would let it stand for the page (a review). The URL
+				// stays known and due; it is fetched in full.
+				noCapture(&h)
+			}
+			return q.SetHistory(h.URL, h)
+		})
+	}
 	if errors.Is(err, frontier.ErrDamaged) {
 		return n, false, fmt.Errorf("recrawl.previous %s: %w: restore its %s/ from a backup, or run again with --accept-frontier-damage to take its history without those records (their URLs are then unknown to the re-crawl)", dir, err, frontierDir)
 	}
 	if err != nil {
 		return n, false, fmt.Errorf("recrawl.previous %s: %w", dir, err)
-	}
-	// The capture nearest the end of a file cut short may itself be cut.
-	for _, l := range missing.straddling() {
-		h, known, err := q.History(l.url)
-		if err != nil {
-			return n, false, err
-		}
-		if known && filepath.Base(h.File) == l.base && h.Offset == l.offset {
-			noCapture(&h)
-			if err := q.SetHistory(l.url, h); err != nil {
-				return n, false, err
-			}
-		}
 	}
 	if err := q.MarkImported(mark); err != nil {
 		return n, false, err
@@ -175,70 +182,118 @@ func noCapture(h *frontier.History) {
 // are gone or cut short.
 type warcsMissing struct {
 	warcs string                // the previous crawl's warcs/
-	sizes map[string]int64      // base name: size, -1 when in neither place
+	files map[string]warcAtHand // base name: where the file is, and its size
 	last  map[string]lastRecord // base name: the capture nearest its end
-	cut   map[string]bool       // base name: a capture starts past its end
-	files []string              // the gone ones, in the order met
-	// captures counts the captures gone: in a missing file, or past the
-	// end of one cut short.
+	cut   map[string]bool       // base name: cut short (named once)
+	named []string              // the gone ones, in the order met
+	// captures counts the captures gone: in a missing file, or in the cut
+	// part of one cut short.
 	captures int
 }
 
-// lastRecord is the capture of url at offset in the WARC file base.
+// warcAtHand is where a WARC file a capture names was found, and its
+// size; size -1 when nowhere.
+type warcAtHand struct {
+	path string
+	size int64
+}
+
+// lastRecord is the capture of url at offset in the WARC file base; cut
+// when its record does not read whole.
 type lastRecord struct {
 	base   string
 	offset int64
 	url    string
+	cut    bool
 }
 
-// gone reports whether the capture of h is in no WARC file at hand: its
-// file is missing, or ends before the capture starts (a copy cut short).
-func (m *warcsMissing) gone(h frontier.History) bool {
+// see looks for the WARC file the capture of h names, once a file, and
+// keeps the capture nearest its end. A file is looked for where the
+// capture was written (a capture a revisit carried over from an older
+// crawl of a chain is there), then in the previous crawl's warcs/, closed
+// or still ".open" (a crawl killed and not resumed).
+func (m *warcsMissing) see(h frontier.History) {
 	base := filepath.Base(h.File)
-	size, ok := m.sizes[base]
+	at, ok := m.files[base]
 	if !ok {
-		size = -1
-		for _, p := range []string{h.File, filepath.Join(m.warcs, base)} {
+		at = warcAtHand{size: -1}
+		for _, p := range []string{h.File, filepath.Join(m.warcs, base), filepath.Join(m.warcs, base+".open")} {
 			if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Size() > 0 {
-				size = fi.Size()
+				at = warcAtHand{path: p, size: fi.Size()}
 				break
 			}
 		}
-		if m.sizes == nil {
-			m.sizes, m.last, m.cut = make(map[string]int64), make(map[string]lastRecord), make(map[string]bool)
+		if m.files == nil {
+			m.files, m.last, m.cut = make(map[string]warcAtHand), make(map[string]lastRecord), make(map[string]bool)
 		}
-		m.sizes[base] = size
-		if size < 0 {
-			m.files = append(m.files, base)
+		m.files[base] = at
+		if at.size < 0 {
+			m.named = append(m.named, base)
 		}
 	}
-	switch {
-	case size < 0:
-	case h.Offset >= size:
-		if !m.cut[base] {
-			m.cut[base] = true
-			m.files = append(m.files, base+" (cut short)")
-		}
-	default:
-		if l := m.last[base]; h.Offset >= l.offset {
-			m.last[base] = lastRecord{base, h.Offset, h.URL}
-		}
-		return false
+	if at.size < 0 {
+		return
 	}
-	m.captures++
-	return true
+	if h.Offset >= at.size {
+		m.cutShort(base)
+	} else if l, ok := m.last[base]; !ok || h.Offset >= l.offset {
+		m.last[base] = lastRecord{base: base, offset: h.Offset, url: h.URL}
+	}
 }
 
-// straddling lists, for each file cut short, the capture nearest its
-// end, which may run past it: not counted, as it may be whole.
-func (m *warcsMissing) straddling() []lastRecord {
-	var out []lastRecord
-	for base := range m.cut {
-		if l, ok := m.last[base]; ok {
-			out = append(out, l)
+// checkEnds reads, for each file found, the record of the capture
+// nearest its end: a file cut inside it is cut short too, and that
+// capture is gone. One record is read a file.
+func (m *warcsMissing) checkEnds() {
+	for base, l := range m.last {
+		if !recordWhole(m.files[base].path, l.offset) {
+			m.cutShort(base)
+			l.cut = true
+			m.last[base] = l
 		}
 	}
-	return out
+}
+
+// gone reports whether the capture of h is in no WARC file at hand: its
+// file is missing, ends before the capture starts (a copy cut short), or
+// ends inside it; and counts it.
+func (m *warcsMissing) gone(h frontier.History) bool {
+	base := filepath.Base(h.File)
+	at := m.files[base]
+	l := m.last[base]
+	if at.size < 0 || h.Offset >= at.size || (l.cut && l.offset == h.Offset && l.url == h.URL) {
+		m.captures++
+		return true
+	}
+	return false
+}
+
+// cutShort records that the file base is cut short.
+func (m *warcsMissing) cutShort(base string) {
+	if !m.cut[base] {
+		m.cut[base] = true
+		m.named = append(m.named, base+" (cut short)")
+	}
+}
+
+// recordWhole reports whether a whole record starts at off in the WARC
+// file at path (a gzip member read to its checksum).
+func recordWhole(path string, off int64) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || off >= fi.Size() {
+		return false
+	}
+	whole := false
+	err = archive.Scan(io.NewSectionReader(f, off, fi.Size()-off), filepath.Base(path), 0, func(archive.Record, []byte) error {
+		whole = true
+		return errStop // the first record read whole: enough
+	})
+	return whole && (err == nil || errors.Is(err, errStop))
 }
 
 // errWARCsMissing is importHistory's warning that some captures' WARC
@@ -250,10 +305,10 @@ func (m *warcsMissing) err(dir string) error {
 	if m.captures == 0 {
 		return nil
 	}
-	names := m.files
+	names := m.named
 	more := ""
 	if len(names) > 5 {
-		names, more = names[:5], fmt.Sprintf(" and %d more", len(m.files)-5)
+		names, more = names[:5], fmt.Sprintf(" and %d more", len(m.named)-5)
 	}
 	return fmt.Errorf("%w: recrawl.previous %s: %d captures are in WARC files missing or cut short in %s (%s%s): their URLs are fetched in full, not as revisits of records that exist nowhere",
 		errWARCsMissing, dir, m.captures, filepath.Join(dir, warcDir), strings.Join(names, ", "), more)
