@@ -469,7 +469,7 @@ func Open(dir string, opts *Options) (*Queue, error) {
 	if err != nil {
 		return nil, errors.Join(fmt.Errorf("frontier: open %s: %w", dir, err), closeOwn())
 	}
-	db, err := leveldb.Open(stor, lo)
+	db, err := leveldb.Open(journalSync{stor}, lo)
 	if err != nil {
 		return nil, errors.Join(fmt.Errorf("frontier: open %s: %w", dir, corrupt(err)), closeOwn())
 	}

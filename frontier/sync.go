@@ -1,10 +1,12 @@
 package frontier
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/syndtr/goleveldb/leveldb"
 	"github.com/syndtr/goleveldb/leveldb/opt"
+	"github.com/syndtr/goleveldb/leveldb/storage"
 )
 
 // tSync is the key of the sync marker, a record that no reader reads:
@@ -34,4 +36,32 @@ func (q *Queue) Sync() error {
 		return fmt.Errorf("frontier: sync: %w", dbErr(err))
 	}
 	return nil
+}
+
+// journalSync is the frontier's storage: LevelDB's, with each journal
+// fsynced when LevelDB closes it. LevelDB closes a journal without an
+// fsync when its memtable is full and it starts the next; Sync fsyncs only
+// the journal being written, so a power cut before the full memtable
+// reached a table lost the closed journal's last writes while keeping
+// later ones in the next journal: writes lost from the middle of the log,
+// which Open would now refuse as damage.
+type journalSync struct {
+	storage.Storage
+}
+
+func (s journalSync) Create(fd storage.FileDesc) (storage.Writer, error) {
+	w, err := s.Storage.Create(fd)
+	if err != nil || fd.Type != storage.TypeJournal {
+		return w, err
+	}
+	return syncOnClose{w}, nil
+}
+
+// syncOnClose is a journal writer that fsyncs before it closes.
+type syncOnClose struct {
+	storage.Writer
+}
+
+func (w syncOnClose) Close() error {
+	return errors.Join(w.Sync(), w.Writer.Close())
 }
