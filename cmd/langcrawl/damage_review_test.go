@@ -35,9 +35,7 @@ func countType(t *testing.T, dir, typ string) int {
 func TestChainedRecrawlKeepsRevisits(t *testing.T) {
 	w := startWeb(t)
 	c0, c1, c2 := t.TempDir(), t.TempDir(), t.TempDir()
-	if _, err := runCrawl(context.Background(), w.profile(t, c0, ""), io.Discard, io.Discard); err != nil {
-		t.Fatal(err)
-	}
+	crawlInto(t, w, c0, "")
 	var e1 bytes.Buffer
 	if _, err := runCrawl(context.Background(), w.profile(t, c1, fmt.Sprintf("recrawl:\n  previous: %s\n", c0)), io.Discard, &e1); err != nil {
 		t.Fatalf("crawl 1: %v\n%s", err, e1.String())
@@ -135,9 +133,7 @@ func readAllLenient(f string) ([]string, error) {
 func TestDamagedManifestSaid(t *testing.T) {
 	w := startWeb(t)
 	out := t.TempDir()
-	if _, err := runCrawl(context.Background(), w.profile(t, out, ""), io.Discard, io.Discard); err != nil {
-		t.Fatal(err)
-	}
+	crawlInto(t, w, out, "")
 	ms, _ := filepath.Glob(filepath.Join(out, frontierDir, "MANIFEST-*"))
 	if len(ms) != 1 {
 		t.Fatalf("manifests: %v", ms)

@@ -67,6 +67,15 @@ func (w *demoWeb) profile(t *testing.T, out string, extra string) *config.Config
 	return w.profileWith(t, out, e2eDelay, extra)
 }
 
+// crawlInto crawls w into out with the test profile and extra keys, and
+// fails the test if the crawl fails.
+func crawlInto(t *testing.T, w *demoWeb, out, extra string) {
+	t.Helper()
+	if _, err := runCrawl(context.Background(), w.profile(t, out, extra), io.Discard, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // profileWith writes and loads a profile for the demo web with the delay w
 // and extra keys appended.
 func (w *demoWeb) profileWith(t *testing.T, out string, delay time.Duration, extra string) *config.Config {

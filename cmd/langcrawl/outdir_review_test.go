@@ -49,9 +49,7 @@ func TestEmptiedFrontierRefused(t *testing.T) {
 func TestPreviousWithoutWARCsRefused(t *testing.T) {
 	w := startWeb(t)
 	prev := t.TempDir()
-	if _, err := runCrawl(context.Background(), w.profile(t, prev, ""), io.Discard, io.Discard); err != nil {
-		t.Fatal(err)
-	}
+	crawlInto(t, w, prev, "")
 	if err := os.RemoveAll(filepath.Join(prev, warcDir)); err != nil {
 		t.Fatal(err)
 	}
@@ -199,9 +197,7 @@ func previousInFiles(t *testing.T) (*demoWeb, string, []string) {
 	t.Helper()
 	w := startWeb(t)
 	prev := t.TempDir()
-	if _, err := runCrawl(context.Background(), w.profile(t, prev, "warc: {max_size: 1MiB}\n"), io.Discard, io.Discard); err != nil {
-		t.Fatal(err)
-	}
+	crawlInto(t, w, prev, "warc: {max_size: 1MiB}\n")
 	files, err := filepath.Glob(filepath.Join(prev, warcDir, "*.warc.gz"))
 	if err != nil || len(files) < 2 {
 		t.Fatalf("previous crawl's WARC files: %v (%v), want two at least", files, err)

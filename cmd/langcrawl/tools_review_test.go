@@ -34,9 +34,7 @@ import (
 func TestDedupIndexURLWithLineBreak(t *testing.T) {
 	w := startWeb(t)
 	first := t.TempDir()
-	if _, err := runCrawl(context.Background(), w.profile(t, first, "max_pages: 40\n"), io.Discard, io.Discard); err != nil {
-		t.Fatal(err)
-	}
+	crawlInto(t, w, first, "max_pages: 40\n")
 	// The first crawl's own index, each url given a line break and a
 	// forged header field.
 	in, err := os.Open(filepath.Join(first, warcDir, archive.IndexName))
@@ -103,9 +101,7 @@ func TestDedupIndexURLWithLineBreak(t *testing.T) {
 func TestIndexTmpCheckedFirst(t *testing.T) {
 	w := startWeb(t)
 	out := t.TempDir()
-	if _, err := runCrawl(context.Background(), w.profile(t, out, "max_pages: 10\n"), io.Discard, io.Discard); err != nil {
-		t.Fatal(err)
-	}
+	crawlInto(t, w, out, "max_pages: 10\n")
 	dest := filepath.Join(t.TempDir(), "index.cdxj")
 	missing := filepath.Join(t.TempDir(), "no-such-scratch")
 	cmd := indexCmd()

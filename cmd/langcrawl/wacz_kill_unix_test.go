@@ -26,9 +26,7 @@ import (
 func TestWACZKilledLeavesNoDebris(t *testing.T) {
 	w := startWeb(t)
 	out := filepath.Join(t.TempDir(), "job")
-	if _, err := runCrawl(context.Background(), w.profile(t, out, "max_pages: 40\n"), io.Discard, io.Discard); err != nil {
-		t.Fatal(err)
-	}
+	crawlInto(t, w, out, "max_pages: 40\n")
 	dest := t.TempDir()
 	wz := filepath.Join(dest, "job.wacz")
 	if err := packageCrawl(context.Background(), out, wz, "", io.Discard, io.Discard); err != nil {

@@ -8,9 +8,9 @@ import (
 	"testing"
 )
 
-// TestWriteFailure: a write whose fill fails leaves the old file as it
+// TestWriteAtomicFailure: a write whose fill fails leaves the old file as it
 // was and no temporary file.
-func TestWriteFailure(t *testing.T) {
+func TestWriteAtomicFailure(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "index.cdxj")
 	os.WriteFile(path, []byte("old\n"), 0o644)
