@@ -279,3 +279,18 @@ func TestImportCutShortWARC(t *testing.T) {
 	}
 	check(q2, "import taken up after a kill")
 }
+
+// TestImportHistoryNotACrawl: an import taken up at a later start whose
+// recrawl.previous no longer holds a crawl (moved, a typo in an edited
+// profile) is a usage error saying so, not a LevelDB error.
+func TestImportHistoryNotACrawl(t *testing.T) {
+	q, err := frontier.Open(filepath.Join(t.TempDir(), frontierDir), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer q.Close()
+	_, _, err = importHistory(q, t.TempDir(), false)
+	if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), "not a langcrawl crawl") {
+		t.Errorf("importHistory of a folder with no crawl: %v, want a usage error saying it is not a crawl", err)
+	}
+}

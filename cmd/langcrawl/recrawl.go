@@ -156,6 +156,9 @@ func importHistory(q *frontier.Queue, dir string, acceptDamage bool) (n int, don
 			return q.SetHistory(h.URL, h)
 		})
 	}
+	if errors.Is(err, frontier.ErrNoFrontier) {
+		return 0, false, fmt.Errorf("%w: recrawl.previous (--previous) %s: not a langcrawl crawl (no %s/ in it)", errUsage, dir, frontierDir)
+	}
 	if errors.Is(err, frontier.ErrDamaged) {
 		return n, false, fmt.Errorf("recrawl.previous %s: %w: restore its %s/ from a backup, or run again with --accept-frontier-damage to take its history without those records (their URLs are then unknown to the re-crawl)", dir, err, frontierDir)
 	}
