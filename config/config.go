@@ -232,6 +232,9 @@ type Network struct {
 	// refuses by default: address classes (see addressClasses) or CIDR
 	// prefixes. ConnectTo targets are always allowed.
 	AllowAddresses []string `yaml:"allow_addresses"`
+	// DenyAddresses are CIDR prefixes or addresses never connected to,
+	// whatever AllowAddresses says: the library's own public ranges.
+	DenyAddresses []string `yaml:"deny_addresses"`
 }
 
 // Focus selects the language-focusing strategy of Tamura et al.
@@ -425,6 +428,7 @@ var Keys = []key{
 	{"scope.max_embed_hops", 5, "trap guard: longest chain of requisites found in requisites (a stylesheet, one it @imports, that one's images)"},
 	{"network.connect_to", map[string]string{}, "map of host (or *) to ip:port to dial instead of DNS"},
 	{"network.allow_addresses", []string{}, "address classes (loopback, private, link-local, cgnat, multicast, unspecified, broadcast, reserved, self) or CIDR prefixes the crawler may connect to; all refused by default, connect_to targets always allowed"},
+	{"network.deny_addresses", []string{}, "CIDR prefixes or addresses the crawler never connects to, whatever allow_addresses says: the library's own public ranges (an IPv4 one in its IPv6 spellings too)"},
 	{"focus.language", "", "target language, ISO 639-1, or a list of them (fi, sv) collected together (empty: no focusing)"},
 	{"focus.charsets", []string{}, "charsets that also define the target (text must confirm), e.g. [tis-620, windows-874]"},
 	{"focus.strategy", "conservative-server", "bfs, hard-focused, soft-focused, aggressive-server, conservative-server, conservative-directory, evidence (experimental: per-link evidence) or sequential (sequential server verdicts and directory status)"},
@@ -642,6 +646,7 @@ func Load(profile string, fs *pflag.FlagSet) (*Config, error) {
 	c.Scope.MaxEmbedHops = p.integer("scope.max_embed_hops")
 	c.Network.ConnectTo = p.hostMap("network.connect_to")
 	c.Network.AllowAddresses = p.strs("network.allow_addresses")
+	c.Network.DenyAddresses = p.strs("network.deny_addresses")
 	c.Focus.Language = joinLanguages(p.strs("focus.language"))
 	c.Focus.Charsets = p.strs("focus.charsets")
 	c.Focus.Strategy = p.str("focus.strategy")
@@ -1595,6 +1600,11 @@ func (c *Config) Validate() error {
 	for _, a := range c.Network.AllowAddresses {
 		if _, _, err := net.ParseCIDR(a); err != nil && net.ParseIP(a) == nil && !addressClasses[strings.ToLower(a)] {
 			bad("network.allow_addresses", "%q is neither an address class (loopback, private, link-local, cgnat, multicast, unspecified, broadcast, reserved, self) nor a CIDR prefix such as 10.0.0.0/8", a)
+		}
+	}
+	for _, a := range c.Network.DenyAddresses {
+		if _, _, err := net.ParseCIDR(strings.TrimSpace(a)); err != nil && net.ParseIP(strings.TrimSpace(a)) == nil {
+			bad("network.deny_addresses", "%q is neither a CIDR prefix such as 192.0.2.0/24 nor an address", a)
 		}
 	}
 	for _, l := range c.Focus.Languages() {

@@ -252,6 +252,30 @@ func TestAllowAddresses(t *testing.T) {
 	}
 }
 
+// TestDenyAddresses: network.deny_addresses takes CIDR prefixes and
+// addresses, defaults to none, and names each bad entry.
+func TestDenyAddresses(t *testing.T) {
+	c, _, err := loadText(t, "network: {deny_addresses: [130.225.0.0/16, \"2001:878::/32\", 93.184.216.34]}\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(c.Network.DenyAddresses, " "); got != "130.225.0.0/16 2001:878::/32 93.184.216.34" {
+		t.Errorf("network.deny_addresses = %q", got)
+	}
+	if c, _, err := loadText(t, ""); err != nil || len(c.Network.DenyAddresses) != 0 {
+		t.Errorf("default network.deny_addresses = %v, %v; want none", c.Network.DenyAddresses, err)
+	}
+	_, _, err = loadText(t, "network: {deny_addresses: [private, 10.0.0.0/33, 192.0.2.0/24]}\n")
+	for _, want := range []string{`network.deny_addresses: "private"`, `network.deny_addresses: "10.0.0.0/33"`} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("error does not name %s: %v", want, err)
+		}
+	}
+	if err != nil && strings.Contains(err.Error(), `"192.0.2.0/24"`) {
+		t.Errorf("a good entry reported: %v", err)
+	}
+}
+
 func TestHostsOverrides(t *testing.T) {
 	dir := t.TempDir()
 	prof := filepath.Join(dir, "p.yaml")

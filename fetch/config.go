@@ -63,6 +63,14 @@ type Config struct {
 	// IP hosts when Dial is set (Dial resolves names itself).
 	AllowAddresses []string
 
+	// DenyAddresses are CIDR prefixes or single addresses the guard always
+	// refuses (class AddrDenied), whatever AllowAddresses says and however
+	// the address is spelled (an IPv4 one in its IPv6 forms too): a
+	// library's own ranges that are public addresses, which no class
+	// covers (a university's /16, an IPv6 prefix). ConnectTo targets
+	// are not checked, as for AllowAddresses.
+	DenyAddresses []string
+
 	// ConnectTimeout bounds the TCP connect plus the TLS handshake.
 	// Default 10s.
 	ConnectTimeout time.Duration
@@ -233,6 +241,9 @@ func (cfg *Config) validate() error {
 	}
 	if _, gerrs := parseAllow(cfg.AllowAddresses); gerrs != nil {
 		errs = append(errs, gerrs...)
+	}
+	if _, derrs := parseDeny(cfg.DenyAddresses); derrs != nil {
+		errs = append(errs, derrs...)
 	}
 	if cfg.ReadBuffer < 0 {
 		bad("ReadBuffer", "must not be negative, got %d", cfg.ReadBuffer)

@@ -195,6 +195,8 @@ func New(cfg Config) (*Client, error) {
 	}
 	cfg.AllowAddresses = append([]string(nil), cfg.AllowAddresses...)
 	g, _ := parseAllow(cfg.AllowAddresses) // validated above
+	cfg.DenyAddresses = append([]string(nil), cfg.DenyAddresses...)
+	g.deny, _ = parseDeny(cfg.DenyAddresses)
 	g.self = &ownAddrs{read: selfAddrs, now: time.Now}
 	return &Client{
 		cfg:   cfg,

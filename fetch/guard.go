@@ -50,6 +50,9 @@ const (
 	// (a security review). An IPv4 neighbour is not refused: a public
 	// IPv4 block is often shared with others' servers.
 	AddrSelf = "self"
+	// AddrDenied: an address in Config.DenyAddresses, refused whatever
+	// AllowAddresses says. Not a class AllowAddresses can name.
+	AddrDenied = "denied"
 )
 
 // AddressClasses lists the class names Config.AllowAddresses accepts, for
@@ -167,6 +170,7 @@ func addrClass(a netip.Addr) (class string, v4 netip.Addr) {
 type guard struct {
 	classes  map[string]bool
 	prefixes []netip.Prefix
+	deny     []netip.Prefix // Config.DenyAddresses
 	self     *ownAddrs
 }
 
@@ -290,9 +294,33 @@ func parseAllow(list []string) (guard, []error) {
 	return g, errs
 }
 
+// parseDeny reads Config.DenyAddresses: CIDR prefixes or single
+// addresses. It returns one error per bad entry.
+func parseDeny(list []string) ([]netip.Prefix, []error) {
+	var out []netip.Prefix
+	var errs []error
+	for i, s := range list {
+		s = strings.TrimSpace(s)
+		if p, err := netip.ParsePrefix(s); err == nil {
+			out = append(out, p.Masked())
+		} else if a, err := netip.ParseAddr(s); err == nil {
+			out = append(out, netip.PrefixFrom(a.WithZone(""), a.BitLen()))
+		} else {
+			errs = append(errs, fmt.Errorf("fetch: config DenyAddresses[%d]: %q is neither a CIDR prefix nor an address", i, s))
+		}
+	}
+	return out, errs
+}
+
 // check returns nil if a may be dialled for host, or an *AddressError.
 func (g *guard) check(host string, a netip.Addr) error {
 	class, v4 := addrClass(a)
+	plain := a.Unmap().WithZone("")
+	for _, p := range g.deny {
+		if p.Contains(plain) || (v4.IsValid() && p.Contains(v4)) {
+			return &AddressError{Host: host, Class: AddrDenied}
+		}
+	}
 	if class == "" && (g.self.has(a.Unmap().WithZone("")) || (v4.IsValid() && g.self.has(v4))) {
 		class = AddrSelf
 	}

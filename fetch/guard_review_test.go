@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net"
 	"net/netip"
+	"strings"
 	"sync/atomic"
 	"testing"
 )
@@ -109,5 +110,37 @@ func TestLocalUseNAT64Allowed(t *testing.T) {
 	}
 	if err := g.check("v4only.example", netip.MustParseAddr("64:ff9b:2::1")); err != nil {
 		t.Errorf("outside the prefix, a public address: %v", err)
+	}
+}
+
+// TestDenyAddresses: Config.DenyAddresses refuses a library's own public
+// ranges, which no class covers, in every spelling of an address in them
+// and whatever AllowAddresses says; other public addresses pass; a bad
+// entry is an error naming it.
+func TestDenyAddresses(t *testing.T) {
+	g, errs := parseAllow([]string{"198.18.0.0/15", "private"})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	var derrs []error
+	g.deny, derrs = parseDeny([]string{"130.225.0.0/16", "2001:878::/32", "93.184.216.34"})
+	if len(derrs) > 0 {
+		t.Fatal(derrs)
+	}
+	for _, a := range []string{"130.225.1.2", "::ffff:130.225.1.2", "2002:82e1:0102::1", "64:ff9b::82e1:102", "2001:878:1::5", "93.184.216.34"} {
+		err := g.check("intranet.example", netip.MustParseAddr(a))
+		var ae *AddressError
+		if !errors.As(err, &ae) || ae.Class != AddrDenied {
+			t.Errorf("%s in a denied range: %v, want refused as %q", a, err, AddrDenied)
+		}
+	}
+	for _, a := range []string{"130.226.1.2", "2001:879::1", "93.184.216.35"} {
+		if err := g.check("elsewhere.example", netip.MustParseAddr(a)); err != nil {
+			t.Errorf("%s outside the denied ranges: %v", a, err)
+		}
+	}
+	if _, err := New(Config{DenyAddresses: []string{"10.0.0.0/33", "intranet"}}); err == nil ||
+		!strings.Contains(err.Error(), "DenyAddresses[0]") || !strings.Contains(err.Error(), "DenyAddresses[1]") {
+		t.Errorf("bad deny entries: %v, want each named", err)
 	}
 }

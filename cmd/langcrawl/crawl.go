@@ -698,6 +698,7 @@ func fetchConfig(cfg *config.Config, bw *bandwidth.Manager) fetch.Config {
 
 		// The operator's exceptions to the fetcher's address guard.
 		AllowAddresses: cfg.Network.AllowAddresses,
+		DenyAddresses:  cfg.Network.DenyAddresses,
 		// Archives keep what a site serves even when its certificate does
 		// not verify; the verification error is recorded instead.
 		InsecureTLS: true,

@@ -842,3 +842,13 @@ func TestLoopbackListen(t *testing.T) {
 		}
 	}
 }
+
+// TestDenyAddressesReachFetcher: network.deny_addresses from the profile
+// reaches the fetcher's guard.
+func TestDenyAddressesReachFetcher(t *testing.T) {
+	cfg := &config.Config{}
+	cfg.Network.DenyAddresses = []string{"130.225.0.0/16"}
+	if got := fetchConfig(cfg, nil).DenyAddresses; len(got) != 1 || got[0] != "130.225.0.0/16" {
+		t.Errorf("fetch.Config.DenyAddresses = %v", got)
+	}
+}
