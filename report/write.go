@@ -551,12 +551,8 @@ func (r *Report) WriteFiles(dir string) error {
 	var pending []*atomicfile.Pending
 	// What a report killed while writing left ("NAME.tmp-*" of its own
 	// files) is removed first.
-	if stale, err := filepath.Glob(filepath.Join(dir, "*.tmp-*")); err == nil {
-		for _, f := range stale {
-			if base, _, ok := strings.Cut(filepath.Base(f), ".tmp-"); ok && reportFiles[base] {
-				os.Remove(f)
-			}
-		}
+	for name := range reportFiles {
+		atomicfile.RemoveLeftovers(filepath.Join(dir, name)) // what it cannot remove, the next run tries again
 	}
 	write := func(name string, fn func(io.Writer) error) error {
 		p, err := createFile(filepath.Join(dir, name), 0o644, fn)

@@ -72,11 +72,8 @@ func packageCrawl(ctx context.Context, dir, out, title string, stdout, stderr io
 	// sorted runs), so what a killed run left is found and removed here,
 	// under the crawl's lock. A review found a killed run's files, as
 	// large as what it had copied, left for good beside the WACZ.
-	stale, _ := filepath.Glob(filepath.Join(filepath.Dir(out), globEscape(filepath.Base(out))+".tmp-*"))
-	for _, f := range stale {
-		if err := os.RemoveAll(f); err != nil {
-			return fmt.Errorf("wacz %s: remove what an earlier run left: %w", out, err)
-		}
+	if err := atomicfile.RemoveLeftovers(out); err != nil {
+		return fmt.Errorf("wacz %s: remove what an earlier run left: %w", out, err)
 	}
 	work, err := os.MkdirTemp(filepath.Dir(out), filepath.Base(out)+".tmp-*")
 	if err != nil {
@@ -101,11 +98,6 @@ func packageCrawl(ctx context.Context, dir, out, title string, stdout, stderr io
 			"captures replays only beside them, so package or load those collections with this one\n", dir, strings.Join(others, ", "))
 	}
 	return nil
-}
-
-// globEscape escapes the characters filepath.Match treats as a pattern.
-func globEscape(s string) string {
-	return strings.NewReplacer(`\`, `\\`, "*", `\*`, "?", `\?`, "[", `\[`).Replace(s)
 }
 
 // earlierCollections names what the crawl in dir deduplicated against

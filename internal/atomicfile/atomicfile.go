@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // Pending is a file written under a temporary name beside its final path
@@ -68,6 +69,24 @@ func Write(path string, mode os.FileMode, fill func(io.Writer) error) error {
 		return err
 	}
 	return p.Commit()
+}
+
+// RemoveLeftovers removes what a writer of path killed before Commit or
+// Abort left beside it: every file or folder named "NAME.tmp-*" after
+// path's NAME, as Create names its temporary files (and as a caller may
+// name a working folder of its own). The caller must know no other writer
+// of path is at work.
+func RemoveLeftovers(path string) error {
+	base := strings.NewReplacer(`\`, `\\`, "*", `\*`, "?", `\?`, "[", `\[`).Replace(filepath.Base(path))
+	stale, err := filepath.Glob(filepath.Join(filepath.Dir(path), base+".tmp-*"))
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, f := range stale {
+		errs = append(errs, os.RemoveAll(f))
+	}
+	return errors.Join(errs...)
 }
 
 // SyncDir fsyncs the directory dir, making the renames and creations in

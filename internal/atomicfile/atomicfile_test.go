@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -59,5 +60,29 @@ func TestCreateAbortCommit(t *testing.T) {
 	fi, err := os.Stat(path)
 	if got, _ := os.ReadFile(path); string(got) != "new\n" || err != nil || fi.Mode().Perm() != 0o640 {
 		t.Errorf("after Commit: %q, mode %v (%v)", got, fi.Mode().Perm(), err)
+	}
+}
+
+// TestRemoveLeftovers: what a killed writer of a path left beside it
+// (files and a working folder named "NAME.tmp-*") is removed; the file
+// itself, another file's leftovers and a name with glob characters are
+// handled as names.
+func TestRemoveLeftovers(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "job[1].wacz")
+	for _, name := range []string{"job[1].wacz", "job[1].wacz.tmp-1", "job1.wacz.tmp-2", "other.wacz.tmp-3"} {
+		os.WriteFile(filepath.Join(dir, name), []byte("x"), 0o644)
+	}
+	os.MkdirAll(filepath.Join(dir, "job[1].wacz.tmp-4", "runs"), 0o755)
+	if err := RemoveLeftovers(path); err != nil {
+		t.Fatal(err)
+	}
+	var left []string
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		left = append(left, e.Name())
+	}
+	if strings.Join(left, " ") != "job1.wacz.tmp-2 job[1].wacz other.wacz.tmp-3" {
+		t.Errorf("left: %v", left)
 	}
 }
