@@ -53,8 +53,8 @@
 // a router's admin page (server-side request forgery). The client refuses
 // to connect to loopback, private (RFC 1918, fc00::/7), link-local, CGNAT
 // (RFC 6598), multicast, unspecified and broadcast addresses, including
-// their IPv4-in-IPv6 forms (::ffff:127.0.0.1 and the IPv4-compatible, NAT64
-// and 6to4 embeddings). The check runs twice:
+// their IPv4-in-IPv6 forms (::ffff:127.0.0.1 and the IPv4-compatible,
+// IPv4-translated, NAT64, 6to4 and Teredo embeddings). The check runs twice:
 //
 //   - before resolution, on the URL's host: an IP address in any spelling
 //     that browsers or inet_aton accept (2130706433, 0x7f.1, 017700000001,

@@ -20,8 +20,10 @@ var ErrAddressRefused = errors.New("fetch: address refused")
 
 // Address classes refused by the guard unless Config.AllowAddresses names
 // them. IPv4 addresses embedded in IPv6 ones (IPv4-mapped ::ffff:a.b.c.d,
-// IPv4-compatible ::a.b.c.d, NAT64 64:ff9b::a.b.c.d and 6to4 2002:AABB:CCDD::)
-// fall in the class of the IPv4 address.
+// IPv4-compatible ::a.b.c.d, IPv4-translated ::ffff:0:a.b.c.d (SIIT, RFC
+// 6145), NAT64 64:ff9b::a.b.c.d, 6to4 2002:AABB:CCDD:: and the client
+// address of Teredo 2001:0::/32, stored inverted (RFC 4380)) fall in the
+// class of the IPv4 address.
 const (
 	AddrLoopback    = "loopback"    // 127.0.0.0/8, ::1; also the names localhost and *.localhost
 	AddrPrivate     = "private"     // 10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16 (RFC 1918), fc00::/7, fec0::/10
@@ -34,8 +36,9 @@ const (
 	// (RFC 6890, IANA's registries): 192.0.0.0/24 (but 192.0.0.9 and
 	// 192.0.0.10), the documentation blocks 192.0.2.0/24, 198.51.100.0/24,
 	// 203.0.113.0/24, 2001:db8::/32 and 3fff::/20, benchmarking
-	// 198.18.0.0/15 and 2001:2::/48, discard-only 100::/64, and
-	// 240.0.0.0/4. No public site answers there; a
+	// 198.18.0.0/15 and 2001:2::/48, discard-only 100::/64, the IETF
+	// protocol assignments 2001::/23 (but Teredo, and the blocks IANA marks
+	// globally reachable), and 240.0.0.0/4. No public site answers there; a
 	// private network may (an address-guard trial ran on a machine whose
 	// own interface was 192.0.2.2).
 	AddrReserved = "reserved"
@@ -125,12 +128,33 @@ var v6Classes = []struct {
 	// review). SRv6 segment identifiers (RFC 9602).
 	{netip.MustParsePrefix("64:ff9b:1::/48"), AddrReserved},
 	{netip.MustParsePrefix("5f00::/16"), AddrReserved},
+	// Within the IETF protocol assignments 2001::/23, the blocks IANA's
+	// special-purpose registry marks globally reachable (anycast PCP, TURN
+	// and DNS-SD SRP, AMT, AS112-v6, ORCHIDv2, drone identifiers): public.
+	// The rest of 2001::/23 but Teredo is reserved (addrClass).
+	{netip.MustParsePrefix("2001:1::1/128"), ""},
+	{netip.MustParsePrefix("2001:1::2/128"), ""},
+	{netip.MustParsePrefix("2001:1::3/128"), ""},
+	{netip.MustParsePrefix("2001:3::/32"), ""},
+	{netip.MustParsePrefix("2001:4:112::/48"), ""},
+	{netip.MustParsePrefix("2001:20::/28"), ""},
+	{netip.MustParsePrefix("2001:30::/28"), ""},
 }
 
 var (
 	compat4 = netip.MustParsePrefix("::/96")
-	nat64   = netip.MustParsePrefix("64:ff9b::/96")
-	sixTo4  = netip.MustParsePrefix("2002::/16")
+	// IPv4-translated addresses (SIIT, RFC 6145 section 2.1, first in RFC
+	// 2765): a stateless translator on the library's network sends them to
+	// the IPv4 address in their last 32 bits (a review of the guard's
+	// leftovers).
+	translated4 = netip.MustParsePrefix("::ffff:0:0:0/96")
+	nat64       = netip.MustParsePrefix("64:ff9b::/96")
+	sixTo4      = netip.MustParsePrefix("2002::/16")
+	// Teredo (RFC 4380 section 4): a relay sends the packets to the client's
+	// IPv4 address, the last 32 bits inverted; a relay inside the library's
+	// network reaches a private one.
+	teredo    = netip.MustParsePrefix("2001::/32")
+	ietfProto = netip.MustParsePrefix("2001::/23")
 )
 
 // addrClass returns the refused class a belongs to, or "" for a public
@@ -149,10 +173,14 @@ func addrClass(a netip.Addr) (class string, v4 netip.Addr) {
 		}
 		b := a.As16()
 		switch {
-		case compat4.Contains(a), nat64.Contains(a):
+		case compat4.Contains(a), translated4.Contains(a), nat64.Contains(a):
 			a = netip.AddrFrom4([4]byte(b[12:16]))
 		case sixTo4.Contains(a):
 			a = netip.AddrFrom4([4]byte(b[2:6]))
+		case teredo.Contains(a):
+			a = netip.AddrFrom4([4]byte{^b[12], ^b[13], ^b[14], ^b[15]})
+		case ietfProto.Contains(a):
+			return AddrReserved, netip.Addr{}
 		default:
 			return "", netip.Addr{}
 		}

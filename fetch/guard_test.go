@@ -485,3 +485,52 @@ func TestGuardRefusesSelf(t *testing.T) {
 		t.Errorf("selfAddrs read none of this machine's %d interface addresses", len(addrs))
 	}
 }
+
+// TestTranslatedAndTeredoClassified: two more IPv6 spellings of an IPv4
+// address fall in its class, as the mapped and NAT64 ones do: the
+// IPv4-translated ::ffff:0:a.b.c.d of a stateless translator (RFC 6145), and
+// Teredo's client address, stored inverted in the last 32 bits (RFC 4380).
+// The rest of the IETF protocol assignments 2001::/23 is reserved, but for
+// the blocks IANA's registry marks globally reachable. Before, all of them
+// were public.
+func TestTranslatedAndTeredoClassified(t *testing.T) {
+	for _, tt := range []struct {
+		addr, class, v4 string
+	}{
+		{"::ffff:0:a00:5", AddrPrivate, "10.0.0.5"},
+		{"::ffff:0:7f00:1", AddrLoopback, "127.0.0.1"},
+		{"::ffff:0:5db8:d822", "", "93.184.216.34"},
+		// Teredo, server 65.54.227.120, client 10.0.0.5 and 169.254.169.254.
+		{"2001:0:4136:e378:8000:63bf:f5ff:fffa", AddrPrivate, "10.0.0.5"},
+		{"2001:0:4136:e378:8000:63bf:5601:5601", AddrLinkLocal, "169.254.169.254"},
+		{"2001:0:4136:e378:8000:63bf:a247:27dd", "", "93.184.216.34"},
+		{"2001:5::1", AddrReserved, ""},
+		{"2001:10::1", AddrReserved, ""}, // ORCHID, deprecated
+		{"2001:1::4", AddrReserved, ""},
+		{"2001:2::1", AddrReserved, ""}, // benchmarking, as before
+		{"2001:1::1", "", ""},           // anycast PCP
+		{"2001:4:112::1", "", ""},       // AS112-v6
+		{"2001:20::1", "", ""},          // ORCHIDv2
+		{"2001:200::1", "", ""},         // past 2001::/23: an ordinary allocation
+	} {
+		class, v4 := addrClass(netip.MustParseAddr(tt.addr))
+		if class != tt.class {
+			t.Errorf("addrClass(%s) = %q, want %q", tt.addr, class, tt.class)
+		}
+		if tt.v4 != "" && v4.String() != tt.v4 {
+			t.Errorf("addrClass(%s) embeds %v, want %s", tt.addr, v4, tt.v4)
+		}
+	}
+	// An IPv4 allowance covers the translated spelling, as it covers the
+	// mapped one.
+	g, errs := parseAllow([]string{"10.0.0.0/24"})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	if err := g.check("intranet.example", netip.MustParseAddr("::ffff:0:a00:5")); err != nil {
+		t.Errorf("10.0.0.0/24 allowed, ::ffff:0:a00:5 refused: %v", err)
+	}
+	if err := g.check("intranet.example", netip.MustParseAddr("::ffff:0:a00:105")); !errors.Is(err, ErrAddressRefused) {
+		t.Errorf("::ffff:0:a00:105 (10.0.1.5) not refused: %v", err)
+	}
+}
