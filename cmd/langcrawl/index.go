@@ -43,6 +43,11 @@ Memory stays bounded: lines past 64 MiB are sorted into runs in --tmp.`,
 			if out == "" {
 				return archive.IndexFiles(cmd.OutOrStdout(), tmp, meter.file, files...)
 			}
+			// What a killed run left beside -o ("OUT.tmp-*", as large as
+			// the lines it had written) goes, as wacz's does.
+			if err := atomicfile.RemoveLeftovers(out); err != nil {
+				return fmt.Errorf("index -o %s: remove what an earlier run left: %w", out, err)
+			}
 			return atomicfile.Write(out, 0o644, func(w io.Writer) error {
 				return archive.IndexFiles(w, tmp, meter.file, files...)
 			})

@@ -114,6 +114,40 @@ func TestIndexTmpCheckedFirst(t *testing.T) {
 	}
 }
 
+// TestIndexSweepsKilledRun: `langcrawl index -o OUT` writes OUT.tmp-*
+// and renames it; a run killed before the rename left that file, as large
+// as the lines it had written, for good. The next run removes it, as wacz
+// and report do theirs (left open last session).
+func TestIndexSweepsKilledRun(t *testing.T) {
+	w := startWeb(t)
+	out := t.TempDir()
+	crawlInto(t, w, out, "max_pages: 10\n")
+	dest := filepath.Join(t.TempDir(), "index.cdxj")
+	killed := dest + ".tmp-4711"
+	other := filepath.Join(filepath.Dir(dest), "other.cdxj.tmp-1")
+	for _, f := range []string{killed, other} {
+		if err := os.WriteFile(f, []byte("half a line"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := indexCmd()
+	cmd.SetArgs([]string{filepath.Join(out, warcDir), "-o", dest})
+	cmd.SetOut(io.Discard)
+	cmd.SetErr(io.Discard)
+	if err := cmd.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(killed); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("%s, a killed run's file, still there (%v)", killed, err)
+	}
+	if _, err := os.Stat(other); err != nil {
+		t.Errorf("%s, not index's, removed: %v", other, err)
+	}
+	if b, err := os.ReadFile(dest); err != nil || !bytes.Contains(b, []byte(" {")) {
+		t.Errorf("index written: %v %.80q", err, b)
+	}
+}
+
 // TestDedupIndexDamagedGzipNotKept (from a review): a gzipped
 // recrawl.dedup_index damaged in a copy (a byte of a url changed; the
 // gzip checksum says so at the stream's end) was streamed into the
