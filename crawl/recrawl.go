@@ -3,6 +3,7 @@ package crawl
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -10,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/langcrawl/langcrawl/archive"
 	"github.com/langcrawl/langcrawl/fetch"
@@ -311,14 +313,19 @@ func headerURL(u string) bool {
 // with url and digest) and records each 2xx response's payload digest as
 // deduplication history, so that the same payload met in this crawl is
 // written as a revisit naming that capture by URL and date. Lines it cannot
-// use (revisits, other statuses, no digest) are skipped; a line that is not
-// CDXJ at all, or whose url is not an absolute http(s) URL without control
-// characters, is an error naming its line number. It returns how many
-// digests it added.
+// use (revisits, other statuses, no digest) are skipped. A line that is not
+// CDXJ at all, or whose url holds a control character (a line break would
+// forge a header field in every revisit naming it), is an error naming its
+// line number. A line whose url is printable but no absolute http(s) URL a
+// WARC header can hold (a space, a relative or ftp URL: older archives have
+// them) is skipped, its payload fetched in full when met; the import goes
+// on and ends with an error wrapping ErrDedupLinesSkipped that counts them
+// and names the first. It returns how many digests it added.
 func (c *Crawler) ImportDedupIndex(r io.Reader, name string) (int, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	added, n := 0, 0
+	skipped, firstSkipped := 0, 0
 	for sc.Scan() {
 		n++
 		line := strings.TrimSpace(sc.Text())
@@ -342,7 +349,13 @@ func (c *Crawler) ImportDedupIndex(r io.Reader, name string) (int, error) {
 			// Kept, it would name the capture in every revisit of its
 			// payload: a header the archive refuses, which stopped the
 			// crawl at every start (a review).
-			return added, fmt.Errorf("%s:%d: url %q is not an absolute http(s) URL a WARC header can hold", name, n, j.URL)
+			if strings.IndexFunc(j.URL, unicode.IsControl) >= 0 {
+				return added, fmt.Errorf("%s:%d: url %q holds a control character (a damaged or forged index?): mend or remove the line", name, n, j.URL)
+			}
+			if skipped++; skipped == 1 {
+				firstSkipped = n
+			}
+			continue
 		}
 		date, err := time.Parse("20060102150405", f[1])
 		if err != nil {
@@ -363,5 +376,18 @@ func (c *Crawler) ImportDedupIndex(r io.Reader, name string) (int, error) {
 	if err := sc.Err(); err != nil {
 		return added, fmt.Errorf("%s:%d: %w", name, n+1, err)
 	}
+	if skipped > 0 {
+		lines := "lines"
+		if skipped == 1 {
+			lines = "line"
+		}
+		return added, fmt.Errorf("%w: %s: %d %s whose url is not an absolute http(s) URL a WARC header can hold (a space, a relative URL), the first at line %d: "+
+			"their payloads are archived in full when met", ErrDedupLinesSkipped, name, skipped, lines, firstSkipped)
+	}
 	return added, nil
 }
+
+// ErrDedupLinesSkipped is wrapped by ImportDedupIndex's warning that it
+// skipped lines whose url no WARC header can hold; the rest of the index
+// was imported.
+var ErrDedupLinesSkipped = errors.New("dedup index lines skipped")

@@ -2,6 +2,7 @@ package crawl
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -751,11 +752,26 @@ func TestDedupIndexURLNotHeaderSafe(t *testing.T) {
 	web := fakeWeb{"http://a.test/": page("th", "/doc.pdf"), "http://a.test/doc.pdf": resp}
 	r := newRetryRig(t, web, nil)
 	c := r.crawler(t, Config{DedupMinSize: 1024}, nil, "http://a.test/")
-	for _, u := range []string{`http://old.test/doc.pdf\r\nWARC-Type: response`, "http://old.test/a b", "ftp://old.test/doc.pdf", "/doc.pdf"} {
-		line := `test,old)/doc.pdf 20250102030405 {"url": "` + u + `", "mime": "application/pdf", "status": "200", "digest": "` + strings.TrimPrefix(d, "sha1:") + `"}` + "\n"
-		if _, err := c.ImportDedupIndex(strings.NewReader("!meta 0 {}\n"+line), "old.cdxj"); err == nil || !strings.Contains(err.Error(), "old.cdxj:2") {
+	line := func(u string) string {
+		return `test,old)/doc.pdf 20250102030405 {"url": "` + u + `", "mime": "application/pdf", "status": "200", "digest": "` + strings.TrimPrefix(d, "sha1:") + `"}` + "\n"
+	}
+	// A control character would forge a header: the start stops.
+	for _, u := range []string{`http://old.test/doc.pdf\r\nWARC-Type: response`, `http://old.test/a\u0000b`} {
+		if _, err := c.ImportDedupIndex(strings.NewReader("!meta 0 {}\n"+line(u)), "old.cdxj"); err == nil || !strings.Contains(err.Error(), "old.cdxj:2") ||
+			errors.Is(err, ErrDedupLinesSkipped) {
 			t.Errorf("url %q: %v, want an error naming old.cdxj:2", u, err)
 		}
+	}
+	// Printable but no header URL (a space, as older archives have; ftp;
+	// relative): the line is skipped, the rest imported, and the warning
+	// counts them and names the first.
+	other := `test,old)/other.pdf 20250102030405 {"url": "http://old.test/other.pdf", "mime": "application/pdf", "status": "200", "digest": "sha1:OTHERDIGESTOTHERDIGESTOTHERDIGES"}` + "\n"
+	n, err := c.ImportDedupIndex(strings.NewReader("!meta 0 {}\n"+line("http://old.test/a b")+line("ftp://old.test/doc.pdf")+other+line("/doc.pdf")), "old.cdxj")
+	if !errors.Is(err, ErrDedupLinesSkipped) || !strings.Contains(err.Error(), "3 lines") || !strings.Contains(err.Error(), "line 2") || n != 1 {
+		t.Errorf("three lines with no header URL beside a good one: %d added, %v; want 1 and a warning counting 3, the first at line 2", n, err)
+	}
+	if _, ok, _ := r.q.Capture(d); ok {
+		t.Errorf("a skipped line's capture was taken")
 	}
 	if _, err := r.q.AddCapture(d, frontier.Capture{URL: "http://old.test/doc.pdf\r\nWARC-Type: response", Date: time.Now()}); err != nil {
 		t.Fatal(err)

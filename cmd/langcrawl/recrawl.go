@@ -43,7 +43,18 @@ func startGeneration(c *crawl.Crawler, q *frontier.Queue, cfg *config.Config, st
 		}
 	}
 	for _, f := range cfg.Recrawl.DedupIndex {
-		n, again, err := importOnce(q, f, func(path string) (int, error) { return importDedupIndex(c, path) })
+		var skipped error
+		n, again, err := importOnce(q, f, func(path string) (int, error) {
+			n, err := importDedupIndex(c, path)
+			if errors.Is(err, crawl.ErrDedupLinesSkipped) {
+				skipped, err = err, nil
+			}
+			return n, err
+		})
+		if skipped != nil {
+			fmt.Fprintf(stderr, "warning: %v\n", skipped)
+			log.Warn("dedup index lines skipped", "err", skipped)
+		}
 		switch {
 		case err != nil:
 			return 0, false, err

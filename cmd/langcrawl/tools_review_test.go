@@ -92,6 +92,49 @@ func TestDedupIndexURLWithLineBreak(t *testing.T) {
 	warcRecords(t, filepath.Join(second, warcDir))
 }
 
+// TestDedupIndexSpaceSkipped: an index of an older archive may hold a url
+// with a space, which no WARC header can name. Before, such a line stopped
+// the start, and an archivist with millions of lines had to filter the
+// file by hand; now it is skipped with a warning that counts the lines and
+// names the first, and the rest deduplicates as before. A line break still
+// stops the start (TestDedupIndexURLWithLineBreak).
+func TestDedupIndexSpaceSkipped(t *testing.T) {
+	w := startWeb(t)
+	first := t.TempDir()
+	crawlInto(t, w, first, "max_pages: 40\n")
+	clean, err := os.ReadFile(filepath.Join(first, warcDir, archive.IndexName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	spaced := `test,old)/a%20b 20250102030405 {"url": "http://old.test/a b", "mime": "text/html", "status": "200", "digest": "sha1:SPACEDSPACEDSPACEDSPACEDSPACEDSP"}` + "\n"
+	idx := filepath.Join(t.TempDir(), "old.cdxj")
+	if err := os.WriteFile(idx, append([]byte(spaced), clean...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	second := t.TempDir()
+	cfg := w.profile(t, second, fmt.Sprintf("max_pages: 40\nrecrawl:\n  dedup_index: [%q]\n", idx))
+	var stderr strings.Builder
+	if _, err := runCrawl(context.Background(), cfg, io.Discard, &stderr); err != nil {
+		t.Fatalf("a dedup index with one url holding a space stopped the start: %v", err)
+	}
+	if !strings.Contains(stderr.String(), "warning:") || !strings.Contains(stderr.String(), "old.cdxj: 1 line ") ||
+		!strings.Contains(stderr.String(), "line 1") {
+		t.Errorf("no warning counting the skipped line and naming it:\n%s", stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "deduplication history from") {
+		t.Errorf("the rest of the index was not imported:\n%s", stderr.String())
+	}
+	revisits := 0
+	for _, r := range warcRecords(t, filepath.Join(second, warcDir)) {
+		if r.Type == "revisit" {
+			revisits++
+		}
+	}
+	if revisits == 0 {
+		t.Errorf("no revisit of the first crawl's captures: the good lines were not taken")
+	}
+}
+
 // TestIndexTmpCheckedFirst (from a review): `langcrawl index
 // --tmp DIR` takes DIR for its sorted runs only once 64 MiB of index lines
 // are held, which on a large crawl comes after many gigabytes of WARC
