@@ -82,11 +82,14 @@ func RobotsFetcher(f Fetcher, a Archive, slot Slot, log *CrawlLog, answered Answ
 				if lerr := logHop(target, outcome{status: failureCode(err), annot: []string{"err:" + errString(err)}}); lerr != nil {
 					return 0, nil, lerr
 				}
-				if permanent(err) {
-					// No retry can mend it (the address guard refused the
-					// host, say): let the page's own fetch fail for good
-					// with its own code rather than defer it as if
-					// robots.txt were down for a moment.
+				if hop == 0 && permanent(err) && !serverFault(err) {
+					// No retry can mend it, and the page's own fetch
+					// fails the same way (the address guard refused the
+					// host, say): let it fail for good with its own code
+					// rather than defer it as if robots.txt were down for
+					// a moment. A malformed answer is the server's error,
+					// which RFC 9309 section 2.3.1.4 reads as complete
+					// disallow: its pages may well be served.
 					return http.StatusNotFound, nil, nil
 				}
 				return 0, nil, err
@@ -154,4 +157,12 @@ func RobotsFetcher(f Fetcher, a Archive, slot Slot, log *CrawlLog, answered Answ
 			return res.Status, body, nil
 		}
 	}
+}
+
+// serverFault reports whether err is a response the server got wrong
+// (malformed, an oversized head): permanent for that URL, but no sign that
+// the site's other URLs fail too.
+func serverFault(err error) bool {
+	return errors.Is(err, fetch.ErrMalformedResponse) || errors.Is(err, fetch.ErrTooManyHeaderFields) ||
+		errors.Is(err, fetch.ErrHeaderTooLarge)
 }

@@ -30,16 +30,16 @@
 // 2.5), cut back to the last complete line. The URL /robots.txt itself is
 // always allowed (section 2.2.2).
 //
-// Parsing and matching use github.com/temoto/robotstxt, behind a small
-// lenient pre-parser that works around three of its weak spots. The
-// pre-parser reads the file line by line, keeps only the groups that apply to
-// us (merging groups that name the same agent, section 2.2.1), drops lines
-// temoto would reject as a whole-file parse error (a rule before any
-// user-agent, a malformed Crawl-delay), normalises percent-encoding of rule
-// paths and URLs alike (section 2.2.2: non-ASCII octets encoded, unreserved
-// characters decoded), lists Allow rules before Disallow rules so that an
-// equally specific Allow wins, and anchors wildcard rules at the start of
-// the path (temoto does not). User-agent lines match on the product token
+// A lenient parser reads the file line by line, keeps only the groups that
+// apply to us (merging groups that name the same agent, section 2.2.1;
+// lines outside the protocol, Crawl-delay and Sitemap among them, end no
+// group, section 2.2.4), skips lines it cannot use, and normalises the
+// percent-encoding of rule paths and URLs alike (section 2.2.2: non-ASCII
+// octets encoded, unreserved characters decoded; '*' and '$' in a URL
+// encoded, so that a rule's %2A and %24 match them, section 2.2.3). A rule
+// matches from the start of the path, '*' standing for any octets and a
+// final '$' for the end; the matching rule with the most octets decides,
+// an Allow winning a tie. User-agent lines match on the product token
 // only, case-insensitively and exactly, not by prefix.
 //
 // Crawl-delay is not part of RFC 9309; it is honoured as an extension, capped

@@ -181,7 +181,7 @@ func (g *Gate) Check(ctx context.Context, u *url.URL, now time.Time) (Decision, 
 	case unavailable:
 		d.Reason, d.Unavailable, d.RetryAt = e.reason, true, e.expires
 	default:
-		d.Allowed = e.rules.allowed(anchor + normPath(matchPath(u)))
+		d.Allowed = e.rules.allowed(matchKey(matchPath(u)))
 		if d.Allowed {
 			d.Reason = e.reason
 		} else {

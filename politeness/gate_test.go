@@ -671,8 +671,7 @@ func BenchmarkCheckCachedSmall(b *testing.B) {
 	}
 }
 
-// BenchmarkCheckCached uses a large robots.txt with 50 wildcard rules, each
-// of which temoto/robotstxt runs as a regular expression.
+// BenchmarkCheckCached uses a large robots.txt with 50 wildcard rules.
 func BenchmarkCheckCached(b *testing.B) {
 	var robots strings.Builder
 	robots.WriteString("User-agent: *\n")

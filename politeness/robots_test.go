@@ -15,7 +15,7 @@ func allowedPath(t testing.TB, r rules, raw string) bool {
 	if err != nil {
 		t.Fatalf("parse %q: %v", raw, err)
 	}
-	return r.allowed(anchor + normPath(matchPath(u)))
+	return r.allowed(matchKey(matchPath(u)))
 }
 
 func TestParseRobots(t *testing.T) {
@@ -167,9 +167,17 @@ func TestParseRobots(t *testing.T) {
 		},
 		{
 			name:  "crawl-delay of our group",
+			body:  "User-agent: *\nDisallow: /y\nCrawl-delay: 9\n\nUser-agent: langcrawl\nCrawl-delay: 2.5\n",
+			allow: []string{"/", "/y"},
+			delay: 2500 * time.Millisecond,
+		},
+		{
+			// RFC 9309 section 2.2.4: a Crawl-delay line does not end the
+			// user-agent lines, so * and langcrawl are one group here.
+			name:  "crawl-delay between user-agent lines",
 			body:  "User-agent: *\nCrawl-delay: 9\n\nUser-agent: langcrawl\nCrawl-delay: 2.5\n",
 			allow: []string{"/"},
-			delay: 2500 * time.Millisecond,
+			delay: 9 * time.Second,
 		},
 		{
 			name:  "crawl-delay of merged groups is the largest",
@@ -286,7 +294,7 @@ func FuzzRobots(f *testing.F) {
 		if again := normPath(n); again != n {
 			t.Fatalf("normPath not idempotent: %q -> %q -> %q", path, n, again)
 		}
-		p := anchor + n
+		p := matchKey(path)
 		first := r.allowed(p)
 		r2, err := parseRobots([]byte(body), "langcrawl")
 		if err != nil {
