@@ -37,9 +37,8 @@ const (
 type Config struct {
 	// UserAgent is the full User-Agent header, such as
 	// "langcrawl/0.1 (+https://lib.example/crawl)". robots.txt groups are
-	// matched against its product token ("langcrawl"), the leading run of
-	// letters, '_' and '-' (RFC 9309 section 2.2.1). Required unless Policy
-	// is Ignore.
+	// matched against its product token (CrawlerToken: "langcrawl"; RFC
+	// 9309 section 2.2.1). Required unless Policy is Ignore.
 	UserAgent string
 
 	// Policy is Obey (the default, also for "") or Ignore.
@@ -141,7 +140,7 @@ func (c Config) withDefaults() (Config, error) {
 	if c.Policy != Obey && c.Policy != Ignore {
 		bad("policy %q: want %q or %q", c.Policy, Obey, Ignore)
 	}
-	if c.Policy == Obey && ProductToken(c.UserAgent) == "" {
+	if c.Policy == Obey && CrawlerToken(c.UserAgent) == "" {
 		bad("user agent %q: has no product token (letters, '_' or '-')", c.UserAgent)
 	}
 	if c.Delay < 0 {
@@ -195,6 +194,29 @@ func ProductToken(ua string) string {
 		i++
 	}
 	return strings.ToLower(ua[:i])
+}
+
+// CrawlerToken returns the product token robots.txt groups are matched on
+// for a crawler whose User-Agent is ua: its ProductToken, but for a
+// browser-compatible one, "Mozilla/5.0 (compatible; natlib-bot/1.0;
+// +https://…)", as many archives' crawlers and the search engines' send,
+// the token after "compatible;" ("natlib-bot"), which is the name
+// webmasters write groups for (Googlebot's is so). Before, such a crawler
+// matched groups for "mozilla", and obeyed only the "*" groups of a
+// robots.txt that named it (an RFC 9309 review).
+func CrawlerToken(ua string) string {
+	t := ProductToken(ua)
+	if t != "mozilla" {
+		return t
+	}
+	_, rest, ok := strings.Cut(strings.ToLower(ua), "compatible;")
+	if !ok {
+		return t
+	}
+	if c := ProductToken(rest); c != "" {
+		return c
+	}
+	return t
 }
 
 func isTokenChar(c byte) bool {

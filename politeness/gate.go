@@ -127,7 +127,7 @@ func New(cfg Config, fetch RobotsFetcher) (*Gate, error) {
 	}
 	return &Gate{
 		cfg:     cfg,
-		token:   ProductToken(cfg.UserAgent),
+		token:   CrawlerToken(cfg.UserAgent),
 		fetch:   fetch,
 		robots:  newLRU[string, *entry](cfg.MaxHosts),
 		delays:  newLRU[string, time.Duration](cfg.MaxHosts),

@@ -276,6 +276,31 @@ func TestProductToken(t *testing.T) {
 	}
 }
 
+// TestCrawlerToken: a browser-compatible User-Agent is matched on the
+// token after "compatible;", the crawler's own name.
+func TestCrawlerToken(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"langcrawl/0.1 (+https://lib.example/crawl)", "langcrawl"},
+		{"Mozilla/5.0 (compatible; natlib-bot/1.0; +https://lib.example/crawl)", "natlib-bot"},
+		{"Mozilla/5.0 (Compatible;  NatLib_Bot/2)", "natlib_bot"},
+		{"Mozilla/5.0 (X11; Linux x86_64) +https://lib.example/crawl", "mozilla"},
+		{"Mozilla/5.0 (compatible; /1.0)", "mozilla"},
+	} {
+		if got := CrawlerToken(tt.in); got != tt.want {
+			t.Errorf("CrawlerToken(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	// End to end: the group naming the crawler applies, not "*".
+	g := newGate(t, Config{UserAgent: "Mozilla/5.0 (compatible; natlib-bot/1.0; +https://lib.example/crawl)"},
+		fixed(200, "User-agent: *\nDisallow: /all\n\nUser-agent: natlib-bot\nDisallow: /ours\n", nil).fetch)
+	if d := check(t, g, "http://a.example/ours/x", t0); d.Allowed {
+		t.Errorf("/ours allowed: the group naming natlib-bot was not applied (%s)", d.Reason)
+	}
+	if d := check(t, g, "http://a.example/all/x", t0); !d.Allowed {
+		t.Errorf("/all refused: the * group was applied beside ours (%s)", d.Reason)
+	}
+}
+
 func FuzzRobots(f *testing.F) {
 	f.Add("User-agent: *\nDisallow: /private\nAllow: /private/ok\n", "/private/x")
 	f.Add("User-agent: langcrawl\nDisallow: /*.pdf$\nCrawl-delay: 3\n", "/a.pdf?x")
