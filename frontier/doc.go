@@ -62,6 +62,7 @@
 //	r<robots URL>                        robots.txt outcome: status, body, expiry, failures in a row
 //	d<digest>                            capture of a payload digest (deduplication)
 //	i<name>                              an import done once (Queue.MarkImported)
+//	ot                                   the focus target the c counters were counted for (Queue.Refocus)
 //	y                                    sync marker (Queue.Sync's synced write)
 //	m                                    meta: insertion sequence, seen count, pages, the job's
 //	                                     totals (requests, bytes, running time)

@@ -525,6 +525,9 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 	if err != nil {
 		return snap, errors.Join(err, clog.Close(), arc.Close(), q.Close())
 	}
+	if err := refocus(q, cfg, stderr, log); err != nil {
+		return snap, errors.Join(err, clog.Close(), arc.Close(), q.Close())
+	}
 	gen, newGen, err := startGeneration(c, q, cfg, stderr, log, cutShort)
 	if err != nil {
 		return snap, errors.Join(err, clog.Close(), arc.Close(), q.Close())

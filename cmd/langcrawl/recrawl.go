@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -104,6 +105,33 @@ func startGeneration(c *crawl.Crawler, q *frontier.Queue, cfg *config.Config, st
 	}
 	log.Info("new generation", "generation", gen, "due", n)
 	return gen, true, nil
+}
+
+// refocus drops the server verdicts of an earlier run in cfg.Out whose
+// focus.language differs from this run's (frontier.Queue.Refocus): N_r
+// counted pages of the other target, so a server full of them stayed
+// relevant and was crawled whole under the new one, and a server of the
+// new target judged irrelevant stayed so until a re-check. Every server
+// is judged again, and the start says so.
+func refocus(q *frontier.Queue, cfg *config.Config, stderr io.Writer, log *slog.Logger) error {
+	langs := slices.Clone(cfg.Focus.Languages())
+	slices.Sort(langs)
+	target := strings.Join(langs, ",")
+	prev, changed, n, err := q.Refocus(target)
+	if err != nil || !changed {
+		return err
+	}
+	was, now := prev, target
+	if was == "" {
+		was = "none"
+	}
+	if now == "" {
+		now = "none"
+	}
+	fmt.Fprintf(stderr, "warning: focus.language changed from %s to %s since the last run in %s: the server verdicts made for %s are dropped (%d counters), and every server is judged again; "+
+		"the URLs they dropped in this generation are not queued again (start a new generation, or a new --out with --previous, to have them)\n", was, now, cfg.Out, was, n)
+	log.Warn("focus target changed: server verdicts dropped", "from", was, "to", now, "counters", n)
+	return nil
 }
 
 // importHistory copies the fetch history of the crawl in dir into q, once,
