@@ -3,7 +3,9 @@ package archive
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/url"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -73,63 +75,226 @@ func (l *cdxLine) appendTo(b []byte) []byte {
 }
 
 // SURT returns the Sort-friendly URI Reordering Transform of rawURL as
-// pywb's index keys use it (the Internet Archive canonicalization):
-// scheme and user info dropped, host lower-cased without a leading
-// "www<digits>." and with its labels reversed and joined by commas, default
-// port dropped, then ")" and the lower-cased path (without a trailing slash
-// unless it is "/") and the lower-cased query with its arguments sorted. The
-// fragment is dropped. Session-id stripping is not done. A URL that does not
+// pywb's index keys use it: the key pywb 2.9.1 computes with surt.surt
+// (python surt 0.3, the Internet Archive's DefaultIAURLCanonicalizer, a
+// port of archive-commons' GoogleURLCanonicalizer then IAURLCanonicalizer),
+// so that a line of our index is found by the key pywb looks a URL up with.
+// Scheme, user info and fragment are dropped; the host is unescaped,
+// lower-cased, stripped of dots at its ends and of a leading
+// "www<digits>.", a dotted or all-digit IPv4 address is normalised, and its
+// labels are reversed and joined by commas (IPv4 addresses too); the
+// default port is dropped. The path and the query are percent-decoded
+// repeatedly and re-escaped minimally (only bytes outside printable ASCII,
+// space, '#' and '%'); the path's dot segments and empty segments are
+// removed; both are lower-cased; session ids are stripped (jsessionid,
+// phpsessid, sid, ASPSESSIONID, cfid/cftoken, ASP.NET's (S(...)) path
+// segment); the path loses a trailing slash unless it is "/"; the query's
+// arguments are sorted and an empty query is dropped. A URL that does not
 // parse is returned lower-cased.
 func SURT(rawURL string) string {
 	u, err := url.Parse(rawURL)
 	if err != nil || u.Host == "" {
 		return strings.ToLower(rawURL)
 	}
-	host := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
-	if i := strings.Index(host, "."); i >= 3 && strings.HasPrefix(host, "www") && allDigits(host[3:i]) {
-		host = host[i+1:]
+	host := string(unescapeRepeatedly(u.Hostname()))
+	for strings.Contains(host, "..") {
+		host = strings.ReplaceAll(host, "..", ".")
+	}
+	host = strings.ToLower(strings.Trim(host, "."))
+	if ip := ipv4Form(host); ip != "" {
+		host = ip
+	} else {
+		host = escapeOnce(host)
+	}
+	if m := wwwDigits.FindString(host); m != "" {
+		host = host[len(m):]
 	}
 	var b strings.Builder
-	if strings.Contains(host, ":") { // IPv6 literal
-		b.WriteString("[" + host + "]")
-	} else if net4(host) {
-		b.WriteString(host)
-	} else {
-		labels := strings.Split(host, ".")
-		slices.Reverse(labels)
-		b.WriteString(strings.Join(labels, ","))
-	}
-	if p := u.Port(); p != "" && !(p == "80" && u.Scheme == "http") && !(p == "443" && u.Scheme == "https") {
-		b.WriteString(":" + p)
+	// An IPv6 literal is one label, written without its brackets, as surt does.
+	labels := strings.Split(host, ".")
+	slices.Reverse(labels)
+	b.WriteString(strings.Join(labels, ","))
+	if p := u.Port(); p != "" {
+		n, err := strconv.Atoi(p)
+		if err != nil || !(n == 80 && u.Scheme == "http") && !(n == 443 && u.Scheme == "https") {
+			b.WriteString(":" + strconv.Itoa(n))
+		}
 	}
 	b.WriteString(")")
-	path := strings.ToLower(u.EscapedPath())
-	if path == "" {
-		path = "/"
+	path := strings.ToLower(escapeOnce(normalizePath(string(unescapeRepeatedly(u.EscapedPath())))))
+	for _, re := range pathSessionIDs {
+		if m := re.FindStringSubmatch(path); m != nil {
+			path = m[1] + m[3]
+		}
 	}
 	if len(path) > 1 {
 		path = strings.TrimSuffix(path, "/")
 	}
 	b.WriteString(path)
-	if q := strings.ToLower(u.RawQuery); q != "" {
-		args := strings.Split(q, "&")
-		slices.SortFunc(args, func(a, c string) int {
-			ak, av, aok := strings.Cut(a, "=")
-			ck, cv, cok := strings.Cut(c, "=")
-			if r := strings.Compare(ak, ck); r != 0 {
-				return r
+	if q := u.RawQuery; q != "" {
+		q = escapeOnce(string(unescapeRepeatedly(q)))
+		for _, re := range querySessionIDs {
+			if m := re.FindStringSubmatch(q); m != nil {
+				q = m[1] + m[2]
 			}
-			if aok != cok { // "k" sorts before "k=..."
-				if !aok {
-					return -1
-				}
-				return 1
-			}
-			return strings.Compare(av, cv)
-		})
-		b.WriteString("?" + strings.Join(args, "&"))
+		}
+		q = strings.ToLower(q)
+		if q != "" {
+			b.WriteString("?" + alphaReorderQuery(q))
+		}
 	}
 	return b.String()
+}
+
+var (
+	wwwDigits      = regexp.MustCompile(`^www\d*\.`)
+	pathSessionIDs = []*regexp.Regexp{
+		regexp.MustCompile(`(?i)^(.*/)(\((?:[a-z]\([0-9a-z]{24}\))+\)/)([^\?]+\.aspx.*)$`),
+		regexp.MustCompile(`(?i)^(.*/)(\([0-9a-z]{24}\)/)([^\?]+\.aspx.*)$`),
+	}
+	querySessionIDs = []*regexp.Regexp{
+		regexp.MustCompile(`(?i)^(.*)(?:jsessionid=[0-9a-zA-Z]{32})(?:&(.*))?$`),
+		regexp.MustCompile(`(?i)^(.*)(?:phpsessid=[0-9a-zA-Z]{32})(?:&(.*))?$`),
+		regexp.MustCompile(`(?i)^(.*)(?:sid=[0-9a-zA-Z]{32})(?:&(.*))?$`),
+		regexp.MustCompile(`(?i)^(.*)(?:ASPSESSIONID[a-zA-Z]{8}=[a-zA-Z]{24})(?:&(.*))?$`),
+		regexp.MustCompile(`(?i)^(.*)(?:cfid=[^&]+&cftoken=[^&]+)(?:&(.*))?$`),
+	}
+)
+
+// unescapeRepeatedly percent-decodes s until it no longer changes, as
+// Python's unquote_to_bytes does: a '%' not followed by two hex digits
+// stays as it is.
+func unescapeRepeatedly(s string) []byte {
+	b := []byte(s)
+	for {
+		out := make([]byte, 0, len(b))
+		for i := 0; i < len(b); i++ {
+			if b[i] == '%' && i+2 < len(b) && ishex(b[i+1]) && ishex(b[i+2]) {
+				out = append(out, unhex(b[i+1])<<4|unhex(b[i+2]))
+				i += 2
+				continue
+			}
+			out = append(out, b[i])
+		}
+		if bytes.Equal(out, b) {
+			return b
+		}
+		b = out
+	}
+}
+
+func ishex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+func unhex(c byte) byte {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0'
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10
+	}
+	return c - 'A' + 10
+}
+
+// escapeOnce percent-encodes, in upper-case hex, every byte but
+// alphanumerics and !"$&'()*+,-./:;<=>?@[\]^_`{|}~ (Python's quote with
+// surt's safe set): control bytes, space, '#', '%' and non-ASCII bytes.
+func escapeOnce(s string) string {
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c > ' ' && c < 0x7f && c != '#' && c != '%' {
+			b.WriteByte(c)
+			continue
+		}
+		b.WriteByte('%')
+		b.WriteByte(hex[c>>4])
+		b.WriteByte(hex[c&15])
+	}
+	return b.String()
+}
+
+// normalizePath removes "." segments, resolves ".." ones and drops empty
+// segments but a last one, as surt's normalizePath does.
+func normalizePath(p string) string {
+	if p == "" {
+		return "/"
+	}
+	var kept []string
+	for _, s := range strings.Split(p, "/")[1:] {
+		switch s {
+		case ".":
+		case "..":
+			if len(kept) > 0 {
+				kept = kept[:len(kept)-1]
+			} else {
+				kept = append(kept, s)
+			}
+		default:
+			kept = append(kept, s)
+		}
+	}
+	var b strings.Builder
+	b.WriteByte('/')
+	for i, s := range kept {
+		if i == len(kept)-1 {
+			b.WriteString(s)
+		} else if s != "" {
+			b.WriteString(s + "/")
+		}
+	}
+	return b.String()
+}
+
+// alphaReorderQuery sorts the arguments of q as surt does: as (name) or
+// (name, value) pairs, a name alone before the same name with a value.
+func alphaReorderQuery(q string) string {
+	if len(q) <= 1 {
+		return q
+	}
+	args := strings.Split(q, "&")
+	slices.SortStableFunc(args, func(a, c string) int {
+		ak, av, aok := strings.Cut(a, "=")
+		ck, cv, cok := strings.Cut(c, "=")
+		if r := strings.Compare(ak, ck); r != 0 {
+			return r
+		}
+		if aok != cok {
+			if !aok {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(av, cv)
+	})
+	return strings.Join(args, "&")
+}
+
+// ipv4Form returns host as a dotted IPv4 address when surt reads it as one:
+// all digits (a 32-bit number) or a dotted quad of decimal numbers up to
+// 255; "" otherwise. (surt also asks the resolver about other numeric
+// forms; a crawler's URLs, canonicalised by the WHATWG parser, never hold
+// them.)
+func ipv4Form(host string) string {
+	if host != "" && allDigits(host) {
+		n, err := strconv.ParseUint(host, 10, 64)
+		if err != nil {
+			return ""
+		}
+		n &= 0xffffffff
+		return fmt.Sprintf("%d.%d.%d.%d", n>>24, n>>16&255, n>>8&255, n&255)
+	}
+	if net4(host) {
+		for _, p := range strings.Split(host, ".") {
+			if n, _ := strconv.Atoi(p); n > 255 {
+				return ""
+			}
+		}
+		return host
+	}
+	return ""
 }
 
 func allDigits(s string) bool {
