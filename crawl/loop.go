@@ -404,7 +404,7 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 		if derr != nil {
 			text = payload
 		}
-		page := links.Extract(u, text, links.Options{})
+		page := links.Extract(u, text, links.Options{QueryCharset: d.Charset})
 		decl = declaredLang(res.Header.Get("Content-Language"), page.Lang)
 		if c.cfg.MaxParse > 0 && int64(len(payload)) >= c.cfg.MaxParse {
 			// Only the first MaxParse bytes were read for links and

@@ -34,9 +34,12 @@
 // are skipped. Each URL is returned once per Kind; it is NoFollow only when every
 // occurrence of it is.
 //
-// Query strings are encoded as UTF-8, which is what browsers do for UTF-8 pages. For
-// pages in a legacy charset a browser would encode non-ASCII query characters in that
-// charset instead; the engine decodes pages to UTF-8 first, so those few URLs differ.
+// The engine decodes pages to UTF-8 first. A link's query is encoded as a browser
+// encodes it: in the page's own charset (Options.QueryCharset, the URL Standard's query
+// state), its path and fragment in UTF-8, so a TIS-620 page's search link is fetched
+// and archived as the URL a reader of the page follows in replay. Before, every query
+// was UTF-8, and a replay review found such a link archived under a URL no browser asks
+// for.
 //
 // # Per-link evidence
 //

@@ -11,6 +11,7 @@ import (
 	"github.com/langcrawl/langcrawl/internal/plainurl"
 	whatwg "github.com/nlnwa/whatwg-url/url"
 	"golang.org/x/net/html"
+	"golang.org/x/text/encoding"
 )
 
 // Kind says what a link is for.
@@ -135,6 +136,13 @@ type Options struct {
 	// MaxAttrLen is the longest attribute value read, in bytes; longer ones are skipped.
 	// <style> blocks are not bounded by it. Zero or less means DefaultMaxAttrLen (32 KiB).
 	MaxAttrLen int
+	// QueryCharset is the page's charset (a WHATWG encoding label, such
+	// as "windows-874"): a link's query holding non-ASCII characters is
+	// percent-encoded in it, as a browser encodes it (encodeQuery). ""
+	// or a UTF one: UTF-8. Before, every query was encoded in UTF-8, so a
+	// TIS-620 page's search link was fetched and archived under a URL no
+	// browser asks for (a replay review).
+	QueryCharset string
 }
 
 // parser resolves references the WHATWG way; a stray '%' becomes "%25" so that every
@@ -178,7 +186,7 @@ func Extract(pageURL *url.URL, html []byte, opts Options) Page {
 	if base != nil {
 		p.Base = base.Href(true)
 	}
-	r := resolver{base: base, fast: fastBase(base), max: opts.MaxLinks, index: make(map[linkKey]int)}
+	r := resolver{base: base, fast: fastBase(base), max: opts.MaxLinks, index: make(map[linkKey]int), enc: queryEncoding(opts.QueryCharset)}
 	for _, c := range x.cands {
 		if !r.add(c) {
 			p.Truncated = true
@@ -905,6 +913,7 @@ type linkKey struct {
 
 // resolver turns candidates into Links.
 type resolver struct {
+	enc     encoding.Encoding // the queries' encoding; nil for UTF-8
 	base    *whatwg.Url
 	fast    *url.URL // base for fastResolve; nil when it does not apply
 	max     int
@@ -928,6 +937,9 @@ func namesHTTP(ref string) bool {
 
 // add resolves c and appends it; it returns false when the list is full.
 func (r *resolver) add(c candidate) bool {
+	if r.enc != nil {
+		c.ref = encodeQuery(c.ref, r.enc)
+	}
 	abs, ok := fastResolve(r.fast, c.ref)
 	if !ok {
 		abs, ok = fastAbsolute(c.ref)
