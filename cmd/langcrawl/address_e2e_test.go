@@ -6,14 +6,11 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/langcrawl/langcrawl/config"
 )
 
 // sharedHost is one HTTP server answering many unrelated domains, as a
@@ -89,13 +86,7 @@ network:
     "*": %s
 scheduling: {address_connections: %d}
 `, seeds.String(), filepath.Join(dir, "out"), ln.Addr(), bound)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		cfg, err := config.Load(p, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		cfg := loadProfileText(t, p, text)
 		if _, err := runCrawl(context.Background(), cfg, io.Discard, io.Discard); err != nil {
 			t.Fatal(err)
 		}

@@ -76,6 +76,19 @@ func crawlInto(t *testing.T, w *demoWeb, out, extra string) {
 	}
 }
 
+// loadProfileText writes text to the profile file p and loads it.
+func loadProfileText(t *testing.T, p, text string) *config.Config {
+	t.Helper()
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Load(p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
 // profileWith writes and loads a profile for the demo web with the delay w
 // and extra keys appended.
 func (w *demoWeb) profileWith(t *testing.T, out string, delay time.Duration, extra string) *config.Config {
@@ -98,14 +111,7 @@ network:
   connect_to:
     "*": %s
 %s`, seeds.String(), out, delay, w.addr, extra)
-	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := config.Load(p, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cfg
+	return loadProfileText(t, p, text)
 }
 
 // expected computes, from the generator's ground truth, the graph pages a

@@ -8,12 +8,9 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/langcrawl/langcrawl/config"
 )
 
 // oddPaths are links of odd.test's home page: URLs as real sites write
@@ -132,13 +129,7 @@ network:
   connect_to:
     "*": %s
 %s`, s.String(), out, addr, recrawl)
-	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := config.Load(p, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := loadProfileText(t, p, text)
 	if _, err := runCrawl(context.Background(), cfg, io.Discard, io.Discard); err != nil {
 		t.Fatal(err)
 	}

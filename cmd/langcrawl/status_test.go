@@ -320,14 +320,7 @@ metrics:
 scope:
   exclude: [%q]
 %s`, strings.Join(seeds, ", "), out, steerDepth, w.addr, freeAddr(t), exclude, strings.Join(extra, ""))
-	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := config.Load(p, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cfg
+	return loadProfileText(t, p, text)
 }
 
 // hitsOf returns the server's hits on host, in the order they started.
