@@ -1169,10 +1169,19 @@ func oneLine(s string) string {
 // interimLines lists the status lines of raw interim 1xx responses.
 func interimLines(raw []byte) string {
 	var lines []string
+	start := true // the next line starts a head: its status line
 	for _, l := range strings.Split(string(raw), "\n") {
-		l = strings.TrimSpace(l)
-		if strings.HasPrefix(l, "HTTP/") {
-			lines = append(lines, oneLine(l))
+		l = strings.TrimRight(l, "\r")
+		switch {
+		case l == "":
+			start = true
+		case start:
+			// Only the first line of a head: a field's folded line
+			// (" HTTP/1.1 404 ...") is no status line.
+			if l = strings.TrimSpace(l); strings.HasPrefix(l, "HTTP/") {
+				lines = append(lines, oneLine(l))
+			}
+			start = false
 		}
 	}
 	return strings.Join(lines, "; ")

@@ -617,10 +617,25 @@ func (c *Client) exchange(ctx context.Context, pc *persistConn, reused bool, req
 				resp, err, reframed = r, nil, true
 			}
 		}
+		if err == nil && spacedFraming(resp.Header) {
+			// "Transfer-Encoding : chunked": net/http keeps the name,
+			// space and all, as a field it does not know, and frames
+			// the body without it; a proxy removes the space (RFC 9112
+			// section 5.1) and so does every replay tool. Its body is
+			// not read yet.
+			r, ok := reframe(rec.buf[headStart:len(rec.buf)-br.Buffered()], br, req)
+			if !ok {
+				err = fmt.Errorf("%w: framing fields that disagree", ErrMalformedResponse)
+			} else {
+				resp, reframed = r, true
+			}
+		}
 		if err == nil && resp.ProtoMajor != 1 {
 			err = fmt.Errorf("%w: protocol %q in the status line", ErrMalformedResponse, resp.Proto)
 		}
-		if err != nil || resp.StatusCode >= 200 || resp.StatusCode == http.StatusSwitchingProtocols {
+		// Only 1xx is interim (RFC 9110 section 15.2); a code below 100
+		// is invalid and final, as one of 600-999 is (section 15).
+		if err != nil || resp.StatusCode >= 200 || resp.StatusCode < 100 || resp.StatusCode == http.StatusSwitchingProtocols {
 			break
 		}
 		if i+1 == maxInterim {
@@ -693,6 +708,12 @@ func (c *Client) exchange(ctx context.Context, pc *persistConn, reused bool, req
 			rec.spill = nil
 		}
 		return nil, false, fmt.Errorf("%w: %w", ErrLocal, rec.spillErr)
+	}
+	if derr != nil && rec.readErr != nil && strings.Contains(derr.Error(), "unexpected EOF reading trailer") {
+		// net/http says this of any failed read between the last chunk
+		// and the end of the trailer section, a close, a reset or a
+		// timeout alike: the read's own error tells which.
+		derr = fmt.Errorf("%w: %w", derr, rec.readErr)
 	}
 	if derr != nil {
 		derr = rec.classify(ctx, derr)
@@ -776,7 +797,20 @@ func (c *Client) exchange(ctx context.Context, pc *persistConn, reused bool, req
 // read.
 func framingRefused(err error) bool {
 	m := err.Error()
-	return strings.Contains(m, "transfer encoding") || strings.Contains(m, "Content-Length")
+	return strings.Contains(m, "transfer encoding") || strings.Contains(m, "Content-Length") ||
+		strings.Contains(m, "bad trailer key")
+}
+
+// spacedFraming reports whether h has Transfer-Encoding or Content-Length
+// with whitespace before the colon, a name net/http keeps as it came.
+func spacedFraming(h http.Header) bool {
+	for k := range h {
+		if t := strings.TrimRight(k, " \t"); t != k &&
+			(strings.EqualFold(t, "Transfer-Encoding") || strings.EqualFold(t, "Content-Length")) {
+			return true
+		}
+	}
+	return false
 }
 
 // reframe reads a response that net/http refuses for framing RFC 9112 lets
@@ -795,17 +829,37 @@ func reframe(head []byte, br *bufio.Reader, req *http.Request) (*http.Response, 
 		return nil, false
 	}
 	lines := strings.Split(strings.ReplaceAll(string(head), "\r\n", "\n"), "\n")
-	var kept, te, cl []string
+	// An obs-fold is replaced with SP before a field is interpreted (RFC
+	// 9112 section 5.2), as net/http does: "Transfer-Encoding: gzip,"
+	// folded before "chunked" is one list. A fold before any field is
+	// left for the parse below to refuse.
+	var fields []string
 	for _, l := range lines[1:] {
 		if l == "" {
 			break
 		}
+		if (l[0] == ' ' || l[0] == '\t') && len(fields) > 0 {
+			fields[len(fields)-1] += " " + strings.TrimLeft(l, " \t")
+			continue
+		}
+		fields = append(fields, l)
+	}
+	var kept, te, cl []string
+	for _, l := range fields {
 		name, value, _ := strings.Cut(l, ":")
+		// Whitespace before the colon, which a proxy removes (RFC 9112
+		// section 5.1), does not hide a framing field.
+		name = strings.TrimRight(name, " \t")
 		switch {
 		case strings.EqualFold(name, "Transfer-Encoding"):
 			te = append(te, value)
 		case strings.EqualFold(name, "Content-Length"):
 			cl = append(cl, value)
+		case strings.EqualFold(name, "Trailer"):
+			// Dropped from the parse: it only announces trailer fields,
+			// which are read and not merged (chunkedBody), and net/http
+			// refuses one naming a field that may not be a trailer,
+			// which a recipient ignores (RFC 9110 section 6.5.1).
 		default:
 			kept = append(kept, l)
 		}
@@ -975,7 +1029,8 @@ type recorder struct {
 	readTimeout time.Duration
 	deadline    time.Time
 	hitLimit    bool
-	eof         bool // the server closed its side
+	readErr     error // the last read's error, nil if it had none
+	eof         bool  // the server closed its side
 	// reset: a read failed with the connection reset or aborted, not a
 	// timeout: the server's side went away as with eof, less politely.
 	reset bool
@@ -1049,6 +1104,7 @@ func (r *recorder) Read(p []byte) (int, error) {
 	if kerr := r.keep(p[:n]); kerr != nil {
 		return n, kerr
 	}
+	r.readErr = err
 	r.eof = r.eof || errors.Is(err, io.EOF)
 	r.reset = r.reset || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.ECONNABORTED)
 	if r.scanLines() {
