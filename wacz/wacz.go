@@ -34,6 +34,7 @@ const Version = "1.1.1"
 // Paths inside the WACZ.
 const (
 	IndexPath       = "indexes/index.cdx.gz"
+	SummaryPath     = "indexes/index.idx"
 	PagesPath       = "pages/pages.jsonl"
 	DataPackagePath = "datapackage.json"
 	DigestPath      = "datapackage-digest.json"
@@ -120,7 +121,9 @@ func Write(w io.Writer, warcs []string, opts Options) (Stats, error) {
 	}
 	seen := map[string]string{}
 	for _, p := range warcs {
-		b := filepath.Base(p)
+		// Two files whose resource names are one (Frictionless names are
+		// unique; resourceName lower-cases) would be one resource.
+		b := resourceName(filepath.Base(p))
 		if other, ok := seen[b]; ok {
 			return st, fmt.Errorf("wacz: %s and %s have the same name", other, p)
 		}
@@ -165,13 +168,23 @@ func Write(w io.Writer, warcs []string, opts Options) (Stats, error) {
 	}
 	st.Captures, st.Pages = pages.captures, pages.pages
 
-	// The index: gzipped, so stored.
+	// The index, ZipNum: gzipped in blocks, so stored, and the summary
+	// that locates each block, which is what ReplayWeb.page loads.
+	var summary bytes.Buffer
 	r, err := addEntry(zw, IndexPath, zip.Store, now, func(w io.Writer) error {
-		gz, _ := gzip.NewWriterLevel(w, gzip.BestCompression)
-		if _, err := sorter.WriteTo(gz); err != nil {
+		zn := newZipNum(w, &summary, path.Base(IndexPath))
+		if _, err := sorter.WriteTo(zn); err != nil {
 			return err
 		}
-		return gz.Close()
+		return zn.Close()
+	})
+	if err != nil {
+		return st, fmt.Errorf("wacz: index: %w", err)
+	}
+	res = append(res, r)
+	r, err = addEntry(zw, SummaryPath, zip.Deflate, now, func(w io.Writer) error {
+		_, err := w.Write(summary.Bytes())
+		return err
 	})
 	if err != nil {
 		return st, fmt.Errorf("wacz: index: %w", err)
@@ -307,7 +320,128 @@ func addEntryHeader(zw *zip.Writer, fh *zip.FileHeader, fill func(io.Writer) err
 	if err := fill(c); err != nil {
 		return Resource{}, err
 	}
-	return Resource{Name: path.Base(fh.Name), Path: fh.Name, Hash: sha256Hex(h), Bytes: c.n}, nil
+	return Resource{Name: resourceName(path.Base(fh.Name)), Path: fh.Name, Hash: sha256Hex(h), Bytes: c.n}, nil
+}
+
+// resourceName is a file's name as a Frictionless Data Resource name,
+// which "MUST consist only of lowercase alphanumeric characters plus '.',
+// '-' and '_'": lower-cased (as py-wacz does), any other character '_'.
+func resourceName(base string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'A' && r <= 'Z':
+			return r + 'a' - 'A'
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '.', r == '-', r == '_':
+			return r
+		}
+		return '_'
+	}, base)
+}
+
+// zipNumLines is how many index lines a block of the ZipNum index holds
+// (py-wacz's, by way of cdxj-indexer, is 3000).
+const zipNumLines = 3000
+
+// zipNum writes sorted CDXJ lines as a ZipNum index: one gzip member for
+// every zipNumLines lines into w, and into summary the !meta line then,
+// for each block, its first line's key and timestamp with the block's
+// offset and length in w ("cdxj-gzip-1.0", as py-wacz writes index.idx
+// and wabac.js reads it).
+type zipNum struct {
+	w       *counter
+	summary *bytes.Buffer
+	name    string
+	gz      *gzip.Writer
+	start   int64
+	prefix  []byte
+	lines   int
+	partial []byte
+}
+
+func newZipNum(w io.Writer, summary *bytes.Buffer, name string) *zipNum {
+	meta, _ := json.Marshal(struct {
+		Format   string `json:"format"`
+		Filename string `json:"filename"`
+	}{"cdxj-gzip-1.0", name})
+	summary.WriteString("!meta 0 ")
+	summary.Write(meta)
+	summary.WriteByte('\n')
+	return &zipNum{w: &counter{w: w}, summary: summary, name: name}
+}
+
+// Write takes whole lines, or parts of them, in order.
+func (z *zipNum) Write(p []byte) (int, error) {
+	n := len(p)
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			z.partial = append(z.partial, p...)
+			break
+		}
+		line := p[:i+1]
+		if len(z.partial) > 0 {
+			z.partial = append(z.partial, line...)
+			line = z.partial
+		}
+		if err := z.line(line); err != nil {
+			return 0, err
+		}
+		z.partial = z.partial[:0]
+		p = p[i+1:]
+	}
+	return n, nil
+}
+
+func (z *zipNum) line(l []byte) error {
+	if z.gz == nil {
+		z.start = z.w.n
+		key, rest, _ := bytes.Cut(l, []byte(" "))
+		ts, _, _ := bytes.Cut(rest, []byte(" "))
+		z.prefix = append(append(append(z.prefix[:0], key...), ' '), ts...)
+		z.gz, _ = gzip.NewWriterLevel(z.w, gzip.BestCompression)
+	}
+	if _, err := z.gz.Write(l); err != nil {
+		return err
+	}
+	if z.lines++; z.lines == zipNumLines {
+		return z.endBlock()
+	}
+	return nil
+}
+
+func (z *zipNum) endBlock() error {
+	if err := z.gz.Close(); err != nil {
+		return err
+	}
+	loc, _ := json.Marshal(struct {
+		Offset   int64  `json:"offset"`
+		Length   int64  `json:"length"`
+		Filename string `json:"filename"`
+	}{z.start, z.w.n - z.start, z.name})
+	z.summary.Write(z.prefix)
+	z.summary.WriteByte(' ')
+	z.summary.Write(loc)
+	z.summary.WriteByte('\n')
+	z.gz, z.lines = nil, 0
+	return nil
+}
+
+// Close ends the last block (a line without its newline gets one). An
+// index of no line is one empty gzip member, a gzip file still.
+func (z *zipNum) Close() error {
+	if len(z.partial) > 0 {
+		if err := z.line(append(z.partial, '\n')); err != nil {
+			return err
+		}
+		z.partial = nil
+	}
+	if z.gz != nil {
+		return z.endBlock()
+	}
+	if z.w.n == 0 {
+		return gzip.NewWriter(z.w).Close()
+	}
+	return nil
 }
 
 func sha256Hex(h hash.Hash) string { return "sha256:" + hex.EncodeToString(h.Sum(nil)) }
@@ -350,6 +484,7 @@ type candidate struct {
 	page    Page
 	html    bool
 	revisit bool
+	never   bool   // a response that is no page, whatever its metadata
 	title   []byte // raw bytes of <title>, charset not yet known
 	charset string // from Content-Type
 }
@@ -380,7 +515,7 @@ func (pf *pageFinder) record(rec archive.Record, indexed bool) error {
 func (pf *pageFinder) flush() error {
 	c := pf.pending
 	pf.pending = nil
-	if c == nil || !(c.html || (c.revisit && c.page.Lang != "")) {
+	if c == nil || c.never || !(c.html || c.page.Lang != "") {
 		return nil
 	}
 	c.page.Title = decodeTitle(c.title, c.charset)
@@ -391,7 +526,7 @@ func (pf *pageFinder) flush() error {
 // newCandidate reads what a page needs from a response or revisit: nil
 // if it cannot be one.
 func newCandidate(rec archive.Record) *candidate {
-	c := &candidate{id: rec.ID, revisit: rec.Type == "revisit",
+	c := &candidate{id: rec.ID, revisit: rec.Type == "revisit", never: rec.Type != "revisit",
 		page: Page{URL: rec.TargetURI, TS: rec.Header("WARC-Date")}}
 	resp, err := http.ReadResponse(bufio.NewReader(bytes.NewReader(rec.Block)), nil)
 	if err != nil {
@@ -405,10 +540,13 @@ func newCandidate(rec archive.Record) *candidate {
 		c.html = isHTML && (resp.StatusCode == 200 || resp.StatusCode == 304)
 		return c
 	}
-	if resp.StatusCode != 200 || !isHTML {
+	if resp.StatusCode < 200 || resp.StatusCode > 299 || !(isHTML || mt == "") {
 		return c
 	}
-	c.html = true
+	// A 200 HTML response is a page; a 2xx one with no Content-Type, or
+	// another 2xx, is one if the crawler, which parsed it as HTML,
+	// described it with a language (flush), as its revisits are.
+	c.html, c.never = isHTML && resp.StatusCode == 200, false
 	var body io.Reader = resp.Body
 	switch strings.ToLower(resp.Header.Get("Content-Encoding")) {
 	case "gzip", "x-gzip":

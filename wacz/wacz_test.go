@@ -156,7 +156,7 @@ func TestWrite(t *testing.T) {
 			t.Errorf("archive/%s differs from the WARC file", filepath.Base(p))
 		}
 	}
-	want = append(want, IndexPath, PagesPath, DataPackagePath, DigestPath)
+	want = append(want, IndexPath, SummaryPath, PagesPath, DataPackagePath, DigestPath)
 	if !slices.Equal(names, want) {
 		t.Errorf("entries %v, want %v", names, want)
 	}

@@ -389,3 +389,54 @@ func hostOf(u string) string {
 	}
 	return u
 }
+
+// TestReplayWACZInReplayWebPage opens the WACZ of a crawl of two
+// generations (revisits in the second) in ReplayWeb.page, as an archivist
+// would, and replays Thai pages in each charset and a redirect: each must
+// be found in wabac.js's index and shown with its text. A WACZ review found
+// none found: wabac.js loads a WACZ's index only from an .idx summary or a
+// plain .cdx(j), and the package held a single gzipped index without one;
+// the WACZ had never been opened in ReplayWeb.page by a test.
+func TestReplayWACZInReplayWebPage(t *testing.T) {
+	tool := replayTool(t)
+	w := startWeb(t)
+	out := t.TempDir()
+	crawlInto(t, w, out, "")
+	crawlInto(t, w, out, "") // a new generation: revisits of what did not change
+	resp := responses(warcRecords(t, filepath.Join(out, warcDir)))
+	waczPath := filepath.Join(t.TempDir(), "crawl.wacz")
+	if err := packageCrawl(context.Background(), out, waczPath, "", io.Discard, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	cases := []replayCase{{"redirect 301", "http://th-redirect.test/r301", "http://th-redirect.test/target1.html"}}
+	for _, cs := range []string{"tis-620", "windows-874", "utf-8"} {
+		u := w.archivedThai(resp, cs)
+		if u == "" {
+			t.Fatalf("no archived Thai page in %s; the demo web has them", cs)
+		}
+		cases = append(cases, replayCase{"Thai in " + cs, u, u})
+	}
+	var urls []string
+	for _, c := range cases {
+		urls = append(urls, c.url)
+	}
+	got := replay(t, tool, []string{waczPath}, urls)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := got[c.url]
+			if r.Error != "" {
+				t.Fatalf("%s: %s", c.url, r.Error)
+			}
+			if !r.InArchive {
+				t.Errorf("%s: not in wabac.js's index of the WACZ", c.url)
+			}
+			if r.Status != 200 || r.FinalURL != c.final {
+				t.Errorf("%s replays from the WACZ as %d %s, want 200 %s", c.url, r.Status, r.FinalURL, c.final)
+			}
+			w.checkText(t, resp, c.final, r)
+			if len(r.Blocked) > 0 {
+				t.Errorf("%s: the replay tried to leave the archive: %v", c.url, r.Blocked)
+			}
+		})
+	}
+}

@@ -177,7 +177,7 @@ func TestIndexAndWACZCommands(t *testing.T) {
 	if err := json.Unmarshal(read(wacz.DataPackagePath), &dp); err != nil {
 		t.Fatal(err)
 	}
-	if dp.Title != "thai-job" || dp.WACZVersion != "1.1.1" || len(dp.Resources) != len(files)+2 {
+	if dp.Title != "thai-job" || dp.WACZVersion != "1.1.1" || len(dp.Resources) != len(files)+3 {
 		t.Errorf("datapackage.json: title %q, version %q, %d resources", dp.Title, dp.WACZVersion, len(dp.Resources))
 	}
 	pages := strings.Split(strings.TrimSpace(string(read(wacz.PagesPath))), "\n")

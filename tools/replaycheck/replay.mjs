@@ -4,6 +4,11 @@
 // replayed page shows.
 //
 // usage: node replay.mjs [--deadline SECONDS] WARC... -- URL...
+//        node replay.mjs [--deadline SECONDS] FILE.wacz -- URL...
+//
+// Given one .wacz file, it serves that instead, as a user would open a
+// WACZ with ReplayWeb.page: wabac.js then reads its index and its WARC
+// records by range requests, as it does for a WACZ on the web.
 //
 // --deadline is one deadline for the whole run, counted from its start
 // (default 300 s): every wait below (Chromium starting, wabac.js indexing
@@ -84,7 +89,7 @@ const urls = [];
   urls.push(...args.slice(i + 1));
 }
 if (warcs.length === 0 || urls.length === 0) {
-  die(1, "usage: node replay.mjs [--deadline SECONDS] WARC... -- URL...");
+  die(1, "usage: node replay.mjs [--deadline SECONDS] WARC... -- URL... (or one FILE.wacz)");
 }
 const startedAt = Date.now();
 const deadline = startedAt + deadlineMs;
@@ -112,13 +117,18 @@ try {
 
 // ---- the archive: one WARC file, the concatenation of the given ones ---------
 
+const wacz = warcs.length === 1 && warcs[0].endsWith(".wacz");
 let archive;
 try {
   archive = Buffer.concat(warcs.map((f) => readFileSync(f)));
 } catch (e) {
-  die(1, `read WARC: ${e.message}`);
+  die(1, `read ${wacz ? "WACZ" : "WARC"}: ${e.message}`);
 }
-const archivePath = warcs.every((f) => f.endsWith(".gz")) ? "/archive/all.warc.gz" : "/archive/all.warc";
+const archivePath = wacz
+  ? "/archive/crawl.wacz"
+  : warcs.every((f) => f.endsWith(".gz"))
+    ? "/archive/all.warc.gz"
+    : "/archive/all.warc";
 
 // ---- the server -------------------------------------------------------------------
 
@@ -195,11 +205,13 @@ const coll = "id-" + createHash("sha256").update(sourceUrl).digest("hex").slice(
 const replayPrefix = `${origin}/w/${coll}/`;
 const apiPrefix = `${origin}/w/api/c/${coll}`;
 
-// archivedURL turns a replay URL (/w/<coll>/<ts><mod>_/<url>) back into the
+// archivedURL turns a replay URL (/w/<coll>/<ts><mod>_/<url>, from a WACZ
+// /w/<coll>/:<id>/<ts><mod>_/<url>) back into the
 // archived URL, and leaves any other URL as it is.
 function archivedURL(u) {
   if (!u.startsWith(replayPrefix)) return u;
-  const m = /^[0-9]*(?:[a-z]{2}_)?\/(.*)$/s.exec(u.slice(replayPrefix.length));
+  // From a WACZ, wabac.js puts the WACZ's own id first: ":<hash>/".
+  const m = /^(?::[0-9a-f]+\/)?[0-9]*(?:[a-z]{2}_)?\/(.*)$/s.exec(u.slice(replayPrefix.length));
   return m ? m[1] : u;
 }
 
