@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/langcrawl/langcrawl/internal/plainurl"
 )
 
 // cdxLine is one line of the CDXJ index.
@@ -169,8 +171,8 @@ func unescapeRepeatedly(s string) []byte {
 	for {
 		out := make([]byte, 0, len(b))
 		for i := 0; i < len(b); i++ {
-			if b[i] == '%' && i+2 < len(b) && ishex(b[i+1]) && ishex(b[i+2]) {
-				out = append(out, unhex(b[i+1])<<4|unhex(b[i+2]))
+			if b[i] == '%' && i+2 < len(b) && plainurl.IsHex(b[i+1]) && plainurl.IsHex(b[i+2]) {
+				out = append(out, plainurl.Unhex(b[i+1])<<4|plainurl.Unhex(b[i+2]))
 				i += 2
 				continue
 			}
@@ -181,20 +183,6 @@ func unescapeRepeatedly(s string) []byte {
 		}
 		b = out
 	}
-}
-
-func ishex(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
-}
-
-func unhex(c byte) byte {
-	switch {
-	case '0' <= c && c <= '9':
-		return c - '0'
-	case 'a' <= c && c <= 'f':
-		return c - 'a' + 10
-	}
-	return c - 'A' + 10
 }
 
 // escapeOnce percent-encodes, in upper-case hex, every byte but

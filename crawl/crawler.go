@@ -267,7 +267,7 @@ func (c *Crawler) Seed(seeds []string) (int, error) {
 		}
 		es = append(es, frontier.Entry{
 			URL: u.String(), Site: scope.SiteKey(u), Tree: scope.RegisteredDomain(u.Hostname()),
-			Priority: frontier.High, Discovered: now,
+			Priority: frontier.High, Discovered: now, Variant: scope.SeenKey(u),
 		})
 	}
 	if err := errors.Join(errs...); err != nil {

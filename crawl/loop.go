@@ -81,7 +81,8 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 	// The URL leaves the seen set: once the operator lifts the rule, a
 	// link or a seed may queue it again (crawl.log lists it, -5004).
 	if why := c.cfg.Scope.Excluded(u); why != "" {
-		return c.finish(l, worker, outcome{status: codeExcluded, annot: []string{"scope:" + why}}, frontier.Completion{Unsee: true})
+		return c.finish(l, worker, outcome{status: codeExcluded, annot: []string{"scope:" + why}},
+			frontier.Completion{Unsee: true, UnseeVariant: scope.SeenKey(u)})
 	}
 
 	// 1. Focus: skip a URL whose server turned irrelevant after it was
@@ -929,13 +930,19 @@ func (c *Crawler) decideLink(pol *focus.Policy, e frontier.Entry, src focus.Coun
 	entry := frontier.Entry{
 		URL: d.URL.String(), Site: scope.SiteKey(d.URL), Tree: d.Tree, Depth: d.Depth,
 		Priority: prio, Requisite: ln.Kind == links.Requisite, Via: e.URL, Hops: e.Hops + hop, Discovered: now,
-		Scope: d.Admit,
+		Scope: d.Admit, Variant: scope.SeenKey(d.URL),
 	}
 	if ln.Kind == redirectKind {
 		// The target stands for the URL that was admitted, by its rule.
 		entry.Priority = e.Priority
 		entry.Requisite = e.Requisite
 		entry.Scope = e.Scope
+		// A redirect to another spelling of itself (a session id
+		// added, a bare host sent to www.) is followed: the page is
+		// there only. Heritrix forces such a fetch likewise.
+		if from, err := url.Parse(e.URL); err == nil && scope.SeenKey(from) == entry.Variant {
+			entry.Variant = ""
+		}
 	}
 	if pol != nil && ln.Kind != redirectKind {
 		dk := c.focusKey(d.URL)

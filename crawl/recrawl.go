@@ -216,7 +216,8 @@ func (c *Crawler) Recrawl(interval time.Duration, intervals map[string]time.Dura
 			return frontier.Entry{}, false
 		}
 		e := frontier.Entry{URL: u.String(), Site: scope.SiteKey(u), Tree: h.Tree, Depth: h.Depth,
-			Priority: h.Priority, Requisite: h.Requisite, Discovered: now, Hops: h.Hops, Via: h.Via}
+			Priority: h.Priority, Requisite: h.Requisite, Discovered: now, Hops: h.Hops, Via: h.Via,
+			Variant: scope.SeenKey(u)}
 		if e.Tree == "" {
 			e.Tree = scope.RegisteredDomain(u.Hostname())
 		}
@@ -260,8 +261,11 @@ func (c *Crawler) notDue(u *url.URL, now time.Time) (bool, error) {
 	// A URL this generation has queued or fetched is a duplicate link,
 	// as in any crawl, not one held back: the seen set (its cache first)
 	// says so, and spares the history read.
-	if seen, err := c.p.Queue.Seen(u.String()); err != nil || seen {
-		return false, err
+	// Another spelling of it (scope.SeenKey) is the same duplicate.
+	for _, k := range []string{u.String(), scope.SeenKey(u)} {
+		if seen, err := c.p.Queue.Seen(k); err != nil || seen {
+			return false, err
+		}
 	}
 	h, known, err := c.p.Queue.History(u.String())
 	if err != nil || !known {

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/langcrawl/langcrawl/internal/plainurl"
 )
 
 // ErrAddressRefused is wrapped by the error of a fetch that the address
@@ -443,7 +445,7 @@ func isNumberLabel(l string) bool {
 	}
 	if len(l) >= 2 && l[0] == '0' && (l[1] == 'x' || l[1] == 'X') {
 		for i := 2; i < len(l); i++ {
-			if !isHex(l[i]) {
+			if !plainurl.IsHex(l[i]) {
 				return false
 			}
 		}
@@ -475,8 +477,4 @@ func parseIPv4Part(p string) (uint64, bool) {
 	}
 	n, err := strconv.ParseUint(p, base, 32)
 	return n, err == nil
-}
-
-func isHex(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }

@@ -77,6 +77,11 @@ type Entry struct {
 	// that the claim commits with the page that made it, never before.
 	// Not stored with the entry.
 	Claim string
+	// Variant, when neither empty nor URL, is the key the URL's other
+	// spellings share (scope.SeenKey): the entry is skipped when it is in
+	// the seen set, and added to it with the URL. The URL stays what is
+	// fetched and archived. Not stored with the entry.
+	Variant string
 	// RetryAt is the earliest time the engine wants to try the URL again
 	// after a failure; zero if none. Opaque to the queue: it orders by
 	// the site's NotBefore only.
@@ -167,8 +172,10 @@ type Completion struct {
 	Usage Usage
 	// Unsee takes the lease's URL out of the seen set, so that a later
 	// link or seed may queue it again: a URL skipped by an operator's
-	// exclusion, which the operator may lift.
-	Unsee bool
+	// exclusion, which the operator may lift. UnseeVariant, when not
+	// empty, leaves it too: the key of the URL's spellings (Entry.Variant).
+	Unsee        bool
+	UnseeVariant string
 	// Recheck, when not nil, records a re-check try of a focus key in the
 	// current generation, atomically with the Tally (package crawl: a
 	// page of a server judged irrelevant in an earlier generation is
@@ -889,10 +896,15 @@ func (q *Queue) Complete(l *Lease, c Completion) error {
 			}
 		}
 	}
-	var unseen urlHash
+	var unseen []urlHash
 	if c.Unsee {
-		unseen = hashURL(l.Entry.URL)
-		k := hashKey(tSeen, unseen)
+		unseen = append(unseen, hashURL(l.Entry.URL))
+		if c.UnseeVariant != "" && c.UnseeVariant != l.Entry.URL {
+			unseen = append(unseen, hashURL(c.UnseeVariant))
+		}
+	}
+	for _, h := range unseen {
+		k := hashKey(tSeen, h)
 		if in, err := q.db.Has(k, nil); err != nil {
 			return fmt.Errorf("frontier: complete %s: %w", l.Entry.URL, dbErr(err))
 		} else if in {
@@ -904,8 +916,8 @@ func (q *Queue) Complete(l *Lease, c Completion) error {
 	if err := t.commit(); err != nil {
 		return fmt.Errorf("frontier: complete %s: %w", l.Entry.URL, err)
 	}
-	if c.Unsee {
-		q.recent.remove(unseen)
+	for _, h := range unseen {
+		q.recent.remove(h)
 	}
 	delete(q.leases, l.site)
 	q.stats.Completed++

@@ -95,6 +95,15 @@ func (t *txn) markSeen(h urlHash) (bool, error) {
 	return true, nil
 }
 
+// has reports whether h is in the seen set, on disk or earlier in this txn.
+func (t *txn) has(h urlHash) (bool, error) {
+	if _, dup := t.seen[h]; dup || t.q.recent.has(h) {
+		return true, nil
+	}
+	ok, err := t.q.db.Has(hashKey(tSeen, h), nil)
+	return ok, dbErr(err)
+}
+
 // push queues the entries of es whose URLs are new. The entries are valid.
 func (t *txn) push(es []Entry) (int, error) {
 	n := 0
@@ -104,6 +113,18 @@ func (t *txn) push(es []Entry) (int, error) {
 	}
 	for i := range es {
 		e := &es[i]
+		variant := e.Variant != "" && e.Variant != e.URL
+		if variant {
+			// Checked before the claim is taken: a spelling of a URL
+			// queued already claims nothing.
+			seen, err := t.has(hashURL(e.Variant))
+			if err != nil {
+				return 0, fmt.Errorf("seen %s: %w", e.Variant, err)
+			}
+			if seen {
+				continue
+			}
+		}
 		if e.Claim != "" {
 			fresh, err := t.markSeen(hashURL(e.Claim))
 			if err != nil {
@@ -124,6 +145,11 @@ func (t *txn) push(es []Entry) (int, error) {
 				}
 			}
 			continue
+		}
+		if variant {
+			if _, err := t.markSeen(hashURL(e.Variant)); err != nil {
+				return 0, fmt.Errorf("seen %s: %w", e.Variant, err)
+			}
 		}
 		buf = encodeEntry(buf[:0], e)
 		var k []byte

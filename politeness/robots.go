@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/langcrawl/langcrawl/internal/plainurl"
 )
 
 // rules is a robots.txt reduced to what applies to one product token.
@@ -253,9 +255,9 @@ func normPath(s string) string {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
-		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
-			v := unhex(s[i+1])<<4 | unhex(s[i+2])
-			if isUnreserved(v) {
+		case c == '%' && i+2 < len(s) && plainurl.IsHex(s[i+1]) && plainurl.IsHex(s[i+2]):
+			v := plainurl.Unhex(s[i+1])<<4 | plainurl.Unhex(s[i+2])
+			if plainurl.Unreserved(v) {
 				b.WriteByte(v)
 			} else {
 				b.WriteByte('%')
@@ -279,27 +281,7 @@ func keep(c byte) bool { return keepTable[c] }
 
 var keepTable = func() (t [256]bool) {
 	for c := range 256 {
-		t[c] = isUnreserved(byte(c)) || strings.IndexByte("!$&'()*+,;=:@/?", byte(c)) >= 0
+		t[c] = plainurl.Unreserved(byte(c)) || strings.IndexByte("!$&'()*+,;=:@/?", byte(c)) >= 0
 	}
 	return t
 }()
-
-func isUnreserved(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
-		c == '-' || c == '.' || c == '_' || c == '~'
-}
-
-func isHex(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
-}
-
-func unhex(c byte) byte {
-	switch {
-	case c >= '0' && c <= '9':
-		return c - '0'
-	case c >= 'a' && c <= 'f':
-		return c - 'a' + 10
-	default:
-		return c - 'A' + 10
-	}
-}

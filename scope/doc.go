@@ -37,6 +37,11 @@
 // Section 2.2 limits query URLs to one crawl per script: once /index.php?id=2 has been
 // crawled, no other /index.php?... is. [QueryKey] gives the key the engine marks as seen.
 //
+// [SeenKey] gives the key the spellings of one URL share in the seen set (escapes,
+// an empty query, session ids, a leading www.), so that a resource is fetched once
+// however it is linked, and a site that mints a fresh session id at every link is
+// no trap; the URL fetched and archived stays the first spelling met.
+//
 // # Keys
 //
 // [SiteKey] is the host a politeness queue is kept for. [DirKey] is the directory
