@@ -553,6 +553,13 @@ type declaration struct{ source, charset string }
 // document. contentType is the HTTP Content-Type header value ("" if
 // none). Detect never fails: what it cannot tell is "und".
 func (d *Detector) Detect(body []byte, contentType string) Result {
+	// Only a prefix of the page is read (maxDetect): the text scored is
+	// 6 KiB (maxText), and reading 8 MiB of markup or text to find it cost
+	// up to 2,600 times a typical page (BenchmarkHostile). A character
+	// cut by the prefix counts as cut (below), as one cut by MaxParse.
+	if len(body) > maxDetect {
+		body = body[:maxDetect]
+	}
 	var decl []declaration
 	x := extract(body)
 	// The body ends inside a UTF-8 sequence: cut by a size or time limit,
@@ -574,21 +581,36 @@ func (d *Detector) Detect(body []byte, contentType string) Result {
 			decl = append(decl, declaration{"header", c})
 		}
 	}
+	// A META that declares UTF-16 was read from bytes that are not UTF-16:
+	// it means UTF-8 (WHATWG HTML, "change the encoding" and the
+	// prescan). A header's UTF-16 is taken only when the body has the NUL
+	// bytes that UTF-16 markup has in every other byte.
+	kept := decl[:0]
+	for _, dc := range decl {
+		if strings.HasPrefix(dc.charset, "utf-16") {
+			if dc.source == "meta" {
+				dc.charset = "utf-8"
+			} else if !hasNUL(body) {
+				continue
+			}
+		}
+		kept = append(kept, dc)
+	}
+	decl = kept
 
 	if cs, n := bomCharset(body); n > 0 {
 		return d.decoded(body, cs, "bom")
-	}
-	if isISO2022JP(body) {
-		return d.decoded(body, "iso-2022-jp", "escape")
 	}
 	for _, dc := range decl {
 		if strings.HasPrefix(dc.charset, "utf-16") {
 			return d.decoded(body, dc.charset, dc.source)
 		}
 	}
-
 	if notText(body) {
 		return Result{Lang: "und", Charset: "windows-1252", Evidence: "binary"}
+	}
+	if isISO2022JP(body) {
+		return d.decoded(body, "iso-2022-jp", "escape")
 	}
 	hist, high := highHist(x.raw)
 	var best scored
@@ -686,7 +708,7 @@ func (d *Detector) Detect(body []byte, contentType string) Result {
 		res.Evidence = "ngram"
 		if best.charset == "" || best.fit < minFit {
 			// No profile fits: let chardet name the charset.
-			if cs := chardetCharset(body); cs != "" {
+			if cs := chardetCharset(body[:min(len(body), chardetPrefix)]); cs != "" {
 				if txt, err := Decode(x.raw, cs); err == nil {
 					best = d.scoreUTF8(txt, true)
 					best.charset = cs
@@ -1210,7 +1232,7 @@ type wordCall struct {
 // decide returns the language of best, after the close groups' word
 // models; false when no profile fits ("und").
 func (d *Detector) decide(best scored) (decision, bool) {
-	if best.n < minTrigrams || best.fit < minFit {
+	if best.n < minTrigrams || best.fit < minFit || !varied(best.norm, best.n, best.table == "utf-8") {
 		return decision{}, false
 	}
 	s := decision{tag: best.tag, stage: stageNgram, z: (best.score - best.second) / math.Sqrt(float64(best.n)), n: best.n}
@@ -1342,9 +1364,37 @@ func notText(body []byte) bool {
 	return ctl > 0 && float64(ctl) >= binaryShare*float64(len(b))
 }
 
+// isISO2022JP reports whether b is ISO-2022-JP: a JIS X 0208 escape,
+// and 7-bit, as ISO-2022-JP is (a stray escape in a UTF-8 page, or the
+// three bytes by chance in a binary file, made either ISO-2022-JP).
 func isISO2022JP(b []byte) bool {
-	return bytes.Contains(b, []byte("\x1b$B")) || bytes.Contains(b, []byte("\x1b$@"))
+	if !bytes.Contains(b, []byte("\x1b$B")) && !bytes.Contains(b, []byte("\x1b$@")) {
+		return false
+	}
+	for _, c := range b {
+		if c >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
+
+// hasNUL reports whether the first binaryPrefix bytes of b hold a NUL,
+// as UTF-16 markup does in every other byte.
+func hasNUL(b []byte) bool {
+	return bytes.IndexByte(b[:min(len(b), binaryPrefix)], 0) >= 0
+}
+
+const (
+	// maxDetect is how much of a page Detect reads: a prefix that holds
+	// the declarations and far more text than the 6 KiB scored
+	// (maxText), and bounds the work per page whatever the page.
+	maxDetect = 1 << 20
+	// chardetPrefix is how much of a page chardet is given: it reads
+	// 8 KiB of text without tags itself, but its multi-byte and UTF-32
+	// recognisers walked the whole body.
+	chardetPrefix = 64 << 10
+)
 
 // chardetCharset asks chardet for the charset of body, "" if it has no
 // answer the WHATWG standard knows.
@@ -1361,3 +1411,48 @@ func chardetCharset(body []byte) string {
 	}
 	return canonical(r.Charset)
 }
+
+// varied reports whether the first n trigrams of norm (those scored) are
+// text: with minLetters different letters at least (characters when utf,
+// norm being UTF-8; bytes otherwise), and one trigram in minVariety
+// different from every other. A run of one or two characters ("aaaa",
+// "aรaร", "กกกก") or a few letters repeated scored as some language at
+// confidence 1 on its few trigrams, repeated; text has hundreds of
+// different ones, and a tiny page with one word twice ("CPIO arhīvs CPIO
+// arhīvs") six letters.
+func varied(norm []byte, n int, utf bool) bool {
+	end := min(len(norm), n+2)
+	var letters [minLetters]rune
+	k := 0
+	for i := 0; i < end && k < minLetters; {
+		r, size := rune(norm[i]), 1
+		if utf && r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRune(norm[i:end])
+		}
+		i += size
+		if r != ' ' && !slices.Contains(letters[:k], r) {
+			letters[k] = r
+			k++
+		}
+	}
+	if k < minLetters {
+		return false
+	}
+	var seen [maxTrigrams / minVariety]uint32
+	need := min(n/minVariety, len(seen))
+	k = 0
+	for i := 0; k < need && i < n && i+3 <= len(norm); i++ {
+		g := uint32(norm[i])<<16 | uint32(norm[i+1])<<8 | uint32(norm[i+2])
+		if !slices.Contains(seen[:k], g) {
+			seen[k] = g
+			k++
+		}
+	}
+	return k >= need
+}
+
+// minLetters and minVariety: what varied asks of a text.
+const (
+	minLetters = 4
+	minVariety = 64
+)

@@ -13,6 +13,18 @@ const (
 	longBlock = 48
 	// maxText caps the extracted text that is scored.
 	maxText = 6 << 10
+	// maxRaw caps the text extract gathers before choosing maxText of it
+	// (blocks, repeats, navigation): ten times as much.
+	maxRaw = 64 << 10
+	// maxBlocks caps the blocks extract gathers: a page of two million
+	// "<p>a" had them take 700 MB.
+	maxBlocks = 8 << 10
+	// maxMetas is how many META elements extract reads for a charset.
+	maxMetas = 256
+	// maxMetaTag is the longest META tag read for a charset (bytes): a
+	// charset declaration is short, and a tag of a million attributes
+	// was parsed into a map of them.
+	maxMetaTag = 2 << 10
 )
 
 // extracted is the text of a page, still in the page's own bytes.
@@ -151,9 +163,16 @@ func extract(body []byte) extracted {
 		cur = block{r0: len(raw), n0: len(ncr), furn: furnDepth > 0, main: mainDepth > 0}
 	}
 	var nameBuf [16]byte
+	metasRead := 0
 	i := 0
 	for i < len(body) {
 		c := body[i]
+		// Enough text to choose from (maxRaw, maxBlocks): the rest is not
+		// read, from a tag on, or, past twice as much text, from any
+		// byte that does not continue a UTF-8 character.
+		if n := max(len(raw), len(ncr)); (n >= maxRaw || len(blocks) >= maxBlocks) && c == '<' || n >= 2*maxRaw && utf8.RuneStart(c) {
+			break
+		}
 		switch {
 		case c == '<':
 			j, nb, isEnd := scanTag(body, i, &nameBuf)
@@ -181,8 +200,12 @@ func extract(body []byte) extracted {
 				}
 				inLink, linkStart = !isEnd, len(raw)
 			case "meta":
-				if l := metaCharset(body[i:j]); l != "" {
-					x.metas = append(x.metas, l)
+				// The first maxMetas METAs only: each is parsed into a
+				// map, and a page of META tags cost 850 ns a tag.
+				if metasRead++; metasRead <= maxMetas && j-i <= maxMetaTag {
+					if l := metaCharset(body[i:j]); l != "" {
+						x.metas = append(x.metas, l)
+					}
 				}
 			}
 			if !inline[string(nb)] {
@@ -703,7 +726,9 @@ func entity(b []byte) (rune, int) {
 			if d < 0 {
 				break
 			}
-			r = r*base + d
+			// Saturated: eight hex digits overflowed the rune to a
+			// negative number, taken for ASCII below (a review).
+			r = min(r*base+d, utf8.MaxRune+1)
 			i++
 		}
 		if i == s {
