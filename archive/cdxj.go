@@ -95,6 +95,12 @@ func (l *cdxLine) appendTo(b []byte) []byte {
 // parse is returned lower-cased.
 func SURT(rawURL string) string {
 	u, err := url.Parse(rawURL)
+	if err != nil {
+		// net/url refuses a '%' that starts no escape ("100%off", as
+		// older archives hold); surt reads it as itself and re-escapes it
+		// as "%25", which is what the key comes to with it so written.
+		u, err = url.Parse(escapeStrayPercent(rawURL))
+	}
 	if err != nil || u.Host == "" {
 		return strings.ToLower(rawURL)
 	}
@@ -162,6 +168,20 @@ var (
 		regexp.MustCompile(`(?i)^(.*)(?:cfid=[^&]+&cftoken=[^&]+)(?:&(.*))?$`),
 	}
 )
+
+// escapeStrayPercent writes each '%' of s not followed by two hex digits
+// as "%25".
+func escapeStrayPercent(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '%' && !(i+2 < len(s) && plainurl.IsHex(s[i+1]) && plainurl.IsHex(s[i+2])) {
+			b.WriteString("%25")
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
 
 // unescapeRepeatedly percent-decodes s until it no longer changes, as
 // Python's unquote_to_bytes does: a '%' not followed by two hex digits

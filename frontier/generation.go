@@ -82,7 +82,7 @@ func (q *Queue) StartGeneration(due func(History) (Entry, bool)) (int64, int, er
 		}
 		t := q.begin()
 		n, err := t.push(batch)
-		if err == nil && n > 0 {
+		if err == nil && (n > 0 || t.dirty) {
 			err = t.commit()
 		}
 		batch = batch[:0]

@@ -680,7 +680,7 @@ func (q *Queue) PushMany(es []Entry) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	if n == 0 && len(t.fronts) == 0 {
+	if n == 0 && len(t.fronts) == 0 && !t.dirty {
 		return 0, nil
 	}
 	if err := t.commit(); err != nil {

@@ -139,6 +139,14 @@ func (t *txn) push(es []Entry) (int, error) {
 			return 0, fmt.Errorf("seen %s: %w", e.URL, err)
 		}
 		if !added {
+			if variant {
+				// Seen before its spellings shared a key (a frontier
+				// written before Variant): the key is marked now, so
+				// that another spelling is not fetched again.
+				if _, err := t.markSeen(hashURL(e.Variant)); err != nil {
+					return 0, fmt.Errorf("seen %s: %w", e.Variant, err)
+				}
+			}
 			if e.Front {
 				if err := t.promote(e.Site, e.URL); err != nil {
 					return 0, fmt.Errorf("front %s: %w", e.URL, err)

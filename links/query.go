@@ -65,18 +65,17 @@ func encodeQuery(ref string, enc encoding.Encoding) string {
 	var b strings.Builder
 	b.Grow(len(ref) + 2*len(query))
 	b.WriteString(ref[:q+1])
-	var buf [utf8.UTFMax]byte
-	for _, r := range query {
-		if r < utf8.RuneSelf {
-			b.WriteRune(r)
-			continue
+	// A run of characters enc can write is encoded in one go, as the
+	// browser encodes the query in one run of its encoder: a stateful
+	// encoding (ISO-2022-JP) switches to JIS X 0208 once for the run and
+	// back at its end, not around each character.
+	var run []byte
+	flush := func() {
+		if len(run) == 0 {
+			return
 		}
-		n := utf8.EncodeRune(buf[:], r)
-		out, err := e.Bytes(buf[:n])
-		if err != nil || len(out) == 0 {
-			b.WriteString("%26%23" + strconv.Itoa(int(r)) + "%3B")
-			continue
-		}
+		out, _ := e.Bytes(run) // each character checked below
+		run = run[:0]
 		for _, c := range out {
 			// The query percent-encode set: C0 controls, space, '"',
 			// '#', '<', '>' and bytes past ASCII (a multi-byte
@@ -90,6 +89,22 @@ func encodeQuery(ref string, enc encoding.Encoding) string {
 			}
 		}
 	}
+	var buf [utf8.UTFMax]byte
+	for _, r := range query {
+		if r < utf8.RuneSelf {
+			flush()
+			b.WriteRune(r)
+			continue
+		}
+		n := utf8.EncodeRune(buf[:], r)
+		if out, err := e.Bytes(buf[:n]); err != nil || len(out) == 0 {
+			flush()
+			b.WriteString("%26%23" + strconv.Itoa(int(r)) + "%3B")
+			continue
+		}
+		run = append(run, buf[:n]...)
+	}
+	flush()
 	b.WriteString(ref[end:])
 	return b.String()
 }

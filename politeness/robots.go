@@ -102,7 +102,10 @@ func matchKey(p string) string { return specials.Replace(normPath(p)) }
 // not end it percent-encoded, since only a final '$' is special.
 func rulePattern(v string) string {
 	p := normPath(v)
-	if !strings.HasPrefix(p, "/") {
+	// A pattern that starts with '*' matches the leading '/' already:
+	// one added would count as an octet of the rule (RFC 9309 section
+	// 2.2.2), which Google's matcher does not do either.
+	if !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "*") {
 		p = "/" + p
 	}
 	if i := strings.IndexByte(p, '$'); i >= 0 && i < len(p)-1 {
