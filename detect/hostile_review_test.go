@@ -150,3 +150,23 @@ func TestUTF16DeclarationOnASCIICompatiblePage(t *testing.T) {
 	}
 	_ = bytes.MinRead
 }
+
+// TestBinarySignatureUnd: a PDF (or another format a signature names)
+// served as text/html is binary even when its first 4 KiB hold no control
+// byte: it read as a language, Danish at 0.997 (left open by the detector
+// review, done after it).
+func TestBinarySignatureUnd(t *testing.T) {
+	d := newDetector(t, Options{Targets: []string{"da"}})
+	pdf := "%PDF-1.4\n1 0 obj << /Title (Aarsberetning for foreningen) >> endobj\n" +
+		strings.Repeat("BT /F1 12 Tf 72 712 Td (Foreningen har i aaret arbejdet med mange sager og projekter for medlemmerne) Tj ET\n", 60)
+	for name, body := range map[string]string{
+		"pdf":  pdf,
+		"gif":  "GIF89a" + strings.Repeat("Foreningen har arbejdet med mange sager ", 100),
+		"html": "<html><body><p>" + strings.Repeat("Foreningen har i året arbejdet med mange sager og projekter for medlemmerne. ", 20),
+	} {
+		r := d.Detect([]byte(body), "text/html")
+		if binary := r.Evidence == "binary"; binary != (name != "html") || (name != "html" && (r.Lang != "und" || r.Relevant)) {
+			t.Errorf("%s: %+v", name, r)
+		}
+	}
+}
