@@ -198,7 +198,49 @@ func TestReplayInReplayWebPage(t *testing.T) {
 		urls = append(urls, c.url)
 	}
 	got := replay(t, tool, warcs, urls)
+	w.checkReplayed(t, resp, got, cases)
 
+	t.Run("archived 404 replays as 404", func(t *testing.T) {
+		r := got[gone]
+		if !r.InArchive || r.Status != 404 {
+			t.Errorf("%s: in archive %v, replay status %d; want an archived 404 replayed as 404", gone, r.InArchive, r.Status)
+		}
+		body, _ := httpBody(resp[gone][0].Block)
+		if want := squash(string(body)); !strings.Contains(squash(r.Text), want) {
+			t.Errorf("%s: replay shows %q, want the archived body %q", gone, r.Text, want)
+		}
+	})
+
+	t.Run("never crawled is not in the archive", func(t *testing.T) {
+		id, ok := w.g.Lookup(disallowed)
+		if !ok {
+			t.Fatalf("%s is not a page of the demo web", disallowed)
+		}
+		title, _, _ := strings.Cut(w.g.Text(id), "\n")
+		for _, u := range []string{disallowed, unknown} {
+			r := got[u]
+			if r.InArchive || len(r.Captures) > 0 {
+				t.Errorf("%s: reported in the archive (%+v); it was never crawled", u, r.Captures)
+			}
+			if r.Status != 404 {
+				t.Errorf("%s: replay status %d, want 404", u, r.Status)
+			}
+			if u == disallowed && strings.Contains(r.Text, title) {
+				t.Errorf("%s: the replay shows the page's text, which was never archived", u)
+			}
+			if len(r.Blocked) > 0 {
+				t.Errorf("%s: the replay tried to leave the archive: %v", u, r.Blocked)
+			}
+		}
+	})
+}
+
+// checkReplayed checks each case's replay in got: loaded, in wabac.js's
+// index, shown with status 200 at its final URL (an archived redirect on
+// the way), with the page's text and its stylesheet and logo from the
+// archive, and nothing requested outside it.
+func (w *demoWeb) checkReplayed(t *testing.T, resp map[string][]archive.Record, got map[string]replayedPage, cases []replayCase) {
+	t.Helper()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			r := got[c.url]
@@ -237,40 +279,6 @@ func TestReplayInReplayWebPage(t *testing.T) {
 			}
 		})
 	}
-
-	t.Run("archived 404 replays as 404", func(t *testing.T) {
-		r := got[gone]
-		if !r.InArchive || r.Status != 404 {
-			t.Errorf("%s: in archive %v, replay status %d; want an archived 404 replayed as 404", gone, r.InArchive, r.Status)
-		}
-		body, _ := httpBody(resp[gone][0].Block)
-		if want := squash(string(body)); !strings.Contains(squash(r.Text), want) {
-			t.Errorf("%s: replay shows %q, want the archived body %q", gone, r.Text, want)
-		}
-	})
-
-	t.Run("never crawled is not in the archive", func(t *testing.T) {
-		id, ok := w.g.Lookup(disallowed)
-		if !ok {
-			t.Fatalf("%s is not a page of the demo web", disallowed)
-		}
-		title, _, _ := strings.Cut(w.g.Text(id), "\n")
-		for _, u := range []string{disallowed, unknown} {
-			r := got[u]
-			if r.InArchive || len(r.Captures) > 0 {
-				t.Errorf("%s: reported in the archive (%+v); it was never crawled", u, r.Captures)
-			}
-			if r.Status != 404 {
-				t.Errorf("%s: replay status %d, want 404", u, r.Status)
-			}
-			if u == disallowed && strings.Contains(r.Text, title) {
-				t.Errorf("%s: the replay shows the page's text, which was never archived", u)
-			}
-			if len(r.Blocked) > 0 {
-				t.Errorf("%s: the replay tried to leave the archive: %v", u, r.Blocked)
-			}
-		}
-	})
 }
 
 // checkText checks that the replay r of page u shows the title and every
@@ -392,8 +400,9 @@ func hostOf(u string) string {
 
 // TestReplayWACZInReplayWebPage opens the WACZ of a crawl of two
 // generations (revisits in the second) in ReplayWeb.page, as an archivist
-// would, and replays Thai pages in each charset and a redirect: each must
-// be found in wabac.js's index and shown with its text. A WACZ review found
+// would, and replays Thai pages in each charset and a redirect, checked as
+// TestReplayInReplayWebPage checks them (checkReplayed): in wabac.js's
+// index, shown with their text, their stylesheet and logo from the archive. A WACZ review found
 // none found: wabac.js loads a WACZ's index only from an .idx summary or a
 // plain .cdx(j), and the package held a single gzipped index without one;
 // the WACZ had never been opened in ReplayWeb.page by a test.
@@ -420,23 +429,5 @@ func TestReplayWACZInReplayWebPage(t *testing.T) {
 	for _, c := range cases {
 		urls = append(urls, c.url)
 	}
-	got := replay(t, tool, []string{waczPath}, urls)
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			r := got[c.url]
-			if r.Error != "" {
-				t.Fatalf("%s: %s", c.url, r.Error)
-			}
-			if !r.InArchive {
-				t.Errorf("%s: not in wabac.js's index of the WACZ", c.url)
-			}
-			if r.Status != 200 || r.FinalURL != c.final {
-				t.Errorf("%s replays from the WACZ as %d %s, want 200 %s", c.url, r.Status, r.FinalURL, c.final)
-			}
-			w.checkText(t, resp, c.final, r)
-			if len(r.Blocked) > 0 {
-				t.Errorf("%s: the replay tried to leave the archive: %v", c.url, r.Blocked)
-			}
-		})
-	}
+	w.checkReplayed(t, resp, replay(t, tool, []string{waczPath}, urls), cases)
 }
