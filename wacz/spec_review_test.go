@@ -173,6 +173,33 @@ func checkLoadable(t *testing.T, out string, own []byte) int {
 	return len(lines) - 1
 }
 
+// zipEntries opens the zip file at path for the rest of the test and
+// returns its entries by name.
+func zipEntries(t *testing.T, path string) map[string]*zip.File {
+	t.Helper()
+	zr, err := zip.OpenReader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { zr.Close() })
+	entries := map[string]*zip.File{}
+	for _, f := range zr.File {
+		entries[f.Name] = f
+	}
+	return entries
+}
+
+// zipEntry returns the content of the entry name of the zip file at
+// path, failing the test if there is none.
+func zipEntry(t *testing.T, path, name string) []byte {
+	t.Helper()
+	f := zipEntries(t, path)[name]
+	if f == nil {
+		t.Fatalf("%s holds no %s", path, name)
+	}
+	return readEntry(t, f)
+}
+
 func names(fs []*zip.File) []string {
 	var n []string
 	for _, f := range fs {
@@ -188,15 +215,7 @@ func names(fs []*zip.File) []string {
 func TestIndexLinesLocateTheirRecords(t *testing.T) {
 	dir := crawl(t)
 	out := packaged(t, warcs(t, dir))
-	zr, err := zip.OpenReader(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer zr.Close()
-	entries := map[string]*zip.File{}
-	for _, f := range zr.File {
-		entries[f.Name] = f
-	}
+	entries := zipEntries(t, out)
 	raw, _ := os.Open(out)
 	defer raw.Close()
 	gz, err := gzip.NewReader(bytes.NewReader(readEntry(t, entries[IndexPath])))
@@ -275,17 +294,8 @@ func TestResourceNamesFrictionless(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := packaged(t, warcs(t, dir))
-	zr, err := zip.OpenReader(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer zr.Close()
 	var dp DataPackage
-	for _, f := range zr.File {
-		if f.Name == DataPackagePath {
-			json.Unmarshal(readEntry(t, f), &dp)
-		}
-	}
+	json.Unmarshal(zipEntry(t, out, DataPackagePath), &dp)
 	valid := regexp.MustCompile(`^[-a-z0-9._]+$`)
 	seen := map[string]bool{}
 	for _, r := range dp.Resources {
@@ -327,20 +337,11 @@ func TestPageWithoutContentType(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := packaged(t, warcs(t, dir))
-	zr, err := zip.OpenReader(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer zr.Close()
 	var pages []Page
-	for _, f := range zr.File {
-		if f.Name == PagesPath {
-			for _, l := range strings.Split(strings.TrimSpace(string(readEntry(t, f))), "\n")[1:] {
-				var p Page
-				json.Unmarshal([]byte(l), &p)
-				pages = append(pages, p)
-			}
-		}
+	for _, l := range strings.Split(strings.TrimSpace(string(zipEntry(t, out, PagesPath))), "\n")[1:] {
+		var p Page
+		json.Unmarshal([]byte(l), &p)
+		pages = append(pages, p)
 	}
 	if len(pages) != 2 || pages[0].Title != "หน้าแรก" || pages[0].Lang != "th" {
 		t.Errorf("pages %+v, want the capture (title หน้าแรก, th) and its revisit", pages)
