@@ -22,6 +22,7 @@ import (
 	"syscall"
 	"time"
 
+	"golang.org/x/net/http/httpguts"
 	"golang.org/x/net/idna"
 )
 
@@ -630,6 +631,11 @@ func (c *Client) exchange(ctx context.Context, pc *persistConn, reused bool, req
 				resp, reframed = r, true
 			}
 		}
+		if err == nil && trimFieldNames(resp.Header) && httpguts.HeaderValuesContainsToken(resp.Header["Connection"], "close") {
+			// "Connection : close", read as a field net/http does not
+			// know: the server closes after this response.
+			resp.Close = true
+		}
 		if err == nil && resp.ProtoMajor != 1 {
 			err = fmt.Errorf("%w: protocol %q in the status line", ErrMalformedResponse, resp.Proto)
 		}
@@ -811,6 +817,28 @@ func spacedFraming(h http.Header) bool {
 		}
 	}
 	return false
+}
+
+// trimFieldNames moves the values of every field whose name ends in
+// whitespace ("Content-Type : text/html", which net/http keeps as a name
+// of its own) to the name without it, as a proxy must (RFC 9112 section
+// 5.1) and browsers do: the page's declared charset, language, validators
+// and Location are read as a browser reads them. The record keeps the
+// head as it came. It reports whether it moved any. (Framing fields so
+// written are reframed before: spacedFraming.)
+func trimFieldNames(h http.Header) bool {
+	moved := false
+	for k, vs := range h {
+		t := strings.TrimRight(k, " \t")
+		if t == k || t == "" {
+			continue
+		}
+		ck := http.CanonicalHeaderKey(t)
+		h[ck] = append(h[ck], vs...)
+		delete(h, k)
+		moved = true
+	}
+	return moved
 }
 
 // reframe reads a response that net/http refuses for framing RFC 9112 lets
@@ -1008,6 +1036,7 @@ func rawHeader(block []byte, fallback http.Header) http.Header {
 	if err != nil && len(h) == 0 {
 		return fallback
 	}
+	trimFieldNames(http.Header(h))
 	return http.Header(h)
 }
 

@@ -198,3 +198,28 @@ func TestCutBeforeLastCRLF(t *testing.T) {
 		}
 	}
 }
+
+// TestSpaceBeforeColonInOrdinaryField: "Content-Type : text/html;
+// charset=tis-620" is read as Content-Type, as a proxy must rewrite it
+// (RFC 9112 section 5.1) and browsers read it: before, net/http kept the
+// name with its space, so the page's declared charset went unread, and
+// "Connection : close" kept a connection the server closes (left open by
+// the HTTP framing review). The record keeps the head as it came.
+func TestSpaceBeforeColonInOrdinaryField(t *testing.T) {
+	const resp = "HTTP/1.1 200 OK\r\nContent-Type : text/html; charset=tis-620\r\nContent-Language : th\r\nConnection : close\r\nContent-Length: 5\r\n\r\nhello"
+	srv := newRawServer(t, reply(resp))
+	cl := newClient(t, Config{})
+	res := mustDo(t, cl, "GET", srv.url("/"), nil)
+	if got := res.Header.Get("Content-Type"); got != "text/html; charset=tis-620" {
+		t.Errorf("Content-Type %q, want the spaced field's value", got)
+	}
+	if got := res.Header.Get("Content-Language"); got != "th" {
+		t.Errorf("Content-Language %q, want th", got)
+	}
+	if string(res.RawResponse) != resp {
+		t.Errorf("raw %q, want the head as it came", res.RawResponse)
+	}
+	if again := mustDo(t, cl, "GET", srv.url("/"), nil); again.Reused {
+		t.Error(`"Connection : close": the connection was kept`)
+	}
+}
