@@ -305,6 +305,7 @@ func (c *Crawler) Run(ctx context.Context) (string, error) {
 	work, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
 	c.started = time.Now()
+	c.holdRecovered()
 	c.pausedBefore = c.pausedFor()
 	c.generation.Store(c.p.Queue.Stats().Generation)
 	if c.cfg.MaxTime > 0 {
@@ -641,4 +642,27 @@ func (c *Crawler) Stats() Snapshot {
 	s := c.stats.snapshot(c.p.Queue.Stats())
 	s.PauseReason, s.Paused = c.Paused()
 	return s
+}
+
+// holdRecovered tells the gate that a fetch of each site whose lease the
+// frontier put back at its start (a kill, a crash) may have ended just
+// now: the request was in flight when the previous run ended, and the
+// server saw it end at the kill. Without it a crawl started again at once
+// asked the site again within the start's own time (0.3 to 0.5 s under a
+// 5 s delay; TestPoliteRestartAfterKill).
+func (c *Crawler) holdRecovered() {
+	q, ok := c.p.Queue.(interface{ RecoveredSites() []string })
+	if !ok {
+		return
+	}
+	g, ok := c.p.Gate.(interface {
+		Hold(host string, end time.Time)
+	})
+	if !ok {
+		return
+	}
+	now := time.Now()
+	for _, site := range q.RecoveredSites() {
+		g.Hold(site, now)
+	}
 }

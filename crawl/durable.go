@@ -139,3 +139,12 @@ func (s *Syncer) Run(ctx context.Context) error {
 		}
 	}
 }
+
+// RecoveredSites passes on the frontier's RecoveredSites, if it has them
+// (Crawler.holdRecovered).
+func (q *syncedQueue) RecoveredSites() []string {
+	if r, ok := q.Queue.(interface{ RecoveredSites() []string }); ok {
+		return r.RecoveredSites()
+	}
+	return nil
+}

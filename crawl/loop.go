@@ -57,10 +57,12 @@ type outcome struct {
 }
 
 // drainCut puts a URL whose fetch the stop's drain cut (Config.Drain)
-// back in the queue, untried, for the next run.
-func (c *Crawler) drainCut(l *frontier.Lease) error {
+// back in the queue, untried, for the next run, its site eligible at
+// notBefore (zero: at once). A request cut in flight reached the server:
+// its site waits its delay after the cut, at the next start too.
+func (c *Crawler) drainCut(l *frontier.Lease, notBefore time.Time) error {
 	c.handedBack.Add(1)
-	if err := c.p.Queue.Return(l, time.Time{}); err != nil {
+	if err := c.p.Queue.Return(l, notBefore); err != nil {
 		return fmt.Errorf("frontier return %s: %w", l.Entry.URL, err)
 	}
 	return nil
@@ -166,7 +168,7 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 	}
 	if ctx.Err() != nil {
 		// The stop's drain ran out while robots.txt was awaited.
-		return c.drainCut(l)
+		return c.drainCut(l, time.Time{})
 	}
 	if err != nil {
 		return c.finish(l, worker, outcome{status: codeRobotsError, failed: true, annot: []string{"robots:" + err.Error()}}, frontier.Completion{})
@@ -211,7 +213,7 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 		// Only a cancelled context gets here (the stop's drain ran out
 		// while the site's slot was awaited); keep the URL for later.
 		c.unreserve()
-		return c.drainCut(l)
+		return c.drainCut(l, time.Time{})
 	}
 	hdr := http.Header{"Accept-Encoding": {"gzip"}}
 	// An earlier capture of the URL (an earlier generation, or before a
@@ -232,7 +234,7 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 		// is cut short by the stop, not by the server, so none of it
 		// is archived, logged or counted as a try.
 		c.unreserve()
-		return c.drainCut(l)
+		return c.drainCut(l, end.Add(c.p.Gate.Delay(e.Site)))
 	}
 	if res != nil {
 		c.lost.answered(origin(e))
@@ -289,6 +291,15 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 			return c.retry(l, worker, f)
 		}
 		gaveUp = true
+		if busy && f.after > 0 {
+			// The last try's answer still asks the site to wait: its
+			// other URLs are not fetched before Retry-After has passed
+			// (they came after the busy delay alone, 2 s after a 429
+			// that asked for 6 s).
+			if at := end.Add(min(f.after, c.cfg.Retries.MaxDelay)); at.After(done.NotBefore) {
+				done.NotBefore = at
+			}
+		}
 	}
 	if (res.Truncated == fetch.TruncatedDisconnect || res.Truncated == fetch.TruncatedTime) && res.Status >= 200 && res.Status < 300 &&
 		!e.Recut && e.Tries+1 < c.cfg.Retries.Max {

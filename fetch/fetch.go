@@ -547,8 +547,9 @@ func verifyCert(cs tls.ConnectionState, host string, roots *x509.CertPool) error
 }
 
 // exchange sends req over pc and records the response. retry reports that a
-// reused connection failed before any response byte, so the caller may try
-// once more on a new connection. exchange always either pools or closes pc.
+// reused connection failed before the server can have read the request (a
+// failed write, or a reset before any response byte), so the caller may
+// try once more on a new connection. exchange always either pools or closes pc.
 func (c *Client) exchange(ctx context.Context, pc *persistConn, reused bool, req *http.Request, rawURL string) (res *Result, retry bool, err error) {
 	last := pc.uses+1 >= c.cfg.MaxRequestsPerConn
 	if last {
@@ -670,7 +671,15 @@ func (c *Client) exchange(ctx context.Context, pc *persistConn, reused bool, req
 			// http.ReadResponse's own parse errors carry no type.
 			err = fmt.Errorf("%w: %w", ErrMalformedResponse, err)
 		}
-		return nil, reused && len(rec.buf) == 0 && retryable(err), fmt.Errorf("read response header: %w", err)
+		// Sent again at once on a new connection only when the server
+		// reset it, the mark of a socket closed with the request unread
+		// (an idle connection it closed as the request went out). A
+		// clean close after the request went out is a server that may
+		// have read it (a back end that crashed, a server shedding load):
+		// sent again here it saw the request twice within a millisecond,
+		// not w apart (TestPoliteNoInstantResend); it goes to the crawl's
+		// own retry, which waits the site's delay.
+		return nil, reused && len(rec.buf) == 0 && rec.reset && retryable(err), fmt.Errorf("read response header: %w", err)
 	}
 	c.responses.Add(1)
 	rec.countLines(-1)

@@ -429,6 +429,9 @@ type Queue struct {
 	stor storage.Storage
 	// damage is what Open found wrong in the journal and dropped.
 	damage []string
+	// recovered names the sites whose leases Open put back: a request to
+	// each may have been in flight when the previous run ended.
+	recovered []string
 }
 
 // Open opens or creates the frontier in dir, or in opts.Storage if set.
@@ -603,11 +606,21 @@ func (q *Queue) load() error {
 	for name, s := range changed {
 		b.Put(siteKey(tSite, name), encodeSite(s.record()))
 		q.timed.fix(s)
+		q.recovered = append(q.recovered, name)
 	}
 	if err := q.db.Write(b, q.wo); err != nil {
 		return fmt.Errorf("recover leases: %w", err)
 	}
 	return nil
+}
+
+// RecoveredSites names the sites whose leases Open put back, the previous
+// run having ended with them outstanding (a kill, a crash): a request to
+// each may have been in flight, and may have ended as late as the start.
+func (q *Queue) RecoveredSites() []string {
+	q.mu.RLock()
+	defer q.mu.RUnlock()
+	return append([]string(nil), q.recovered...)
 }
 
 // Close closes the database. Outstanding leases stay recorded and are put

@@ -174,6 +174,17 @@ func (s *Steered) Ready(host string) time.Time {
 	return t
 }
 
+// Hold is Gate.Hold, for the delay set for host too.
+func (s *Steered) Hold(host string, end time.Time) {
+	key := strings.ToLower(host)
+	s.mu.Lock()
+	if _, ok := hostmatch.Lookup(s.delays, key); ok && end.After(s.lastEnd[key]) {
+		s.lastEnd[key] = end
+	}
+	s.mu.Unlock()
+	s.Gate.Hold(host, end)
+}
+
 // Acquire is Gate.Acquire, waiting the delay set for host when one is.
 func (s *Steered) Acquire(ctx context.Context, host string) (func(end time.Time), error) {
 	release, err := s.Gate.Acquire(ctx, host)

@@ -193,6 +193,21 @@ func (g *Gate) Acquire(ctx context.Context, host string) (release func(end time.
 	}, nil
 }
 
+// Hold records that a fetch of host may have ended as late as end, a
+// fetch nobody released: one in flight when the previous run was killed.
+// The next Acquire of host waits Delay(host) after end, as after a fetch
+// of its own; an end before the one on record changes nothing.
+func (g *Gate) Hold(host string, end time.Time) {
+	key := strings.ToLower(host)
+	s := g.site(key)
+	g.mu.Lock()
+	if end.After(s.lastEnd) {
+		s.lastEnd = end
+	}
+	g.mu.Unlock()
+	g.unref(s)
+}
+
 // site returns the Acquire state of host key, creating it if needed, and
 // counts the caller as a user of it until unref.
 func (g *Gate) site(key string) *site {
