@@ -209,17 +209,13 @@ func unescapeRepeatedly(s string) []byte {
 // alphanumerics and !"$&'()*+,-./:;<=>?@[\]^_`{|}~ (Python's quote with
 // surt's safe set): control bytes, space, '#', '%' and non-ASCII bytes.
 func escapeOnce(s string) string {
-	const hex = "0123456789ABCDEF"
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c > ' ' && c < 0x7f && c != '#' && c != '%' {
+		if c := s[i]; c > ' ' && c < 0x7f && c != '#' && c != '%' {
 			b.WriteByte(c)
-			continue
+		} else {
+			plainurl.WriteEscape(&b, c)
 		}
-		b.WriteByte('%')
-		b.WriteByte(hex[c>>4])
-		b.WriteByte(hex[c&15])
 	}
 	return b.String()
 }

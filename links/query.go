@@ -1,6 +1,7 @@
 package links
 
 import (
+	"github.com/langcrawl/langcrawl/internal/plainurl"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -60,7 +61,6 @@ func encodeQuery(ref string, enc encoding.Encoding) string {
 	if ascii {
 		return ref
 	}
-	const hex = "0123456789ABCDEF"
 	e := enc.NewEncoder()
 	var b strings.Builder
 	b.Grow(len(ref) + 2*len(query))
@@ -81,9 +81,7 @@ func encodeQuery(ref string, enc encoding.Encoding) string {
 			// '#', '<', '>' and bytes past ASCII (a multi-byte
 			// encoding's trail byte may be ASCII, left as it is).
 			if c <= ' ' || c == '"' || c == '#' || c == '<' || c == '>' || c >= 0x7f {
-				b.WriteByte('%')
-				b.WriteByte(hex[c>>4])
-				b.WriteByte(hex[c&15])
+				plainurl.WriteEscape(&b, c)
 			} else {
 				b.WriteByte(c)
 			}

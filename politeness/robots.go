@@ -252,28 +252,17 @@ func normPath(s string) string {
 	if clean {
 		return s
 	}
-	const hex = "0123456789ABCDEF"
 	var b strings.Builder
 	b.Grow(len(s) + 8)
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		switch {
-		case c == '%' && i+2 < len(s) && plainurl.IsHex(s[i+1]) && plainurl.IsHex(s[i+2]):
-			v := plainurl.Unhex(s[i+1])<<4 | plainurl.Unhex(s[i+2])
-			if plainurl.Unreserved(v) {
-				b.WriteByte(v)
-			} else {
-				b.WriteByte('%')
-				b.WriteByte(hex[v>>4])
-				b.WriteByte(hex[v&15])
-			}
+		if v, ok := plainurl.Escape(s, i); ok {
+			plainurl.WriteNormalEscape(&b, v)
 			i += 2
-		case c != '%' && keep(c):
+		} else if c != '%' && keep(c) {
 			b.WriteByte(c)
-		default:
-			b.WriteByte('%')
-			b.WriteByte(hex[c>>4])
-			b.WriteByte(hex[c&15])
+		} else {
+			plainurl.WriteEscape(&b, c)
 		}
 	}
 	return b.String()

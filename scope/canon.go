@@ -112,16 +112,12 @@ func finish(raw string, w *whatwg.Url) (*url.URL, error) {
 // writePath writes p, percent-encoding the bytes that net/url would not keep as
 // they are in an escaped path.
 func writePath(b *strings.Builder, p string) {
-	const hex = "0123456789ABCDEF"
 	for i := 0; i < len(p); i++ {
-		c := p[i]
-		if pathByteOK(c) {
+		if c := p[i]; pathByteOK(c) {
 			b.WriteByte(c)
-			continue
+		} else {
+			plainurl.WriteEscape(b, c)
 		}
-		b.WriteByte('%')
-		b.WriteByte(hex[c>>4])
-		b.WriteByte(hex[c&15])
 	}
 }
 

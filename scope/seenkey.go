@@ -127,23 +127,15 @@ func normEscapes(s string) string {
 	if !strings.Contains(s, "%") {
 		return s
 	}
-	const hex = "0123456789ABCDEF"
 	var b strings.Builder
 	b.Grow(len(s))
 	for i := 0; i < len(s); i++ {
-		if s[i] != '%' || i+2 >= len(s) || !plainurl.IsHex(s[i+1]) || !plainurl.IsHex(s[i+2]) {
-			b.WriteByte(s[i])
-			continue
-		}
-		c := plainurl.Unhex(s[i+1])<<4 | plainurl.Unhex(s[i+2])
-		if plainurl.Unreserved(c) {
-			b.WriteByte(c)
+		if c, ok := plainurl.Escape(s, i); ok {
+			plainurl.WriteNormalEscape(&b, c)
+			i += 2
 		} else {
-			b.WriteByte('%')
-			b.WriteByte(hex[c>>4])
-			b.WriteByte(hex[c&15])
+			b.WriteByte(s[i])
 		}
-		i += 2
 	}
 	return b.String()
 }
