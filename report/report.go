@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"net"
 	"net/http"
 	"net/url"
@@ -205,7 +206,8 @@ type Candidate struct {
 	// Reasons counts the rejections by focusing reason ("focus:" cut).
 	Reasons []Count
 	// Dropped counts the queued URLs of Host dropped when it was judged
-	// irrelevant (crawl.log status -5003).
+	// irrelevant, or skipped as on such a server (crawl.log status
+	// -5003), each once however many generations skipped it.
 	Dropped int
 	// Pages and Relevant are Host's N_a and N_r: 0 when it was never
 	// fetched; a host with a target-language page is no candidate.
@@ -355,6 +357,10 @@ type accumulator struct {
 	// hop path all R) to where it redirected.
 	redirects map[string]string
 	cands     map[string]*candidate
+	// dropped holds a 64-bit hash of each URL counted in a candidate's
+	// Dropped (crawl.log -5003), so that a URL skipped again by a later
+	// generation counts once: 8 bytes a URL, not the URL.
+	dropped map[uint64]struct{}
 	// entries: per host, pages of other hosts whose links the crawl
 	// followed into it (a page's via), up to maxEntries; they count as
 	// its referrers if it becomes a candidate (finishSeeds).
@@ -383,7 +389,7 @@ func newAccumulator(r *Report) *accumulator {
 	a := &accumulator{r: r, seen: map[string]seenURL{}, entries: map[string][]entry{}, gens: map[int64]*Generation{}, servers: map[string]*Server{}, judged: map[string]time.Time{}, langs: map[string]*Language{},
 		depth: map[int]int{}, external: map[string]int{}, trees: map[string]int{}, step: 1,
 		status: map[int]*StatusCount{}, ann: map[string]int{}, canon: map[string]canonURL{},
-		mimes: map[string]*MIMEType{}, tree: map[string][2]int{}, seeds: map[string]*Seed{}, cands: map[string]*candidate{}, redirects: map[string]string{}, redirVia: map[string]string{}, closeCallURLs: map[string]string{}, rechecked: map[string]int{}}
+		mimes: map[string]*MIMEType{}, tree: map[string][2]int{}, seeds: map[string]*Seed{}, cands: map[string]*candidate{}, redirects: map[string]string{}, dropped: map[uint64]struct{}{}, redirVia: map[string]string{}, closeCallURLs: map[string]string{}, rechecked: map[string]int{}}
 	if langs := config.SplitLanguages(r.Profile.Language); len(langs) > 0 {
 		if p, err := focus.New(focus.Config{Strategy: focus.ConservativeServer, Langs: langs}); err == nil {
 			a.namesTarget, a.targetDomain, a.isTarget = p.NamesTarget, p.TargetDomain, p.IsTarget
@@ -393,11 +399,15 @@ func newAccumulator(r *Report) *accumulator {
 }
 
 // seenURL is what the report keeps of a URL read: the generation of its
-// latest record (0: not named) and whether its first capture was in the
-// target language.
+// latest record (0: not named), and whether its first capture that is an
+// HTML page was in the target language.
 type seenURL struct {
 	gen      int64
 	relevant bool
+	// page: a capture of the URL was counted as an HTML page; until one
+	// is, a later capture that is a page is counted (its first ones a
+	// 404 or a redirect).
+	page bool
 }
 
 // entry is a page of another host whose link the crawl followed into a
@@ -555,7 +565,8 @@ func (a *accumulator) candidate(host string) *candidate {
 // Pages are taken in generation order (the warcinfo records'), then in
 // file-name order, then in record order, which is the order in which the
 // crawl finished them. A URL with more than one metadata record counts
-// once, with its first record.
+// once, with its first record that is an HTML page (or its first record,
+// when none is).
 func Build(out string) (*Report, error) { return BuildProgress(out, nil) }
 
 // BuildProgress is Build, calling done (if not nil) after each WARC file it
@@ -719,14 +730,27 @@ func (a *accumulator) generation(m metaRecord, earlier, repeat bool) {
 	}
 	g.URLs++
 	revisit := ""
+	var page, relevant, read = false, false, true
 	for _, f := range m.Fields {
 		switch {
 		case f.Name == "language":
-			g.Pages++
+			page = true
 		case f.Name == "relevant" && f.Value == "true":
-			g.Relevant++
+			relevant = true
 		case f.Name == "revisit":
 			revisit = f.Value
+		case f.Name == "languageFrom" && f.Value == "refers-to":
+			// A 304's revisit: the language is the capture's it stands
+			// for, no page read in this generation (the crawl's summary
+			// does not count it either; a report accounting review found
+			// the row two pages above it).
+			read = false
+		}
+	}
+	if page && read {
+		g.Pages++
+		if relevant {
+			g.Relevant++
 		}
 	}
 	same := revisit == "unchanged" || revisit == "not-modified"
@@ -821,14 +845,20 @@ func (a *accumulator) add(m metaRecord) {
 	// begun from, whose files are not read here.
 	before := again || m.has("previousVisit")
 	a.generation(m, before, seen && !again)
-	if seen {
-		a.seen[m.URI] = seenURL{gen: max(prev, m.Generation), relevant: prevSeen.relevant}
+	pf := readPageFields(m)
+	// A URL whose earlier captures were no page (a 404, a redirect, the
+	// last answer of a failing URL) and whose capture now is one counts
+	// as a page from here: a report accounting review found a page a
+	// re-crawl archived, a 404 in the first generation, missing from its
+	// server's N_a and from the HTML pages, read only at its first record.
+	firstPage := seen && !prevSeen.page && pf.html
+	if seen && !firstPage {
+		a.seen[m.URI] = seenURL{gen: max(prev, m.Generation), relevant: prevSeen.relevant, page: prevSeen.page}
 		if !again {
 			r.DuplicateURLs++
 		}
 		// A later capture (a re-crawl, a resume) may carry a later verdict.
 		if u, err := url.Parse(m.URI); err == nil && u.Host != "" {
-			pf := readPageFields(m)
 			// A re-crawl's capture rejects links of its own: a server
 			// judged irrelevant is a candidate a curator may re-seed.
 			// (An independent re-crawl trial found generation 2's
@@ -845,7 +875,10 @@ func (a *accumulator) add(m metaRecord) {
 		}
 		return
 	}
-	a.seen[m.URI] = seenURL{gen: m.Generation}
+	if seen && !again {
+		r.DuplicateURLs++ // archived before in this generation, as no page
+	}
+	a.seen[m.URI] = seenURL{gen: max(prev, m.Generation), page: pf.html}
 	u, err := url.Parse(m.URI)
 	if err != nil || u.Host == "" {
 		return
@@ -858,7 +891,6 @@ func (a *accumulator) add(m metaRecord) {
 	}
 	s.touch(m.Date)
 
-	pf := readPageFields(m)
 	depth, tree, lang, charset, links := pf.depth, pf.tree, pf.lang, pf.charset, pf.links
 	if !pf.html {
 		// A redirect, an error page or a requisite. One a link from
@@ -878,7 +910,7 @@ func (a *accumulator) add(m metaRecord) {
 	}
 	relevant := pf.relevant && r.Profile.Language != ""
 	if relevant {
-		a.seen[m.URI] = seenURL{gen: m.Generation, relevant: true}
+		a.seen[m.URI] = seenURL{gen: max(prev, m.Generation), relevant: true, page: true}
 	}
 	if r.Profile.Language != "" && pf.via != "" {
 		// Entered from another host's page: that page refers to this
@@ -1233,6 +1265,12 @@ func annotationKind(a string) string {
 	if strings.HasPrefix(a, "lang:") || strings.HasPrefix(a, "charset:") {
 		return ""
 	}
+	if strings.HasPrefix(a, "at:") {
+		// The time a deferred try was put off to ("retry:N/M" counts
+		// it): no kind, or each second of a crawl's retries became a
+		// row of its own (a report accounting review).
+		return ""
+	}
 	if strings.HasPrefix(a, "focus:dropped:") {
 		return "focus:dropped" // one per server; the candidate hosts name them
 	}
@@ -1306,7 +1344,15 @@ func (a *accumulator) addLog(l LogLine) {
 		if u, err := url.Parse(l.URL); err == nil && u.Host != "" {
 			host := scope.SiteKey(u)
 			c := a.candidate(host)
-			c.Dropped++
+			// Each URL once: a re-crawl skips again the URLs of a server
+			// an earlier generation judged irrelevant, and a review found
+			// them counted once per generation.
+			h := fnv.New64a()
+			h.Write([]byte(l.URL))
+			if _, dup := a.dropped[h.Sum64()]; !dup {
+				a.dropped[h.Sum64()] = struct{}{}
+				c.Dropped++
+			}
 			a.section(c, l.URL)
 			// A link queued from another server's page and dropped (or
 			// skipped) with its server: that page refers to the host as a
