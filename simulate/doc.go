@@ -53,6 +53,17 @@
 // links to useful pages, and the engine, with no focus policy, queues them
 // all at high priority. It reaches every reachable target page.
 //
+// # Verdict oracles
+//
+// "server-oracle" and "directory-oracle" bound what a better server (or
+// top-directory) verdict can gain: conservative-server (conservative-
+// directory) whose verdict is never wrong and needs one page, T = 0 with
+// a page labelled target when its server (directory) holds a target page.
+// A server without target pages costs exactly one page; everything else is
+// the strategy's own rules, through the engine. What they do not reach,
+// no strategy that judges a server by its own pages reaches; it takes
+// evidence read before a server's first page.
+//
 // # Measures
 //
 // Per variant, sampled every Options.SampleEvery pages crawled: coverage

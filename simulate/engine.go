@@ -44,6 +44,32 @@ type observer struct {
 	crawled  []bool // per page
 	accessed []bool // per server
 	buf      bytes.Buffer
+
+	// label says what a page's <html lang> tells the engine: its own
+	// language, or for the verdict oracles whether its server (directory)
+	// holds target pages. labelled counts the pages labelled target.
+	label    pageLabel
+	labelled int64
+}
+
+// pageLabel is what the fetcher writes as a page's language.
+type pageLabel uint8
+
+const (
+	labelPage      pageLabel = iota // the page's own language (every strategy but the oracles)
+	labelServer                     // target when its server holds a target page (ServerOracle)
+	labelDirectory                  // target when its top directory holds one (DirectoryOracle)
+)
+
+// labelTarget reports whether page p is labelled target under l.
+func (w *web) labelTarget(l pageLabel, p int32) bool {
+	switch l {
+	case labelServer:
+		return w.tserver[w.server[p]]
+	case labelDirectory:
+		return w.targetDir(p)
+	}
+	return w.target[p]
 }
 
 func newObserver(w *web, r *RunResult, q *frontier.Queue, opts Options, perfect bool, stop context.CancelFunc, report func()) *observer {
@@ -109,7 +135,8 @@ func (o *observer) Do(_ context.Context, _, rawURL string, _ http.Header) (*fetc
 	b := &o.buf
 	b.Reset()
 	b.WriteString("<!DOCTYPE html><html lang=\"")
-	if w.target[p] {
+	if w.labelTarget(o.label, p) {
+		o.labelled++
 		b.WriteString(w.targetLang)
 	} else {
 		b.WriteString(otherLang)

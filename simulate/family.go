@@ -165,7 +165,8 @@ func Family() []FamilyWeb {
 
 // FamilyStrategies are the variants compared on every web: the paper's
 // conservative-server, conservative-directory and hard-focused, the
-// evidence and sequential strategies, and the oracle.
+// evidence and sequential strategies, the two verdict oracles (the best a
+// server or directory verdict could do) and the oracle.
 func FamilyStrategies() []Variant {
 	return []Variant{
 		{Strategy: string(focus.ConservativeServer)},
@@ -173,6 +174,8 @@ func FamilyStrategies() []Variant {
 		{Strategy: string(focus.HardFocused)},
 		{Strategy: string(focus.Evidence)},
 		{Strategy: string(focus.Sequential)}, // at focus.DefaultErrorBound and DefaultMissBound
+		{Strategy: ServerOracle},
+		{Strategy: DirectoryOracle},
 		{Strategy: Perfect},
 	}
 }

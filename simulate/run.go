@@ -23,6 +23,37 @@ import (
 // only. See the package documentation for its precise definition.
 const Perfect = "perfect"
 
+// The verdict oracles, available in the simulator only: the best a
+// strategy that judges a server (or a top directory) by its own pages can
+// do, with a verdict that is never wrong and needs one page. ServerOracle
+// is conservative-server that knows, from the first page of a server it
+// fetches, whether the server holds target pages; DirectoryOracle is
+// conservative-directory that knows it of each top directory (Tamura 4.3's
+// keys, scope.DirKey). A server (directory) without target pages costs
+// exactly one page, one with them is crawled as the strategy crawls a
+// relevant one. They bound what better server verdicts (the sequential
+// strategy, a smaller T) can gain; what they cannot reach needs evidence
+// read before a server's first page (per-link evidence) or a section cut
+// inside a target server. Unlike Perfect they see the whole page, links
+// and all, and follow the strategy's own rules for opening servers, so
+// they miss the target servers only foreign pages link to, as it does.
+const (
+	ServerOracle    = "server-oracle"
+	DirectoryOracle = "directory-oracle"
+)
+
+// oracleStrategy is the focus strategy a verdict oracle runs, "" for the
+// others.
+func oracleStrategy(s string) focus.Strategy {
+	switch s {
+	case ServerOracle:
+		return focus.ConservativeServer
+	case DirectoryOracle:
+		return focus.ConservativeDirectory
+	}
+	return ""
+}
+
 // ErrOptions is wrapped by every error about bad Options.
 var ErrOptions = errors.New("simulate: invalid options")
 
@@ -32,7 +63,8 @@ type Variant struct {
 	// the strategy, plus " T=n" for server-based strategies and "+decay"
 	// for the improvement.
 	Name string
-	// Strategy is a focus strategy name or Perfect.
+	// Strategy is a focus strategy name, Perfect, ServerOracle or
+	// DirectoryOracle.
 	Strategy string
 	// Tolerance is T for server-based strategies (default 10).
 	Tolerance int
@@ -201,11 +233,11 @@ func (o *Options) variants(numPages int) ([]Variant, error) {
 }
 
 func checkStrategy(s string) error {
-	if s == Perfect {
+	if s == Perfect || oracleStrategy(s) != "" {
 		return nil
 	}
 	if _, err := focus.ParseStrategy(s); err != nil || s == "" {
-		return fmt.Errorf("%w: strategy %q (want perfect or a focus strategy): %v", ErrOptions, s, err)
+		return fmt.Errorf("%w: strategy %q (want perfect, %s, %s or a focus strategy): %v", ErrOptions, s, ServerOracle, DirectoryOracle, err)
 	}
 	return nil
 }
@@ -343,7 +375,25 @@ func runOne(ctx context.Context, w *web, v Variant, opts Options, idx int, progr
 	r := &RunResult{Variant: v, Name: v.label()}
 	perfect := v.Strategy == Perfect
 	var pol *focus.Policy
-	if !perfect {
+	label := labelPage
+	switch {
+	case oracleStrategy(v.Strategy) != "":
+		// The oracle's verdict needs one page: T = 0, so that a server
+		// (directory) none of whose pages is target is irrelevant after its
+		// first. focus.Config reads a tolerance of 0 as the default, so T
+		// starts at 1 and falls to 0 once a page is crawled (the decay
+		// of a step a page); the first page crawled is a seed.
+		var err error
+		pol, err = focus.New(focus.Config{Strategy: oracleStrategy(v.Strategy), Tolerance: 1,
+			Decay: focus.Decay{Every: 1, Min: 0}, Langs: []string{w.targetLang}})
+		if err != nil {
+			return nil, err
+		}
+		label = labelServer
+		if v.Strategy == DirectoryOracle {
+			label = labelDirectory
+		}
+	case !perfect:
 		var err error
 		pol, err = focus.New(focus.Config{Strategy: focus.Strategy(v.Strategy), Tolerance: v.Tolerance, Decay: v.Decay,
 			Langs: []string{w.targetLang}, ErrorBound: v.ErrorBound, MissBound: v.MissBound, CutForeignDirs: v.CutForeignDirs,
@@ -380,6 +430,7 @@ func runOne(ctx context.Context, w *web, v Variant, opts Options, idx int, progr
 	run, stop := context.WithCancel(ctx)
 	defer stop()
 	obs := newObserver(w, r, q, opts, perfect, stop, func() { progress(opts.Progress, progressMu, r, w) })
+	obs.label = label
 	c, err := crawl.New(crawl.Config{
 		// One worker: the crawl order is the frontier's, and the run is
 		// deterministic. Runs of different variants go in parallel.
@@ -418,11 +469,12 @@ func runOne(ctx context.Context, w *web, v Variant, opts Options, idx int, progr
 		return nil, err
 	}
 	snap := c.Stats()
-	if snap.HTML != r.Pages || (pol != nil && snap.Relevant != r.Targets) {
+	if snap.HTML != r.Pages || (pol != nil && snap.Relevant != obs.labelled) {
 		// The engine and the fetcher must agree on what was crawled (an
-		// unfocused engine calls every page relevant).
-		return nil, fmt.Errorf("the engine counted %d pages, %d relevant; the graph served %d, %d target",
-			snap.HTML, snap.Relevant, r.Pages, r.Targets)
+		// unfocused engine calls every page relevant; an oracle's labels
+		// are its verdicts, not the pages' languages).
+		return nil, fmt.Errorf("the engine counted %d pages, %d relevant; the graph served %d, %d labelled target",
+			snap.HTML, snap.Relevant, r.Pages, obs.labelled)
 	}
 	r.Skipped, r.Dropped = snap.Skipped, snap.Dropped
 	if last := r.Curve[len(r.Curve)-1]; last.Pages != r.Pages {

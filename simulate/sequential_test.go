@@ -70,6 +70,9 @@ func TestSequentialFamilyReport(t *testing.T) {
 		vs = []Variant{vs[0], vs[2]}
 	case os.Getenv("LANGCRAWL_FAMILY_LINKS") != "": // conservative-server, evidence, sequential with and without link evidence
 		vs = []Variant{vs[0], {Strategy: string(focus.Evidence)}, vs[2], {Strategy: string(focus.Sequential), LinkEvidence: true}}
+	case os.Getenv("LANGCRAWL_FAMILY_ORACLES") != "": // the verdict oracles beside the strategies they bound, and perfect
+		vs = []Variant{vs[0], {Strategy: string(focus.ConservativeDirectory)}, vs[2], {Strategy: string(focus.Sequential), LinkEvidence: true},
+			{Strategy: ServerOracle}, {Strategy: DirectoryOracle}, vs[3]}
 	case os.Getenv("LANGCRAWL_FAMILY_RANGE") != "": // conservative-server and the other sequential variants
 		vs = append([]Variant{vs[0]}, vs[4:]...)
 	}

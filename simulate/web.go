@@ -32,6 +32,9 @@ type web struct {
 	dirOnce sync.Once
 	dir     []string // page -> scope.DirKey, built on first use
 
+	tdirOnce sync.Once
+	tdir     map[string]bool // the directory keys that hold a target page, built on first use
+
 	dist   []int32 // shortest distance from the seeds, -1 unreachable
 	useful []bool  // the perfect oracle, see computeUseful
 
@@ -126,6 +129,20 @@ func (w *web) dirKey(p int32) string {
 		}
 	})
 	return w.dir[p]
+}
+
+// targetDir reports whether the top directory of page p (dirKey) holds a
+// target page: the directory oracle's verdict.
+func (w *web) targetDir(p int32) bool {
+	w.tdirOnce.Do(func() {
+		w.tdir = map[string]bool{}
+		for q := 0; q < w.numPages; q++ {
+			if w.target[q] {
+				w.tdir[w.dirKey(int32(q))] = true
+			}
+		}
+	})
+	return w.tdir[w.dirKey(p)]
 }
 
 // hostOf returns the server of a URL that may not be a page of the graph

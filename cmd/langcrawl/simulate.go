@@ -103,7 +103,7 @@ parameter, family-PARAM-coverage.svg, -harvest.svg and -servers.svg.`,
 	f.Float64Var(&ppsrv, "pages-per-server", def.MeanPagesPerServer, "mean pages of a non-target server (target servers are TargetSizeFactor times larger)")
 	f.Int64Var(&seed, "seed", def.Seed, "seed of the web generator: the same seed gives the same web")
 	f.StringSliceVar(&cfg.Options.Strategies, "strategies", nil,
-		"strategies to run, comma-separated: perfect, bfs, hard-focused, soft-focused, aggressive-server, conservative-server, conservative-directory (default all of these, the paper's); also evidence and sequential, when named")
+		"strategies to run, comma-separated: perfect, bfs, hard-focused, soft-focused, aggressive-server, conservative-server, conservative-directory (default all of these, the paper's); also evidence and sequential, and the verdict oracles server-oracle and directory-oracle, when named")
 	f.IntSliceVar(&cfg.Options.Tolerances, "tolerances", nil, "values of the tolerance T, comma-separated; each server-based strategy runs once per value (default 10)")
 	f.BoolVar(&cfg.Options.Improvements, "improvements", true,
 		"also run the improvement on the paper beside conservative filtering: a tolerance falling to 5 (+decay); --improvements=false runs the paper's strategies only (off by default when --strategies names the strategies)")
