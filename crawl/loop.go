@@ -86,6 +86,16 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 		return c.finish(l, worker, outcome{status: codeExcluded, annot: []string{"scope:" + why}},
 			frontier.Completion{Unsee: true, UnseeVariant: scope.SeenKey(u)})
 	}
+	// A URL a link admitted is held to the profile's include rules, seed
+	// scopes, depth limit and trap guards as they are now: a new
+	// generation queues again the known URLs of the earlier ones, which
+	// an older profile admitted (a re-crawl review: a profile whose
+	// include rules or depth limit had narrowed fetched them all again).
+	// A link found in this run was decided so already, and is again.
+	if why := c.outOfScope(e, u); why != "" {
+		return c.finish(l, worker, outcome{status: codeExcluded, annot: []string{"scope:" + why}},
+			frontier.Completion{Unsee: true, UnseeVariant: scope.SeenKey(u)})
+	}
 
 	// 1. Focus: skip a URL whose server turned irrelevant after it was
 	// queued (Tamura section 4.1). Requisites are exempt: the pages that

@@ -111,6 +111,34 @@ func (c *Crawler) notModified(l *frontier.Lease, worker int, res *fetch.Result, 
 			}
 		}
 	}
+	// The page is the capture it stands for, and links where that did:
+	// its links are read from the capture and decided as a page's are,
+	// by the profile in force now (a re-crawl review: a depth limit
+	// raised, or an exclusion lifted, since the capture found nothing
+	// behind an unchanged page). Links to URLs this generation queued
+	// already are duplicates, as on any page.
+	if u, err := url.Parse(e.URL); err == nil {
+		if found, decl, lang, ok := c.captureLinks(prev, u); ok {
+			var key string
+			var counts focus.Counts
+			if pol != nil {
+				if key = c.focusKey(u); key != "" {
+					n, err := c.p.Queue.Counts(key)
+					if err != nil {
+						return fmt.Errorf("frontier counts %s: %w", key, err)
+					}
+					counts = focus.Counts(n)
+				}
+			}
+			linkRelevant := relevant || c.cfg.Focus == nil
+			accepted, outlinks, err := c.decideLinks(pol, e, key, counts, counts, linkRelevant, &linkPage{lang: lang, decl: decl}, found, "")
+			if err != nil {
+				return err
+			}
+			done.Links = accepted
+			meta = append(meta, outlinks...)
+		}
+	}
 	_, err := c.p.Archive.WriteRevisit(&archive.Revisit{URL: e.URL, IP: res.IP, Date: res.Started,
 		RawRequest: res.RawRequest, Profile: archive.ProfileServerNotModified, Metadata: meta,
 		RefersTo: prev.RecordID, RefersToTargetURI: prev.URL, RefersToDate: prev.Fetched, PayloadDigest: prev.Digest})
@@ -395,3 +423,16 @@ func (c *Crawler) ImportDedupIndex(r io.Reader, name string) (int, error) {
 // skipped lines whose url no WARC header can hold; the rest of the index
 // was imported.
 var ErrDedupLinesSkipped = errors.New("dedup index lines skipped")
+
+// outOfScope returns why the scope rules in force now reject the URL of
+// e, reached by a link, or "" when they admit it. Seeds (no hop), page
+// requisites and redirect targets are held to the exclusions only, as
+// when they were queued (scope.Decider.DecideRequisite): a redirect's
+// target stands for the URL that was admitted, and a requisite for its
+// page.
+func (c *Crawler) outOfScope(e frontier.Entry, u *url.URL) string {
+	if e.Hops == "" || e.Requisite || strings.HasSuffix(e.Hops, "R") || strings.HasSuffix(e.Hops, "E") {
+		return ""
+	}
+	return c.cfg.Scope.DecideURL(e.Tree, e.Depth-1, u).Reject
+}
