@@ -271,6 +271,13 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 			return fmt.Errorf("fetch %s: %w", e.URL, ferr)
 		}
 		f := failure{status: failureCode(ferr), site: c.siteFailed(e, ferr), why: "err:" + errString(ferr), noHost: noSuchHost(ferr), recheck: recheck}
+		if n := fetch.Received(ferr); n > 0 {
+			// A head refused or cut short: no response, but its bytes
+			// count against MaxBytes and in the job's totals.
+			c.received.Add(n)
+			f.usage = frontier.Usage{Bytes: n}
+			done.Usage = f.usage
+		}
 		if permanent(ferr) {
 			return c.finish(l, worker, outcome{status: f.status, failed: true, annot: []string{f.why}}, done)
 		}
@@ -1148,6 +1155,17 @@ func mediaType(ct string) string {
 // Requests or 503 Service Unavailable.
 func isBusy(status int) bool {
 	return status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable
+}
+
+// RobotsReceived counts the n bytes of a robots.txt response against
+// MaxBytes and in the job's totals, which the frontier keeps across runs,
+// as a page's response bytes are (CountedRobotsFetcher).
+func (c *Crawler) RobotsReceived(n int64) error {
+	if n <= 0 {
+		return nil
+	}
+	c.received.Add(n)
+	return c.p.Queue.AddUsage(frontier.Usage{Bytes: n})
 }
 
 // Answered tells the address bounds how site answered a fetch made

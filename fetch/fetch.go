@@ -679,7 +679,13 @@ func (c *Client) exchange(ctx context.Context, pc *persistConn, reused bool, req
 		// sent again here it saw the request twice within a millisecond,
 		// not w apart (TestPoliteNoInstantResend); it goes to the crawl's
 		// own retry, which waits the site's delay.
-		return nil, reused && len(rec.buf) == 0 && rec.reset && retryable(err), fmt.Errorf("read response header: %w", err)
+		err = fmt.Errorf("read response header: %w", err)
+		if len(rec.buf) > 0 {
+			// The bytes crossed the wire all the same: a crawl's byte
+			// budget counts them (Received).
+			err = &receivedError{error: err, n: int64(len(rec.buf))}
+		}
+		return nil, reused && len(rec.buf) == 0 && rec.reset && retryable(err), err
 	}
 	c.responses.Add(1)
 	rec.countLines(-1)
@@ -1295,4 +1301,27 @@ func isASCII(s string) bool {
 		}
 	}
 	return true
+}
+
+// receivedError is an error of Do that came after bytes of a response had
+// arrived, too few or too bad for a Result (a head over the limits, cut
+// short or malformed).
+type receivedError struct {
+	error
+	n int64
+}
+
+func (e *receivedError) Unwrap() error { return e.error }
+
+// Received returns how many bytes of a response the fetch that failed
+// with err read before it failed (0: none, or not known). They crossed
+// the network as a Result's do, and a byte budget counts them: a server
+// whose every answer is a head over MaxHeaderSize cost a megabyte each,
+// uncounted (a bandwidth and steering review).
+func Received(err error) int64 {
+	var r *receivedError
+	if errors.As(err, &r) {
+		return r.n
+	}
+	return 0
 }

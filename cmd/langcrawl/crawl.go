@@ -477,7 +477,8 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 		Store:       robotsStore{q.Robots()},
 		DelayFactor: cfg.AdaptiveDelay.Factor, MinDelay: cfg.AdaptiveDelay.Min, MaxDelay: cfg.AdaptiveDelay.Max,
 		Hosts: gateHosts,
-	}, crawl.RobotsFetcher(client, arc, slot, clog, func(site, ip string, status int) { c.Answered(site, ip, status) }))
+	}, crawl.CountedRobotsFetcher(client, arc, slot, clog, func(site, ip string, status int) { c.Answered(site, ip, status) },
+		func(n int64) error { return c.RobotsReceived(n) }))
 	if err != nil {
 		return snap, errors.Join(fmt.Errorf("politeness: %w", err), clog.Close(), arc.Close(), q.Close())
 	}

@@ -68,8 +68,13 @@ type steering struct {
 	// steering was made, before control.json: the profile's.
 	profileExcludes []string
 
-	mu      sync.Mutex
-	state   controlState
+	mu    sync.Mutex
+	state controlState
+	// seeds holds state.Seeds as a set, made on the first seed command,
+	// so that a command of 400,000 seeds is not checked against the list
+	// seed by seed, the lock held (a bandwidth and steering review measured
+	// 48 s for 100,000 with a list scan).
+	seeds   map[string]struct{}
 	changes []status.Change
 	stop    func() // stops the crawl; set by setStop
 	stopped bool
@@ -198,7 +203,7 @@ func (s *steering) restore() error {
 		s.c.Pause(st.PauseReason)
 	}
 	s.mu.Lock()
-	s.state = st
+	s.state, s.seeds = st, nil // the set is made again from st.Seeds
 	s.mu.Unlock()
 	s.log.Info("control state restored", "file", s.path, "paused", st.Paused, "delays", len(st.Delays), "seeds", len(st.Seeds))
 	return errors.Join(errs...)
@@ -316,8 +321,17 @@ func (s *steering) applyLocked(cmd status.Command) error {
 			return err
 		}
 		s.log.Info("seeds added", "new", n)
+		if s.seeds == nil {
+			s.seeds = make(map[string]struct{}, len(s.state.Seeds)+len(cmd.Args))
+			for _, u := range s.state.Seeds {
+				s.seeds[u] = struct{}{}
+			}
+		}
 		for _, u := range cmd.Args { // once each: a seed given again is kept once
-			s.state.Seeds = appendNew(s.state.Seeds, u)
+			if _, dup := s.seeds[u]; !dup {
+				s.seeds[u] = struct{}{}
+				s.state.Seeds = append(s.state.Seeds, u)
+			}
 		}
 		if n < len(cmd.Args) {
 			// Said, not done quietly: a URL the crawl has queued or
