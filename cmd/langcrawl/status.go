@@ -488,6 +488,24 @@ func loopbackListen(addr string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
+// How long the status server gives a request's body, an answer and an
+// idle kept-alive connection: a client that trickles a /control body
+// (read before the token, which the page's form sends in it) or never
+// reads its answer held a connection and its descriptor for good, which
+// matters with metrics.all_interfaces (a bandwidth and steering review).
+// Variables for the test.
+var (
+	statusReadTimeout  = 30 * time.Second
+	statusWriteTimeout = time.Minute
+	statusIdleTimeout  = 2 * time.Minute
+)
+
+// statusHTTPServer is the status page's server, with its timeouts.
+func statusHTTPServer(h http.Handler) *http.Server {
+	return &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout: statusReadTimeout, WriteTimeout: statusWriteTimeout, IdleTimeout: statusIdleTimeout}
+}
+
 // serveStatus serves the status page, /status.json, /control and /metrics
 // on addr ("" for none), metrics on a registry of its own. The control
 // token is printed on stderr and logged in langcrawl.log (never in the
@@ -523,7 +541,7 @@ func serveStatus(addr string, s *steering, leaves crawl.Leaves, stderr io.Writer
 	fmt.Fprintf(stderr, "status page: %s\n", page)
 	fmt.Fprintf(stderr, "control token: %s\n", token)
 	s.log.Info("status page", "url", page, "metrics", fmt.Sprintf("http://%s/metrics", ln.Addr()))
-	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 5 * time.Second}
+	hs := statusHTTPServer(srv.Handler())
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	wg.Add(2)
