@@ -92,16 +92,7 @@ func (w *reviewWeb) snapshot() map[string]int {
 func (w *reviewWeb) crawl(t *testing.T, out, extra string) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), "profile.yaml")
-	cfg := loadProfileText(t, p, fmt.Sprintf(`out: %q
-user_agent: "langcrawl-test/1 (+https://example.org/test)"
-workers: 2
-delay: 0s
-timeouts: {connect: 2s, fetch: 5s, read: 2s}
-durability: {min_free_space: 0}
-network:
-  connect_to:
-    "*": %s
-%s`, out, w.addr, extra))
+	cfg := loadProfileText(t, p, localProfile(out, w.addr, extra))
 	var stderr strings.Builder
 	if _, err := runCrawl(context.Background(), cfg, io.Discard, &stderr); err != nil {
 		t.Fatalf("crawl: %v\n%s", err, stderr.String())

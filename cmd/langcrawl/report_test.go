@@ -140,18 +140,7 @@ func TestReportOnDemoCrawl(t *testing.T) {
 	})
 
 	t.Run("json, seeds and candidate hosts", func(t *testing.T) {
-		var js bytes.Buffer
-		cmd := reportCmd()
-		cmd.SetArgs([]string{"--out", out, "--json"})
-		cmd.SetOut(&js)
-		cmd.SetErr(io.Discard)
-		if err := cmd.Execute(); err != nil {
-			t.Fatal(err)
-		}
-		r, err := report.ReadJSON(&js)
-		if err != nil {
-			t.Fatalf("--json: %v", err)
-		}
+		r := rrReport(t, out)
 		archived := 0
 		for _, n := range html {
 			archived += n

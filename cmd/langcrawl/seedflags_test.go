@@ -72,16 +72,7 @@ func (w *hostWeb) crawlWith(t *testing.T, extra string, args ...string) (string,
 	t.Helper()
 	dir := t.TempDir()
 	prof := filepath.Join(dir, "profile.yaml")
-	text := fmt.Sprintf(`out: %q
-user_agent: "langcrawl-test/1 (+https://example.org/test)"
-workers: 2
-delay: 0s
-timeouts: {connect: 2s, fetch: 5s, read: 2s}
-durability: {min_free_space: 0}
-network:
-  connect_to:
-    "*": %s
-%s`, filepath.Join(dir, "out"), w.addr, extra)
+	text := localProfile(filepath.Join(dir, "out"), w.addr, extra)
 	if err := os.WriteFile(prof, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -187,4 +178,20 @@ scope:
 	if got, want := strings.Join(w.fetched(), " "), "a.test/ a.test/keep f.test/docs/ f.test/docs/guide"; got != want {
 		t.Errorf("fetched %s, want %s", got, want)
 	}
+}
+
+// localProfile is the profile text of a test crawl into out whose every
+// host is dialled to addr (a 127.0.0.1 listener), two workers, no delay,
+// short timeouts, with extra (more keys, YAML) after it.
+func localProfile(out, addr, extra string) string {
+	return fmt.Sprintf(`out: %q
+user_agent: "langcrawl-test/1 (+https://example.org/test)"
+workers: 2
+delay: 0s
+timeouts: {connect: 2s, fetch: 5s, read: 2s}
+durability: {min_free_space: 0}
+network:
+  connect_to:
+    "*": %s
+%s`, out, addr, extra)
 }
