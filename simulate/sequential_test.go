@@ -73,6 +73,9 @@ func TestSequentialFamilyReport(t *testing.T) {
 	case os.Getenv("LANGCRAWL_FAMILY_ORACLES") != "": // the verdict oracles beside the strategies they bound, and perfect
 		vs = []Variant{vs[0], {Strategy: string(focus.ConservativeDirectory)}, vs[2], {Strategy: string(focus.Sequential), LinkEvidence: true},
 			{Strategy: ServerOracle}, {Strategy: DirectoryOracle}, vs[3]}
+	case os.Getenv("LANGCRAWL_FAMILY_CUTLINKS") != "": // conservative-server, sequential with sections cut and link evidence, alone and together
+		vs = []Variant{vs[0], vs[2], vs[7], {Strategy: string(focus.Sequential), LinkEvidence: true},
+			{Strategy: string(focus.Sequential), CutForeignDirs: true, LinkEvidence: true}}
 	case os.Getenv("LANGCRAWL_FAMILY_RANGE") != "": // conservative-server and the other sequential variants
 		vs = append([]Variant{vs[0]}, vs[4:]...)
 	}
