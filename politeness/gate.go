@@ -101,7 +101,7 @@ type Gate struct {
 
 	mu      sync.Mutex
 	robots  *lru[string, *entry]        // by robots.txt URL
-	delays  *lru[string, time.Duration] // capped Crawl-delay by host
+	delays  *lru[string, time.Duration] // capped Crawl-delay by host and scheme (delayKey)
 	busy    *lru[string, int]           // doublings of the delay of hosts that answered 429 or 503
 	sites   map[string]*site            // Acquire state by host
 	sweepAt int                         // len(sites) that triggers a sweep
@@ -130,7 +130,7 @@ func New(cfg Config, fetch RobotsFetcher) (*Gate, error) {
 		token:   CrawlerToken(cfg.UserAgent),
 		fetch:   fetch,
 		robots:  newLRU[string, *entry](cfg.MaxHosts),
-		delays:  newLRU[string, time.Duration](cfg.MaxHosts),
+		delays:  newLRU[string, time.Duration](2 * cfg.MaxHosts), // a host's http and https files
 		busy:    newLRU[string, int](cfg.MaxHosts),
 		sites:   make(map[string]*site),
 		sweepAt: minSweep,
@@ -172,7 +172,7 @@ func (g *Gate) Check(ctx context.Context, u *url.URL, now time.Time) (Decision, 
 		return Decision{}, fmt.Errorf("politeness: check %s: %w", u, err)
 	}
 	cd := min(e.rules.crawlDelay, g.cfg.MaxCrawlDelay)
-	g.noteDelay(siteKey(u.Host), cd)
+	g.noteDelay(siteKey(u.Host), u.Scheme, cd)
 
 	d := Decision{CrawlDelay: cd}
 	switch e.verdict {

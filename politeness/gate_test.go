@@ -771,3 +771,40 @@ func TestLocalFailureNotCached(t *testing.T) {
 		t.Errorf("after a local failure: %+v, %d fetches; want the rules fetched again and obeyed", d, calls)
 	}
 }
+
+// TestCrawlDelayBothSchemes: a site answers http://host/robots.txt and
+// https://host/robots.txt, two files. One asks for 10 s, the other says
+// nothing: the site waits 10 s whichever scheme the crawl checked last.
+// Before, the Crawl-delay was kept by host alone and the latest Check
+// won, so checking an https URL dropped the http file's 10 s.
+func TestCrawlDelayBothSchemes(t *testing.T) {
+	f := newFake(func(u string) (int, []byte, error) {
+		if strings.HasPrefix(u, "http://") {
+			return 200, []byte("User-agent: *\nCrawl-delay: 10\n"), nil
+		}
+		return 200, []byte("User-agent: *\nDisallow: /private/\n"), nil
+	})
+	g := newGate(t, Config{Delay: time.Second}, f.fetch)
+	check(t, g, "http://two.example/a", t0)
+	if got := g.Delay("two.example"); got != 10*time.Second {
+		t.Fatalf("after the http check: Delay = %v, want 10s", got)
+	}
+	check(t, g, "https://two.example/b", t0)
+	if got := g.Delay("two.example"); got != 10*time.Second {
+		t.Errorf("after the https check: Delay = %v, want the http file's 10s (the larger)", got)
+	}
+	// The https file asking more wins in turn; the http one asking
+	// nothing any more leaves the https one's.
+	f.answer = func(u string) (int, []byte, error) {
+		if strings.HasPrefix(u, "https://") {
+			return 200, []byte("User-agent: *\nCrawl-delay: 20\n"), nil
+		}
+		return 200, []byte("User-agent: *\n"), nil
+	}
+	later := t0.Add(48 * time.Hour) // past the robots.txt cache's lifetime
+	check(t, g, "https://two.example/c", later)
+	check(t, g, "http://two.example/d", later)
+	if got := g.Delay("two.example"); got != 20*time.Second {
+		t.Errorf("after both files changed: Delay = %v, want 20s", got)
+	}
+}

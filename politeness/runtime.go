@@ -147,7 +147,7 @@ func (s *Steered) withRobots(key string, w time.Duration) time.Duration {
 	g := s.Gate
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	cd, _ := g.delays.get(key)
+	cd := g.crawlDelayLocked(key)
 	if k, ok := g.busy.get(key); ok && k > 0 {
 		w = min(max(w, time.Second)<<k, max(g.cfg.MaxDelay, w))
 	}

@@ -35,16 +35,33 @@ func siteKey(hostport string) string {
 	return strings.TrimSuffix(h, ".")
 }
 
-func (g *Gate) noteDelay(host string, cd time.Duration) {
+func (g *Gate) noteDelay(host, scheme string, cd time.Duration) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	k := delayKey(host, scheme)
 	if cd > 0 {
-		if old, ok := g.delays.get(host); !ok || old != cd {
-			g.delays.put(host, cd)
+		if old, ok := g.delays.get(k); !ok || old != cd {
+			g.delays.put(k, cd)
 		}
 	} else {
-		g.delays.remove(host)
+		g.delays.remove(k)
 	}
+}
+
+// delayKey is the key of a Crawl-delay: http://host/robots.txt and
+// https://host/robots.txt are two files, and a site (one host, one delay
+// queue) may answer both; each keeps its own, and the site waits the
+// larger. Keyed by host alone, the latest Check's file won, so a site
+// whose http robots.txt asks 10 s and whose https one says nothing was
+// asked every w whenever the crawl had last checked an https URL.
+func delayKey(host, scheme string) string { return host + " " + strings.ToLower(scheme) }
+
+// crawlDelayLocked is the larger capped Crawl-delay of the robots.txt
+// files of host (its http and https ones), with g.mu held.
+func (g *Gate) crawlDelayLocked(host string) time.Duration {
+	a, _ := g.delays.get(delayKey(host, "http"))
+	b, _ := g.delays.get(delayKey(host, "https"))
+	return max(a, b)
 }
 
 // Delay returns the effective delay for host after a fetch: max(w,
@@ -65,7 +82,7 @@ func (g *Gate) Delay(host string) time.Duration {
 // if DelayFactor is set, else w; and never less than the capped
 // Crawl-delay.
 func (g *Gate) delayLocked(key string) time.Duration {
-	cd, _ := g.delays.get(key)
+	cd := g.crawlDelayLocked(key)
 	w := g.cfg.Delay
 	r, ok := hostmatch.Lookup(g.cfg.Hosts, key)
 	switch {
