@@ -433,6 +433,23 @@ func (c *Client) Address(ctx context.Context, rawURL string) (string, error) {
 	if len(addrs) == 0 {
 		return "", fmt.Errorf("fetch: %s has no address", h)
 	}
+	// The address the dialer connects to: the first the guard allows, in
+	// the dialer's order (the family of the first answer, then the
+	// other), as its Control refuses the others before connecting. The
+	// first answer alone (an address and DNS review) was a refused one for
+	// a name answering "10.0.0.N, victim", and the site's first fetch was
+	// counted under it, not under the address it reached. With every
+	// address refused, the fetch connects nowhere: the first is said.
+	for _, sameFamily := range []bool{true, false} {
+		for _, a := range addrs {
+			if (a.Unmap().Is4() == addrs[0].Unmap().Is4()) != sameFamily {
+				continue
+			}
+			if c.guard.check(host, a) == nil {
+				return a.Unmap().String(), nil
+			}
+		}
+	}
 	return addrs[0].Unmap().String(), nil
 }
 
