@@ -199,9 +199,12 @@ type Crawler struct {
 	// the job's budgets.
 	before frontier.Usage
 
-	started  time.Time    // when Run began; zero before
-	reserved atomic.Int64 // this run's requests counted against MaxPages
-	received atomic.Int64 // this run's response bytes, for MaxBytes
+	started time.Time // when Run began; zero before
+	// sameProfile: the generation before crawled with this profile
+	// (SameProfile), so a 304 follows no link of its capture.
+	sameProfile atomic.Bool
+	reserved    atomic.Int64 // this run's requests counted against MaxPages
+	received    atomic.Int64 // this run's response bytes, for MaxBytes
 	// handedBack counts the fetches cut when the stop's drain ran out
 	// (Config.Drain), whose URLs went back to the queue.
 	handedBack atomic.Int64
@@ -666,3 +669,11 @@ func (c *Crawler) holdRecovered() {
 		g.Hold(site, now)
 	}
 }
+
+// SameProfile says that the generation before this one crawled with the
+// same profile (frontier.Queue.MarkProfile), so that the capture a 304
+// stands for had its links decided under the rules in force now: a 304
+// then reads no links from it (captureLinks), which costs about 40% of the
+// CPU of a re-crawl generation (BenchmarkRecrawlLoopback, BENCHMARKS.md).
+// Without it, or with false, each 304 reads them.
+func (c *Crawler) SameProfile(same bool) { c.sameProfile.Store(same) }

@@ -115,9 +115,10 @@ func (c *Crawler) notModified(l *frontier.Lease, worker int, res *fetch.Result, 
 	// its links are read from the capture and decided as a page's are,
 	// by the profile in force now (a re-crawl review: a depth limit
 	// raised, or an exclusion lifted, since the capture found nothing
-	// behind an unchanged page). Links to URLs this generation queued
+	// behind an unchanged page). Not when the generation before crawled
+	// with this profile (SameProfile): its decisions stand. Links to URLs this generation queued
 	// already are duplicates, as on any page.
-	if u, err := url.Parse(e.URL); err == nil {
+	if u, err := url.Parse(e.URL); err == nil && !c.sameProfile.Load() {
 		if found, decl, lang, ok := c.captureLinks(prev, u); ok {
 			var key string
 			var counts focus.Counts

@@ -63,6 +63,7 @@
 //	d<digest>                            capture of a payload digest (deduplication)
 //	i<name>                              an import done once (Queue.MarkImported)
 //	ot                                   the focus target the c counters were counted for (Queue.Refocus)
+//	op<gen, 8 bytes>                     the fingerprint of the profile generation gen crawled with (Queue.MarkProfile)
 //	y                                    sync marker (Queue.Sync's synced write)
 //	m                                    meta: insertion sequence, seen count, pages, the job's
 //	                                     totals (requests, bytes, running time)

@@ -1,6 +1,7 @@
 package frontier
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 
@@ -76,4 +77,41 @@ func (q *Queue) putFocusTarget(target string) error {
 		return fmt.Errorf("frontier: focus target: %w", dbErr(err))
 	}
 	return nil
+}
+
+// profileMarkKey is the key of the profile fingerprint of generation gen
+// (MarkProfile): o p <gen, 8 bytes big-endian>.
+func profileMarkKey(gen int64) []byte {
+	k := []byte{tFocusTarget, 'p', 0, 0, 0, 0, 0, 0, 0, 0}
+	binary.BigEndian.PutUint64(k[2:], uint64(gen))
+	return k
+}
+
+// MarkProfile records fp, the fingerprint of the profile a run of
+// generation gen crawls with (the run's last word: a resumed run of gen
+// overwrites it), and returns the one recorded for generation gen-1;
+// known is false when there is none (a first generation, a frontier
+// written before fingerprints were kept, or one a --previous import
+// began). A re-crawl whose profile is that of the generation before
+// follows no link of a capture a 304 stands for: that capture's links
+// were decided under the same rules already.
+func (q *Queue) MarkProfile(gen int64, fp string) (prev string, known bool, err error) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.db == nil {
+		return "", false, ErrClosed
+	}
+	if gen > 1 {
+		v, err := q.db.Get(profileMarkKey(gen-1), nil)
+		switch {
+		case err == nil:
+			prev, known = string(v), true
+		case !errors.Is(err, leveldb.ErrNotFound):
+			return "", false, fmt.Errorf("frontier: profile mark: %w", dbErr(err))
+		}
+	}
+	if err := q.db.Put(profileMarkKey(gen), []byte(fp), q.wo); err != nil {
+		return prev, known, fmt.Errorf("frontier: profile mark: %w", dbErr(err))
+	}
+	return prev, known, nil
 }

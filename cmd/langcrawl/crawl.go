@@ -533,6 +533,9 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 	if err != nil {
 		return snap, errors.Join(err, clog.Close(), arc.Close(), q.Close())
 	}
+	if err := markProfile(c, q, cfg, gen, log); err != nil {
+		return snap, errors.Join(err, clog.Close(), arc.Close(), q.Close())
+	}
 	if pending {
 		// The stop cut short is closed: from here the run is a start's.
 		if err := writeRun(cfg.Out, "started"); err != nil {

@@ -2,6 +2,8 @@ package main
 
 import (
 	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -105,6 +107,28 @@ func startGeneration(c *crawl.Crawler, q *frontier.Queue, cfg *config.Config, st
 	}
 	log.Info("new generation", "generation", gen, "due", n)
 	return gen, true, nil
+}
+
+// markProfile records the profile generation gen crawls with and tells
+// the crawler whether the generation before crawled with the same one
+// (frontier.Queue.MarkProfile, crawl.Crawler.SameProfile): the profile as
+// `langcrawl config` renders it, hashed. Then a 304 follows no link of
+// the capture it stands for, whose links were decided under the same
+// rules; after an edit (a depth limit raised, an exclusion lifted) it
+// does, so that what the older profile left out is found.
+func markProfile(c *crawl.Crawler, q *frontier.Queue, cfg *config.Config, gen int64, log *slog.Logger) error {
+	sum := sha256.Sum256([]byte(cfg.YAML()))
+	fp := hex.EncodeToString(sum[:])
+	prev, known, err := q.MarkProfile(gen, fp)
+	if err != nil {
+		return err
+	}
+	same := known && prev == fp
+	c.SameProfile(same)
+	if gen > 1 {
+		log.Info("profile against the generation before", "generation", gen, "same", same, "known", known)
+	}
+	return nil
 }
 
 // refocus drops the server verdicts of an earlier run in cfg.Out whose

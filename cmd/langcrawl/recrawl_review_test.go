@@ -286,3 +286,37 @@ func TestRecrawlReviewRaisedSiteBudget(t *testing.T) {
 		}
 	}
 }
+
+// TestSameProfileReadsNoCapture: a generation crawled with the profile of
+// the generation before reads no capture for its 304s (their links were
+// decided under the same rules; reading them costs about 40% of a re-crawl
+// generation's CPU, BENCHMARKS.md), and the generation after an edit does,
+// so that TestRecrawlReviewRaisedDepth's pages are found even after a
+// generation that changed nothing.
+func TestSameProfileReadsNoCapture(t *testing.T) {
+	w := startReviewWeb(t, reviewPages)
+	out := t.TempDir()
+	logged := func() string {
+		b, err := os.ReadFile(filepath.Join(out, "logs", "langcrawl.log"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	w.crawl(t, out, "seeds: [http://a.test/]\ndepth: 1\n")
+	w.crawl(t, out, "seeds: [http://a.test/]\ndepth: 1\n")
+	if l := logged(); !strings.Contains(l, "profile against the generation before") || !strings.Contains(l, "same=true") {
+		t.Fatalf("generation 2, the profile unchanged, not told so:\n%s", l)
+	}
+	before := w.snapshot()
+	w.crawl(t, out, "seeds: [http://a.test/]\ndepth: 8\n")
+	if l := logged(); !strings.Contains(l, "generation=3 same=false known=true") {
+		t.Errorf("generation 3, depth raised, not told its profile changed:\n%s", l)
+	}
+	got := fetchedSince(w, before)
+	for _, p := range []string{"a.test/th/1", "a.test/th/2", "a.test/en/1"} {
+		if got[p] == 0 {
+			t.Errorf("generation 3, with depth: 8, never fetched %s (fetched %v)", p, got)
+		}
+	}
+}
