@@ -31,7 +31,12 @@ func (c *Crawler) captureLinks(prev frontier.History, u *url.URL) (found []links
 		return nil, "", "", false
 	}
 	var f *os.File
-	for _, p := range []string{prev.File, prev.File + ".open"} {
+	paths := []string{prev.File, prev.File + ".open"}
+	for _, d := range c.cfg.CaptureDirs {
+		p := filepath.Join(d, filepath.Base(prev.File))
+		paths = append(paths, p, p+".open")
+	}
+	for _, p := range paths {
 		if g, err := os.Open(p); err == nil {
 			f = g
 			break

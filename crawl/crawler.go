@@ -149,6 +149,13 @@ type Config struct {
 	// MaxParse bounds how much of a decoded body is parsed for links and
 	// language; default 8 MiB.
 	MaxParse int64
+	// CaptureDirs are where a capture's WARC file is looked for by its
+	// base name when the path the fetch history names is gone: this
+	// crawl's WARC directory, and a --previous crawl's. The history keeps
+	// the path the file was written to, which is relative to the working
+	// directory of that run when out was, and names the old place of a
+	// crawl directory since moved (captureLinks; a diff review).
+	CaptureDirs []string
 	// Drain bounds the stop: once the crawl stops taking URLs (Ctrl-C,
 	// SIGTERM, a budget, a worker's error), the fetches in flight may run
 	// on this long. Those still running then are cut and their URLs
@@ -279,9 +286,14 @@ func (c *Crawler) Seed(seeds []string) (int, error) {
 	// The seeds' sites, which the trap guards for a domain and an
 	// address never turn away (guards.go), are flagged in the frontier,
 	// not held in memory: a seeds file may hold millions.
-	keys := make([]string, len(es))
-	for i, e := range es {
-		keys[i] = seedSiteKey(e.Site)
+	// The seeds themselves are flagged too: one the generation had
+	// queued already, from the history, with the hop path of a link
+	// (PushMany skips it), is a seed all the same, which the scope check
+	// at its lease must not hold to the depth limit and include rules as
+	// a link (outOfScope; a diff review).
+	keys := make([]string, 0, 2*len(es))
+	for _, e := range es {
+		keys = append(keys, seedSiteKey(e.Site), seedURLKey(e.URL))
 	}
 	if err := c.p.Queue.SetFlags(keys); err != nil {
 		return 0, fmt.Errorf("frontier: seeds' sites: %w", err)

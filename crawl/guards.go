@@ -41,6 +41,9 @@ func addressCountKey(addr string) string  { return "address " + addr }
 // redirected.
 func seedSiteKey(site string) string { return "seed " + site }
 
+// seedURLKey flags a seed URL of this generation (Crawler.Seed).
+func seedURLKey(u string) string { return "seed-url " + u }
+
 // addressWarnAt is the number of sites on one address at which a crawl
 // warns, and again at each tenfold of it: a shared host, a CDN address
 // or a farm of fresh domains, for the operator to tell apart.

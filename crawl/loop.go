@@ -92,7 +92,13 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 	// an older profile admitted (a re-crawl review: a profile whose
 	// include rules or depth limit had narrowed fetched them all again).
 	// A link found in this run was decided so already, and is again.
-	if why := c.outOfScope(e, u); why != "" {
+	if why, seed, err := c.outOfScope(e, u); err != nil {
+		return err
+	} else if seed {
+		l.Entry.Hops, l.Entry.Via, l.Entry.Depth, l.Entry.Tree = "", "", 0, scope.RegisteredDomain(u.Hostname())
+		l.Entry.Priority = frontier.High
+		e = l.Entry
+	} else if why != "" {
 		return c.finish(l, worker, outcome{status: codeExcluded, annot: []string{"scope:" + why}},
 			frontier.Completion{Unsee: true, UnseeVariant: scope.SeenKey(u)})
 	}

@@ -431,9 +431,30 @@ var ErrDedupLinesSkipped = errors.New("dedup index lines skipped")
 // when they were queued (scope.Decider.DecideRequisite): a redirect's
 // target stands for the URL that was admitted, and a requisite for its
 // page.
-func (c *Crawler) outOfScope(e frontier.Entry, u *url.URL) string {
-	if e.Hops == "" || e.Requisite || strings.HasSuffix(e.Hops, "R") || strings.HasSuffix(e.Hops, "E") {
-		return ""
+//
+// A seed of this generation is a seed whatever its hop path: a new
+// generation queues the known URLs before the seeds, so a seed the
+// history knows as a link keeps that entry (a diff review: a section's
+// index added as a seed, with a lowered depth limit, was rejected as a
+// link too deep, and never fetched).
+// seed reports that the URL is such a seed: the caller then takes it as
+// the seed it is (no hop, depth 0 of its own tree), so that its links too
+// are decided from the seed.
+//
+// Under the profile of the generation before (SameProfile) nothing is
+// decided again: the entries were decided under the same rules.
+func (c *Crawler) outOfScope(e frontier.Entry, u *url.URL) (why string, seed bool, err error) {
+	if c.sameProfile.Load() || e.Hops == "" || e.Requisite || strings.HasSuffix(e.Hops, "R") || strings.HasSuffix(e.Hops, "E") {
+		return "", false, nil
 	}
-	return c.cfg.Scope.DecideURL(e.Tree, e.Depth-1, u).Reject
+	why = c.cfg.Scope.DecideURL(e.Tree, e.Depth-1, u).Reject
+	if why == "" {
+		return "", false, nil
+	}
+	if n, err := c.p.Queue.BudgetCount(seedURLKey(e.URL)); err != nil {
+		return "", false, fmt.Errorf("frontier budget %s: %w", e.URL, err)
+	} else if n > 0 {
+		return "", true, nil
+	}
+	return why, false, nil
 }

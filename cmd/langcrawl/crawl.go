@@ -513,7 +513,8 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 		DomainConnections: cfg.Scheduling.DomainConnections, AddressConnections: cfg.Scheduling.AddressConnections,
 		Resolve:    client.Address,
 		Requisites: cfg.Scope.Requisites, MaxEmbedHops: cfg.Scope.MaxEmbedHops, Focus: policy, Bandwidth: bw, SiteBudgets: siteBudgets,
-		Drain: cfg.Timeouts.Drain,
+		Drain:       cfg.Timeouts.Drain,
+		CaptureDirs: captureDirs(cfg),
 		Scope: scope.Decider{
 			MaxDepth:  cfg.Depth,
 			QueryRule: cfg.Scope.OneQueryPerScript,
@@ -722,4 +723,18 @@ func frontierOptions(cfg *config.Config) *frontier.Options {
 	cache := cmp.Or(cfg.Scheduling.FrontierCache, config.DefaultFrontierCache)
 	return &frontier.Options{Order: cfg.Scheduling.Order, SeenCache: cfg.Scheduling.SeenCache,
 		BlockCacheMB: int((cache + 1<<20 - 1) >> 20), AcceptDamage: cfg.AcceptFrontierDamage}
+}
+
+// captureDirs are where the engine looks for a capture's WARC file by its
+// base name (crawl.Config.CaptureDirs): out's warcs/, and the --previous
+// crawl's.
+func captureDirs(cfg *config.Config) []string {
+	var dirs []string
+	if abs, err := filepath.Abs(filepath.Join(cfg.Out, warcDir)); err == nil {
+		dirs = append(dirs, abs)
+	}
+	if cfg.Recrawl.Previous != "" {
+		dirs = append(dirs, filepath.Join(cfg.Recrawl.Previous, warcDir))
+	}
+	return dirs
 }
