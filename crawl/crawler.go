@@ -444,7 +444,7 @@ func (c *Crawler) worker(work, inflight context.Context, id int, stop context.Ca
 			stop(errors.New(reason))
 			return nil
 		}
-		err = c.process(inflight, id, lease, ticket)
+		err = c.process(context.WithValue(inflight, heldKey{}, &slot), id, lease, ticket)
 		if wake := c.slots.done(slot); len(wake) > 0 {
 			// One fetch ended: the sites waiting for its domain or its
 			// address come back at once, in their places, and the first
@@ -689,3 +689,7 @@ func (c *Crawler) holdRecovered() {
 // CPU of a re-crawl generation (BenchmarkRecrawlLoopback, BENCHMARKS.md).
 // Without it, or with false, each 304 reads them.
 func (c *Crawler) SameProfile(same bool) { c.sameProfile.Store(same) }
+
+// heldKey carries a worker's *held into process, whose page fetch moves
+// it to the address its connection reaches (serverSlots.moveTo).
+type heldKey struct{}

@@ -1,6 +1,7 @@
 package crawl
 
 import (
+	"errors"
 	"net"
 	"sync"
 	"time"
@@ -336,6 +337,45 @@ func (s *serverSlots) learn(site, addr string) {
 	}
 	s.addrOf = putBounded(s.addrOf, site, addr)
 	delete(s.unresolved, site)
+}
+
+// errAddressFull is what moveTo answers when the address a fetch's new
+// connection reached has its bound under way: the fetch is given up
+// before its request goes out, and its lease handed back.
+var errAddressFull = errors.New("crawl: the address the site now answers from has its fetches under way")
+
+// moveTo counts the lease h of site, whose fetch has just connected to
+// ip, under ip, the address its request will go to, rather than the one
+// it was taken under (the site's last known address, or none when its
+// lookup failed). It reports errAddressFull, and counts nothing, when ip
+// has its bound under way already; the site's next leases count against
+// ip either way. Before, a site that had moved (or a hostile DNS that
+// switched its names to one victim) was counted under its old address
+// until its connection told the move, and thirty such sites put three
+// fetches at once on an address bound to two (an address and DNS review).
+func (s *serverSlots) moveTo(h *held, site, ip string) error {
+	if !s.keepsBook() || ip == "" || h.addr == ip {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.addrOf = putBounded(s.addrOf, site, ip)
+	delete(s.unresolved, site)
+	if s.addrMax <= 0 {
+		return nil
+	}
+	if s.addrs[ip] >= s.bound(ip) {
+		s.heldAddr++
+		s.park("a "+ip, site)
+		return errAddressFull
+	}
+	down(s.addrs, h.addr)
+	if s.addrs == nil {
+		s.addrs = map[string]int{}
+	}
+	s.addrs[ip]++
+	h.addr = ip
+	return nil
 }
 
 // keepsBook reports whether the slots keep each site's address.

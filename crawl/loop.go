@@ -241,7 +241,13 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 		return fmt.Errorf("frontier history %s: %w", e.URL, err)
 	}
 	asked := conditional(hdr, prev, known)
-	res, ferr := c.p.Fetcher.Do(ctx, http.MethodGet, e.URL, hdr)
+	fctx := ctx
+	if h, ok := ctx.Value(heldKey{}).(*held); ok {
+		// A new connection is counted under the address it reached
+		// before the request goes out (serverSlots.moveTo).
+		fctx = fetch.WithAddressCheck(ctx, func(ip string) error { return c.slots.moveTo(h, e.Site, ip) })
+	}
+	res, ferr := c.p.Fetcher.Do(fctx, http.MethodGet, e.URL, hdr)
 	end := c.cfg.Now()
 	release(end)
 	defer res.Close() // a body too large for memory went to a temporary file
@@ -270,6 +276,14 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 	done.Recheck = recheck
 	if res == nil {
 		c.unreserve()
+		if errors.Is(ferr, errAddressFull) {
+			// Connected to an address whose bound is under way, nothing
+			// sent: no try, the lease back until a slot frees there.
+			if err := c.p.Queue.Return(l, end.Add(domainWait)); err != nil {
+				return fmt.Errorf("frontier return %s: %w", e.URL, err)
+			}
+			return nil
+		}
 		if errors.Is(ferr, fetch.ErrLocal) {
 			// The crawler's own disk failed under the fetch: the crawl
 			// stops as on a failed WARC write, the lease in flight and

@@ -3,6 +3,7 @@ package fetch
 import (
 	"context"
 	"encoding/binary"
+	"errors"
 	"io"
 	"net"
 	"net/netip"
@@ -93,5 +94,45 @@ func TestDNSReviewAddressSkipsRefused(t *testing.T) {
 	defer res.Close()
 	if got != res.IP {
 		t.Errorf("Address(%s) = %s, but the fetch connected to %s (%s is refused by the guard)", u, got, res.IP, got)
+	}
+}
+
+// TestAddressCheckBeforeRequest: a fetch made with WithAddressCheck calls
+// the check with the address its new connection reached, before the
+// request goes out; an error from it fails the fetch with that error and
+// nothing reaches the server. A kept-alive connection is not checked
+// again. (The crawl counts a site's fetch under the address it reached
+// so: serverSlots.moveTo, after an address and DNS review.)
+func TestAddressCheckBeforeRequest(t *testing.T) {
+	resp := "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\nok"
+	srv := newRawServer(t, reply(resp))
+	c := newClient(t, Config{})
+	full := errors.New("the address has its fetches under way")
+	var seen []string
+	refuse := WithAddressCheck(context.Background(), func(ip string) error {
+		seen = append(seen, ip)
+		return full
+	})
+	if _, err := c.Do(refuse, "GET", srv.url("/a"), nil); !errors.Is(err, full) {
+		t.Fatalf("a refused connection: %v, want the check's error", err)
+	}
+	if n := len(srv.requests()); n != 0 {
+		t.Errorf("the server got %d requests on a connection the check refused", n)
+	}
+	if len(seen) != 1 || seen[0] != "127.0.0.1" {
+		t.Errorf("checked %q, want the connection's address once", seen)
+	}
+	seen = nil
+	allow := WithAddressCheck(context.Background(), func(ip string) error {
+		seen = append(seen, ip)
+		return nil
+	})
+	for _, p := range []string{"/b", "/c"} {
+		if res, err := c.Do(allow, "GET", srv.url(p), nil); err != nil || res.Status != 200 {
+			t.Fatalf("GET %s: %v", p, err)
+		}
+	}
+	if len(seen) != 1 {
+		t.Errorf("checked %q for two fetches on one kept-alive connection, want once", seen)
 	}
 }

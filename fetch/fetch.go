@@ -519,6 +519,12 @@ func (c *Client) dial(ctx context.Context, key string, useTLS bool, host, dialHo
 		return nil, &ConnectError{Err: fmt.Errorf("dial %s: %w", addr, timeoutErr(err))}
 	}
 	pc := &persistConn{key: key, conn: c.wrapConn(conn, c.cfg.Dial != nil, site), ip: remoteIP(conn, addr), peek: newSocketPeek(conn)}
+	if check := AddressCheck(ctx); check != nil {
+		if err := check(pc.ip); err != nil {
+			conn.Close()
+			return nil, err
+		}
+	}
 	if useTLS {
 		tc := tls.Client(pc.conn, &tls.Config{
 			ServerName:         dialHost,
@@ -1341,4 +1347,27 @@ func Received(err error) int64 {
 		return r.n
 	}
 	return 0
+}
+
+type addressCheckKey struct{}
+
+// WithAddressCheck returns a context whose fetches call check with the
+// address of each new connection they make, once it is connected and
+// before anything is sent on it; an error from check closes the
+// connection and fails the fetch with that error, as it is. The crawl
+// counts a site's fetches against the address it last reached the site
+// at; a site whose DNS now answers another address (a site that moved,
+// or a hostile DNS that switches many names to one victim) is checked
+// against the bound of the address it does reach, before its request
+// goes out (an address and DNS review). A kept-alive connection is not
+// checked again: it is at the address the site was reached at.
+func WithAddressCheck(ctx context.Context, check func(ip string) error) context.Context {
+	return context.WithValue(ctx, addressCheckKey{}, check)
+}
+
+// AddressCheck returns the check WithAddressCheck put in ctx, nil if
+// none: a Fetcher other than Client calls it as Client does.
+func AddressCheck(ctx context.Context) func(ip string) error {
+	check, _ := ctx.Value(addressCheckKey{}).(func(string) error)
+	return check
 }

@@ -1,0 +1,179 @@
+package crawl
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/langcrawl/langcrawl/fetch"
+)
+
+// movingFetcher is a fake fetcher for the address and DNS review: each
+// response says the address it came from (Result.IP), as ipOf tells for
+// the URL, and it counts the fetches under way at the shared address.
+// A fetch there is held until more than bound are under way at once (the
+// fault, seen) or its server time has passed.
+type movingFetcher struct {
+	*fakeFetcher
+	ipOf   func(u *url.URL) string
+	shared string
+	bound  int
+
+	mu   sync.Mutex
+	now  int
+	most int
+	over chan struct{} // closed once more than bound were under way
+	once sync.Once
+}
+
+func (m *movingFetcher) Do(ctx context.Context, method, u string, h http.Header) (*fetch.Result, error) {
+	pu, _ := url.Parse(u)
+	ip := m.ipOf(pu)
+	// Connected to ip, nothing sent yet: the check fetch.Client makes
+	// of each new connection (every fetch here is one).
+	if check := fetch.AddressCheck(ctx); check != nil {
+		if err := check(ip); err != nil {
+			return nil, err
+		}
+	}
+	res, err := m.fakeFetcher.Do(ctx, method, u, h)
+	if res != nil {
+		res.IP = ip
+	}
+	if ip != m.shared {
+		return res, err
+	}
+	m.mu.Lock()
+	m.now++
+	m.most = max(m.most, m.now)
+	if m.now > m.bound {
+		m.once.Do(func() { close(m.over) })
+	}
+	m.mu.Unlock()
+	select { // the server's time to answer, during which others may come
+	case <-m.over:
+	case <-time.After(50 * time.Millisecond):
+	}
+	m.mu.Lock()
+	m.now--
+	m.mu.Unlock()
+	return res, err
+}
+
+// sharedWeb is a seed page linking to n sites, each a home page linking
+// to three pages of its own.
+func sharedWeb(n int) (fakeWeb, []string) {
+	web := fakeWeb{}
+	var homes []string
+	for i := range n {
+		home := fmt.Sprintf("http://shop%d.test/", i)
+		homes = append(homes, home)
+		web[home] = page("th", home+"a", home+"b", home+"c")
+		web[home+"a"], web[home+"b"], web[home+"c"] = page("th"), page("th"), page("th")
+	}
+	web["http://seed.test/"] = page("th", homes...)
+	return web, homes
+}
+
+// TestDNSReviewTransientLookupFailureUnbound (from an address and DNS
+// review): thirty shops on one shared-hosting address, whose DNS fails
+// once in a while (a timeout, a SERVFAIL: here every site's first lookup
+// times out and its next answers). The fetch after a failed lookup
+// resolves the name again, reaches the shared server, and was counted
+// under no address: the server got up to every worker's fetch at once
+// under scheduling.address_connections 2. A lookup that failed for a
+// moment says nothing about the site; only "no such host" lets the fetch
+// go unbound (it reaches no one). Now the fetch's connection is counted
+// under the address it reached before its request goes out
+// (serverSlots.moveTo), as a moved site's is.
+func TestDNSReviewTransientLookupFailureUnbound(t *testing.T) {
+	const shared, bound = "192.0.2.7", 2
+	web, homes := sharedWeb(30)
+	f := &movingFetcher{fakeFetcher: &fakeFetcher{web: web}, shared: shared, bound: bound, over: make(chan struct{}),
+		ipOf: func(u *url.URL) string {
+			if u.Host == "seed.test" {
+				return "192.0.2.1"
+			}
+			return shared
+		}}
+	var mu sync.Mutex
+	looked := map[string]int{}
+	resolve := func(_ context.Context, raw string) (string, error) {
+		u, err := url.Parse(raw)
+		if err != nil {
+			return "", err
+		}
+		mu.Lock()
+		looked[u.Host]++
+		n := looked[u.Host]
+		mu.Unlock()
+		if u.Host != "seed.test" && n == 1 {
+			return "", &net.DNSError{Err: "i/o timeout", Name: u.Host, IsTimeout: true, IsTemporary: true}
+		}
+		return f.ipOf(u), nil
+	}
+	c := seededCrawler(t, Config{Workers: 8, Retries: fastRetries, AddressConnections: bound, Resolve: resolve}, f, "http://seed.test/")
+	runToEnd(t, c)
+	if f.most > bound {
+		t.Errorf("%d fetches at once at the shared address after lookups that failed for a moment, bound %d", f.most, bound)
+	}
+	if want := 1 + 4*len(homes); len(f.got) != want {
+		t.Errorf("%d pages fetched, want %d", len(f.got), want)
+	}
+	if c.slots.underWay() {
+		t.Errorf("slots still held after the crawl: %v %v", c.slots.domains, c.slots.addrs)
+	}
+}
+
+// TestDNSReviewMovedSitesBound (from an address and DNS review): thirty
+// sites, each first reached at an address of its own, all move to one
+// shared-hosting address (a host's migration; or a hostile DNS that
+// answers each name with a public address of its own, then with the
+// victim's). Their next fetches were counted under the addresses the
+// sites were last reached at, one each, so the new address got every
+// worker's fetch at once under scheduling.address_connections 2, a
+// fetch per site until each connection told the move.
+func TestDNSReviewMovedSitesBound(t *testing.T) {
+	const shared, bound = "192.0.2.7", 2
+	web, homes := sharedWeb(30)
+	index := map[string]int{}
+	for i, h := range homes {
+		u, _ := url.Parse(h)
+		index[u.Host] = i
+	}
+	f := &movingFetcher{fakeFetcher: &fakeFetcher{web: web}, shared: shared, bound: bound, over: make(chan struct{}),
+		ipOf: func(u *url.URL) string {
+			switch {
+			case u.Host == "seed.test":
+				return "192.0.2.1"
+			case u.Path == "/" || u.Path == "/robots.txt":
+				return fmt.Sprintf("198.51.100.%d", index[u.Host]) // before the move
+			}
+			return shared // moved
+		}}
+	resolve := func(_ context.Context, raw string) (string, error) {
+		// What DNS answered before the move: a lookup comes before a
+		// site's first lease only.
+		u, err := url.Parse(raw)
+		if err != nil {
+			return "", err
+		}
+		return f.ipOf(&url.URL{Host: u.Host, Path: "/"}), nil
+	}
+	c := seededCrawler(t, Config{Workers: 8, Retries: fastRetries, AddressConnections: bound, Resolve: resolve}, f, "http://seed.test/")
+	runToEnd(t, c)
+	if f.most > bound {
+		t.Errorf("%d fetches at once at the address thirty sites moved to, bound %d", f.most, bound)
+	}
+	if want := 1 + 4*len(homes); len(f.got) != want {
+		t.Errorf("%d pages fetched, want %d", len(f.got), want)
+	}
+	if c.slots.underWay() {
+		t.Errorf("slots still held after the crawl: %v %v", c.slots.domains, c.slots.addrs)
+	}
+}
