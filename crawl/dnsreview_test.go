@@ -119,15 +119,7 @@ func TestDNSReviewTransientLookupFailureUnbound(t *testing.T) {
 	}
 	c := seededCrawler(t, Config{Workers: 8, Retries: fastRetries, AddressConnections: bound, Resolve: resolve}, f, "http://seed.test/")
 	runToEnd(t, c)
-	if f.most > bound {
-		t.Errorf("%d fetches at once at the shared address after lookups that failed for a moment, bound %d", f.most, bound)
-	}
-	if want := 1 + 4*len(homes); len(f.got) != want {
-		t.Errorf("%d pages fetched, want %d", len(f.got), want)
-	}
-	if c.slots.underWay() {
-		t.Errorf("slots still held after the crawl: %v %v", c.slots.domains, c.slots.addrs)
-	}
+	f.checkBound(t, c, homes, "after lookups that failed for a moment")
 }
 
 // TestDNSReviewMovedSitesBound (from an address and DNS review): thirty
@@ -167,11 +159,19 @@ func TestDNSReviewMovedSitesBound(t *testing.T) {
 	}
 	c := seededCrawler(t, Config{Workers: 8, Retries: fastRetries, AddressConnections: bound, Resolve: resolve}, f, "http://seed.test/")
 	runToEnd(t, c)
-	if f.most > bound {
-		t.Errorf("%d fetches at once at the address thirty sites moved to, bound %d", f.most, bound)
+	f.checkBound(t, c, homes, "thirty sites moved to")
+}
+
+// checkBound: no more than bound fetches at once at the shared address
+// (what says how they got there), every page of the seed and of homes
+// fetched, and no slot left held.
+func (m *movingFetcher) checkBound(t *testing.T, c *Crawler, homes []string, what string) {
+	t.Helper()
+	if m.most > m.bound {
+		t.Errorf("%d fetches at once at the shared address, %s; bound %d", m.most, what, m.bound)
 	}
-	if want := 1 + 4*len(homes); len(f.got) != want {
-		t.Errorf("%d pages fetched, want %d", len(f.got), want)
+	if want := 1 + 4*len(homes); len(m.got) != want {
+		t.Errorf("%d pages fetched, want %d", len(m.got), want)
 	}
 	if c.slots.underWay() {
 		t.Errorf("slots still held after the crawl: %v %v", c.slots.domains, c.slots.addrs)

@@ -2,16 +2,12 @@ package fetch
 
 import (
 	"context"
-	"encoding/binary"
 	"errors"
-	"io"
 	"net"
 	"net/netip"
 	"strings"
 	"testing"
 	"time"
-
-	"golang.org/x/net/dns/dnsmessage"
 )
 
 // Every spelling of the loopback address is refused through Client.Do,
@@ -144,45 +140,9 @@ func TestGuardConnectToAllowed(t *testing.T) {
 }
 
 // fakeDNS answers every A question with a and every other question with
-// no records, over the stream transport of a net.Pipe: no socket at all.
+// no records (scriptedDNS): no socket at all.
 func fakeDNS(t *testing.T, a netip.Addr) *net.Resolver {
-	return &net.Resolver{PreferGo: true, Dial: func(context.Context, string, string) (net.Conn, error) {
-		client, server := net.Pipe()
-		go func() {
-			defer server.Close()
-			for {
-				var n [2]byte
-				if _, err := io.ReadFull(server, n[:]); err != nil {
-					return
-				}
-				q := make([]byte, binary.BigEndian.Uint16(n[:]))
-				if _, err := io.ReadFull(server, q); err != nil {
-					return
-				}
-				var m dnsmessage.Message
-				if err := m.Unpack(q); err != nil || len(m.Questions) == 0 {
-					return
-				}
-				m.Header.Response, m.Header.Authoritative = true, true
-				if q := m.Questions[0]; q.Type == dnsmessage.TypeA {
-					m.Answers = []dnsmessage.Resource{{
-						Header: dnsmessage.ResourceHeader{Name: q.Name, Type: q.Type, Class: q.Class, TTL: 0},
-						Body:   &dnsmessage.AResource{A: a.As4()},
-					}}
-				}
-				out, err := m.Pack()
-				if err != nil {
-					t.Error(err)
-					return
-				}
-				binary.BigEndian.PutUint16(n[:], uint16(len(out)))
-				if _, err := server.Write(append(n[:], out...)); err != nil {
-					return
-				}
-			}
-		}()
-		return client, nil
-	}}
+	return scriptedDNS(t, func(string) []netip.Addr { return []netip.Addr{a} })
 }
 
 // A name is checked by the address it resolves to, at dial time, so a
