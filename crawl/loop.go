@@ -196,6 +196,22 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 	if !dec.Allowed {
 		return c.finish(l, worker, outcome{status: codeRobots, annot: []string{dec.Reason}}, frontier.Completion{})
 	}
+	if h, ok := ctx.Value(heldKey{}).(*held); ok {
+		// robots.txt, fetched in this lease on a connection no address
+		// check saw, told the site's address (Answered), and the page
+		// goes out on that kept-alive connection, which the fetch does
+		// not check again: the lease is counted under that address now
+		// (a review of the last commits: thirty sites whose lookup had
+		// failed put three pages at once on an address bound to two).
+		if ip := c.slots.addressOf(e.Site); ip != "" {
+			if errors.Is(c.slots.moveTo(h, e.Site, ip), errAddressFull) {
+				if err := c.p.Queue.Return(l, now.Add(domainWait)); err != nil {
+					return fmt.Errorf("frontier return %s: %w", e.URL, err)
+				}
+				return nil
+			}
+		}
+	}
 
 	// 5. Fetch, holding the site's politeness slot: one connection per
 	// site, and w between the end of one request and the next. The

@@ -95,6 +95,9 @@ func profileMarkKey(gen int64) []byte {
 // began). A re-crawl whose profile is that of the generation before
 // follows no link of a capture a 304 stands for: that capture's links
 // were decided under the same rules already.
+//
+// A generation marked with another fingerprint before (a resumed run
+// whose profile was edited) is marked MixedProfile, which matches none.
 func (q *Queue) MarkProfile(gen int64, fp string) (prev string, known bool, err error) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
@@ -110,8 +113,23 @@ func (q *Queue) MarkProfile(gen int64, fp string) (prev string, known bool, err 
 			return "", false, fmt.Errorf("frontier: profile mark: %w", dbErr(err))
 		}
 	}
+	// A generation whose runs crawled with different profiles (a run
+	// resumed after an edit) decided its links under more than one: it is
+	// marked as no profile's (a review of the last commits: the resumed
+	// run's mark alone let the next generation skip the captures whose
+	// links the first run's profile had decided).
+	switch cur, err := q.db.Get(profileMarkKey(gen), nil); {
+	case err == nil && string(cur) != fp:
+		fp = MixedProfile
+	case err != nil && !errors.Is(err, leveldb.ErrNotFound):
+		return "", false, fmt.Errorf("frontier: profile mark: %w", dbErr(err))
+	}
 	if err := q.db.Put(profileMarkKey(gen), []byte(fp), q.wo); err != nil {
 		return prev, known, fmt.Errorf("frontier: profile mark: %w", dbErr(err))
 	}
 	return prev, known, nil
 }
+
+// MixedProfile is the mark of a generation whose runs crawled with more
+// than one profile (MarkProfile); no fingerprint equals it.
+const MixedProfile = "mixed"

@@ -534,9 +534,6 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 	if err != nil {
 		return snap, errors.Join(err, clog.Close(), arc.Close(), q.Close())
 	}
-	if err := markProfile(c, q, cfg, gen, log); err != nil {
-		return snap, errors.Join(err, clog.Close(), arc.Close(), q.Close())
-	}
 	if pending {
 		// The stop cut short is closed: from here the run is a start's.
 		if err := writeRun(cfg.Out, "started"); err != nil {
@@ -603,6 +600,18 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 		return snap, errors.Join(err, clog.Close(), arc.Close(), q.Close())
 	}
 	defer stopActions()
+	// After control.json and the action files read at start: the
+	// exclusions in force are part of the profile marked.
+	if err := markProfile(c, q, cfg, filter.Excludes(), gen, log); err != nil {
+		return snap, errors.Join(err, clog.Close(), arc.Close(), q.Close())
+	}
+	steer.onRules(func() error {
+		// An exclusion added or lifted while the generation runs: its
+		// links were decided under more than one set of rules.
+		c.SameProfile(false)
+		_, _, err := q.MarkProfile(gen, frontier.MixedProfile)
+		return err
+	})
 	syncCtx, stopSync := context.WithCancel(context.WithoutCancel(ctx))
 	synced := make(chan error, 1)
 	go func() {

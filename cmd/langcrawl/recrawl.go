@@ -116,8 +116,16 @@ func startGeneration(c *crawl.Crawler, q *frontier.Queue, cfg *config.Config, st
 // the capture it stands for, whose links were decided under the same
 // rules; after an edit (a depth limit raised, an exclusion lifted) it
 // does, so that what the older profile left out is found.
-func markProfile(c *crawl.Crawler, q *frontier.Queue, cfg *config.Config, gen int64, log *slog.Logger) error {
-	sum := sha256.Sum256([]byte(cfg.YAML()))
+//
+// The exclusions in force count as the profile's: the operator's
+// (control.json, the action directory read at start) decide links as
+// the profile's do, and one lifted between generations must have the
+// captures read as an edited profile does (a review of the last commits).
+// excludes is the filter's rules once the start's steering is applied.
+func markProfile(c *crawl.Crawler, q *frontier.Queue, cfg *config.Config, excludes []string, gen int64, log *slog.Logger) error {
+	ex := slices.Clone(excludes)
+	slices.Sort(ex)
+	sum := sha256.Sum256([]byte(cfg.YAML() + "\n# exclusions in force:\n" + strings.Join(ex, "\n")))
 	fp := hex.EncodeToString(sum[:])
 	prev, known, err := q.MarkProfile(gen, fp)
 	if err != nil {

@@ -77,6 +77,8 @@ type steering struct {
 	seeds   map[string]struct{}
 	changes []status.Change
 	stop    func() // stops the crawl; set by setStop
+	// rules, when set (onRules), is told of an exclusion added or lifted.
+	rules   func() error
 	stopped bool
 }
 
@@ -246,6 +248,14 @@ func (s *steering) restoredNote() string {
 		s.path, strings.Join(parts, ", "))
 }
 
+// onRules sets what an exclusion added or lifted from now on tells: the
+// generation's profile mark (markProfile) no longer holds.
+func (s *steering) onRules(f func() error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.rules = f
+}
+
 // setStop sets how the stop command stops the crawl.
 func (s *steering) setStop(stop func()) {
 	s.mu.Lock()
@@ -371,6 +381,11 @@ func (s *steering) applyLocked(cmd status.Command) error {
 		}
 		s.state.Excludes = appendNew(s.state.Excludes, r)
 		s.state.Unexcluded = slices.DeleteFunc(s.state.Unexcluded, func(x string) bool { return x == r })
+		if s.rules != nil {
+			if err := s.rules(); err != nil {
+				return err
+			}
+		}
 	case status.Unexclude:
 		r := cmd.Args[0]
 		if err := s.filter.RemoveExclude(r); err != nil {
@@ -385,6 +400,11 @@ func (s *steering) applyLocked(cmd status.Command) error {
 		s.state.Excludes = slices.DeleteFunc(s.state.Excludes, func(x string) bool { return x == r })
 		if slices.Contains(s.profileExcludes, r) {
 			s.state.Unexcluded = appendNew(s.state.Unexcluded, r)
+		}
+		if s.rules != nil {
+			if err := s.rules(); err != nil {
+				return err
+			}
 		}
 	default:
 		return fmt.Errorf("unknown command %q", cmd.Verb)
