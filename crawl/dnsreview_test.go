@@ -22,13 +22,38 @@ type movingFetcher struct {
 	*fakeFetcher
 	ipOf   func(u *url.URL) string
 	shared string
-	bound  int
+	crowd
+}
 
-	mu   sync.Mutex
-	now  int
-	most int
-	over chan struct{} // closed once more than bound were under way
-	once sync.Once
+// crowd counts the requests under way at one place and the most at once.
+// hold holds a request until more than bound are under way (the fault,
+// seen) or wait has passed, the server's time to answer, during which
+// others may come.
+type crowd struct {
+	mu        sync.Mutex
+	now, most int
+	bound     int
+	over      chan struct{} // closed once more than bound were under way
+	once      sync.Once
+}
+
+func newCrowd(bound int) crowd { return crowd{bound: bound, over: make(chan struct{})} }
+
+func (g *crowd) hold(wait time.Duration) {
+	g.mu.Lock()
+	g.now++
+	g.most = max(g.most, g.now)
+	if g.now > g.bound {
+		g.once.Do(func() { close(g.over) })
+	}
+	g.mu.Unlock()
+	select {
+	case <-g.over:
+	case <-time.After(wait):
+	}
+	g.mu.Lock()
+	g.now--
+	g.mu.Unlock()
 }
 
 func (m *movingFetcher) Do(ctx context.Context, method, u string, h http.Header) (*fetch.Result, error) {
@@ -45,23 +70,9 @@ func (m *movingFetcher) Do(ctx context.Context, method, u string, h http.Header)
 	if res != nil {
 		res.IP = ip
 	}
-	if ip != m.shared {
-		return res, err
+	if ip == m.shared {
+		m.hold(50 * time.Millisecond)
 	}
-	m.mu.Lock()
-	m.now++
-	m.most = max(m.most, m.now)
-	if m.now > m.bound {
-		m.once.Do(func() { close(m.over) })
-	}
-	m.mu.Unlock()
-	select { // the server's time to answer, during which others may come
-	case <-m.over:
-	case <-time.After(50 * time.Millisecond):
-	}
-	m.mu.Lock()
-	m.now--
-	m.mu.Unlock()
 	return res, err
 }
 
@@ -94,7 +105,7 @@ func sharedWeb(n int) (fakeWeb, []string) {
 func TestDNSReviewTransientLookupFailureUnbound(t *testing.T) {
 	const shared, bound = "192.0.2.7", 2
 	web, homes := sharedWeb(30)
-	f := &movingFetcher{fakeFetcher: &fakeFetcher{web: web}, shared: shared, bound: bound, over: make(chan struct{}),
+	f := &movingFetcher{fakeFetcher: &fakeFetcher{web: web}, shared: shared, crowd: newCrowd(bound),
 		ipOf: func(u *url.URL) string {
 			if u.Host == "seed.test" {
 				return "192.0.2.1"
@@ -138,7 +149,7 @@ func TestDNSReviewMovedSitesBound(t *testing.T) {
 		u, _ := url.Parse(h)
 		index[u.Host] = i
 	}
-	f := &movingFetcher{fakeFetcher: &fakeFetcher{web: web}, shared: shared, bound: bound, over: make(chan struct{}),
+	f := &movingFetcher{fakeFetcher: &fakeFetcher{web: web}, shared: shared, crowd: newCrowd(bound),
 		ipOf: func(u *url.URL) string {
 			switch {
 			case u.Host == "seed.test":

@@ -20,13 +20,7 @@ import (
 // the homes; a home page is held until more than bound page requests are
 // under way at once (the fault, seen) or its server time has passed. It
 // records the most page requests (robots.txt apart) under way at once.
-type concurrencyServer struct {
-	mu        sync.Mutex
-	now, most int
-	bound     int
-	over      chan struct{}
-	once      sync.Once
-}
+type concurrencyServer struct{ crowd }
 
 func (s *concurrencyServer) handler(homes []string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
@@ -39,20 +33,7 @@ func (s *concurrencyServer) handler(homes []string) http.HandlerFunc {
 			attackPage(w, homes...)
 			return
 		}
-		s.mu.Lock()
-		s.now++
-		s.most = max(s.most, s.now)
-		if s.now > s.bound {
-			s.once.Do(func() { close(s.over) })
-		}
-		s.mu.Unlock()
-		select { // the server's time to answer, during which others may come
-		case <-s.over:
-		case <-time.After(100 * time.Millisecond):
-		}
-		s.mu.Lock()
-		s.now--
-		s.mu.Unlock()
+		s.hold(100 * time.Millisecond)
 		attackPage(w)
 	}
 }
@@ -75,7 +56,7 @@ func TestLastReviewRobotsConnectionUnbound(t *testing.T) {
 	for i := range 30 {
 		homes = append(homes, fmt.Sprintf("http://shop%d.test/", i))
 	}
-	srv := &concurrencyServer{bound: bound, over: make(chan struct{})}
+	srv := &concurrencyServer{newCrowd(bound)}
 	client := attackServer(t, srv.handler(homes), fetch.Config{UserAgent: "langcrawl/1.0"})
 	var g *politeness.Gate
 	var c *Crawler // told of robots.txt answers, as langcrawl crawl wires it
