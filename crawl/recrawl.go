@@ -116,8 +116,8 @@ func (c *Crawler) notModified(l *frontier.Lease, worker int, res *fetch.Result, 
 	// by the profile in force now (a re-crawl review: a depth limit
 	// raised, or an exclusion lifted, since the capture found nothing
 	// behind an unchanged page). Not when the generation before crawled
-	// with this profile (SameProfile): its decisions stand. Links to URLs this generation queued
-	// already are duplicates, as on any page.
+	// with this profile (SameProfile): its decisions stand. Links to
+	// URLs this generation queued already are duplicates, as on any page.
 	if u, err := url.Parse(e.URL); err == nil && !c.sameProfile.Load() {
 		if found, decl, lang, ok := c.captureLinks(prev, u); ok {
 			var key string
@@ -436,10 +436,9 @@ var ErrDedupLinesSkipped = errors.New("dedup index lines skipped")
 // generation queues the known URLs before the seeds, so a seed the
 // history knows as a link keeps that entry (a diff review: a section's
 // index added as a seed, with a lowered depth limit, was rejected as a
-// link too deep, and never fetched).
-// seed reports that the URL is such a seed: the caller then takes it as
-// the seed it is (no hop, depth 0 of its own tree), so that its links too
-// are decided from the seed.
+// link too deep, and never fetched). seed reports that the URL is such a
+// seed: the caller then takes it as the seed it is (no hop, depth 0 of
+// its own tree), so that its links too are decided from the seed.
 //
 // Under the profile of the generation before (SameProfile) nothing is
 // decided again: the entries were decided under the same rules.
