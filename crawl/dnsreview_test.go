@@ -112,22 +112,14 @@ func TestDNSReviewTransientLookupFailureUnbound(t *testing.T) {
 			}
 			return shared
 		}}
-	var mu sync.Mutex
-	looked := map[string]int{}
-	resolve := func(_ context.Context, raw string) (string, error) {
-		u, err := url.Parse(raw)
-		if err != nil {
-			return "", err
-		}
-		mu.Lock()
-		looked[u.Host]++
-		n := looked[u.Host]
-		mu.Unlock()
-		if u.Host != "seed.test" && n == 1 {
-			return "", &net.DNSError{Err: "i/o timeout", Name: u.Host, IsTimeout: true, IsTemporary: true}
-		}
-		return f.ipOf(u), nil
-	}
+	resolve := flakyResolve(func(host string) bool { return host != "seed.test" },
+		func(_ context.Context, raw string) (string, error) {
+			u, err := url.Parse(raw)
+			if err != nil {
+				return "", err
+			}
+			return f.ipOf(u), nil
+		})
 	c := seededCrawler(t, Config{Workers: 8, Retries: fastRetries, AddressConnections: bound, Resolve: resolve}, f, "http://seed.test/")
 	runToEnd(t, c)
 	f.checkBound(t, c, homes, "after lookups that failed for a moment")
@@ -186,5 +178,27 @@ func (m *movingFetcher) checkBound(t *testing.T, c *Crawler, homes []string, wha
 	}
 	if c.slots.underWay() {
 		t.Errorf("slots still held after the crawl: %v %v", c.slots.domains, c.slots.addrs)
+	}
+}
+
+// flakyResolve is a Config.Resolve whose first lookup of each host flaky
+// names times out (a DNS that fails for a moment); every other lookup is
+// answer's.
+func flakyResolve(flaky func(host string) bool, answer func(ctx context.Context, raw string) (string, error)) func(context.Context, string) (string, error) {
+	var mu sync.Mutex
+	looked := map[string]int{}
+	return func(ctx context.Context, raw string) (string, error) {
+		u, err := url.Parse(raw)
+		if err != nil {
+			return "", err
+		}
+		mu.Lock()
+		looked[u.Host]++
+		n := looked[u.Host]
+		mu.Unlock()
+		if flaky(u.Host) && n == 1 {
+			return "", &net.DNSError{Err: "i/o timeout", Name: u.Host, IsTimeout: true, IsTemporary: true}
+		}
+		return answer(ctx, raw)
 	}
 }

@@ -3,11 +3,8 @@ package crawl
 import (
 	"context"
 	"fmt"
-	"net"
 	"net/http"
-	"net/url"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -66,22 +63,7 @@ func TestLastReviewRobotsConnectionUnbound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var mu sync.Mutex
-	looked := map[string]int{}
-	resolve := func(ctx context.Context, raw string) (string, error) {
-		u, err := url.Parse(raw)
-		if err != nil {
-			return "", err
-		}
-		mu.Lock()
-		looked[u.Host]++
-		n := looked[u.Host]
-		mu.Unlock()
-		if strings.HasPrefix(u.Host, "shop") && n == 1 {
-			return "", &net.DNSError{Err: "i/o timeout", Name: u.Host, IsTimeout: true, IsTemporary: true}
-		}
-		return client.Address(ctx, raw)
-	}
+	resolve := flakyResolve(func(host string) bool { return strings.HasPrefix(host, "shop") }, client.Address)
 	r := newRetryRig(t, fakeWeb{}, nil)
 	c, err = New(Config{Workers: 8, Retries: fastRetries, AddressConnections: bound, Resolve: resolve},
 		Parts{Queue: r.q, Archive: r.a, Fetcher: client, Gate: g, Detector: fakeDetector{}, CrawlLog: r.cl})
