@@ -89,6 +89,13 @@ func CountedRobotsFetcher(f Fetcher, a Archive, slot Slot, log *CrawlLog, answer
 				return 0, nil, fmt.Errorf("fetch %s: %w: %w", target, politeness.ErrLocal, err) // the disk's, as an archive failure is
 			}
 			if err != nil {
+				if n := fetch.Received(err); n > 0 && received != nil {
+					// A head refused or cut short: its bytes crossed the
+					// wire as a page's refused head's do, and count so.
+					if rerr := received(n); rerr != nil {
+						return 0, nil, fmt.Errorf("usage %s: %w: %w", target, politeness.ErrLocal, rerr)
+					}
+				}
 				if lerr := logHop(target, outcome{status: failureCode(err), annot: []string{"err:" + errString(err)}}); lerr != nil {
 					return 0, nil, lerr
 				}

@@ -338,3 +338,51 @@ func TestBWReviewMaxBytesCountsRefusedHeads(t *testing.T) {
 			budget, sent, workers, allowed)
 	}
 }
+
+// TestBWReviewMaxBytesCountsRefusedRobotsHeads: the robots.txt of twelve
+// seed sites answers a head over the limit (1 MiB), which the client
+// refuses. Those bytes crossed the wire as a page's refused head's do, and
+// max_bytes counts them; before, only a page's refused head was counted
+// (a diff review, after the bandwidth and steering review), and the
+// twelve heads went by a 100 KB budget uncounted.
+func TestBWReviewMaxBytesCountsRefusedRobotsHeads(t *testing.T) {
+	const sites, budget, workers = 12, 100_000, 2
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wl := &wireLog{}
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			for i := range 200 {
+				w.Header().Set(fmt.Sprintf("X-Pad-%d", i), strings.Repeat("p", 5500))
+			}
+			w.Header().Set("Content-Type", "text/plain")
+			io.WriteString(w, "User-agent: *\nAllow: /\n")
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		io.WriteString(w, `<html lang="th"><body><p>หน้าแรก</p></body></html>`)
+	})}
+	go srv.Serve(wireListener{ln, wl})
+	defer srv.Close()
+	p := &polServer{addr: ln.Addr().String()}
+	var seeds []string
+	for i := range sites {
+		seeds = append(seeds, fmt.Sprintf("http://heads%d.test/", i))
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	f := polProfile(t, p, out, seeds, fmt.Sprintf("workers: %d\ndelay: 10ms\nmax_bytes: %d\nretries: {max: 1}\n", workers, budget))
+	cfg := loadProfileText(t, f, mustRead(t, f))
+	var stdout, stderr bytes.Buffer
+	if _, err := runCrawl(context.Background(), cfg, &stdout, &stderr); err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	_, sent, _, _ := wl.excess(1)
+	allowed := int64(budget + workers*(1<<20+64<<10))
+	t.Logf("the server sent %d bytes", sent)
+	if sent > allowed {
+		t.Errorf("max_bytes %d: the server sent %d bytes of robots.txt heads, more than the budget and %d workers' in flight (%d)",
+			budget, sent, workers, allowed)
+	}
+}
