@@ -97,12 +97,14 @@ func profileMarkKey(gen int64) []byte {
 // were decided under the same rules already.
 //
 // A generation marked with another fingerprint before (a resumed run
-// whose profile was edited) is marked MixedProfile, which matches none.
-func (q *Queue) MarkProfile(gen int64, fp string) (prev string, known bool, err error) {
+// whose profile was edited) is marked MixedProfile, which matches none,
+// and mixed reports it: its queue holds entries decided under another
+// profile.
+func (q *Queue) MarkProfile(gen int64, fp string) (prev string, known, mixed bool, err error) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if q.db == nil {
-		return "", false, ErrClosed
+		return "", false, false, ErrClosed
 	}
 	if gen > 1 {
 		v, err := q.db.Get(profileMarkKey(gen-1), nil)
@@ -110,7 +112,7 @@ func (q *Queue) MarkProfile(gen int64, fp string) (prev string, known bool, err 
 		case err == nil:
 			prev, known = string(v), true
 		case !errors.Is(err, leveldb.ErrNotFound):
-			return "", false, fmt.Errorf("frontier: profile mark: %w", dbErr(err))
+			return "", false, false, fmt.Errorf("frontier: profile mark: %w", dbErr(err))
 		}
 	}
 	// A generation whose runs crawled with different profiles (a run
@@ -120,14 +122,14 @@ func (q *Queue) MarkProfile(gen int64, fp string) (prev string, known bool, err 
 	// links the first run's profile had decided).
 	switch cur, err := q.db.Get(profileMarkKey(gen), nil); {
 	case err == nil && string(cur) != fp:
-		fp = MixedProfile
+		fp, mixed = MixedProfile, true
 	case err != nil && !errors.Is(err, leveldb.ErrNotFound):
-		return "", false, fmt.Errorf("frontier: profile mark: %w", dbErr(err))
+		return "", false, false, fmt.Errorf("frontier: profile mark: %w", dbErr(err))
 	}
 	if err := q.db.Put(profileMarkKey(gen), []byte(fp), q.wo); err != nil {
-		return prev, known, fmt.Errorf("frontier: profile mark: %w", dbErr(err))
+		return prev, known, mixed, fmt.Errorf("frontier: profile mark: %w", dbErr(err))
 	}
-	return prev, known, nil
+	return prev, known, mixed, nil
 }
 
 // MixedProfile is the mark of a generation whose runs crawled with more

@@ -43,3 +43,37 @@ func TestRefocus(t *testing.T) {
 		t.Errorf("Refocus(lo) again = %q %v %v; want lo, unchanged", prev, changed, err)
 	}
 }
+
+// TestMarkProfileMixed: a generation's mark is the profile its runs
+// crawled with; one resumed with another profile is mixed from then on
+// (sticky, whatever the later runs' profile), and the next generation
+// sees the earlier one's mark, mixed matching no fingerprint.
+func TestMarkProfileMixed(t *testing.T) {
+	q := openDir(t, t.TempDir())
+	mark := func(gen int64, fp string) (string, bool, bool) {
+		t.Helper()
+		prev, known, mixed, err := q.MarkProfile(gen, fp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return prev, known, mixed
+	}
+	if _, known, mixed := mark(1, "A"); known || mixed {
+		t.Fatalf("generation 1, first run: known %v, mixed %v; want neither", known, mixed)
+	}
+	if _, _, mixed := mark(1, "A"); mixed {
+		t.Error("generation 1 resumed with its own profile: mixed")
+	}
+	if prev, known, mixed := mark(2, "B"); !known || prev != "A" || mixed {
+		t.Errorf("generation 2: prev %q known %v mixed %v; want A, known, not mixed", prev, known, mixed)
+	}
+	if _, _, mixed := mark(2, "A"); !mixed {
+		t.Error("generation 2 resumed with the profile of generation 1: not mixed, though its queue was decided under B")
+	}
+	if _, _, mixed := mark(2, "B"); !mixed {
+		t.Error("a mixed generation resumed again: no longer mixed")
+	}
+	if prev, _, _ := mark(3, "B"); prev != MixedProfile {
+		t.Errorf("generation 3 sees %q for generation 2, want %q", prev, MixedProfile)
+	}
+}

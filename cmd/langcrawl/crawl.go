@@ -609,7 +609,7 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 		// An exclusion added or lifted while the generation runs: its
 		// links were decided under more than one set of rules.
 		c.SameProfile(false)
-		_, _, err := q.MarkProfile(gen, frontier.MixedProfile)
+		_, _, _, err := q.MarkProfile(gen, frontier.MixedProfile)
 		return err
 	})
 	syncCtx, stopSync := context.WithCancel(context.WithoutCancel(ctx))
