@@ -210,6 +210,10 @@ type Crawler struct {
 	// sameProfile: the generation before crawled with this profile
 	// (SameProfile), so a 304 follows no link of its capture.
 	sameProfile atomic.Bool
+	// seedsQueued: a seed was queued already when Seed gave it (from the
+	// history, as a link perhaps), so that the scope check at a link's
+	// lease looks up whether it is a seed now (outOfScope).
+	seedsQueued atomic.Bool
 	reserved    atomic.Int64 // this run's requests counted against MaxPages
 	received    atomic.Int64 // this run's response bytes, for MaxBytes
 	// handedBack counts the fetches cut when the stop's drain ran out
@@ -298,7 +302,11 @@ func (c *Crawler) Seed(seeds []string) (int, error) {
 	if err := c.p.Queue.SetFlags(keys); err != nil {
 		return 0, fmt.Errorf("frontier: seeds' sites: %w", err)
 	}
-	return c.p.Queue.PushMany(es)
+	n, err := c.p.Queue.PushMany(es)
+	if err == nil && n < len(es) {
+		c.seedsQueued.Store(true)
+	}
+	return n, err
 }
 
 // Why Run stopped.

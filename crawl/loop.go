@@ -53,6 +53,9 @@ type outcome struct {
 	det      *detect.Result
 	relevant bool
 	page     bool // an HTML page that counted toward N_a
+	// reseeded: a seed of this generation queued from the history as a
+	// link; a 304 decides its capture's links again, as a seed's.
+	reseeded bool
 	failed   bool // given up on: no more retries, or a failure no retry can mend
 }
 
@@ -92,9 +95,11 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 	// an older profile admitted (a re-crawl review: a profile whose
 	// include rules or depth limit had narrowed fetched them all again).
 	// A link found in this run was decided so already, and is again.
+	reseeded := false
 	if why, seed, err := c.outOfScope(e, u); err != nil {
 		return err
 	} else if seed {
+		reseeded = true
 		l.Entry.Hops, l.Entry.Via, l.Entry.Depth, l.Entry.Tree = "", "", 0, scope.RegisteredDomain(u.Hostname())
 		l.Entry.Priority = frontier.High
 		e = l.Entry
@@ -381,7 +386,7 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 			why: fmt.Sprintf("truncated:%s,http:%d", res.Truncated, res.Status), usage: done.Usage})
 	}
 	out := outcome{status: res.Status, bytes: res.Size(), dur: res.Duration, started: res.Started,
-		mime: mediaType(res.Header.Get("Content-Type")), failed: gaveUp}
+		mime: mediaType(res.Header.Get("Content-Type")), failed: gaveUp, reseeded: reseeded}
 	if recheck != nil {
 		out.annot = append(out.annot, "focus:recheck")
 		if res.Status >= 300 && res.Status < 400 && res.Status != http.StatusNotModified {

@@ -116,9 +116,10 @@ func (c *Crawler) notModified(l *frontier.Lease, worker int, res *fetch.Result, 
 	// by the profile in force now (a re-crawl review: a depth limit
 	// raised, or an exclusion lifted, since the capture found nothing
 	// behind an unchanged page). Not when the generation before crawled
-	// with this profile (SameProfile): its decisions stand. Links to
-	// URLs this generation queued already are duplicates, as on any page.
-	if u, err := url.Parse(e.URL); err == nil && !c.sameProfile.Load() {
+	// with this profile (SameProfile): its decisions stand, unless the
+	// page is now a seed the history knew as a link. Links to URLs this
+	// generation queued already are duplicates, as on any page.
+	if u, err := url.Parse(e.URL); err == nil && (!c.sameProfile.Load() || out.reseeded) {
 		if found, decl, lang, ok := c.captureLinks(prev, u); ok {
 			var key string
 			var counts focus.Counts
@@ -440,20 +441,30 @@ var ErrDedupLinesSkipped = errors.New("dedup index lines skipped")
 // seed: the caller then takes it as the seed it is (no hop, depth 0 of
 // its own tree), so that its links too are decided from the seed.
 //
+// The seed is a seed even where the scope check would keep it as the
+// link: a section's index reached by a link at the depth limit, added as
+// a seed with the limit kept, had its links decided one hop past the
+// limit and rejected (TestRecrawlSeedAddedWithinDepth).
+//
 // Under the profile of the generation before (SameProfile) nothing is
-// decided again: the entries were decided under the same rules.
+// decided again: the entries were decided under the same rules. Only a
+// seed given while the crawl runs (Seed after Run began: the status
+// page, the action directory), or one queued from the history before
+// the seeds, is looked up then (seedsQueued).
 func (c *Crawler) outOfScope(e frontier.Entry, u *url.URL) (why string, seed bool, err error) {
-	if c.sameProfile.Load() || e.Hops == "" || e.Requisite || strings.HasSuffix(e.Hops, "R") || strings.HasSuffix(e.Hops, "E") {
+	if e.Hops == "" || e.Requisite || strings.HasSuffix(e.Hops, "R") || strings.HasSuffix(e.Hops, "E") {
 		return "", false, nil
 	}
-	why = c.cfg.Scope.DecideURL(e.Tree, e.Depth-1, u).Reject
-	if why == "" {
+	same := c.sameProfile.Load()
+	if !same || c.seedsQueued.Load() {
+		if n, err := c.p.Queue.BudgetCount(seedURLKey(e.URL)); err != nil {
+			return "", false, fmt.Errorf("frontier budget %s: %w", e.URL, err)
+		} else if n > 0 {
+			return "", true, nil
+		}
+	}
+	if same {
 		return "", false, nil
 	}
-	if n, err := c.p.Queue.BudgetCount(seedURLKey(e.URL)); err != nil {
-		return "", false, fmt.Errorf("frontier budget %s: %w", e.URL, err)
-	} else if n > 0 {
-		return "", true, nil
-	}
-	return why, false, nil
+	return c.cfg.Scope.DecideURL(e.Tree, e.Depth-1, u).Reject, false, nil
 }
