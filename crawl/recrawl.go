@@ -226,6 +226,7 @@ func (c *Crawler) sameCapture(res *fetch.Result, prev frontier.History, known bo
 // followed as in any crawl. It returns the new generation and how many
 // URLs it queued.
 func (c *Crawler) Recrawl(interval time.Duration, intervals map[string]time.Duration, now time.Time) (int64, int, error) {
+	past := 0
 	gen, n, err := c.p.Queue.StartGeneration(func(h frontier.History) (frontier.Entry, bool) {
 		h.LegacyHops()
 		u, err := scope.Canonicalize(h.URL)
@@ -254,15 +255,34 @@ func (c *Crawler) Recrawl(interval time.Duration, intervals map[string]time.Dura
 		if h.Changed {
 			e.Priority = frontier.High // changed pages first
 		}
+		// A link past the depth limit in force is left out, and not
+		// marked seen: its depth is the path an earlier generation found
+		// it by, and a link nearer its seed, on a site reorganised since,
+		// queues it at its depth now (TestDiffReviewKnownURLShallowerNow:
+		// queued here with its old depth, that link was a duplicate and
+		// the scope check at the lease rejected it as too deep). The other
+		// rules do not depend on the path, so the lease decides them
+		// (outOfScope), and crawl.log says so. A requisite or a redirect
+		// target keeps its page's depth, which no limit judges.
+		if e.Hops != "" && !e.Requisite && !strings.HasSuffix(e.Hops, "R") && !strings.HasSuffix(e.Hops, "E") &&
+			c.cfg.Scope.DecideURL(e.Tree, e.Depth-1, u).TooDeep {
+			past++
+			return frontier.Entry{}, false
+		}
 		return e, true
 	})
 	if err != nil {
 		return 0, n, fmt.Errorf("crawl: new generation: %w", err)
 	}
+	c.pastDepth = past
 	c.pagesBefore, c.before = 0, frontier.Usage{}
 	c.generation.Store(gen)
 	return gen, n, nil
 }
+
+// PastDepth returns how many known URLs the last Recrawl left out as
+// past the depth limit in force.
+func (c *Crawler) PastDepth() int { return c.pastDepth }
 
 // isDue reports whether the known URL of h, on host, is due for a visit at
 // now under interval and the per-host intervals: its last visit (the

@@ -59,6 +59,10 @@ type Decision struct {
 	// redirect that include rules or seed scopes would otherwise have
 	// judged. "" when no operator rule bears on the URL (the default scope).
 	Admit string
+	// TooDeep reports that Reject is the depth limit's: the URL's depth,
+	// reached by this path, is past the limit of its tree. Unlike the
+	// other rules it depends on the path.
+	TooDeep bool
 }
 
 // Decide canonicalises the absolute URL link found on a page at depth parentDepth of
@@ -154,6 +158,7 @@ func (d Decider) decideURL(tree string, parentDepth int, u *url.URL, requisite b
 	dec.Admit = admit
 	if dec.Internal && limit > 0 && dec.Depth > limit {
 		dec.Reject = fmt.Sprintf("depth %d, limit %d", dec.Depth, limit)
+		dec.TooDeep = true
 		return dec
 	}
 	if d.QueryRule {

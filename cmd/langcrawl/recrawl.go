@@ -90,6 +90,10 @@ func startGeneration(c *crawl.Crawler, q *frontier.Queue, cfg *config.Config, st
 	}
 	fmt.Fprintf(stderr, "generation %d of the crawl in %s: %d known URLs due again (recrawl.interval %s)\n",
 		gen, cfg.Out, n, cfg.Recrawl.Interval)
+	if past := c.PastDepth(); past > 0 {
+		fmt.Fprintf(stderr, "  %d known URLs past the depth limit in force are not queued again: a link nearer their seed queues them at their depth now\n", past)
+		log.Info("known URLs past the depth limit not queued again", "generation", gen, "urls", past)
+	}
 	if cfg.Focus.Language != "" {
 		// The server verdicts carry over: said, or a curator counting
 		// the due URLs against those fetched reads the gap as lost.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -82,5 +83,52 @@ func TestRecrawlSeedAddedWithinDepth(t *testing.T) {
 				t.Errorf("generation 2 never fetched http://a.test/th/2, one hop from its seed /th/ (fetched %v)", got)
 			}
 		})
+	}
+}
+
+// TestDiffReviewKnownURLShallowerNow: a page the first generation found
+// at depth 3 is linked from the home page by the time of the second
+// (a site reorganised; a "popular" box), whose profile lowers the depth
+// limit to 1. The new generation queued the known URL again with its old
+// depth, 3; the home page's link to it, at depth 1, was a duplicate; and
+// the scope check at the lease rejected it as too deep (-5004 depth 3,
+// limit 1), so a page at depth 1 of the crawl's own tree was never
+// fetched. A known URL past the depth limit is now not queued again from
+// the history: a link nearer its seed queues it at its new depth. (from a
+// diff review in the twenty-ninth session; the fix in the thirtieth)
+func TestDiffReviewKnownURLShallowerNow(t *testing.T) {
+	w := startReviewWeb(t, reviewPages)
+	out := t.TempDir()
+	w.crawl(t, out, "seeds: [http://a.test/]\ndepth: 8\n")
+	if w.count("a.test/th/2") != 1 {
+		t.Fatalf("the first crawl did not reach /th/2: %v", w.snapshot())
+	}
+	pages := map[string]string{}
+	for k, v := range reviewPages {
+		pages[k] = v
+	}
+	pages["a.test/"] = "/th/ /en/ /th/2"
+	w.mu.Lock()
+	w.pages = pages
+	w.mu.Unlock()
+	before := w.snapshot()
+	stderr := w.crawl(t, out, "seeds: [http://a.test/]\ndepth: 1\n")
+	got := fetchedSince(w, before)
+	if got["a.test/"] == 0 {
+		t.Fatalf("generation 2 did not fetch the home page: %v", got)
+	}
+	if got["a.test/th/2"] == 0 {
+		t.Errorf("generation 2 never fetched /th/2, linked from the home page (depth 1, limit 1) (fetched %v); crawl.log: %q",
+			got, crawlLogLines(t, out, "http://a.test/th/2"))
+	}
+	// Still held to the limit: the pages past it that nothing nearer
+	// links are not fetched, and the start says how many it left out.
+	for _, p := range []string{"a.test/th/1", "a.test/en/1"} {
+		if got[p] > 0 {
+			t.Errorf("generation 2, depth 1, fetched %s (depth 2) %d times", p, got[p])
+		}
+	}
+	if !strings.Contains(stderr, "past the depth limit") {
+		t.Errorf("the start does not say that known URLs past the depth limit are left out:\n%s", stderr)
 	}
 }
