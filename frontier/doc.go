@@ -60,6 +60,7 @@
 //	h<hash:16>                           fetch history of a URL
 //	b<server>                            bandwidth estimates B(server, hour, workday), 48 values
 //	r<robots URL>                        robots.txt outcome: status, body, expiry, failures in a row
+//	R<time, 8 bytes><robots URL>         (empty) when that outcome is deleted: a day past its expiry
 //	d<digest>                            capture of a payload digest (deduplication)
 //	i<name>                              an import done once (Queue.MarkImported)
 //	ot                                   the focus target the c counters were counted for (Queue.Refocus)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/syndtr/goleveldb/leveldb"
 	"github.com/syndtr/goleveldb/leveldb/opt"
+	"github.com/syndtr/goleveldb/leveldb/util"
 )
 
 // tRobots is the table of robots.txt outcomes, by robots.txt URL:
@@ -17,6 +18,33 @@ import (
 // so that a restart neither fetches robots.txt again before its verdict
 // expires nor forgets how many times in a row it failed.
 const tRobots = 'r'
+
+// tRobotsExpiry indexes tRobots by when each record may go:
+//
+//	R<unix nanoseconds, big endian><robots URL>  (empty)
+//
+// a day past its expiry (robotsKeep). Each save deletes the records whose
+// time has come by the saver's clock, a few at a time (robotsPrunePerSave):
+// an expired success is never read again (politeness fetches anew), and
+// without it the table held every robots.txt of every origin the crawl
+// ever met, bodies and all (a soak review). Records stored before the
+// index was kept have no entry and stay.
+const tRobotsExpiry = 'R'
+
+// robotsKeep is how long a record is kept past its expiry: a run of
+// failures of a host tried again within it goes on counting.
+const robotsKeep = 24 * time.Hour
+
+// robotsPrunePerSave bounds the records one save deletes: more than one,
+// so that the pruning keeps ahead of the saves.
+const robotsPrunePerSave = 8
+
+func robotsExpiryKey(at time.Time, robotsURL string) []byte {
+	k := make([]byte, 9, 9+len(robotsURL))
+	k[0] = tRobotsExpiry
+	binary.BigEndian.PutUint64(k[1:], uint64(max(at.UnixNano(), 0)))
+	return append(k, robotsURL...)
+}
 
 // RobotsRecord is one stored robots.txt outcome. Status 0 means no HTTP
 // status was obtained (a network error).
@@ -82,8 +110,42 @@ func (s *RobotsStore) SaveRobots(robotsURL string, r RobotsRecord) error {
 	b = binary.AppendVarint(b, int64(r.Status))
 	b = binary.AppendUvarint(b, uint64(r.Failures))
 	b = appendString(b, string(r.Body))
-	if err := s.db.Put(siteKey(tRobots, robotsURL), b, s.wo); err != nil {
+	batch := new(leveldb.Batch)
+	if old, ok, err := s.LoadRobots(robotsURL); err == nil && ok {
+		batch.Delete(robotsExpiryKey(old.Expires.Add(robotsKeep), robotsURL))
+	}
+	batch.Put(siteKey(tRobots, robotsURL), b)
+	batch.Put(robotsExpiryKey(r.Expires.Add(robotsKeep), robotsURL), nil)
+	s.prune(batch, r.Fetched, robotsURL)
+	if err := s.db.Write(batch, s.wo); err != nil {
 		return fmt.Errorf("frontier: save robots %s: %w", robotsURL, dbErr(err))
 	}
 	return nil
+}
+
+// prune adds to batch the deletion of up to robotsPrunePerSave records
+// whose time to go (their expiry and robotsKeep) is now or before, but the
+// one being saved.
+func (s *RobotsStore) prune(batch *leveldb.Batch, now time.Time, saving string) {
+	if now.IsZero() {
+		return
+	}
+	end := robotsExpiryKey(now.Add(1), "") // its time come at now included
+	it := s.db.NewIterator(&util.Range{Start: []byte{tRobotsExpiry}, Limit: end}, nil)
+	defer it.Release()
+	for n := 0; n < robotsPrunePerSave && it.Next(); n++ {
+		k := it.Key()
+		if len(k) < 9 {
+			continue
+		}
+		u := string(k[9:])
+		if u == saving {
+			continue // its old index entry is deleted by the save itself
+		}
+		// A record saved again meanwhile by another worker may go with
+		// its old entry: the store is best effort (a restart fetches
+		// that robots.txt again), and its new entry deletes nothing.
+		batch.Delete(append([]byte(nil), k...))
+		batch.Delete(siteKey(tRobots, u))
+	}
 }

@@ -25,7 +25,12 @@ const (
 	DefaultRetryAfterError = 30 * time.Second
 	DefaultMaxRetryDelay   = time.Hour
 	DefaultMaxHosts        = 100_000
-	DefaultFetchTimeout    = time.Minute
+	// DefaultMaxCacheBytes bounds the memory of the robots cache: a
+	// robots.txt of RFC 9309's 500 KiB of short rules costs some 2.8 MB
+	// parsed, and 100,000 hosts of them (a subdomain farm) would hold
+	// 280 GB under MaxHosts alone (a soak review).
+	DefaultMaxCacheBytes = 256 << 20
+	DefaultFetchTimeout  = time.Minute
 	// MaxRobotsSize is how much of a robots.txt body is parsed (RFC 9309
 	// section 2.5 requires at least 500 KiB). Longer bodies are cut at the
 	// last line break before this limit.
@@ -71,6 +76,13 @@ type Config struct {
 	// MaxHosts bounds the robots cache and the Crawl-delay table; the least
 	// recently used entries are evicted beyond it. Default 100,000.
 	MaxHosts int
+
+	// MaxCacheBytes bounds the robots cache by the memory its parsed rules
+	// take (an estimate), as MaxHosts bounds it by count; the least
+	// recently used entries are evicted beyond either. An evicted entry is
+	// read back from Store, when there is one, before it expires. Default
+	// 256 MiB.
+	MaxCacheBytes int64
 
 	// DelayFactor, when positive, makes the delay adapt to the server as
 	// Heritrix's politeness rule does: after a fetch that took d, the
@@ -179,6 +191,11 @@ func (c Config) withDefaults() (Config, error) {
 		c.MaxHosts = DefaultMaxHosts
 	} else if c.MaxHosts < 0 {
 		bad("max hosts %d: negative", c.MaxHosts)
+	}
+	if c.MaxCacheBytes == 0 {
+		c.MaxCacheBytes = DefaultMaxCacheBytes
+	} else if c.MaxCacheBytes < 0 {
+		bad("max cache bytes %d: negative", c.MaxCacheBytes)
 	}
 	return c, errors.Join(errs...)
 }

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"golang.org/x/sync/singleflight"
 
@@ -129,7 +130,7 @@ func New(cfg Config, fetch RobotsFetcher) (*Gate, error) {
 		cfg:     cfg,
 		token:   CrawlerToken(cfg.UserAgent),
 		fetch:   fetch,
-		robots:  newLRU[string, *entry](cfg.MaxHosts),
+		robots:  newWeighedLRU[string](cfg.MaxHosts, cfg.MaxCacheBytes, func(e *entry) int64 { return e.size }),
 		delays:  newLRU[string, time.Duration](2 * cfg.MaxHosts), // a host's http and https files
 		busy:    newLRU[string, int](cfg.MaxHosts),
 		sites:   make(map[string]*site),
@@ -228,7 +229,24 @@ type entry struct {
 	reason     string // for allowAll and unavailable, and for allowed URLs under useRules
 	denyReason string // for disallowed URLs under useRules
 	expires    time.Time
-	failures   int // robots.txt failures in a row, for unavailable
+	failures   int   // robots.txt failures in a row, for unavailable
+	size       int64 // an estimate of its bytes in memory, for Config.MaxCacheBytes
+}
+
+// entryOverhead is what an entry costs besides its rules: the struct, its
+// two reasons, the cache's list element and map slot.
+const entryOverhead = 512
+
+// bytes estimates the memory e holds: for each rule its place in the
+// list, its parts' slice and its pattern, each rounded up as the
+// allocator does, and the overhead of the entry.
+func (e *entry) bytes() int64 {
+	n := int64(entryOverhead + len(e.reason) + len(e.denyReason))
+	n += int64(cap(e.rules.list)) * int64(unsafe.Sizeof(rule{}))
+	for _, r := range e.rules.list {
+		n += 16*int64(cap(r.parts)) + int64(r.n) + 32
+	}
+	return n
 }
 
 // entry returns the fresh cache entry for robotsURL, fetching it if needed.
@@ -347,8 +365,14 @@ func (g *Gate) cached(robotsURL string, now time.Time) *entry {
 }
 
 // newEntry turns a fetch outcome into a cache entry (RFC 9309 section
-// 2.3.1). prev is the entry it replaces, nil if none.
+// 2.3.1), its size estimated. prev is the entry it replaces, nil if none.
 func (g *Gate) newEntry(robotsURL string, status int, body []byte, err error, now time.Time, prev *entry) *entry {
+	e := g.makeEntry(robotsURL, status, body, err, now, prev)
+	e.size = e.bytes()
+	return e
+}
+
+func (g *Gate) makeEntry(robotsURL string, status int, body []byte, err error, now time.Time, prev *entry) *entry {
 	var after time.Duration // the server's Retry-After, if it sent one
 	if rl := (*RetryLater)(nil); errors.As(err, &rl) {
 		status, after, err = rl.Status, max(rl.After, 0), nil

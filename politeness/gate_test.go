@@ -648,7 +648,7 @@ func TestNewDefaults(t *testing.T) {
 	want := Config{
 		UserAgent: testUA, Policy: Obey, Delay: 0,
 		MaxCrawlDelay: 30 * time.Second, CacheTTL: 24 * time.Hour, RetryAfterError: 30 * time.Second,
-		MaxRetryDelay: time.Hour, MaxHosts: 100_000, FetchTimeout: time.Minute, MaxDelay: 30 * time.Second,
+		MaxRetryDelay: time.Hour, MaxHosts: 100_000, MaxCacheBytes: DefaultMaxCacheBytes, FetchTimeout: time.Minute, MaxDelay: 30 * time.Second,
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Config() = %+v, want %+v", got, want)

@@ -3,6 +3,7 @@ package politeness
 import (
 	"bytes"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -218,6 +219,11 @@ func parseRobots(body []byte, token string) (rules, error) {
 	}
 	if delay > 0 {
 		r.crawlDelay = time.Duration(delay * float64(time.Second))
+	}
+	if cap(r.list) > len(r.list)+len(r.list)/8 {
+		// The list is kept for as long as the cache holds it: not the
+		// up to half again its appends left spare.
+		r.list = slices.Clone(r.list)
 	}
 	return r, nil
 }
