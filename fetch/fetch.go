@@ -202,7 +202,7 @@ func New(cfg Config) (*Client, error) {
 	return &Client{
 		cfg:   cfg,
 		guard: g,
-		pool:  newPool(cfg.MaxIdleConns, cfg.IdleTimeout),
+		pool:  newPool(cfg.MaxIdleConns, cfg.IdleTimeout, cfg.Now),
 	}, nil
 }
 

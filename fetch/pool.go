@@ -31,10 +31,48 @@ type pool struct {
 	idle        map[string]*persistConn
 	lru         list.List // of *persistConn; front is the least recently used
 	closed      bool
+	// now is the clock idleSince is read on; reaper closes what has been
+	// idle IdleTimeout by it while no fetch comes to the pool (a paused
+	// crawl, a queue waiting on its delays): get and put expire only
+	// what they see, so up to max connections stayed open to their
+	// servers for as long as the pause (a soak review).
+	now    func() time.Time
+	reaper *time.Timer // nil while none is set
 }
 
-func newPool(max int, idleTimeout time.Duration) *pool {
-	return &pool{max: max, idleTimeout: idleTimeout, idle: make(map[string]*persistConn)}
+func newPool(max int, idleTimeout time.Duration, now func() time.Time) *pool {
+	if now == nil {
+		now = time.Now
+	}
+	return &pool{max: max, idleTimeout: idleTimeout, idle: make(map[string]*persistConn), now: now}
+}
+
+// reapLocked sets the reaper for the least recently used idle connection's
+// expiry, if none is set.
+func (p *pool) reapLocked() {
+	if p.reaper != nil || p.closed || p.lru.Len() == 0 || p.idleTimeout <= 0 {
+		return
+	}
+	oldest := p.lru.Front().Value.(*persistConn)
+	wait := p.idleTimeout - p.now().Sub(oldest.idleSince)
+	// Not sooner than a tenth of the timeout: a clock that does not move
+	// (a test's) must not make the reaper spin.
+	wait = max(wait, p.idleTimeout/10)
+	p.reaper = time.AfterFunc(wait, p.reap)
+}
+
+// reap closes the connections idle for IdleTimeout and sets the reaper
+// again for those left.
+func (p *pool) reap() {
+	p.mu.Lock()
+	p.reaper = nil
+	var stale []*persistConn
+	if !p.closed {
+		stale = p.expireLocked(p.now())
+		p.reapLocked()
+	}
+	p.mu.Unlock()
+	closeAll(stale)
 }
 
 // get removes and returns the idle connection for key, or nil. A connection
@@ -74,6 +112,7 @@ func (p *pool) put(pc *persistConn, now time.Time) {
 		p.removeLocked(lru)
 		stale = append(stale, lru)
 	}
+	p.reapLocked()
 	p.mu.Unlock()
 	closeAll(stale)
 }
@@ -111,6 +150,10 @@ func (p *pool) len() int {
 func (p *pool) close() error {
 	p.mu.Lock()
 	p.closed = true
+	if p.reaper != nil {
+		p.reaper.Stop()
+		p.reaper = nil
+	}
 	var all []*persistConn
 	for e := p.lru.Front(); e != nil; e = e.Next() {
 		all = append(all, e.Value.(*persistConn))
