@@ -214,7 +214,7 @@ type Crawler struct {
 	// history, as a link perhaps), so that the scope check at a link's
 	// lease looks up whether it is a seed now (outOfScope).
 	seedsQueued atomic.Bool
-	pastDepth   int // known URLs Recrawl left out as past the depth limit
+	pastDepth   int          // known URLs Recrawl left out as past the depth limit
 	reserved    atomic.Int64 // this run's requests counted against MaxPages
 	received    atomic.Int64 // this run's response bytes, for MaxBytes
 	// handedBack counts the fetches cut when the stop's drain ran out

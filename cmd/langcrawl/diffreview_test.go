@@ -24,15 +24,8 @@ func TestDiffReviewSeedKnownAsLink(t *testing.T) {
 		t.Fatalf("the first crawl did not reach /th/1: %v", w.snapshot())
 	}
 	// A page new behind the seed: one hop from it.
-	pages := map[string]string{}
-	for k, v := range reviewPages {
-		pages[k] = v
-	}
-	pages["a.test/th/1"] = "/th/2 /th/new"
-	pages["a.test/th/new"] = ""
-	w.mu.Lock()
-	w.pages = pages
-	w.mu.Unlock()
+	w.set("a.test/th/1", "/th/2 /th/new")
+	w.set("a.test/th/new", "")
 	before := w.snapshot()
 	w.crawl(t, out, "seeds: [http://a.test/, http://a.test/th/1]\ndepth: 1\n")
 	got := fetchedSince(w, before)

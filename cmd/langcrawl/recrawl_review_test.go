@@ -68,6 +68,19 @@ func startReviewWeb(t *testing.T, pages map[string]string) *reviewWeb {
 	return w
 }
 
+// set changes the links of host+path key, as a site changed between
+// generations.
+func (w *reviewWeb) set(key, links string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	pages := make(map[string]string, len(w.pages)+1)
+	for k, v := range w.pages {
+		pages[k] = v
+	}
+	pages[key] = links
+	w.pages = pages
+}
+
 // count returns the requests for host+path so far.
 func (w *reviewWeb) count(key string) int {
 	w.mu.Lock()

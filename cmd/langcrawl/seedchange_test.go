@@ -60,14 +60,7 @@ func TestRecrawlSeedAddedWithinDepth(t *testing.T) {
 				t.Fatalf("the first crawl, depth 1, fetched %v", w.snapshot())
 			}
 			if tc.changed {
-				pages := map[string]string{}
-				for k, v := range reviewPages {
-					pages[k] = v
-				}
-				pages["a.test/th/"] = "/th/1 /th/2"
-				w.mu.Lock()
-				w.pages = pages
-				w.mu.Unlock()
+				w.set("a.test/th/", "/th/1 /th/2")
 			}
 			before := w.snapshot()
 			w.crawl(t, out, profile("http://a.test/", "http://a.test/th/"))
@@ -103,14 +96,7 @@ func TestDiffReviewKnownURLShallowerNow(t *testing.T) {
 	if w.count("a.test/th/2") != 1 {
 		t.Fatalf("the first crawl did not reach /th/2: %v", w.snapshot())
 	}
-	pages := map[string]string{}
-	for k, v := range reviewPages {
-		pages[k] = v
-	}
-	pages["a.test/"] = "/th/ /en/ /th/2"
-	w.mu.Lock()
-	w.pages = pages
-	w.mu.Unlock()
+	w.set("a.test/", "/th/ /en/ /th/2")
 	before := w.snapshot()
 	stderr := w.crawl(t, out, "seeds: [http://a.test/]\ndepth: 1\n")
 	got := fetchedSince(w, before)
