@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -75,16 +76,24 @@ func Write(path string, mode os.FileMode, fill func(io.Writer) error) error {
 // Abort left beside it: every file or folder named "NAME.tmp-*" after
 // path's NAME, as Create names its temporary files (and as a caller may
 // name a working folder of its own). The caller must know no other writer
-// of path is at work.
+// of path is at work. The folder is listed, not globbed: it is the
+// operator's --out or below it, which may hold glob characters (a folder
+// named crawl[2026] had nothing removed, and one named crawl* matched its
+// neighbours, crawl1 and crawl2, whose leftovers went too).
 func RemoveLeftovers(path string) error {
-	base := strings.NewReplacer(`\`, `\\`, "*", `\*`, "?", `\?`, "[", `\[`).Replace(filepath.Base(path))
-	stale, err := filepath.Glob(filepath.Join(filepath.Dir(path), base+".tmp-*"))
+	dir, prefix := filepath.Dir(path), filepath.Base(path)+".tmp-"
+	entries, err := os.ReadDir(dir)
 	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
 		return err
 	}
 	var errs []error
-	for _, f := range stale {
-		errs = append(errs, os.RemoveAll(f))
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), prefix) {
+			errs = append(errs, os.RemoveAll(filepath.Join(dir, e.Name())))
+		}
 	}
 	return errors.Join(errs...)
 }

@@ -86,3 +86,44 @@ func TestRemoveLeftovers(t *testing.T) {
 		t.Errorf("left: %v", left)
 	}
 }
+
+// TestRemoveLeftoversGlobCharacters: a crawl's folder may be named with
+// glob characters. Before, the folder was part of the glob: under
+// crawl[2026] nothing was removed, and under crawl* the leftovers of the
+// neighbouring crawls crawl1 and crawl2 went too.
+func TestRemoveLeftoversGlobCharacters(t *testing.T) {
+	root := t.TempDir()
+	touch := func(p string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	exists := func(p string) bool { _, err := os.Stat(p); return err == nil }
+	for _, name := range []string{"crawl[2026]", "crawl*", "crawl?"} {
+		own := filepath.Join(root, name, "report.md.tmp-123")
+		keep := filepath.Join(root, name, "report.md")
+		other := filepath.Join(root, "crawl1", "report.md.tmp-456")
+		touch(own)
+		touch(keep)
+		touch(other)
+		if err := RemoveLeftovers(filepath.Join(root, name, "report.md")); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if exists(own) {
+			t.Errorf("%s: its own leftover %s was not removed", name, own)
+		}
+		if !exists(keep) {
+			t.Errorf("%s: the file itself was removed", name)
+		}
+		if !exists(other) {
+			t.Errorf("%s: a neighbouring folder's leftover %s was removed", name, other)
+		}
+	}
+	if err := RemoveLeftovers(filepath.Join(root, "absent", "x")); err != nil {
+		t.Errorf("a folder not there: %v", err)
+	}
+}
