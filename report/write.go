@@ -53,7 +53,17 @@ const (
 	FileCandidates = "candidate-hosts.csv"
 	// FileJSON is the whole Report as JSON (WriteJSON).
 	FileJSON = "report.json"
+	// FileIncomplete is there only while WriteFiles puts its files in
+	// place, one rename at a time: a kill then (or a rename that fails)
+	// leaves it beside a mix of this run's files and the run before's,
+	// which it says; the next whole run removes it.
+	FileIncomplete = "INCOMPLETE"
 )
+
+// incompleteText is what FileIncomplete says.
+const incompleteText = "A langcrawl report was stopped while it put its files in place:\n" +
+	"the files in this folder may be some of that run's and some of the run before's.\n" +
+	"Run `langcrawl report` again for a whole report; it removes this file.\n"
 
 // reportFiles are the names WriteFiles writes.
 var reportFiles = map[string]bool{FileMarkdown: true, FileServers: true, FileDomains: true, FileHarvestCSV: true,
@@ -653,14 +663,37 @@ func (r *Report) WriteFiles(dir string) error {
 			"anchor_texts", "reasons", "referrer_sample", "section_urls", "section_sample", "target_referring_pages", "target_domain", "texts_around"}, cands)),
 		write(FileJSON, r.WriteJSON),
 	)
-	for _, p := range pending {
-		if err != nil {
+	if err != nil {
+		for _, p := range pending {
 			p.Abort()
-		} else if cerr := p.Commit(); cerr != nil {
-			err = fmt.Errorf("report: %w", cerr)
+		}
+		return err
+	}
+	// The renames are one at a time: a kill between two of them leaves a
+	// mix, and the marker says so (a kill-edge review: report.md of the
+	// new run beside 17 tables of the run before, nothing to tell).
+	marker := filepath.Join(dir, FileIncomplete)
+	if err := atomicfile.Write(marker, 0o644, func(w io.Writer) error {
+		_, err := io.WriteString(w, incompleteText)
+		return err
+	}); err != nil {
+		for _, p := range pending {
+			p.Abort()
+		}
+		return fmt.Errorf("report: %w", err)
+	}
+	for i, p := range pending {
+		if cerr := p.Commit(); cerr != nil {
+			for _, q := range pending[i+1:] {
+				q.Abort()
+			}
+			return fmt.Errorf("report: %w (%s says the files are a mix of this run's and the last)", cerr, marker)
 		}
 	}
-	return err
+	if err := os.Remove(marker); err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	return atomicfile.SyncDir(dir)
 }
 
 // WriteJSON writes the whole Report to w as one indented JSON object,

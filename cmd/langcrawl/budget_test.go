@@ -23,10 +23,7 @@ func TestBudgetAcrossKill(t *testing.T) {
 		t.Skip("builds the binary and crawls the demo web twice")
 	}
 	const budget = 60
-	bin := filepath.Join(t.TempDir(), "langcrawl")
-	if msg, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, msg)
-	}
+	bin := buildLangcrawl(t)
 	w := startWeb(t)
 	out := t.TempDir()
 	cfg := w.profile(t, out, "max_pages: "+strconv.Itoa(budget)+"\n"+

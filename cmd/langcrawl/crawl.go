@@ -24,6 +24,7 @@ import (
 	"github.com/langcrawl/langcrawl/fetch"
 	"github.com/langcrawl/langcrawl/focus"
 	"github.com/langcrawl/langcrawl/frontier"
+	"github.com/langcrawl/langcrawl/internal/atomicfile"
 	"github.com/langcrawl/langcrawl/politeness"
 	"github.com/langcrawl/langcrawl/scope"
 )
@@ -155,17 +156,20 @@ func samePath(a, b string) bool {
 }
 
 // runMarker is OUT/.running: there from a run's start until it returns,
-// saying "started" and, once its crawl has stopped and it closes what it
-// opened, "stopping". A start that finds it saying "stopping" knows the
-// last run was cut short in its stop; one cut short in its start (saying
-// "started") had crawled nothing.
+// saying "started", "crawling" once its workers run, and, once its crawl
+// has stopped and it closes what it opened, "stopping". A start that
+// finds it saying "crawling" or "stopping" knows the last run was cut
+// short after it had crawled (a queue it found empty was emptied by that
+// run: a kill while it waited paused after its last URL, or before its
+// stop wrote its marker); one cut short in its start (saying "started")
+// had crawled nothing.
 const runMarker = ".running"
 
 // markRun writes OUT/.running saying phase, fsynced with its directory,
 // and reports whether an earlier run had left it in its stop.
 func markRun(out, phase string) (cutShort bool, err error) {
 	path := filepath.Join(out, runMarker)
-	if b, err := os.ReadFile(path); err == nil && strings.HasPrefix(string(b), "stopping") {
+	if b, err := os.ReadFile(path); err == nil && (strings.HasPrefix(string(b), "stopping") || strings.HasPrefix(string(b), "crawling")) {
 		cutShort = true
 	}
 	if cutShort && phase == "started" {
@@ -178,17 +182,13 @@ func markRun(out, phase string) (cutShort bool, err error) {
 }
 
 // writeRun writes OUT/.running saying phase, fsynced with its directory.
+// Through a temporary file renamed over it (fsynced, and its directory
+// after the rename): a kill while it was truncated and rewritten in
+// place left it empty, read as no run cut short.
 func writeRun(out, phase string) error {
-	f, err := os.OpenFile(filepath.Join(out, runMarker), os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprintf(f, "%s: a langcrawl run (pid %d) at %s\n", phase, os.Getpid(), time.Now().UTC().Format(time.RFC3339))
-	if err = errors.Join(err, f.Sync(), f.Close()); err != nil {
-		return err
-	}
-	syncDir(out) // its name too, so that a power cut does not lose it (a review)
-	return nil
+	path := filepath.Join(out, runMarker)
+	atomicfile.RemoveLeftovers(path) // what a kill left beside it; best effort
+	return writeTextAtomic(path, fmt.Sprintf("%s: a langcrawl run (pid %d) at %s\n", phase, os.Getpid(), time.Now().UTC().Format(time.RFC3339)))
 }
 
 // clearRun removes OUT/.running at the end of a run, fsyncing its
@@ -641,6 +641,13 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 		}()
 	} else {
 		close(watched)
+	}
+	// From here the run crawls: a kill from now on is a run cut short
+	// (markRun), even one that leaves the queue empty (its last URL done
+	// while the crawl waited paused, or before the stop's marker below),
+	// which the next start closes instead of starting a new generation.
+	if err := writeRun(cfg.Out, "crawling"); err != nil {
+		log.Warn("run marker not updated", "err", err)
 	}
 	reason, runErr := c.Run(runCtx)
 	// A kill from here on, in the stop, leaves a crawl that may have

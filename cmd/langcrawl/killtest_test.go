@@ -32,11 +32,7 @@ func TestKillNine(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and crawls the demo web several times")
 	}
-	bin := filepath.Join(t.TempDir(), "langcrawl")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	if msg, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, msg)
-	}
+	bin := buildLangcrawl(t)
 	w := startWeb(t)
 	out := t.TempDir()
 	// Small files: rotation every megabyte (the smallest warc.max_size).
