@@ -196,6 +196,19 @@ func eachHistory(it iterator.Iterator, fn func(History) error) error {
 // ErrNoFrontier: ReadHistory found no frontier database at the path given.
 var ErrNoFrontier = errors.New("frontier: no frontier database")
 
+// CheckHistory opens the frontier in dir read-only as ReadHistory does,
+// its journals checked, and reads nothing: a crawl that imports it learns
+// that it cannot before it makes anything of its own.
+func CheckHistory(dir string, acceptDamage bool) error {
+	err := ReadHistory(dir, acceptDamage, func(History) error { return errCheckedHistory })
+	if errors.Is(err, errCheckedHistory) {
+		return nil
+	}
+	return err
+}
+
+var errCheckedHistory = errors.New("frontier: history readable")
+
 // ReadHistory calls fn with every fetch history of the frontier database
 // in dir, as EachHistory does, without opening it as a Queue: the
 // database is opened read-only, must exist, and is left byte for byte as

@@ -308,6 +308,13 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 				// record that exists nowhere (a review).
 				return snap, fmt.Errorf("%w: recrawl.previous (--previous): %s holds no WARC file in %s/: the captures a re-crawl's revisits refer to are gone; restore them, or start a new crawl without it", errUsage, prev, warcDir)
 			}
+			// A frontier that cannot be read (damaged, held by a running
+			// crawl) is said now: found at the import, it left OUT made,
+			// with a profile naming it, and the next start without
+			// --previous took OUT for a new crawl (a README trial).
+			if err := frontier.CheckHistory(filepath.Join(prev, frontierDir), cfg.AcceptFrontierDamage); err != nil {
+				return snap, fmt.Errorf("recrawl.previous (--previous) %s: %w; nothing was made in %s", prev, err, cfg.Out)
+			}
 		}
 	}
 	// The lock comes before anything in cfg.Out is written: a second crawl

@@ -294,3 +294,51 @@ func TestImportHistoryNotACrawl(t *testing.T) {
 		t.Errorf("importHistory of a folder with no crawl: %v, want a usage error saying it is not a crawl", err)
 	}
 }
+
+// TestPreviousUnreadableMakesNothing: a --previous crawl whose frontier
+// cannot be read (its CURRENT file damaged) is refused before anything
+// is made. Before, the start made OUT (frontier, logs, warcs, a profile
+// naming --previous) and failed at the import; the next start without
+// --previous took OUT for a new crawl, and `wacz` warned of captures
+// outside it. (from a README trial)
+func TestPreviousUnreadableMakesNothing(t *testing.T) {
+	prev := t.TempDir()
+	old, err := frontier.Open(filepath.Join(prev, frontierDir), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := frontier.History{URL: "http://a.example/", Fetched: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), Status: 200, Digest: "sha1:X"}
+	if err := old.SetHistory(h.URL, h); err != nil {
+		t.Fatal(err)
+	}
+	if err := old.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(prev, warcDir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(prev, warcDir, "A-00000.warc.gz"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(prev, frontierDir, "CURRENT"), []byte("garbage\x00\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "p.yaml")
+	os.WriteFile(p, []byte("seeds: [http://a.example/]\nuser_agent: \"test/1 (+http://library.example/)\"\n"), 0o644)
+	cfg, err := config.Load(p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "new")
+	cfg.Out, cfg.Recrawl.Previous = out, prev
+	_, err = runCrawl(context.Background(), cfg, io.Discard, io.Discard)
+	if err == nil {
+		t.Fatalf("a --previous crawl whose frontier cannot be read started")
+	}
+	if _, serr := os.Stat(out); !errors.Is(serr, fs.ErrNotExist) {
+		t.Errorf("the refused start made --out %s: %v (error: %v)", out, serr, err)
+	}
+	if !strings.Contains(err.Error(), prev) || !strings.Contains(err.Error(), "nothing was made") {
+		t.Errorf("the error does not name --previous and say nothing was made: %v", err)
+	}
+}
