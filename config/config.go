@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"maps"
 	"net"
 	"net/netip"
 	"net/url"
@@ -510,6 +511,17 @@ func internal(name string) string { return strings.ReplaceAll(name, ".", delim) 
 // none), the environment, and the flags in fs that were set (fs may be nil).
 // Every problem is reported, each naming its key.
 func Load(profile string, fs *pflag.FlagSet) (*Config, error) {
+	return LoadChecked(profile, fs, nil)
+}
+
+// LoadChecked is Load with the caller's own checks of the resolved
+// configuration (the target languages against the detector's profiles):
+// check runs even when Load found other problems, and its errors, each
+// beginning with the key it names ("focus.language: ..."), join the list,
+// so that an operator fixing the profile meets every problem at once (a
+// README trial: an unknown target was said only after the rest was
+// mended). An error on a key already reported is dropped.
+func LoadChecked(profile string, fs *pflag.FlagSet, check func(*Config) []error) (*Config, error) {
 	// "::" as the key delimiter keeps host names with dots intact inside
 	// network.connect_to.
 	v := viper.NewWithOptions(viper.KeyDelimiter(delim))
@@ -732,11 +744,27 @@ func Load(profile string, fs *pflag.FlagSet) (*Config, error) {
 		c.SeedScopes[i].URL = NormalizeSeed(c.SeedScopes[i].URL)
 	}
 	// A key that did not parse is reported once, not again by Validate.
+	// A value set by a variable or a flag says so: the profile the
+	// operator reads may say otherwise (a README trial: workers: -4 from
+	// LANGCRAWL_WORKERS was said as if the profile had it).
+	said := maps.Clone(p.failed) // the keys with a problem said
+	if said == nil {
+		said = map[string]bool{}
+	}
 	if verr := c.Validate(); verr != nil {
 		for _, e := range strings.Split(verr.Error(), "\n") {
 			key, _, _ := strings.Cut(e, ":")
 			if !p.failed[key] {
-				errs = append(errs, errors.New(e))
+				errs = append(errs, errors.New(e+source(key, fs)))
+				said[key] = true
+			}
+		}
+	}
+	if check != nil {
+		for _, e := range check(c) {
+			key, _, _ := strings.Cut(e.Error(), ":")
+			if !said[key] {
+				errs = append(errs, fmt.Errorf("%w%s", e, source(key, fs)))
 			}
 		}
 	}
@@ -929,6 +957,26 @@ type parser struct {
 	v      *viper.Viper
 	errs   []error
 	failed map[string]bool
+}
+
+// source says where key's value came from when not from the profile: the
+// flag that set it, or the variable, which overrides the profile. "" for
+// the profile and the defaults, and for a key with a parse error already
+// saying so.
+func source(key string, fs *pflag.FlagSet) string {
+	if fs != nil {
+		for flag, k := range FlagKeys {
+			if k == key {
+				if f := fs.Lookup(flag); f != nil && f.Changed {
+					return " (from --" + flag + ")"
+				}
+			}
+		}
+	}
+	if _, ok := os.LookupEnv(envName(key)); ok {
+		return " (from " + envName(key) + ", which overrides the profile)"
+	}
+	return ""
 }
 
 func (p *parser) fail(name string, val any, want string) {

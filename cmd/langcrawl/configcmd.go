@@ -22,6 +22,11 @@ func configCmd() *cobra.Command {
 			if _, err := focusDetector(cfg, cmd.ErrOrStderr()); err != nil {
 				return err
 			}
+			// What the crawl checks before it starts: a profile this
+			// passes is one it starts on.
+			if err := checkStart(cfg); err != nil {
+				return err
+			}
 			_, err = fmt.Fprint(cmd.OutOrStdout(), cfg.YAML())
 			return err
 		},

@@ -51,7 +51,9 @@ func crawlCmd() *cobra.Command {
 // flags of cmd; a bad one is a usage error.
 func loadConfig(cmd *cobra.Command) (*config.Config, error) {
 	profile, _ := cmd.Flags().GetString("profile")
-	cfg, err := config.Load(profile, cmd.Flags())
+	// The target languages are checked with the rest, so that an unknown
+	// one is listed beside the profile's other problems.
+	cfg, err := config.LoadChecked(profile, cmd.Flags(), targetErrors)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", errUsage, err)
 	}
@@ -233,23 +235,7 @@ var outNames = map[string]bool{lockName: true, warcDir: true, logDir: true, demo
 func focusDetector(cfg *config.Config, stderr io.Writer) (*detect.Detector, error) {
 	det, err := detect.New(detect.Options{Targets: cfg.Focus.Languages(), TargetCharsets: cfg.Focus.Charsets})
 	if errors.Is(err, detect.ErrBadOptions) {
-		// Each problem under its key: a target charset's under
-		// focus.charsets (its message names the charset and what to do),
-		// a target without a profile under focus.language.
-		var errs []error
-		for _, e := range unjoin(err) {
-			var ce *detect.CharsetError
-			switch {
-			case errors.As(e, &ce):
-				e = fmt.Errorf("focus.charsets: %w", e)
-			case errors.Is(e, detect.ErrNoProfile):
-				e = fmt.Errorf("focus.language (--target): %w (langcrawl languages lists the languages it knows)", e)
-			default:
-				e = fmt.Errorf("focus: %w", e)
-			}
-			errs = append(errs, e)
-		}
-		return nil, fmt.Errorf("%w: %w", errUsage, errors.Join(errs...))
+		return nil, fmt.Errorf("%w: %w", errUsage, errors.Join(focusErrors(err)...))
 	}
 	if err != nil {
 		return nil, fmt.Errorf("focus: %w", err)
@@ -260,12 +246,90 @@ func focusDetector(cfg *config.Config, stderr io.Writer) (*detect.Detector, erro
 	return det, nil
 }
 
+// targetErrors checks the profile's target languages and charsets against
+// the detector's profiles (config.LoadChecked).
+func targetErrors(cfg *config.Config) []error {
+	_, err := detect.New(detect.Options{Targets: cfg.Focus.Languages(), TargetCharsets: cfg.Focus.Charsets})
+	if errors.Is(err, detect.ErrBadOptions) {
+		return focusErrors(err)
+	}
+	return nil
+}
+
+// focusErrors puts each problem detect.New found under its key: a target
+// charset's under focus.charsets (its message names the charset and what
+// to do), a target without a profile under focus.language.
+func focusErrors(err error) []error {
+	var errs []error
+	for _, e := range unjoin(err) {
+		var ce *detect.CharsetError
+		switch {
+		case errors.As(e, &ce):
+			e = fmt.Errorf("focus.charsets: %w", e)
+		case errors.Is(e, detect.ErrNoProfile):
+			e = fmt.Errorf("focus.language: %s (langcrawl languages lists the languages it knows)",
+				strings.TrimPrefix(e.Error(), detect.ErrBadOptions.Error()+": "))
+		default: // a target that is no language code
+			e = fmt.Errorf("focus.language: %s", strings.TrimPrefix(e.Error(), detect.ErrBadOptions.Error()+": "))
+		}
+		errs = append(errs, e)
+	}
+	return errs
+}
+
 // unjoin returns the errors errors.Join joined into err, or err alone.
 func unjoin(err error) []error {
 	if j, ok := err.(interface{ Unwrap() []error }); ok {
 		return j.Unwrap()
 	}
 	return []error{err}
+}
+
+// checkStart makes the checks a crawl makes before it makes anything:
+// the seeds file's lines, the output directory, the --previous crawl.
+// `langcrawl config` makes them too, so that a profile it passes is one
+// the crawl starts on (a README trial: a seeds file with bad lines passed
+// it, and the crawl refused it).
+func checkStart(cfg *config.Config) error {
+	// A bad line in the seeds file is named before anything is made.
+	if cfg.SeedsFile != "" && !cfg.SkipBadSeeds {
+		if err := config.CheckSeedsFile(cfg.SeedsFile); err != nil {
+			return fmt.Errorf("%w: %w", errUsage, err)
+		}
+	}
+	// A directory that holds other files is not taken over: the start
+	// empties tmp/ and writes beside whatever is there.
+	if err := checkOutDir(cfg.Out); err != nil {
+		return fmt.Errorf("%w: %w", errUsage, err)
+	}
+	// The earlier crawl a first start imports must be one, named before
+	// anything is made. A later start need not reach it: the import was
+	// done (or is taken up again, and says so if it cannot).
+	if prev := cfg.Recrawl.Previous; prev != "" {
+		if samePath(prev, cfg.Out) {
+			// It was read as a crawl held by a running one: this one.
+			return fmt.Errorf("%w: recrawl.previous (--previous) %s is the output directory itself: to re-crawl it in place, run again on it without --previous (a new generation); --previous starts a new directory from it", errUsage, prev)
+		}
+		if _, err := os.Stat(filepath.Join(cfg.Out, frontierDir)); errors.Is(err, fs.ErrNotExist) {
+			if _, err := os.Stat(filepath.Join(prev, frontierDir, "CURRENT")); err != nil {
+				return fmt.Errorf("%w: recrawl.previous (--previous): %s is not the output directory of a langcrawl crawl (it has no %s/ database)", errUsage, prev, frontierDir)
+			}
+			if crawlLeft(prev, warcDir) == "" {
+				// Its captures are what the re-crawl's revisits name: with
+				// none, every unchanged page would become a revisit of a
+				// record that exists nowhere (a review).
+				return fmt.Errorf("%w: recrawl.previous (--previous): %s holds no WARC file in %s/: the captures a re-crawl's revisits refer to are gone; restore them, or start a new crawl without it", errUsage, prev, warcDir)
+			}
+			// A frontier that cannot be read (damaged, held by a running
+			// crawl) is said now: found at the import, it left OUT made,
+			// with a profile naming it, and the next start without
+			// --previous took OUT for a new crawl (a README trial).
+			if err := frontier.CheckHistory(filepath.Join(prev, frontierDir), cfg.AcceptFrontierDamage); err != nil {
+				return fmt.Errorf("recrawl.previous (--previous) %s: %w; nothing was made in %s", prev, err, cfg.Out)
+			}
+		}
+	}
+	return nil
 }
 
 // runCrawl wires the leaves together, runs the crawl and shuts down in the
@@ -279,43 +343,8 @@ func runCrawl(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer)
 	if err != nil {
 		return snap, err
 	}
-	// A bad line in the seeds file is named before anything is made.
-	if cfg.SeedsFile != "" && !cfg.SkipBadSeeds {
-		if err := config.CheckSeedsFile(cfg.SeedsFile); err != nil {
-			return snap, fmt.Errorf("%w: %w", errUsage, err)
-		}
-	}
-	// A directory that holds other files is not taken over: the start
-	// empties tmp/ and writes beside whatever is there.
-	if err := checkOutDir(cfg.Out); err != nil {
-		return snap, fmt.Errorf("%w: %w", errUsage, err)
-	}
-	// The earlier crawl a first start imports must be one, named before
-	// anything is made. A later start need not reach it: the import was
-	// done (or is taken up again, and says so if it cannot).
-	if prev := cfg.Recrawl.Previous; prev != "" {
-		if samePath(prev, cfg.Out) {
-			// It was read as a crawl held by a running one: this one.
-			return snap, fmt.Errorf("%w: recrawl.previous (--previous) %s is the output directory itself: to re-crawl it in place, run again on it without --previous (a new generation); --previous starts a new directory from it", errUsage, prev)
-		}
-		if _, err := os.Stat(filepath.Join(cfg.Out, frontierDir)); errors.Is(err, fs.ErrNotExist) {
-			if _, err := os.Stat(filepath.Join(prev, frontierDir, "CURRENT")); err != nil {
-				return snap, fmt.Errorf("%w: recrawl.previous (--previous): %s is not the output directory of a langcrawl crawl (it has no %s/ database)", errUsage, prev, frontierDir)
-			}
-			if crawlLeft(prev, warcDir) == "" {
-				// Its captures are what the re-crawl's revisits name: with
-				// none, every unchanged page would become a revisit of a
-				// record that exists nowhere (a review).
-				return snap, fmt.Errorf("%w: recrawl.previous (--previous): %s holds no WARC file in %s/: the captures a re-crawl's revisits refer to are gone; restore them, or start a new crawl without it", errUsage, prev, warcDir)
-			}
-			// A frontier that cannot be read (damaged, held by a running
-			// crawl) is said now: found at the import, it left OUT made,
-			// with a profile naming it, and the next start without
-			// --previous took OUT for a new crawl (a README trial).
-			if err := frontier.CheckHistory(filepath.Join(prev, frontierDir), cfg.AcceptFrontierDamage); err != nil {
-				return snap, fmt.Errorf("recrawl.previous (--previous) %s: %w; nothing was made in %s", prev, err, cfg.Out)
-			}
-		}
+	if err := checkStart(cfg); err != nil {
+		return snap, err
 	}
 	// The lock comes before anything in cfg.Out is written: a second crawl
 	// on the same directory fails here and touches nothing.

@@ -247,3 +247,90 @@ func TestSharedTargetCharsetExits2(t *testing.T) {
 		t.Errorf("err = %v, want three lines under focus.charsets, windows-1250 once, bogus-cs named", err)
 	}
 }
+
+// TestBadProfileListsUnknownTargetToo: README "Commands": "A bad profile
+// exits 2 with every problem listed, each naming its key". The unknown
+// target was reported only when it was the profile's sole problem: beside
+// any other error (a bad delay) the run exited 2 without naming
+// focus.language, so the operator fixed the listed problems and was
+// refused again. (from a README trial)
+func TestBadProfileListsUnknownTargetToo(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	stderr, code := crawlChild(t, out, "delay: soon\nfocus: {language: xx}\n")
+	if code != 2 {
+		t.Fatalf("bad profile: exit %d, want 2\n%s", code, stderr)
+	}
+	for _, key := range []string{"delay: soon", "focus.language"} {
+		if !strings.Contains(stderr, "\n  "+key) {
+			t.Errorf("stderr does not list %q:\n%s", key, stderr)
+		}
+	}
+}
+
+// TestBadEnvValueNamed: README "Profiles": "a bad value set by a variable
+// names it". A bad LANGCRAWL_FOCUS_LANGUAGE was reported as
+// "focus.language (--target): ..." (no --target was given) or with no word
+// of the variable, and LANGCRAWL_WORKERS=-4 as "workers: -4 must be ...",
+// while the profile read focus.language: th and no workers. (from a
+// README trial)
+func TestBadEnvValueNamed(t *testing.T) {
+	for _, tc := range []struct{ env, val, key string }{
+		{"LANGCRAWL_FOCUS_LANGUAGE", "xx", "focus.language"},
+		{"LANGCRAWL_FOCUS_LANGUAGE", "thai", "focus.language"},
+		{"LANGCRAWL_WORKERS", "-4", "workers"},
+	} {
+		t.Run(tc.env+"="+tc.val, func(t *testing.T) {
+			t.Setenv(tc.env, tc.val)
+			out := filepath.Join(t.TempDir(), "out")
+			stderr, code := crawlChild(t, out, "focus: {language: th}\n")
+			if code != 2 {
+				t.Fatalf("exit %d, want 2\n%s", code, stderr)
+			}
+			if !strings.Contains(stderr, "\n  "+tc.key+":") || !strings.Contains(stderr, "(from "+tc.env+", which overrides the profile)") {
+				t.Errorf("the error does not name %s under %s:\n%s", tc.env, tc.key, stderr)
+			}
+			if strings.Contains(stderr, "--target") {
+				t.Errorf("the error names --target, which was not given:\n%s", stderr)
+			}
+			if n := strings.Count(stderr, "\n  "+tc.key+":"); n != 1 {
+				t.Errorf("%s said %d times:\n%s", tc.key, n, stderr)
+			}
+		})
+	}
+}
+
+// TestConfigRefusesWhatCrawlRefuses: README's first crawl checks a
+// profile with `langcrawl config`. It passed a seeds file with bad lines
+// and a --previous that is no crawl, both of which the crawl refuses (a
+// README trial); it now makes the crawl's checks before anything is made.
+func TestConfigRefusesWhatCrawlRefuses(t *testing.T) {
+	dir := t.TempDir()
+	seeds := filepath.Join(dir, "seeds.txt")
+	if err := os.WriteFile(seeds, []byte("http://a.test/\nhttp://bad url/\nftp://x/\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ name, text, want string }{
+		{"seeds file", "seeds_file: " + seeds + "\n", "seeds.txt:2"},
+		{"previous", "recrawl: {previous: " + filepath.Join(dir, "nonexistent") + "}\n", "recrawl.previous"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			profile := filepath.Join(t.TempDir(), "p.yaml")
+			text := "seeds: [\"http://a.test/\"]\nout: " + filepath.Join(t.TempDir(), "out") + "\nuser_agent: \"t/1 (+https://example.org/t)\"\n" + tc.text
+			if err := os.WriteFile(profile, []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			var stderr bytes.Buffer
+			child := exec.Command(os.Args[0], "-test.run=^TestHelperLangcrawl$")
+			child.Env = append(os.Environ(), "E2E_CHILD_ARGS=config --profile "+profile)
+			child.Stderr = &stderr
+			err := child.Run()
+			var exit *exec.ExitError
+			if !errors.As(err, &exit) || exit.ExitCode() != 2 {
+				t.Fatalf("config: %v, want exit 2\n%s", err, stderr.String())
+			}
+			if !strings.Contains(stderr.String(), tc.want) {
+				t.Errorf("config's error does not name %q:\n%s", tc.want, stderr.String())
+			}
+		})
+	}
+}
