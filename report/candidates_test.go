@@ -415,3 +415,53 @@ func candidatesCSV(t *testing.T, r *Report) [][]string {
 	}
 	return rows
 }
+
+// TestSeedsFileSeedsListed: seeds.csv lists each seed of the profile's
+// seeds file, fetched or not. Before, only those crawl.log named were
+// listed, so a crawl stopped by its budget showed one of a seeds file's
+// four seeds and said nothing of the other three (a README trial).
+func TestSeedsFileSeedsListed(t *testing.T) {
+	out := t.TempDir()
+	writeWARC(t, filepath.Join(out, WARCDir), t0, []page{
+		{url: "http://th.test/", depth: 0, tree: "th.test", lang: "th", charset: "utf-8", relevant: true},
+	})
+	seeds := filepath.Join(t.TempDir(), "seeds.txt")
+	if err := os.WriteFile(seeds, []byte("# four seeds\nhttp://th.test/\nhttp://b.test/\nc.test\nhttp://d.test/x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	prof := fmt.Sprintf("seeds: [http://a.test/]\nseeds_file: %s\nfocus:\n  language: th\n", seeds)
+	if err := os.WriteFile(filepath.Join(out, ProfileFile), []byte(prof), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Build(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]bool{}
+	for _, s := range r.Seeds {
+		got[s.URL] = s.InProfile
+	}
+	for _, u := range []string{"http://a.test/", "http://th.test/", "http://b.test/", "http://c.test/", "http://d.test/x"} {
+		if in, ok := got[u]; !ok || !in {
+			t.Errorf("seed %s: listed %v, in profile %v; seeds %v", u, ok, in, got)
+		}
+	}
+	if len(got) != 5 {
+		t.Errorf("%d seeds listed, want 5: %v", len(got), got)
+	}
+	// A seeds file since removed is said, and the rest still reported.
+	if err := os.Remove(seeds); err != nil {
+		t.Fatal(err)
+	}
+	r, err = Build(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	warned := false
+	for _, w := range r.Warnings {
+		warned = warned || strings.Contains(w, "seeds_file")
+	}
+	if !warned {
+		t.Errorf("a seeds file gone is not said: %v", r.Warnings)
+	}
+}

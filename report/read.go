@@ -149,9 +149,12 @@ type Profile struct {
 	// DecayEvery HTML pages down to Floor (DecayEvery 0: it stayed).
 	DecayEvery, Floor int
 	Depth             int // depth limit per site tree
-	// Seeds are the seed URLs profile.yaml lists, as written; a seeds
-	// file's are not read (crawl.log names every seed that was fetched).
+	// Seeds are the seed URLs profile.yaml lists, as written.
 	Seeds []string
+	// SeedsFile is profile.yaml's seeds_file: Build reads its seeds as it
+	// is now, so that those never fetched are listed too (a README trial
+	// found seeds.csv silent on three of a seeds file's four seeds).
+	SeedsFile string
 	Found bool // profile.yaml was read
 }
 
@@ -189,8 +192,9 @@ func readProfile(path string) (Profile, error) {
 		return p, err
 	}
 	var y struct {
-		Depth *int        `yaml:"depth"`
-		Seeds []yaml.Node `yaml:"seeds"`
+		Depth     *int        `yaml:"depth"`
+		Seeds     []yaml.Node `yaml:"seeds"`
+		SeedsFile string      `yaml:"seeds_file"`
 		Focus struct {
 			Language  yaml.Node `yaml:"language"` // "th", "nb, nn" or [nb, nn]
 			Strategy  string    `yaml:"strategy"`
@@ -218,6 +222,7 @@ func readProfile(path string) (Profile, error) {
 	if y.Depth != nil {
 		p.Depth = *y.Depth
 	}
+	p.SeedsFile = strings.TrimSpace(y.SeedsFile)
 	for _, n := range y.Seeds {
 		// A URL, or {url: URL, scope: ..., depth: N}.
 		var s string

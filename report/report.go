@@ -159,8 +159,10 @@ type Seed struct {
 	Tree     string
 	Pages    int // HTML pages archived in Tree
 	Relevant int // of those, in the target language
-	// InProfile is true for a seed listed in profile.yaml; the others
-	// were found in crawl.log (a seeds file, --seed, the action directory).
+	// InProfile is true for a seed listed in profile.yaml or its seeds
+	// file (--seed too: profile.yaml lists them); the others were found
+	// in crawl.log (the action directory, the status page, a seeds file
+	// since changed).
 	InProfile bool
 	// ServerHost is the server Server describes when it is not the seed's
 	// own: where the seed's redirects led (http://shop.example/ to
@@ -594,6 +596,16 @@ func BuildProgress(out string, done func(path string) error) (*Report, error) {
 	a := newAccumulator(r)
 	for _, s := range prof.Seeds {
 		a.seed(s, true)
+	}
+	if prof.SeedsFile != "" {
+		// Read as it is now: the crawl's warcinfo records its digest
+		// as it was at each start.
+		if err := config.EachSeed(prof.SeedsFile, func(_ int, s string) error {
+			a.seed(s, true)
+			return nil
+		}); err != nil {
+			r.warn("seeds_file %s: %v; its seeds are listed only as crawl.log names them", prof.SeedsFile, err)
+		}
 	}
 	for _, f := range files {
 		open := strings.HasSuffix(f, ".open")
