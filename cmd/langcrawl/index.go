@@ -19,8 +19,8 @@ func init() { extraCommands = append(extraCommands, indexCmd) }
 func indexCmd() *cobra.Command {
 	var out, tmp string
 	cmd := &cobra.Command{
-		Use:   "index WARC... [--out FILE]",
-		Short: "Build the CDXJ index (as pywb reads it) of existing WARC files, or of the WARC files in a directory",
+		Use:   "index WARC|DIR... [-o FILE]",
+		Short: "Build the CDXJ index (as pywb reads it) of existing WARC files, or of the WARC files in a directory (a crawl's OUT: its warcs/)",
 		Long: `Index reads each WARC file once and writes the sorted CDXJ index of its
 response and revisit records: the lines langcrawl's own index.cdxj holds,
 with the same SURT keys and fields, each naming its file by base name.
@@ -60,7 +60,9 @@ Memory stays bounded: lines past 64 MiB are sorted into runs in --tmp.`,
 
 // warcFiles expands the arguments: a file is taken as it is, a directory
 // stands for its .warc and .warc.gz files in name order (serial order for
-// langcrawl's). A file still ".open" is refused.
+// langcrawl's), and a crawl's output directory, which holds none, for its
+// warcs/ (a README trial: `langcrawl index OUT` said OUT held no WARC
+// file). A file still ".open" is refused, named or in a directory.
 func warcFiles(args []string) ([]string, error) {
 	var files []string
 	for _, a := range args {
@@ -69,8 +71,14 @@ func warcFiles(args []string) ([]string, error) {
 			return nil, err
 		}
 		if !fi.IsDir() {
+			if strings.HasSuffix(a, ".warc.gz.open") || strings.HasSuffix(a, ".warc.open") {
+				return nil, fmt.Errorf("%s is still open: a crawl is writing it, or was killed (run the crawl again on its --out to close it)", a)
+			}
 			files = append(files, a)
 			continue
+		}
+		if w := filepath.Join(a, warcDir); !hasWARCs(a) && hasWARCs(w) {
+			a = w
 		}
 		entries, err := os.ReadDir(a)
 		if err != nil {
@@ -94,6 +102,18 @@ func warcFiles(args []string) ([]string, error) {
 		files = append(files, found...)
 	}
 	return files, nil
+}
+
+// hasWARCs reports whether dir holds a WARC file, closed or open.
+func hasWARCs(dir string) bool {
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		n := strings.TrimSuffix(e.Name(), ".open")
+		if !e.IsDir() && (strings.HasSuffix(n, ".warc.gz") || strings.HasSuffix(n, ".warc")) {
+			return true
+		}
+	}
+	return false
 }
 
 // writeTextAtomic is atomicfile.Write for a text held whole.
