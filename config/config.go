@@ -1517,7 +1517,13 @@ func (c *Config) Validate() error {
 		// only after the start has made the output directory (a review).
 		bad("user_agent", "%q holds a line break or another control character", c.UserAgent)
 	} else if !contactRE.MatchString(c.UserAgent) {
-		bad("user_agent", `%q has no operator contact URL; write it as "name/version (+https://your.site/contact)"`, c.UserAgent)
+		// A URL without its "+" is the common slip: said as that, not
+		// as no URL at all (a README trial).
+		what := "has no operator contact URL"
+		if strings.Contains(c.UserAgent, "http://") || strings.Contains(c.UserAgent, "https://") {
+			what = `has its contact URL not as "(+URL)", the "+" before it inside the parentheses`
+		}
+		bad("user_agent", `%q %s; write it as "name/version (+https://your.site/contact)"`, c.UserAgent, what)
 	}
 	if c.Workers < 1 || c.Workers > 10000 {
 		bad("workers", "%d must be between 1 and 10000", c.Workers)

@@ -134,6 +134,11 @@ func TestUserAgentNeedsContact(t *testing.T) {
 		if err != nil && !strings.Contains(err.Error(), "user_agent") {
 			t.Errorf("error does not name user_agent: %v", err)
 		}
+		// A URL written without its "+" is said as that, not as no URL
+		// (a README trial).
+		if err != nil && strings.Contains(ua, "https://") && !strings.Contains(err.Error(), `the "+" before it`) {
+			t.Errorf("user_agent %q: %v, want it to say the \"+\" is missing", ua, err)
+		}
 	}
 }
 

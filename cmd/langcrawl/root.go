@@ -58,7 +58,16 @@ func run(args []string) int {
 		if errors.Is(err, errUsage) {
 			// One problem a line, each naming the key or URL to fix.
 			msg := strings.TrimPrefix(err.Error(), errUsage.Error()+": ")
-			fmt.Fprintln(os.Stderr, "langcrawl: cannot start; fix these and run again:")
+			// "cannot start" is a crawl's; another command's is that
+			// command's (a README trial read it from report).
+			what := "cannot start"
+			if c, _, ferr := root.Find(args); ferr == nil && c != root && c.Name() != "crawl" && c.Name() != "demo" {
+				what = c.Name() + " cannot run"
+				if c.Name() == "config" {
+					what = "this profile cannot start a crawl"
+				}
+			}
+			fmt.Fprintf(os.Stderr, "langcrawl: %s; fix these and run again:\n", what)
 			for _, line := range strings.Split(msg, "\n") {
 				fmt.Fprintln(os.Stderr, "  "+line)
 			}
