@@ -166,6 +166,9 @@ func New(opts Options) (*Detector, error) {
 		}
 	}
 	for _, t := range opts.Targets {
+		if !isTargetCode(t) {
+			continue // said above: not a code at all
+		}
 		found := false
 		for _, p := range ps {
 			found = found || iso(p.Tag) == t || strings.ToLower(p.Tag) == t

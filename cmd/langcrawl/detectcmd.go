@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -24,7 +26,18 @@ live fetch's would be.`,
 			if note := detect.VariantNote(targets); note != "" {
 				fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s\n", note)
 			}
-			return detect.RunCLI(cmd.OutOrStdout(), targets, files)
+			err := detect.RunCLI(cmd.OutOrStdout(), targets, files)
+			if errors.Is(err, detect.ErrBadOptions) {
+				// The operator's to fix, each problem a line under the
+				// flag, exit 2 as in crawl (a README trial: two lines,
+				// one unprefixed, exit 1).
+				var lines []string
+				for _, e := range unjoin(err) {
+					lines = append(lines, "--target: "+strings.TrimPrefix(e.Error(), detect.ErrBadOptions.Error()+": "))
+				}
+				return fmt.Errorf("%w: %s", errUsage, strings.Join(lines, "\n"))
+			}
+			return err
 		},
 	}
 	cmd.Flags().StringVar(&target, "target", "", "target language (ISO 639-1), or several joined by commas (fi,sv; no for both nb and nn); sets relevant in the output")

@@ -334,3 +334,30 @@ func TestConfigRefusesWhatCrawlRefuses(t *testing.T) {
 		})
 	}
 }
+
+// TestDetectBadTargetExits2: `langcrawl detect` with a bad --target says
+// each problem once, under the flag, and exits 2 as crawl does. A README
+// trial found "thai" said twice, once unprefixed, and exit 1.
+func TestDetectBadTargetExits2(t *testing.T) {
+	page := filepath.Join(t.TempDir(), "p.html")
+	if err := os.WriteFile(page, []byte("<p>x</p>"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	child := exec.Command(os.Args[0], "-test.run=^TestHelperLangcrawl$")
+	child.Env = append(os.Environ(), "E2E_CHILD_ARGS=detect --target thai,xx "+page)
+	child.Stderr = &stderr
+	err := child.Run()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 2 {
+		t.Fatalf("detect --target thai,xx: %v, want exit 2\n%s", err, stderr.String())
+	}
+	for _, want := range []string{`--target: target "thai" is not an ISO 639-1 code`, `--target: no profile for target language "xx"`} {
+		if strings.Count(stderr.String(), want) != 1 {
+			t.Errorf("stderr does not say %q once:\n%s", want, stderr.String())
+		}
+	}
+	if n := strings.Count(stderr.String(), `"thai"`); n != 1 {
+		t.Errorf(`"thai" said %d times:\n%s`, n, stderr.String())
+	}
+}
