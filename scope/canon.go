@@ -177,10 +177,25 @@ func urlErr(raw, base string, why error) error {
 func Why(err error) error {
 	var ue *URLError
 	if errors.As(err, &ue) {
-		return ue.Why
+		err = ue.Why
+	}
+	// Said beside the seed it is about, the package's prefix ("scope:
+	// not an http or https URL") reads as the profile's scope key (a
+	// README trial); the error itself is kept for errors.Is.
+	if msg, ok := strings.CutPrefix(err.Error(), "scope: "); ok {
+		return reasonError{err: err, msg: msg}
 	}
 	return err
 }
+
+// reasonError is an error said without its package's prefix.
+type reasonError struct {
+	err error
+	msg string
+}
+
+func (e reasonError) Error() string { return e.msg }
+func (e reasonError) Unwrap() error { return e.err }
 
 // parserReason is the WHATWG parser's account of a URL it refused, without
 // the decoration it adds ("Error: " before, ". Url: '...'" after, which
