@@ -82,6 +82,9 @@ const (
 // lockName is the lock file in --out that a running crawl holds.
 const lockName = ".lock"
 
+// errOutBusy: another process holds the output directory's lock (lockOut).
+var errOutBusy = errors.New("its lock is held")
+
 // checkOutDir refuses an output directory that holds files but is no
 // crawl's: a crawl's has frontier/. A new or empty directory is fine, and
 // so is one that holds only what can be there before a first start made

@@ -23,7 +23,7 @@ func lockOut(dir string) (unlock func(), err error) {
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		f.Close()
 		if errors.Is(err, syscall.EWOULDBLOCK) {
-			return nil, fmt.Errorf("output directory %s is in use by another crawl (it holds %s); stop that crawl or choose another --out", dir, path)
+			return nil, fmt.Errorf("output directory %s is in use by another crawl (it holds %s); stop that crawl or choose another --out: %w", dir, path, errOutBusy)
 		}
 		return nil, fmt.Errorf("output directory %s: lock %s: %w", dir, path, err)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -47,6 +48,11 @@ func packageCrawl(ctx context.Context, dir, out, title string, stdout, stderr io
 		return fmt.Errorf("%w: %s is not a crawl's output directory: %w", errUsage, dir, err)
 	}
 	unlock, err := lockOut(dir)
+	if errors.Is(err, errOutBusy) {
+		// Not "choose another --out": wacz's --out is the file it
+		// writes (a README trial).
+		return fmt.Errorf("%s is in use: a crawl is running on it, or another wacz is packaging it (it holds %s); wacz packages a stopped crawl: stop the crawl, or wait, and run it again", dir, filepath.Join(dir, lockName))
+	}
 	if err != nil {
 		return err
 	}
