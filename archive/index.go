@@ -103,6 +103,11 @@ func scan(r io.Reader, name string, maxBlock int, check func(rec *Record, end in
 				}
 				at = good // where the record cut short starts
 			}
+			if prev == nil && at == 0 {
+				// Not one record read: most likely no WARC file at all
+				// (a README trial read "record cut short ... at 0").
+				return good, fmt.Errorf("%w: %s at %d: it does not start with a WARC record, so it is no WARC file or is damaged at its start: %w", errCut, name, at, err)
+			}
 			return good, fmt.Errorf("%w: %s at %d: %w", errCut, name, at, err)
 		}
 		if err := settle(off); err != nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -359,5 +360,19 @@ func TestIndexFilesMatchesWriter(t *testing.T) {
 		if !bytes.Equal(got.Bytes(), want) {
 			t.Errorf("compress=%v: IndexFiles:\n%s\nwriter's index:\n%s", compress, got.Bytes(), want)
 		}
+	}
+}
+
+// TestIndexFilesNotAWARC: a file that does not start with a WARC record
+// (another file named .warc.gz by mistake) is said as that, not only as
+// "a record cut short at 0" (a README trial).
+func TestIndexFilesNotAWARC(t *testing.T) {
+	junk := filepath.Join(t.TempDir(), "junk.warc.gz")
+	if err := os.WriteFile(junk, []byte("<html>not a WARC file</html>\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err := IndexFiles(io.Discard, t.TempDir(), nil, junk)
+	if err == nil || !strings.Contains(err.Error(), "no WARC file") || !strings.Contains(err.Error(), "junk.warc.gz") {
+		t.Errorf("index of a file that is no WARC: %v, want it named and said to be no WARC file", err)
 	}
 }
