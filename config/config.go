@@ -966,14 +966,18 @@ type parser struct {
 func source(key string, fs *pflag.FlagSet) string {
 	if fs != nil {
 		for flag, k := range FlagKeys {
-			if k == key {
+			// --connect-to adds its entries to the profile's, one by
+			// one: an entry with a problem is named by the error, and
+			// may be the profile's.
+			if k == key && flag != "connect-to" {
 				if f := fs.Lookup(flag); f != nil && f.Changed {
 					return " (from --" + flag + ")"
 				}
 			}
 		}
 	}
-	if _, ok := os.LookupEnv(envName(key)); ok {
+	// An empty variable sets nothing: viper takes it as unset.
+	if v, ok := os.LookupEnv(envName(key)); ok && v != "" {
 		return " (from " + envName(key) + ", which overrides the profile)"
 	}
 	return ""

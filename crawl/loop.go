@@ -101,6 +101,7 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 	} else if seed {
 		reseeded = true
 		l.Entry.Hops, l.Entry.Via, l.Entry.Depth, l.Entry.Tree = "", "", 0, scope.RegisteredDomain(u.Hostname())
+		l.Entry.Requisite = false
 		l.Entry.Priority = frontier.High
 		e = l.Entry
 	} else if why != "" {

@@ -472,9 +472,11 @@ var ErrDedupLinesSkipped = errors.New("dedup index lines skipped")
 // page, the action directory), or one queued from the history before
 // the seeds, is looked up then (seedsQueued).
 func (c *Crawler) outOfScope(e frontier.Entry, u *url.URL) (why string, seed bool, err error) {
-	if e.Hops == "" || e.Requisite || strings.HasSuffix(e.Hops, "R") || strings.HasSuffix(e.Hops, "E") {
+	if e.Hops == "" {
 		return "", false, nil
 	}
+	// Whatever its hop path: a seed the history knew as a redirect's
+	// target or as a requisite is a seed too, its links decided from it.
 	same := c.sameProfile.Load()
 	if !same || c.seedsQueued.Load() {
 		if n, err := c.p.Queue.BudgetCount(seedURLKey(e.URL)); err != nil {
@@ -483,7 +485,7 @@ func (c *Crawler) outOfScope(e frontier.Entry, u *url.URL) (why string, seed boo
 			return "", true, nil
 		}
 	}
-	if same {
+	if same || e.Requisite || strings.HasSuffix(e.Hops, "R") || strings.HasSuffix(e.Hops, "E") {
 		return "", false, nil
 	}
 	return c.cfg.Scope.DecideURL(e.Tree, e.Depth-1, u).Reject, false, nil

@@ -155,7 +155,7 @@ type Profile struct {
 	// is now, so that those never fetched are listed too (a README trial
 	// found seeds.csv silent on three of a seeds file's four seeds).
 	SeedsFile string
-	Found bool // profile.yaml was read
+	Found     bool // profile.yaml was read
 }
 
 // defaultTolerance is config's default for focus.tolerance, used when the
@@ -195,7 +195,7 @@ func readProfile(path string) (Profile, error) {
 		Depth     *int        `yaml:"depth"`
 		Seeds     []yaml.Node `yaml:"seeds"`
 		SeedsFile string      `yaml:"seeds_file"`
-		Focus struct {
+		Focus     struct {
 			Language  yaml.Node `yaml:"language"` // "th", "nb, nn" or [nb, nn]
 			Strategy  string    `yaml:"strategy"`
 			Tolerance *int      `yaml:"tolerance"`

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -690,7 +691,9 @@ func (r *Report) WriteFiles(dir string) error {
 			return fmt.Errorf("report: %w (%s says the files are a mix of this run's and the last)", cerr, marker)
 		}
 	}
-	if err := os.Remove(marker); err != nil {
+	// Gone already: another report run on the same folder (nothing locks
+	// it) removed it; this run's files are all in place.
+	if err := os.Remove(marker); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("report: %w", err)
 	}
 	return atomicfile.SyncDir(dir)
