@@ -162,7 +162,8 @@ type Revisit struct {
 	// revisit record.
 	RawRequest []byte
 	// RawResponse holds the status line and headers of the new response;
-	// any body after the header section is left out.
+	// any body after the header section is left out, and the record then
+	// says WARC-Truncated: length (WARC 1.1 section 6.7.2).
 	RawResponse []byte
 	// Profile is ProfileIdenticalPayloadDigest (the default) or
 	// ProfileServerNotModified.
@@ -458,6 +459,13 @@ func (w *Writer) WriteRevisit(rv *Revisit) (Ref, error) {
 		h.add(gowarc.ContentType, "application/http;msgtype=response")
 	}
 	h.add(gowarc.WarcPayloadDigest, rv.PayloadDigest)
+	if len(block) > 0 && len(block) < len(rv.RawResponse) {
+		// The block is the response cut before its body, which the
+		// record referred to holds: WARC 1.1 section 6.7.2 says "A
+		// WARC-Truncated header with reason 'length' shall be used for
+		// any identical-digest truncation" (Heritrix writes it so).
+		h.add(gowarc.WarcTruncated, TruncatedLength)
+	}
 	line := cdxLine{URL: rv.URL, Date: date, Digest: rv.PayloadDigest}
 	line.fromHTTP(block)
 	line.Mime = "warc/revisit"

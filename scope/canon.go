@@ -94,7 +94,8 @@ func finish(raw string, w *whatwg.Url) (*url.URL, error) {
 	// Href distinguishes "no query" from an empty one ("?"); Query does not.
 	href := w.Href(true)
 	if i := strings.IndexByte(href, '?'); i >= 0 {
-		b.WriteString(href[i:])
+		b.WriteByte('?')
+		writeQuery(&b, href[i+1:])
 	}
 	s := b.String()
 	u, err := url.Parse(s)
@@ -121,14 +122,43 @@ func writePath(b *strings.Builder, p string) {
 	}
 }
 
-// pathByteOK reports whether c may stand bare in an RFC 3986 path as net/url
-// checks it (its validEncoded with encodePath), '%' included.
+// pathByteOK reports whether c may stand bare in an RFC 3986 path (pchar
+// and "/", section 3.3), '%' included: the parser has encoded a stray one.
+// Not '[' and ']', which net/url keeps but RFC 3986 allows only in a host.
 func pathByteOK(c byte) bool {
 	switch {
 	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
 		return true
 	}
-	return strings.IndexByte("-_.~$&+,/:;=@!'()*[]%", c) >= 0
+	return strings.IndexByte("-_.~$&+,/:;=@!'()*%", c) >= 0
+}
+
+// writeQuery writes the query q (without its '?') as an RFC 3986 query
+// (section 3.4): the bytes the WHATWG parser leaves bare but RFC 3986 does
+// not allow ('{', '}', '|', '^', '`', '\', '[', ']') are percent-encoded,
+// and so is a '%' not followed by two hex digits. Escapes already there
+// are kept as written.
+func writeQuery(b *strings.Builder, q string) {
+	for i := 0; i < len(q); i++ {
+		c := q[i]
+		switch {
+		case c == '%':
+			if i+2 < len(q) && isHex(q[i+1]) && isHex(q[i+2]) {
+				b.WriteByte(c)
+			} else {
+				plainurl.WriteEscape(b, c)
+			}
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9',
+			strings.IndexByte("-._~!$&'()*+,;=:@/?", c) >= 0:
+			b.WriteByte(c)
+		default:
+			plainurl.WriteEscape(b, c)
+		}
+	}
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }
 
 // validHost reports whether h (as the WHATWG parser returns it: lowercase, punycode,

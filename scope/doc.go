@@ -15,9 +15,11 @@
 // A few steps go beyond the standard, and each is there so that the result is a valid
 // RFC 3986 URL that net/url round-trips exactly (u.String() gives back the canonical form):
 //
-//   - a '%' not followed by two hex digits is encoded as "%25";
-//   - the bytes the standard leaves bare in a path but RFC 3986 does not allow
-//     ('|', '^') are percent-encoded;
+//   - a '%' not followed by two hex digits is encoded as "%25", in the query too;
+//   - the bytes the standard leaves bare in a path or a query but RFC 3986 does not
+//     allow there ('|', '^', '[', ']' in a path; '{', '}', '|', '^', '`', '\', '[',
+//     ']' in a query) are percent-encoded, so that the URL is a WARC-Target-URI as
+//     WARC 1.1 defines it (uri per RFC 3986);
 //   - user name and password are removed (a crawler never sends credentials found in links);
 //   - hosts with characters that DNS does not allow (anything but a-z, 0-9, '-', '_', '.')
 //     are rejected.
