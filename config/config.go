@@ -830,8 +830,10 @@ const domainSites = 10
 // explicit reports whether the operator set key in the profile or the
 // environment, rather than leaving it to its default.
 func explicit(v *viper.Viper, key string) bool {
-	_, env := os.LookupEnv(envName(key))
-	return env || v.InConfig(internal(key))
+	// An empty variable sets nothing: viper takes it as unset (a diff
+	// review).
+	e, env := os.LookupEnv(envName(key))
+	return env && e != "" || v.InConfig(internal(key))
 }
 
 // unknownKeys reads the profile once more as plain YAML and names every key

@@ -50,3 +50,20 @@ func TestDiffRev30ConnectToFlagNotBlamed(t *testing.T) {
 		t.Errorf("the profile's bad key *.bad.test is said to come from --connect-to, which gave a.test only:\n%v", err)
 	}
 }
+
+// TestEmptyEnvLeavesDerivedDefault: an empty variable sets nothing, so a
+// default derived from another key still applies: with focus.tolerance 3
+// and LANGCRAWL_FOCUS_TOLERANCE_FLOOR empty, the floor is 3 (the default
+// 5 never lifts a small T). explicit took the empty variable for a value
+// set, and kept the floor at 5, above T. (from a diff review of the
+// thirtieth session, which noticed the pattern)
+func TestEmptyEnvLeavesDerivedDefault(t *testing.T) {
+	t.Setenv("LANGCRAWL_FOCUS_TOLERANCE_FLOOR", "")
+	c, _, err := loadText(t, "focus:\n  tolerance: 3\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Focus.Floor != 3 {
+		t.Errorf("focus.tolerance_floor = %d with an empty LANGCRAWL_FOCUS_TOLERANCE_FLOOR and tolerance 3, want 3 (the default lowered to T)", c.Focus.Floor)
+	}
+}
