@@ -40,14 +40,28 @@ func TestCrawlBadProfileExits2(t *testing.T) {
 // would, and returns its stderr and exit status.
 func crawlChild(t *testing.T, out, text string) (string, int) {
 	t.Helper()
+	return langcrawlChild(t, "crawl --profile "+childProfile(t, out, text))
+}
+
+// childProfile writes a profile with text, seeds, user_agent and out
+// added, and returns its path.
+func childProfile(t *testing.T, out, text string) string {
+	t.Helper()
 	profile := filepath.Join(t.TempDir(), "p.yaml")
 	text = "seeds: [\"http://a.test/\"]\nout: " + out + "\nuser_agent: \"t/1 (+https://example.org/t)\"\n" + text
 	if err := os.WriteFile(profile, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	return profile
+}
+
+// langcrawlChild runs langcrawl with args (split at spaces) in a child
+// process and returns its stderr and exit status.
+func langcrawlChild(t *testing.T, args string) (string, int) {
+	t.Helper()
 	var stderr bytes.Buffer
 	child := exec.Command(os.Args[0], "-test.run=^TestHelperLangcrawl$")
-	child.Env = append(os.Environ(), "E2E_CHILD_ARGS=crawl --profile "+profile)
+	child.Env = append(os.Environ(), "E2E_CHILD_ARGS="+args)
 	child.Stderr = &stderr
 	err := child.Run()
 	var exit *exec.ExitError
@@ -314,22 +328,12 @@ func TestConfigRefusesWhatCrawlRefuses(t *testing.T) {
 		{"previous", "recrawl: {previous: " + filepath.Join(dir, "nonexistent") + "}\n", "recrawl.previous"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			profile := filepath.Join(t.TempDir(), "p.yaml")
-			text := "seeds: [\"http://a.test/\"]\nout: " + filepath.Join(t.TempDir(), "out") + "\nuser_agent: \"t/1 (+https://example.org/t)\"\n" + tc.text
-			if err := os.WriteFile(profile, []byte(text), 0o644); err != nil {
-				t.Fatal(err)
+			stderr, code := langcrawlChild(t, "config --profile "+childProfile(t, filepath.Join(t.TempDir(), "out"), tc.text))
+			if code != 2 {
+				t.Fatalf("config: exit %d, want 2\n%s", code, stderr)
 			}
-			var stderr bytes.Buffer
-			child := exec.Command(os.Args[0], "-test.run=^TestHelperLangcrawl$")
-			child.Env = append(os.Environ(), "E2E_CHILD_ARGS=config --profile "+profile)
-			child.Stderr = &stderr
-			err := child.Run()
-			var exit *exec.ExitError
-			if !errors.As(err, &exit) || exit.ExitCode() != 2 {
-				t.Fatalf("config: %v, want exit 2\n%s", err, stderr.String())
-			}
-			if !strings.Contains(stderr.String(), tc.want) {
-				t.Errorf("config's error does not name %q:\n%s", tc.want, stderr.String())
+			if !strings.Contains(stderr, tc.want) {
+				t.Errorf("config's error does not name %q:\n%s", tc.want, stderr)
 			}
 		})
 	}
@@ -343,21 +347,16 @@ func TestDetectBadTargetExits2(t *testing.T) {
 	if err := os.WriteFile(page, []byte("<p>x</p>"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	var stderr bytes.Buffer
-	child := exec.Command(os.Args[0], "-test.run=^TestHelperLangcrawl$")
-	child.Env = append(os.Environ(), "E2E_CHILD_ARGS=detect --target thai,xx "+page)
-	child.Stderr = &stderr
-	err := child.Run()
-	var exit *exec.ExitError
-	if !errors.As(err, &exit) || exit.ExitCode() != 2 {
-		t.Fatalf("detect --target thai,xx: %v, want exit 2\n%s", err, stderr.String())
+	stderr, code := langcrawlChild(t, "detect --target thai,xx "+page)
+	if code != 2 {
+		t.Fatalf("detect --target thai,xx: exit %d, want 2\n%s", code, stderr)
 	}
 	for _, want := range []string{`--target: target "thai" is not an ISO 639-1 code`, `--target: no profile for target language "xx"`} {
-		if strings.Count(stderr.String(), want) != 1 {
-			t.Errorf("stderr does not say %q once:\n%s", want, stderr.String())
+		if strings.Count(stderr, want) != 1 {
+			t.Errorf("stderr does not say %q once:\n%s", want, stderr)
 		}
 	}
-	if n := strings.Count(stderr.String(), `"thai"`); n != 1 {
-		t.Errorf(`"thai" said %d times:\n%s`, n, stderr.String())
+	if n := strings.Count(stderr, `"thai"`); n != 1 {
+		t.Errorf(`"thai" said %d times:\n%s`, n, stderr)
 	}
 }
