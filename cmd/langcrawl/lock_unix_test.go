@@ -82,3 +82,35 @@ func TestWACZRefusesRunningCrawl(t *testing.T) {
 		t.Errorf("wacz wrote %s: %v", dest, err)
 	}
 }
+
+// TestReportOneAtATime: a second `langcrawl report` on the same crawl
+// while one writes OUT/report/ is refused at once, naming it, before its
+// hours of reading. Two at once could leave a mix of their files that
+// one run's INCOMPLETE marker, removed by the other, no longer said (a
+// diff review of the thirtieth session).
+func TestReportOneAtATime(t *testing.T) {
+	out := t.TempDir()
+	base := filepath.Join(out, "report")
+	if err := os.MkdirAll(base, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	unlock, err := lockOut(base) // the first report
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := reportCmd()
+	cmd.SetArgs([]string{"--out", out})
+	cmd.SetOut(io.Discard)
+	cmd.SetErr(io.Discard)
+	err = cmd.Execute()
+	if err == nil || !strings.Contains(err.Error(), "another langcrawl report is writing") {
+		t.Errorf("a second report while one writes: %v; want it refused as another report's", err)
+	}
+	unlock()
+	// Once the first is done, the lock is free: the second reads on (and
+	// fails here for the crawl's want of WARC files, not for the lock).
+	err = cmd.Execute()
+	if err != nil && strings.Contains(err.Error(), "another langcrawl report") {
+		t.Errorf("after the first report: %v", err)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
@@ -41,6 +42,24 @@ crawl's own.`,
 			whatIf := cmd.Flags().Changed("tolerance")
 			if whatIf && tolerance < 0 {
 				return fmt.Errorf("%w: --tolerance %d is negative", errUsage, tolerance)
+			}
+			// One report at a time writes DIR/report/: two at once could
+			// leave a mix of their files that the INCOMPLETE marker of
+			// one no longer says (a diff review). Taken before the hours
+			// of reading, so that the second says so at once.
+			if fi, err := os.Stat(out); err == nil && fi.IsDir() {
+				base := filepath.Join(out, report.Dir)
+				if err := os.MkdirAll(base, 0o755); err != nil {
+					return fmt.Errorf("report: %w", err)
+				}
+				unlock, err := lockOut(base)
+				if errors.Is(err, errOutBusy) {
+					return fmt.Errorf("another langcrawl report is writing %s (it holds %s): let it finish, or stop it, and run again", base, filepath.Join(base, lockName))
+				}
+				if err != nil {
+					return err
+				}
+				defer unlock()
 			}
 			// The files are listed twice (here for the meter, and by
 			// Build); a file that appears between the two is read but
