@@ -532,7 +532,12 @@ func (c *Crawler) process(ctx context.Context, worker int, l *frontier.Lease, bw
 		if probe != nil {
 			found = append(found, *probe)
 		}
-		if pol.Strategy() == focus.Sequential && key == e.Site {
+		if key == e.Site {
+			// The status page counts each site by the crawl's own
+			// verdict, from the counters of every run and generation,
+			// not by this run's pages alone: a server judged irrelevant
+			// before and re-checked, or resumed with a few more pages,
+			// read as undecided there (a statistics review).
 			c.stats.judge(e.Site, pol.Status(src))
 		}
 		switch {

@@ -108,6 +108,11 @@ func (c *Crawler) notModified(l *frontier.Lease, worker int, res *fetch.Result, 
 				}
 				meta = append(meta, archive.Field{Name: "focusKey", Value: key},
 					archive.Field{Name: "focusStatus", Value: pol.Status(focus.Counts(n)).String()})
+				if key == e.Site {
+					// The status page counts the site by this verdict
+					// too: a server answering 304s reads no page.
+					c.stats.judge(e.Site, pol.Status(focus.Counts(n)))
+				}
 			}
 		}
 	}

@@ -259,7 +259,10 @@ func (s Snapshot) ProgressLineAt(elapsed time.Duration, rate float64) string {
 // WriteSummary prints the end-of-crawl summary.
 func (s Snapshot) WriteSummary(w io.Writer, elapsed time.Duration, reason string) {
 	fmt.Fprintf(w, "stopped: %s after %s\n", reason, elapsed.Truncate(time.Millisecond))
-	fmt.Fprintf(w, "archived: %d responses, %.1f MB from %d sites\n", s.Pages, float64(s.Bytes)/1e6, s.Sites)
+	// The bytes are those received: a revisit's payload was received and
+	// not stored again (a statistics review read "archived: 0.2 MB"
+	// where the WARC file held 10 KB).
+	fmt.Fprintf(w, "archived: %d responses, %.1f MB received, from %d sites\n", s.Pages, float64(s.Bytes)/1e6, s.Sites)
 	if s.Focused {
 		fmt.Fprintf(w, "pages: %d HTML, %d in the target language (harvest rate %.1f%%)\n", s.HTML, s.Relevant, 100*s.HarvestRate())
 	} else {
@@ -562,7 +565,7 @@ func NewCollector(c *Crawler) *Collector {
 	}
 	return &Collector{c: c, descs: map[string]*prometheus.Desc{
 		"responses": d("responses_total", "Responses archived."),
-		"bytes":     d("response_bytes_total", "Raw response bytes archived."),
+		"bytes":     d("response_bytes_total", "Raw response bytes received (a revisit's payload is received, not stored again)."),
 		"html":      d("html_pages_total", "HTML pages whose language was identified."),
 		"relevant":  d("relevant_pages_total", "HTML pages in the target language."),
 		"failed":    d("fetch_failures_total", "URLs given up on after their last try, or failing at once (a URL too long, a response that is not HTTP)."),
