@@ -12,6 +12,7 @@ import (
 	"slices"
 
 	"github.com/langcrawl/langcrawl/internal/atomicfile"
+	"github.com/langcrawl/langcrawl/internal/dirglob"
 )
 
 // DefaultSortMemory is the memory a Sorter uses for lines before it spills
@@ -312,7 +313,7 @@ const RunsDir = "index.d"
 // written once. An index that is not sorted (one from an older langcrawl
 // that was killed) is sorted first. It does nothing if there is no run.
 func MergeIndex(dir string) error {
-	runs, err := filepath.Glob(filepath.Join(dir, RunsDir, "*.cdxj"))
+	runs, err := dirglob.Glob(filepath.Join(dir, RunsDir), "*.cdxj")
 	if err != nil || len(runs) == 0 {
 		return err
 	}

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/langcrawl/langcrawl/internal/dirglob"
 )
 
 // Recover closes the files a crashed Writer left with the ".open" suffix in
@@ -37,7 +39,7 @@ import (
 // Call it before NewWriter on the same directory, never while a Writer
 // writes there.
 func Recover(dir string) ([]string, error) {
-	open, err := filepath.Glob(filepath.Join(dir, "*"+openSuffix))
+	open, err := dirglob.Glob(dir, "*"+openSuffix)
 	if err != nil {
 		return nil, fmt.Errorf("archive: recover %s: %w", dir, err)
 	}
@@ -46,8 +48,8 @@ func Recover(dir string) ([]string, error) {
 		return nil, err
 	}
 	// Temporary files of an interrupted run or merge.
-	tmps, _ := filepath.Glob(filepath.Join(dir, RunsDir, "*.tmp-*"))
-	tmps2, _ := filepath.Glob(filepath.Join(dir, IndexName+".tmp-*"))
+	tmps, _ := dirglob.Glob(filepath.Join(dir, RunsDir), "*.tmp-*")
+	tmps2, _ := dirglob.Glob(dir, IndexName+".tmp-*")
 	for _, t := range append(tmps, tmps2...) {
 		os.Remove(t)
 	}

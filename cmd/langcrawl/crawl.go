@@ -25,6 +25,7 @@ import (
 	"github.com/langcrawl/langcrawl/focus"
 	"github.com/langcrawl/langcrawl/frontier"
 	"github.com/langcrawl/langcrawl/internal/atomicfile"
+	"github.com/langcrawl/langcrawl/internal/dirglob"
 	"github.com/langcrawl/langcrawl/politeness"
 	"github.com/langcrawl/langcrawl/scope"
 )
@@ -133,7 +134,7 @@ func checkOutDir(dir string) error {
 func crawlLeft(dir, name string) string {
 	switch name {
 	case warcDir:
-		files, _ := filepath.Glob(filepath.Join(dir, warcDir, "*.warc*"))
+		files, _ := dirglob.Glob(filepath.Join(dir, warcDir), "*.warc*")
 		for _, f := range files {
 			if fi, err := os.Stat(f); err == nil && fi.Size() > 0 {
 				return filepath.Join(warcDir, filepath.Base(f))

@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"path/filepath"
+	"os"
 	"sort"
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/langcrawl/langcrawl/internal/dirglob"
 )
 
 // pauser is what the free-space watch needs of the crawl: a pause of its
@@ -105,14 +107,33 @@ func failureReason(out string, err error) string {
 	return "error: " + first
 }
 
-// newestWARCs returns the paths of the n newest WARC files in dir: their
-// names start with the time they were opened.
+// newestWARCs returns the paths of the n newest WARC files in dir, by
+// when they were last written, then by name. Not by name alone: the
+// names start with warc.prefix, which an operator may change between runs,
+// and the file a kill left open then sorted before older ones.
 func newestWARCs(dir string, n int) []string {
-	var files []string
-	for _, pat := range []string{"*.warc.gz", "*.warc"} {
-		m, _ := filepath.Glob(filepath.Join(dir, pat))
-		files = append(files, m...)
+	type file struct {
+		path string
+		mod  time.Time
 	}
-	sort.Strings(files)
-	return files[max(len(files)-n, 0):]
+	var files []file
+	for _, pat := range []string{"*.warc.gz", "*.warc"} {
+		m, _ := dirglob.Glob(dir, pat)
+		for _, p := range m {
+			if fi, err := os.Stat(p); err == nil {
+				files = append(files, file{p, fi.ModTime()})
+			}
+		}
+	}
+	sort.Slice(files, func(i, j int) bool {
+		if !files[i].mod.Equal(files[j].mod) {
+			return files[i].mod.Before(files[j].mod)
+		}
+		return files[i].path < files[j].path
+	})
+	var out []string
+	for _, f := range files[max(len(files)-n, 0):] {
+		out = append(out, f.path)
+	}
+	return out
 }

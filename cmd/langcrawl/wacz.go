@@ -14,6 +14,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/langcrawl/langcrawl/internal/atomicfile"
+	"github.com/langcrawl/langcrawl/internal/dirglob"
 	"github.com/langcrawl/langcrawl/wacz"
 )
 
@@ -114,7 +115,7 @@ func packageCrawl(ctx context.Context, dir, out, title string, stdout, stderr io
 // WARC files, which a WACZ of this crawl alone cannot replay. A profile
 // that does not read is passed over: this is a warning, not a check.
 func earlierCollections(dir string) []string {
-	files, _ := filepath.Glob(filepath.Join(dir, profilesDir, "*.yaml"))
+	files, _ := dirglob.Glob(filepath.Join(dir, profilesDir), "*.yaml")
 	files = append(files, filepath.Join(dir, "profile.yaml"))
 	var out []string
 	for _, f := range files {
