@@ -5,7 +5,6 @@ package main
 // commands killed part way, and the stop's marker.
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"io"
@@ -15,7 +14,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -53,34 +51,12 @@ func startHeldServer(t *testing.T) *heldServer {
 	return s
 }
 
-// freePort is a TCP port on 127.0.0.1 free a moment ago.
-func freePort(t *testing.T) int {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
-}
-
-// metric reads one unlabelled value from the crawl's /metrics.
+// metric reads one unlabelled value from the crawl's /metrics; ok is
+// false while the server does not answer.
 func metric(base, name string) (float64, bool) {
-	resp, err := http.Get(base + "/metrics")
-	if err != nil {
-		return 0, false
-	}
-	defer resp.Body.Close()
-	sc := bufio.NewScanner(resp.Body)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		f := strings.Fields(sc.Text())
-		if len(f) == 2 && f[0] == name {
-			v, err := strconv.ParseFloat(f[1], 64)
-			return v, err == nil
-		}
-	}
-	return 0, false
+	m, err := scrapeMetrics(base)
+	v, ok := m[name]
+	return v, err == nil && ok
 }
 
 // TestKillEdgePausedEmptyQueueNoNewGeneration: the operator pauses a
@@ -102,11 +78,11 @@ user_agent: "langcrawl-test/1 (+https://example.org/test)"
 workers: 1
 delay: 10ms
 timeouts: {connect: 2s, fetch: 5m, read: 5m}
-metrics: {listen: "127.0.0.1:%d"}
+metrics: {listen: %q}
 network:
   connect_to:
     "held.test": %s
-`, out, freePort(t), s.addr)
+`, out, freeAddr(t), s.addr)
 	if err := os.WriteFile(profile, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -151,13 +151,24 @@ func (r *running) report(t *testing.T) status.Report {
 // metrics scrapes /metrics into name{labels} -> value.
 func (r *running) metrics(t *testing.T) map[string]float64 {
 	t.Helper()
-	resp, err := http.Get(r.base + "/metrics")
+	m, err := scrapeMetrics(r.base)
 	if err != nil {
 		t.Fatal(err)
+	}
+	return m
+}
+
+// scrapeMetrics reads the /metrics of the status server at base into
+// name{labels} -> value.
+func scrapeMetrics(base string) (map[string]float64, error) {
+	resp, err := http.Get(base + "/metrics")
+	if err != nil {
+		return nil, err
 	}
 	defer resp.Body.Close()
 	m := map[string]float64{}
 	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {
 		line := sc.Text()
 		if strings.HasPrefix(line, "#") || line == "" {
@@ -166,11 +177,11 @@ func (r *running) metrics(t *testing.T) map[string]float64 {
 		i := strings.LastIndexByte(line, ' ')
 		v, err := strconv.ParseFloat(line[i+1:], 64)
 		if err != nil {
-			t.Fatalf("metrics line %q: %v", line, err)
+			return nil, fmt.Errorf("metrics line %q: %w", line, err)
 		}
 		m[line[:i]] = v
 	}
-	return m
+	return m, sc.Err()
 }
 
 // drop writes an action file as an operator should: under a dot name,
